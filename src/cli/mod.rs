@@ -1,0 +1,106 @@
+//! The command-line front end: the same document layer the GUI uses.
+
+mod bench_io;
+mod edit;
+mod inspect;
+mod validate;
+
+use crate::document::{DocError, Document, UriPolicy};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// ragdoll-tuner: tune physics ragdolls stored in glTF extras.
+#[derive(Debug, Parser)]
+#[command(name = "ragdoll-tuner", version, about, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Character to open in the editor (.gltf or .glb); the bundled mannequin when omitted.
+    pub file: Option<PathBuf>,
+    /// Follow absolute paths, file: URLs and '..' in external URIs (unsafe for untrusted files).
+    #[arg(long, global = true)]
+    pub allow_external_uris: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List every bone with its collider and constraint, then the diagnostics.
+    Inspect {
+        file: PathBuf,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the diagnostics. Exit 0: no error; 1: errors found; 2: unreadable file.
+    Validate { file: PathBuf },
+    /// Batch-edit physics keys and save losslessly to OUT (.gltf or .glb).
+    Edit {
+        file: PathBuf,
+        /// Output file (.gltf or .glb); may equal FILE.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// BONE.KEY=VALUE, e.g. shin_l.constraint.limit_min_deg=-120 or @balance.upright_kp=500.
+        #[arg(long = "set", value_name = "BONE.KEY=VALUE")]
+        sets: Vec<String>,
+        /// Write even when the edits introduce error diagnostics.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Measure load + edit + save of a large GLB against a plain file copy.
+    BenchIo {
+        /// Size of the BIN chunk in MB.
+        #[arg(long, default_value_t = 200)]
+        mb: usize,
+        /// Folder for the temporary files.
+        #[arg(long, default_value = "target/bench-io")]
+        dir: PathBuf,
+        /// Repetitions (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+    },
+    /// Write the bundled default character from the generator code.
+    GenerateMannequin {
+        #[arg(default_value = crate::mannequin::ASSET_PATH)]
+        output: PathBuf,
+    },
+}
+
+impl Cli {
+    pub fn uri_policy(&self) -> UriPolicy {
+        if self.allow_external_uris {
+            UriPolicy::AllowAnyLocalFile
+        } else {
+            UriPolicy::AssetFolderOnly
+        }
+    }
+}
+
+/// Runs a subcommand; errors print as one clear line and give exit code 2.
+pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
+    let result = match command {
+        Command::Inspect { file, json } => inspect::run(&file, json, policy),
+        Command::Validate { file } => validate::run(&file, policy),
+        Command::Edit { file, output, sets, force } => edit::run(&file, &output, &sets, force, policy),
+        Command::BenchIo { mb, dir, runs } => bench_io::run(mb, &dir, runs),
+        Command::GenerateMannequin { output } => generate(&output),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn open(file: &Path, policy: UriPolicy) -> Result<Document, DocError> {
+    Document::open_with(file, policy)
+}
+
+fn generate(output: &Path) -> anyhow::Result<ExitCode> {
+    let bytes = crate::mannequin::generate();
+    crate::document::write_atomic(output, |w| std::io::Write::write_all(w, &bytes))?;
+    println!("wrote {} ({} bytes)", output.display(), bytes.len());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,62 @@
+//! Bones: every skin joint plus every node with `extras.physics`, with typed ids and name lookup.
+
+use super::schema::BonePhysics;
+use super::skeleton::Skeleton;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// Index of a bone in [`super::Document::bones`]. Stable for the document's lifetime:
+/// a node that gains physics is appended, never inserted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub struct BoneId(pub u32);
+
+impl BoneId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A bone: its node, display name, nearest ancestor bone and parsed physics.
+#[derive(Debug, Clone)]
+pub struct Bone {
+    pub node: usize,
+    pub name: String,
+    pub parent: Option<BoneId>,
+    pub physics: Option<BonePhysics>,
+    /// True when one of the document's diagnostics names this bone's node.
+    pub has_problems: bool,
+}
+
+/// `nodes[i].extras.physics` of the raw JSON, if present.
+pub(crate) fn node_physics(json: &Value, node: usize) -> Option<&Value> {
+    json.get("nodes")?.get(node)?.get("extras")?.get("physics")
+}
+
+/// The bone nodes, keeping `previous` in order and appending newly qualifying nodes.
+pub(crate) fn bone_nodes(json: &Value, skeleton: &Skeleton, previous: &[usize]) -> Vec<usize> {
+    let mut is_bone = vec![false; skeleton.nodes.len()];
+    for skin in &skeleton.skins {
+        for &j in &skin.joints {
+            is_bone[j] = true;
+        }
+    }
+    for (i, flag) in is_bone.iter_mut().enumerate() {
+        *flag |= node_physics(json, i).is_some();
+    }
+    let mut out = previous.to_vec();
+    for &p in previous {
+        is_bone[p] = false;
+    }
+    out.extend((0..is_bone.len()).filter(|&i| is_bone[i]));
+    out
+}
+
+/// Nearest ancestor of each bone that is itself a bone.
+pub(crate) fn bone_parents(skeleton: &Skeleton, nodes: &[usize]) -> Vec<Option<BoneId>> {
+    let by_node: HashMap<usize, BoneId> =
+        nodes.iter().enumerate().map(|(i, &n)| (n, BoneId(i as u32))).collect();
+    nodes
+        .iter()
+        .map(|&n| skeleton.ancestors(n).find_map(|a| by_node.get(&a).copied()))
+        .collect()
+}

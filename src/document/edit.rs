@@ -1,0 +1,214 @@
+//! Edits are commands: each changes keys the tool owns and returns its exact inverse, so
+//! undo/redo, batch `--set` and live simulation updates all go through [`Document::apply`].
+
+use super::error::EditError;
+use super::schema::{BALANCE_KEYS, CONSTRAINT_KEYS, DRIVE_KEYS, OFFSET_KEYS, PHYSICS_KEYS};
+use super::{BoneId, Document};
+use serde_json::{Map, Value};
+
+/// What an edit changes: one node's `extras`, or the document root's `extras`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EditTarget {
+    Node(usize),
+    Document,
+}
+
+/// One edit. `key` is a dotted path inside `extras.physics` (e.g. `constraint.limit_min_deg`,
+/// or `balance.upright_kp` on the document).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    Set { target: EditTarget, key: String, value: Value },
+    Remove { target: EditTarget, key: String },
+    /// Replaces the whole `extras` value (None removes it): the inverse of every edit.
+    ReplaceExtras { target: EditTarget, extras: Option<Value> },
+}
+
+impl Edit {
+    pub fn target(&self) -> EditTarget {
+        match self {
+            Edit::Set { target, .. } | Edit::Remove { target, .. } | Edit::ReplaceExtras { target, .. } => *target,
+        }
+    }
+}
+
+/// Checks a key path against the schema, so a typo is refused rather than written.
+fn check_key(target: EditTarget, key: &str, doc: &Document) -> Result<(), EditError> {
+    let parts: Vec<&str> = key.split('.').collect();
+    let known: &[&str] = match (target, parts.as_slice()) {
+        (EditTarget::Document, ["balance"]) => return Ok(()),
+        (EditTarget::Document, ["balance", k]) if BALANCE_KEYS.contains(k) => return Ok(()),
+        (EditTarget::Document, _) => {
+            return Err(EditError::UnknownDocumentKey {
+                key: key.into(),
+                known: BALANCE_KEYS.iter().map(|k| format!("balance.{k}")).collect::<Vec<_>>().join(", "),
+            })
+        }
+        (_, [k]) if PHYSICS_KEYS.contains(k) => return Ok(()),
+        (_, ["constraint", k]) if CONSTRAINT_KEYS.contains(k) => return Ok(()),
+        (_, ["drive", k]) if DRIVE_KEYS.contains(k) => return Ok(()),
+        (_, ["offset", k]) if OFFSET_KEYS.contains(k) => return Ok(()),
+        (_, ["constraint", ..]) => CONSTRAINT_KEYS,
+        (_, ["drive", ..]) => DRIVE_KEYS,
+        (_, ["offset", ..]) => OFFSET_KEYS,
+        _ => PHYSICS_KEYS,
+    };
+    let EditTarget::Node(node) = target else { unreachable!("document keys returned above") };
+    Err(EditError::UnknownKey {
+        node,
+        bone: doc.skeleton.nodes[node].name.clone(),
+        key: key.into(),
+        known: known.join(", "),
+    })
+}
+
+impl Document {
+    /// The `extras` value an edit target owns.
+    fn extras_slot(&self, target: EditTarget) -> Option<&Value> {
+        match target {
+            EditTarget::Node(n) => self.json.get("nodes")?.get(n)?.get("extras"),
+            EditTarget::Document => self.json.get("extras"),
+        }
+    }
+
+    fn owner_mut(&mut self, target: EditTarget) -> Option<&mut Map<String, Value>> {
+        match target {
+            EditTarget::Node(n) => self.json.get_mut("nodes")?.get_mut(n)?.as_object_mut(),
+            EditTarget::Document => self.json.as_object_mut(),
+        }
+    }
+
+    fn target_name(&self, target: EditTarget) -> (usize, String) {
+        match target {
+            EditTarget::Node(n) => (n, self.skeleton.nodes[n].name.clone()),
+            EditTarget::Document => (usize::MAX, "document".into()),
+        }
+    }
+
+    /// Applies an edit, re-derives physics and diagnostics, and returns the inverse edit.
+    pub fn apply(&mut self, edit: &Edit) -> Result<Edit, EditError> {
+        let target = edit.target();
+        if let EditTarget::Node(n) = target {
+            if n >= self.skeleton.nodes.len() {
+                return Err(EditError::UnknownBone(format!("node{n}")));
+            }
+        }
+        if let Edit::Set { key, .. } | Edit::Remove { key, .. } = edit {
+            check_key(target, key, self)?;
+        }
+        let before = self.extras_slot(target).cloned();
+        let (node, bone) = self.target_name(target);
+        let not_object = |key: &str, reason: &str| EditError::NotAnObject {
+            node,
+            bone: bone.clone(),
+            key: key.into(),
+            reason: reason.into(),
+        };
+        let owner = self.owner_mut(target).ok_or_else(|| not_object("extras", "the node is not a JSON object"))?;
+        match edit {
+            Edit::ReplaceExtras { extras, .. } => match extras {
+                Some(v) => {
+                    owner.insert("extras".into(), v.clone());
+                }
+                None => {
+                    owner.remove("extras");
+                }
+            },
+            Edit::Set { key, value, .. } => {
+                let slot = physics_object(owner).map_err(|r| not_object(key, r))?;
+                set_path(slot, key, value.clone()).map_err(|r| not_object(key, &r))?;
+            }
+            Edit::Remove { key, .. } => {
+                let slot = physics_object(owner).map_err(|r| not_object(key, r))?;
+                remove_path(slot, key);
+            }
+        }
+        self.edits_since_save += 1;
+        self.analyse();
+        Ok(Edit::ReplaceExtras { target, extras: before })
+    }
+
+    /// The target for a bone's edits.
+    pub fn bone_target(&self, id: BoneId) -> EditTarget {
+        EditTarget::Node(self.bone(id).node)
+    }
+
+    /// Resolves `BONE.KEY` (or `@KEY` for document keys) to a target and key. `BONE` is the
+    /// longest known bone name the text starts with, so names may contain dots or colons.
+    pub fn resolve_key(&self, lhs: &str) -> Result<(EditTarget, String), EditError> {
+        if let Some(key) = lhs.strip_prefix('@') {
+            return Ok((EditTarget::Document, key.to_string()));
+        }
+        let best = self
+            .names
+            .iter()
+            .filter(|(name, _)| lhs.len() > name.len() + 1 && lhs.starts_with(name.as_str()) && lhs.as_bytes()[name.len()] == b'.')
+            .max_by_key(|(name, _)| name.len());
+        if let Some((name, id)) = best {
+            return Ok((self.bone_target(*id), lhs[name.len() + 1..].to_string()));
+        }
+        // Any node can gain physics, addressed by name or node<index>.
+        for (i, n) in self.skeleton.nodes.iter().enumerate() {
+            for name in [n.name.clone(), format!("node{i}")] {
+                if let Some(key) = lhs.strip_prefix(&name).and_then(|r| r.strip_prefix('.')) {
+                    return Ok((EditTarget::Node(i), key.to_string()));
+                }
+            }
+        }
+        let bone = lhs.split('.').next().unwrap_or(lhs);
+        Err(EditError::UnknownBone(bone.to_string()))
+    }
+
+    /// Marks the document as saved (called by the save functions).
+    pub(crate) fn mark_saved(&mut self) {
+        self.edits_since_save = 0;
+    }
+}
+
+/// `extras.physics` of an owner object, created when absent.
+fn physics_object(owner: &mut Map<String, Value>) -> Result<&mut Map<String, Value>, &'static str> {
+    let extras = owner.entry("extras").or_insert_with(|| Value::Object(Map::new()));
+    let extras = extras.as_object_mut().ok_or("its 'extras' is not a JSON object")?;
+    let physics = extras.entry("physics").or_insert_with(|| Value::Object(Map::new()));
+    physics.as_object_mut().ok_or("its 'extras.physics' is not a JSON object")
+}
+
+fn set_path(obj: &mut Map<String, Value>, key: &str, value: Value) -> Result<(), String> {
+    let (head, rest) = match key.split_once('.') {
+        Some((h, r)) => (h, Some(r)),
+        None => (key, None),
+    };
+    match rest {
+        None => {
+            obj.insert(head.to_string(), value);
+            Ok(())
+        }
+        Some(rest) => {
+            let child = obj.entry(head).or_insert_with(|| Value::Object(Map::new()));
+            let child = child.as_object_mut().ok_or_else(|| format!("'{head}' holds a non-object value"))?;
+            set_path(child, rest, value)
+        }
+    }
+}
+
+fn remove_path(obj: &mut Map<String, Value>, key: &str) {
+    match key.split_once('.') {
+        None => {
+            obj.shift_remove(key);
+        }
+        Some((head, rest)) => {
+            if let Some(child) = obj.get_mut(head).and_then(Value::as_object_mut) {
+                remove_path(child, rest);
+            }
+        }
+    }
+}
+
+/// Splits `BONE.KEY=VALUE`; VALUE is JSON when it parses as JSON, else a plain string.
+pub fn parse_assignment(text: &str) -> Result<(String, Value), EditError> {
+    let (lhs, rhs) = text.split_once('=').ok_or_else(|| EditError::Syntax(text.into()))?;
+    if lhs.is_empty() || !lhs.contains('.') {
+        return Err(EditError::Syntax(text.into()));
+    }
+    let value = serde_json::from_str(rhs.trim()).unwrap_or_else(|_| Value::String(rhs.to_string()));
+    Ok((lhs.to_string(), value))
+}

@@ -1,0 +1,220 @@
+//! The character document: a glTF file, its physics extras as typed values, and the
+//! diagnostics about them. No GL, no UI. Edits change only the keys the tool owns, in the
+//! document's own JSON, so a save keeps everything else as it was.
+
+mod bones;
+pub mod container;
+mod diagnostics;
+mod edit;
+mod error;
+pub mod geometry;
+mod parse;
+pub mod placement;
+mod save;
+pub mod schema;
+mod skeleton;
+pub mod uri;
+mod validate;
+
+pub use bones::{Bone, BoneId};
+pub use diagnostics::{has_errors, Diagnostic, Severity};
+pub use edit::{parse_assignment, Edit, EditTarget};
+pub use error::{DocError, EditError};
+pub use schema::*;
+pub use skeleton::{display_name, NodeInfo, Skeleton, SkinInfo};
+pub use save::write_atomic;
+pub use uri::UriPolicy;
+
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The container the document was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Glb,
+    Gltf,
+}
+
+impl Format {
+    /// The format a path's extension asks for (`.glb` or anything else as `.gltf`).
+    pub fn from_path(path: &Path) -> Format {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("glb") => Format::Glb,
+            _ => Format::Gltf,
+        }
+    }
+}
+
+/// A loaded character.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// Where it was read from (saves go here by default).
+    pub path: PathBuf,
+    pub format: Format,
+    /// Which external URIs may be followed.
+    pub uri_policy: UriPolicy,
+    /// The JSON exactly as read, written back verbatim when nothing was edited.
+    original_json: Vec<u8>,
+    /// The document JSON (order and number spelling preserved); edits change it in place.
+    json: Value,
+    /// The GLB BIN chunk as read, written back byte for byte.
+    bin: Option<Vec<u8>>,
+    pub skeleton: Skeleton,
+    pub bones: Vec<Bone>,
+    names: HashMap<String, BoneId>,
+    pub balance: BalanceSettings,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Count of edits applied since load or the last save.
+    edits_since_save: usize,
+}
+
+impl Document {
+    /// Opens a `.glb` or `.gltf` file with the default (safe) URI policy.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, DocError> {
+        Self::open_with(path, UriPolicy::default())
+    }
+
+    /// Opens a file with an explicit URI policy.
+    pub fn open_with(path: impl AsRef<Path>, policy: UriPolicy) -> Result<Self, DocError> {
+        let path = path.as_ref();
+        let data = std::fs::read(path).map_err(|source| DocError::Read { path: path.into(), source })?;
+        Self::from_bytes(path, &data, policy)
+    }
+
+    /// Parses file bytes; `path` names the file in messages and anchors relative URIs.
+    pub fn from_bytes(path: &Path, data: &[u8], policy: UriPolicy) -> Result<Self, DocError> {
+        let (format, json_bytes, bin) = if container::is_glb(data) {
+            let chunks = container::parse_glb(data)
+                .map_err(|reason| DocError::Glb { path: path.into(), reason })?;
+            (Format::Glb, chunks.json.to_vec(), chunks.bin.map(<[u8]>::to_vec))
+        } else {
+            (Format::Gltf, data.to_vec(), None)
+        };
+        let json_err = |reason: String| DocError::Json { path: path.into(), reason };
+        let text = std::str::from_utf8(&json_bytes)
+            .map_err(|e| json_err(format!("not UTF-8 text ({e})")))?;
+        if text.trim().is_empty() {
+            return Err(json_err("the file is empty".into()));
+        }
+        let text = text.trim_end_matches(['\0', ' ']);
+        let json: Value = serde_json::from_str(text).map_err(|e| json_err(e.to_string()))?;
+        let skeleton = read_skeleton(path, text)?;
+        let mut doc = Document {
+            path: path.to_path_buf(),
+            format,
+            uri_policy: policy,
+            original_json: json_bytes,
+            json,
+            bin,
+            skeleton,
+            bones: Vec::new(),
+            names: HashMap::new(),
+            balance: BalanceSettings::default(),
+            diagnostics: Vec::new(),
+            edits_since_save: 0,
+        };
+        doc.analyse();
+        Ok(doc)
+    }
+
+    /// Re-derives bones, physics, balance and diagnostics from the JSON.
+    pub(crate) fn analyse(&mut self) {
+        let previous: Vec<usize> = self.bones.iter().map(|b| b.node).collect();
+        let nodes = bones::bone_nodes(&self.json, &self.skeleton, &previous);
+        let parents = bones::bone_parents(&self.skeleton, &nodes);
+        let mut diags = Vec::new();
+        let mut list: Vec<Bone> = nodes
+            .iter()
+            .zip(parents)
+            .map(|(&node, parent)| {
+                let name = self.skeleton.nodes[node].name.clone();
+                let physics = bones::node_physics(&self.json, node).map(|v| {
+                    let mut cx = parse::Ctx { node: Some(node), bone: &name, diags: &mut diags };
+                    parse::parse_bone_physics(v, &mut cx)
+                });
+                Bone { node, name, parent, physics, has_problems: false }
+            })
+            .collect();
+        self.names = name_index(&list);
+        validate::check_bones(&mut list, &self.names, &mut diags);
+        let balance_json = self.json.pointer("/extras/physics/balance");
+        let mut cx = parse::Ctx { node: None, bone: "document", diags: &mut diags };
+        self.balance = parse::parse_balance(balance_json, &mut cx);
+        validate::check_balance(&self.balance, balance_json.is_some(), &self.names, &mut diags);
+        for b in &mut list {
+            b.has_problems = diags.iter().any(|d| d.node == Some(b.node));
+        }
+        self.bones = list;
+        self.diagnostics = diags;
+    }
+
+    /// Finds a bone by display name, or by `node<index>`.
+    pub fn bone_by_name(&self, name: &str) -> Option<BoneId> {
+        self.names.get(name).copied()
+    }
+
+    pub fn bone(&self, id: BoneId) -> &Bone {
+        &self.bones[id.index()]
+    }
+
+    pub fn bone_ids(&self) -> impl Iterator<Item = BoneId> {
+        (0..self.bones.len() as u32).map(BoneId)
+    }
+
+    /// The bone on a node, if the node is a bone.
+    pub fn bone_of_node(&self, node: usize) -> Option<BoneId> {
+        self.bones.iter().position(|b| b.node == node).map(|i| BoneId(i as u32))
+    }
+
+    /// The document's JSON (read only; change it through [`Document::apply`]).
+    pub fn json(&self) -> &Value {
+        &self.json
+    }
+
+    /// The GLB BIN chunk as read, if any.
+    pub fn bin(&self) -> Option<&[u8]> {
+        self.bin.as_deref()
+    }
+
+    /// True when edits were applied since load or the last save.
+    pub fn is_dirty(&self) -> bool {
+        self.edits_since_save > 0
+    }
+
+    /// The folder external URIs are resolved against.
+    pub fn base_dir(&self) -> PathBuf {
+        self.path.parent().map(Path::to_path_buf).unwrap_or_default()
+    }
+}
+
+fn name_index(bones: &[Bone]) -> HashMap<String, BoneId> {
+    let mut names = HashMap::new();
+    for (i, b) in bones.iter().enumerate() {
+        names.insert(format!("node{}", b.node), BoneId(i as u32));
+    }
+    for (i, b) in bones.iter().enumerate().rev() {
+        names.insert(b.name.clone(), BoneId(i as u32));
+    }
+    names
+}
+
+/// Validates the glTF structure with the `gltf` crate and reads the node tree.
+fn read_skeleton(path: &Path, text: &str) -> Result<Skeleton, DocError> {
+    let gltf_err = |reason: String| DocError::Gltf { path: path.into(), reason };
+    let root = gltf::json::Root::from_str(text).map_err(|e| gltf_err(e.to_string()))?;
+    let doc = gltf::Document::from_json(root).map_err(|e| gltf_err(describe_gltf_error(e)))?;
+    Skeleton::from_gltf(&doc).map_err(gltf_err)
+}
+
+fn describe_gltf_error(e: gltf::Error) -> String {
+    match e {
+        gltf::Error::Validation(list) => list
+            .iter()
+            .take(5)
+            .map(|(p, err)| format!("{}: {err}", p.as_str()))
+            .collect::<Vec<_>>()
+            .join("; "),
+        other => other.to_string(),
+    }
+}

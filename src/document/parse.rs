@@ -1,0 +1,312 @@
+//! Reads `extras.physics` JSON into the typed schema, defaults filled in, every problem
+//! reported as a [`Diagnostic`] naming node and key. Nothing is skipped silently.
+
+use super::diagnostics::Diagnostic;
+use super::schema::*;
+use serde_json::{Map, Value};
+
+/// Collects diagnostics for one node (or the document, when `node` is None).
+pub(crate) struct Ctx<'a> {
+    pub node: Option<usize>,
+    pub bone: &'a str,
+    pub diags: &'a mut Vec<Diagnostic>,
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl Ctx<'_> {
+    pub fn error(&mut self, key: &str, msg: impl Into<String>) {
+        let d = Diagnostic::error(self.node, self.bone, key, msg);
+        self.diags.push(d);
+    }
+
+    pub fn warning(&mut self, key: &str, msg: impl Into<String>) {
+        let d = Diagnostic::warning(self.node, self.bone, key, msg);
+        self.diags.push(d);
+    }
+
+    fn wrong_type(&mut self, key: &str, expected: &str, got: &Value, default: impl std::fmt::Debug) {
+        self.error(
+            key,
+            format!("expected {expected}, found {} ({got}); using the default {default:?}", type_name(got)),
+        );
+    }
+
+    /// A number at `obj[name]`: default when missing, error (and default) when wrong or out of range.
+    fn number(&mut self, obj: &Map<String, Value>, prefix: &str, name: &str, default: f64, range: Range) -> f64 {
+        let key = join(prefix, name);
+        let Some(v) = obj.get(name) else { return default };
+        let Some(x) = v.as_f64() else {
+            if v.is_number() {
+                self.error(&key, format!("{v} is not a finite number; using the default {default}"));
+            } else {
+                self.wrong_type(&key, "a number", v, default);
+            }
+            return default;
+        };
+        if !x.is_finite() {
+            self.error(&key, format!("{v} is not a finite number; using the default {default}"));
+            return default;
+        }
+        if let Some(why) = range.check(x) {
+            self.error(&key, format!("{x} is out of range: {why}; using the default {default}"));
+            return default;
+        }
+        x
+    }
+
+    fn string(&mut self, obj: &Map<String, Value>, prefix: &str, name: &str, default: &str) -> String {
+        match obj.get(name) {
+            None => default.to_string(),
+            Some(Value::String(s)) => s.clone(),
+            Some(v) => {
+                self.wrong_type(&join(prefix, name), "a string", v, default);
+                default.to_string()
+            }
+        }
+    }
+
+    /// A fixed-length array of finite numbers, or None (with an error) when malformed.
+    fn vector<const N: usize>(&mut self, obj: &Map<String, Value>, prefix: &str, name: &str) -> Option<[f64; N]> {
+        let key = join(prefix, name);
+        let v = obj.get(name)?;
+        let parsed = v.as_array().filter(|a| a.len() == N).and_then(|a| {
+            let mut out = [0.0; N];
+            for (o, x) in out.iter_mut().zip(a) {
+                *o = x.as_f64().filter(|f| f.is_finite())?;
+            }
+            Some(out)
+        });
+        if parsed.is_none() {
+            self.error(&key, format!("expected an array of {N} finite numbers, found {v}; using the default"));
+        }
+        parsed
+    }
+
+    fn unknown_keys(&mut self, obj: &Map<String, Value>, prefix: &str, known: &[&str]) {
+        for k in obj.keys().filter(|k| !known.contains(&k.as_str())) {
+            self.warning(
+                &join(prefix, k),
+                format!("unknown key (kept in the file, ignored by the tool); known keys: {}", known.join(", ")),
+            );
+        }
+    }
+}
+
+/// Allowed range of a number, checked with a reason.
+#[derive(Clone, Copy)]
+enum Range {
+    Positive,
+    NonNegative,
+    Within(f64, f64),
+}
+
+impl Range {
+    fn check(self, x: f64) -> Option<String> {
+        match self {
+            Range::Positive if x <= 0.0 => Some("must be greater than 0".into()),
+            Range::NonNegative if x < 0.0 => Some("must not be negative".into()),
+            Range::Within(lo, hi) if !(lo..=hi).contains(&x) => Some(format!("must lie within {lo}..{hi}")),
+            _ => None,
+        }
+    }
+}
+
+pub(crate) fn join(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}.{name}")
+    }
+}
+
+/// Parses one node's `extras.physics` value.
+pub(crate) fn parse_bone_physics(value: &Value, cx: &mut Ctx) -> BonePhysics {
+    let mut out = BonePhysics::default();
+    let Some(obj) = value.as_object() else {
+        cx.wrong_type("physics", "an object", value, "no physics");
+        return out;
+    };
+    cx.unknown_keys(obj, "", PHYSICS_KEYS);
+    out.mass = cx.number(obj, "", "mass", DEFAULT_MASS_KG, Range::Positive);
+    out.collision_group = cx.string(obj, "", "collision_group", DEFAULT_COLLISION_GROUP);
+    out.collision_mask = cx.string(obj, "", "collision_mask", DEFAULT_COLLISION_MASK);
+    out.collider = parse_collider(obj, cx);
+    out.constraint = obj.get("constraint").and_then(|c| parse_constraint(c, cx));
+    if out.constraint.is_some() || obj.contains_key("drive") {
+        out.drive = Some(parse_drive(obj.get("drive"), cx));
+    }
+    out
+}
+
+fn parse_collider(obj: &Map<String, Value>, cx: &mut Ctx) -> Option<Collider> {
+    let kind = match obj.get("collider")? {
+        Value::String(s) => s.as_str(),
+        Value::Null => return None,
+        v => {
+            cx.wrong_type("collider", "a string (capsule, sphere, box or none)", v, "no collider");
+            return None;
+        }
+    };
+    let radius = |cx: &mut Ctx| cx.number(obj, "", "radius", DEFAULT_RADIUS_M, Range::Positive);
+    let shape = match kind {
+        "capsule" => ColliderShape::Capsule {
+            radius: radius(cx),
+            half_height: cx.number(obj, "", "half_height", DEFAULT_HALF_HEIGHT_M, Range::NonNegative),
+        },
+        "sphere" => ColliderShape::Sphere { radius: radius(cx) },
+        "box" => ColliderShape::Box {
+            half_extents: parse_half_extents(obj, cx),
+        },
+        "none" => return None,
+        other => {
+            cx.error("collider", format!("unknown collider type '{other}'; expected capsule, sphere, box or none"));
+            return None;
+        }
+    };
+    let offset = parse_offset(obj.get("offset"), cx);
+    Some(Collider { shape, offset })
+}
+
+fn parse_half_extents(obj: &Map<String, Value>, cx: &mut Ctx) -> [f64; 3] {
+    match cx.vector::<3>(obj, "", "half_extents") {
+        Some(h) if h.iter().all(|&x| x > 0.0) => h,
+        Some(h) => {
+            cx.error("half_extents", format!("{h:?} is out of range: every half extent must be greater than 0; using the default"));
+            DEFAULT_HALF_EXTENTS_M
+        }
+        None => DEFAULT_HALF_EXTENTS_M,
+    }
+}
+
+fn parse_offset(value: Option<&Value>, cx: &mut Ctx) -> ColliderOffset {
+    let Some(value) = value else { return ColliderOffset::default() };
+    let Some(obj) = value.as_object() else {
+        cx.wrong_type("offset", "an object {translation, rotation}", value, "along the bone");
+        return ColliderOffset::default();
+    };
+    cx.unknown_keys(obj, "offset", OFFSET_KEYS);
+    let translation = cx.vector::<3>(obj, "offset", "translation");
+    let rotation = cx.vector::<4>(obj, "offset", "rotation").filter(|q| {
+        let ok = q.iter().map(|x| x * x).sum::<f64>() > 1e-12;
+        if !ok {
+            cx.error("offset.rotation", "zero-length quaternion; using the default");
+        }
+        ok
+    });
+    ColliderOffset { translation, rotation }
+}
+
+fn parse_constraint(value: &Value, cx: &mut Ctx) -> Option<Constraint> {
+    let Some(obj) = value.as_object() else {
+        cx.wrong_type("constraint", "an object", value, "no constraint");
+        return None;
+    };
+    cx.unknown_keys(obj, "constraint", CONSTRAINT_KEYS);
+    let parent_bone = match obj.get("parent_bone") {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(v) => {
+            cx.wrong_type("constraint.parent_bone", "a string", v, "the nearest ancestor bone");
+            None
+        }
+    };
+    let kind = match obj.get("type") {
+        Some(Value::String(t)) if t == "ball_socket" => parse_ball_socket(obj, cx),
+        Some(Value::String(t)) if t == "hinge" => parse_hinge(obj, cx),
+        Some(Value::String(t)) => {
+            cx.error("constraint.type", format!("unknown constraint type '{t}'; expected ball_socket or hinge"));
+            return None;
+        }
+        Some(v) => {
+            cx.wrong_type("constraint.type", "a string (ball_socket or hinge)", v, "no constraint");
+            return None;
+        }
+        None => {
+            cx.error("constraint.type", "missing; expected ball_socket or hinge (the constraint is ignored)");
+            return None;
+        }
+    };
+    Some(Constraint { kind, parent_defaulted: parent_bone.is_none(), parent_bone })
+}
+
+fn parse_ball_socket(obj: &Map<String, Value>, cx: &mut Ctx) -> ConstraintKind {
+    let range = Range::Within(0.0, 180.0);
+    ConstraintKind::BallSocket {
+        swing_limit_deg: cx.number(obj, "constraint", "swing_limit_deg", DEFAULT_SWING_LIMIT_DEG, range),
+        twist_limit_deg: cx.number(obj, "constraint", "twist_limit_deg", DEFAULT_TWIST_LIMIT_DEG, range),
+    }
+}
+
+fn parse_hinge(obj: &Map<String, Value>, cx: &mut Ctx) -> ConstraintKind {
+    let range = Range::Within(-180.0, 180.0);
+    let mut min = cx.number(obj, "constraint", "limit_min_deg", DEFAULT_LIMIT_MIN_DEG, range);
+    let mut max = cx.number(obj, "constraint", "limit_max_deg", DEFAULT_LIMIT_MAX_DEG, range);
+    if min > max {
+        cx.error(
+            "constraint.limit_min_deg",
+            format!("limit_min_deg {min} is greater than limit_max_deg {max}; using the defaults -180..180"),
+        );
+        (min, max) = (DEFAULT_LIMIT_MIN_DEG, DEFAULT_LIMIT_MAX_DEG);
+    }
+    let axis = match cx.vector::<3>(obj, "constraint", "hinge_axis") {
+        Some(a) if a.iter().map(|x| x * x).sum::<f64>() > 1e-12 => a,
+        Some(_) => {
+            cx.error("constraint.hinge_axis", "zero-length axis; using the default [0, 0, 1]");
+            DEFAULT_HINGE_AXIS
+        }
+        None => DEFAULT_HINGE_AXIS,
+    };
+    ConstraintKind::Hinge { hinge_axis: axis, limit_min_deg: min, limit_max_deg: max }
+}
+
+fn parse_drive(value: Option<&Value>, cx: &mut Ctx) -> Drive {
+    let Some(value) = value else { return Drive::default() };
+    let Some(obj) = value.as_object() else {
+        cx.wrong_type("drive", "an object {stiffness, damping, max_torque}", value, Drive::default());
+        return Drive::default();
+    };
+    cx.unknown_keys(obj, "drive", DRIVE_KEYS);
+    Drive {
+        stiffness: cx.number(obj, "drive", "stiffness", DEFAULT_DRIVE_STIFFNESS, Range::NonNegative),
+        damping: cx.number(obj, "drive", "damping", DEFAULT_DRIVE_DAMPING, Range::NonNegative),
+        max_torque: cx.number(obj, "drive", "max_torque", DEFAULT_DRIVE_MAX_TORQUE, Range::NonNegative),
+    }
+}
+
+/// Parses the root's `extras.physics.balance`.
+pub(crate) fn parse_balance(value: Option<&Value>, cx: &mut Ctx) -> BalanceSettings {
+    let mut out = BalanceSettings::default();
+    let Some(value) = value else { return out };
+    let Some(obj) = value.as_object() else {
+        cx.wrong_type("balance", "an object", value, "default balance settings");
+        return out;
+    };
+    cx.unknown_keys(obj, "balance", BALANCE_KEYS);
+    match obj.get("enabled") {
+        None => {}
+        Some(Value::Bool(b)) => out.enabled = *b,
+        Some(v) => cx.wrong_type("balance.enabled", "a boolean", v, true),
+    }
+    out.torso_bone = cx.string(obj, "balance", "torso_bone", &out.torso_bone);
+    out.pelvis_bone = cx.string(obj, "balance", "pelvis_bone", &out.pelvis_bone);
+    let feet = cx.string(obj, "balance", "foot_bones", &out.foot_bones.join(","));
+    out.foot_bones = split_names(&feet);
+    let gain = Range::NonNegative;
+    out.upright_kp = cx.number(obj, "balance", "upright_kp", out.upright_kp, gain);
+    out.upright_kd = cx.number(obj, "balance", "upright_kd", out.upright_kd, gain);
+    out.upright_max_torque = cx.number(obj, "balance", "upright_max_torque", out.upright_max_torque, gain);
+    out.ankle_kp = cx.number(obj, "balance", "ankle_kp", out.ankle_kp, gain);
+    out.ankle_kd = cx.number(obj, "balance", "ankle_kd", out.ankle_kd, gain);
+    out.ankle_max_torque = cx.number(obj, "balance", "ankle_max_torque", out.ankle_max_torque, gain);
+    out
+}

@@ -1,0 +1,233 @@
+//! Lossless saving. Only the keys the tool owns change; everything else (unknown keys,
+//! extensions, key order, number spelling, the BIN chunk) is written back as read. An
+//! unedited document writes its JSON bytes verbatim. Every write is atomic.
+
+use super::container;
+use super::uri::{self, UriSource};
+use super::{DocError, Document, Format};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+impl Document {
+    /// Saves to the document's own path.
+    pub fn save(&mut self) -> Result<(), DocError> {
+        let path = self.path.clone();
+        self.save_as(&path)
+    }
+
+    /// Saves to `out` (`.glb` or `.gltf`); the document then lives at `out`.
+    pub fn save_as(&mut self, out: &Path) -> Result<(), DocError> {
+        self.write_to(out)?;
+        if Format::from_path(out) == self.format || out == self.path {
+            self.original_json = self.json_bytes(self.format);
+        }
+        self.mark_saved();
+        if out != self.path {
+            let reopened = Document::open_with(out, self.uri_policy)?;
+            *self = reopened;
+        }
+        Ok(())
+    }
+
+    /// Writes the document to `out` without changing it. `.glb` output packs external
+    /// buffers and images into the BIN chunk; `.gltf` output keeps or writes them beside it.
+    pub fn write_to(&self, out: &Path) -> Result<(), DocError> {
+        match (self.format, Format::from_path(out)) {
+            (Format::Glb, Format::Glb) if !self.has_external_uris() => {
+                let json = self.json_bytes(Format::Glb);
+                write_atomic(out, |w| container::write_glb(w, &json, self.bin.as_deref()))
+            }
+            (_, Format::Glb) => self.write_packed_glb(out),
+            (Format::Gltf, Format::Gltf) => {
+                self.copy_externals(out)?;
+                let json = self.json_bytes(Format::Gltf);
+                write_atomic(out, |w| w.write_all(&json))
+            }
+            (Format::Glb, Format::Gltf) => self.write_unpacked_gltf(out),
+        }
+    }
+
+    /// The JSON text to write: the original bytes when unedited, else the edited JSON.
+    fn json_bytes(&self, format: Format) -> Vec<u8> {
+        if !self.is_dirty() && format == self.format {
+            return self.original_json.clone();
+        }
+        encode_json(&self.json, format == Format::Gltf && self.original_json.contains(&b'\n'))
+    }
+
+    fn has_external_uris(&self) -> bool {
+        uri_entries(&self.json).iter().any(|(_, _, u)| !u.starts_with("data:"))
+    }
+
+    /// `.gltf` saved into another folder: copies its relative external files along.
+    fn copy_externals(&self, out: &Path) -> Result<(), DocError> {
+        let out_dir = out.parent().map(Path::to_path_buf).unwrap_or_default();
+        if same_dir(&out_dir, &self.base_dir()) {
+            return Ok(());
+        }
+        for (key, _, u) in uri_entries(&self.json) {
+            let uri_err = |reason: String| DocError::Uri { path: self.path.clone(), uri_key: key.clone(), reason };
+            if let UriSource::File(src) = uri::resolve(&u, &self.base_dir(), self.uri_policy).map_err(uri_err)? {
+                if Path::new(&u).is_absolute() || u.starts_with("file:") {
+                    continue; // An allowed absolute path stays valid from anywhere.
+                }
+                let bytes = self.read_uri(&key, &u, None)?;
+                let dest = out_dir.join(src.strip_prefix(self.base_dir()).unwrap_or(&src));
+                if let Some(parent) = dest.parent() {
+                    std::fs::create_dir_all(parent).map_err(|source| DocError::Write { path: dest.clone(), source })?;
+                }
+                write_atomic(&dest, |w| w.write_all(&bytes))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `.glb` output with every buffer and image packed into one BIN chunk.
+    fn write_packed_glb(&self, out: &Path) -> Result<(), DocError> {
+        let mut json = self.json.clone();
+        let buffers = self.load_buffers()?;
+        let mut bin = Vec::new();
+        let mut bases = Vec::with_capacity(buffers.len());
+        for b in &buffers {
+            align(&mut bin, 8);
+            bases.push(bin.len() as u64);
+            bin.extend_from_slice(b);
+        }
+        rebase_views(&mut json, &bases);
+        self.pack_images(&mut json, &mut bin)?;
+        let first = json.pointer("/buffers/0").and_then(Value::as_object).cloned().unwrap_or_default();
+        if !bin.is_empty() {
+            let mut buffer = first;
+            buffer.remove("uri");
+            buffer.insert("byteLength".into(), json!(bin.len()));
+            json["buffers"] = Value::Array(vec![Value::Object(buffer)]);
+        }
+        let text = encode_json(&json, false);
+        let bin = (!bin.is_empty()).then_some(bin.as_slice());
+        write_atomic(out, |w| container::write_glb(w, &text, bin))
+    }
+
+    fn pack_images(&self, json: &mut Value, bin: &mut Vec<u8>) -> Result<(), DocError> {
+        let count = json.get("images").and_then(Value::as_array).map_or(0, Vec::len);
+        for i in 0..count {
+            let Some(u) = json["images"][i].get("uri").and_then(Value::as_str).map(String::from) else { continue };
+            let key = format!("images[{i}].uri");
+            let bytes = self.read_uri(&key, &u, None)?;
+            align(bin, 8);
+            let view = json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": bytes.len()});
+            bin.extend_from_slice(&bytes);
+            let views = json
+                .as_object_mut()
+                .map(|o| o.entry("bufferViews").or_insert_with(|| json!([])))
+                .and_then(Value::as_array_mut);
+            let Some(views) = views else { continue };
+            views.push(view);
+            let view_index = views.len() - 1;
+            let image = json["images"][i].as_object_mut().expect("images[i] was read as an object above");
+            image.remove("uri");
+            image.insert("bufferView".into(), json!(view_index));
+            if !image.contains_key("mimeType") {
+                image.insert("mimeType".into(), json!(mime_type(&u, &bytes)));
+            }
+        }
+        Ok(())
+    }
+
+    /// `.gltf` output from a `.glb`: the BIN chunk becomes `<name>.bin` beside it.
+    fn write_unpacked_gltf(&self, out: &Path) -> Result<(), DocError> {
+        self.copy_externals(out)?;
+        let mut json = self.json.clone();
+        if let Some(bin) = &self.bin {
+            let bin_path = out.with_extension("bin");
+            let name = bin_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            write_atomic(&bin_path, |w| w.write_all(bin))?;
+            if let Some(b0) = json.pointer_mut("/buffers/0").and_then(Value::as_object_mut) {
+                b0.insert("uri".into(), json!(name));
+            }
+        }
+        let text = encode_json(&json, true);
+        write_atomic(out, |w| w.write_all(&text))
+    }
+}
+
+fn encode_json(json: &Value, pretty: bool) -> Vec<u8> {
+    let out = if pretty { serde_json::to_vec_pretty(json) } else { serde_json::to_vec(json) };
+    out.expect("a serde_json::Value always serializes")
+}
+
+/// Every `(key, array, uri)` of buffers and images with a `uri`.
+fn uri_entries(json: &Value) -> Vec<(String, &'static str, String)> {
+    let mut out = Vec::new();
+    for array in ["buffers", "images"] {
+        let Some(list) = json.get(array).and_then(Value::as_array) else { continue };
+        for (i, item) in list.iter().enumerate() {
+            if let Some(u) = item.get("uri").and_then(Value::as_str) {
+                out.push((format!("{array}[{i}].uri"), array, u.to_string()));
+            }
+        }
+    }
+    out
+}
+
+fn rebase_views(json: &mut Value, bases: &[u64]) {
+    let Some(views) = json.get_mut("bufferViews").and_then(Value::as_array_mut) else { return };
+    for view in views.iter_mut().filter_map(Value::as_object_mut) {
+        let buffer = view.get("buffer").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let base = bases.get(buffer).copied().unwrap_or(0);
+        let offset = view.get("byteOffset").and_then(Value::as_u64).unwrap_or(0);
+        view.insert("buffer".into(), json!(0));
+        if base != 0 || view.contains_key("byteOffset") {
+            view.insert("byteOffset".into(), json!(base + offset));
+        }
+    }
+}
+
+fn align(bin: &mut Vec<u8>, to: usize) {
+    bin.resize(bin.len().div_ceil(to) * to, 0);
+}
+
+fn mime_type(u: &str, bytes: &[u8]) -> &'static str {
+    if bytes.starts_with(b"\x89PNG") || u.ends_with(".png") {
+        "image/png"
+    } else if bytes.starts_with(&[0xff, 0xd8]) || u.ends_with(".jpg") || u.ends_with(".jpeg") {
+        "image/jpeg"
+    } else if u.ends_with(".webp") {
+        "image/webp"
+    } else {
+        "application/octet-stream"
+    }
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    let canon = |p: &Path| {
+        let p = if p.as_os_str().is_empty() { Path::new(".") } else { p };
+        p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
+    };
+    canon(a) == canon(b)
+}
+
+/// Writes through a temporary file in the same folder, then renames it over `path`.
+/// A failure leaves `path` untouched and says why.
+pub fn write_atomic(
+    path: &Path,
+    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> Result<(), DocError> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp: PathBuf = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let werr = |source| DocError::Write { path: path.to_path_buf(), source };
+    let result = (|| {
+        let file = std::fs::File::create(&tmp)?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+        fill(&mut w)?;
+        let file = w.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(werr)
+}
+

@@ -1,0 +1,238 @@
+//! The physics schema stored in glTF `extras`, as typed values with their defaults.
+//!
+//! Units and frames are in the names and stay as the file stores them (degrees, metres,
+//! kilograms, bone space); the simulation converts at its own boundary.
+
+use serde::Serialize;
+
+/// Capsule radius when `radius` is missing (m).
+pub const DEFAULT_RADIUS_M: f64 = 0.05;
+/// Capsule half height (of the cylinder part) when `half_height` is missing (m).
+pub const DEFAULT_HALF_HEIGHT_M: f64 = 0.1;
+/// Box half extents when `half_extents` is missing (m).
+pub const DEFAULT_HALF_EXTENTS_M: [f64; 3] = [0.1, 0.1, 0.1];
+/// Mass when `mass` is missing (kg).
+pub const DEFAULT_MASS_KG: f64 = 1.0;
+/// Collision group when `collision_group` is missing.
+pub const DEFAULT_COLLISION_GROUP: &str = "default";
+/// Collision mask when `collision_mask` is missing: `all` collides with every group.
+pub const DEFAULT_COLLISION_MASK: &str = "all";
+/// Seed defaults for a constraint: no limit at all.
+pub const DEFAULT_SWING_LIMIT_DEG: f64 = 180.0;
+pub const DEFAULT_TWIST_LIMIT_DEG: f64 = 180.0;
+pub const DEFAULT_LIMIT_MIN_DEG: f64 = -180.0;
+pub const DEFAULT_LIMIT_MAX_DEG: f64 = 180.0;
+pub const DEFAULT_HINGE_AXIS: [f64; 3] = [0.0, 0.0, 1.0];
+/// Drive gains when `drive` or one of its keys is missing.
+pub const DEFAULT_DRIVE_STIFFNESS: f64 = 50.0;
+pub const DEFAULT_DRIVE_DAMPING: f64 = 5.0;
+pub const DEFAULT_DRIVE_MAX_TORQUE: f64 = 200.0;
+
+/// Keys of `extras.physics` on a node (top level). Used to catch typos.
+pub const PHYSICS_KEYS: &[&str] = &[
+    "collider",
+    "radius",
+    "half_height",
+    "half_extents",
+    "offset",
+    "mass",
+    "constraint",
+    "drive",
+    "collision_group",
+    "collision_mask",
+];
+/// Keys of `extras.physics.constraint`.
+pub const CONSTRAINT_KEYS: &[&str] = &[
+    "type",
+    "parent_bone",
+    "swing_limit_deg",
+    "twist_limit_deg",
+    "hinge_axis",
+    "limit_min_deg",
+    "limit_max_deg",
+];
+/// Keys of `extras.physics.drive`.
+pub const DRIVE_KEYS: &[&str] = &["stiffness", "damping", "max_torque"];
+/// Keys of `extras.physics.offset`.
+pub const OFFSET_KEYS: &[&str] = &["translation", "rotation"];
+/// Keys of the document-level `extras.physics.balance` on the glTF root.
+pub const BALANCE_KEYS: &[&str] = &[
+    "enabled",
+    "torso_bone",
+    "pelvis_bone",
+    "foot_bones",
+    "upright_kp",
+    "upright_kd",
+    "upright_max_torque",
+    "ankle_kp",
+    "ankle_kd",
+    "ankle_max_torque",
+];
+
+/// The collider's shape and sizes (metres).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ColliderShape {
+    Capsule { radius: f64, half_height: f64 },
+    Sphere { radius: f64 },
+    Box { half_extents: [f64; 3] },
+}
+
+impl ColliderShape {
+    /// The file's name for this shape.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ColliderShape::Capsule { .. } => "capsule",
+            ColliderShape::Sphere { .. } => "sphere",
+            ColliderShape::Box { .. } => "box",
+        }
+    }
+}
+
+/// Where the collider sits in bone space. A `None` part takes the documented default:
+/// centred halfway to the bone's child, its local +Y along the bone (see [`crate::document::placement`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ColliderOffset {
+    pub translation: Option<[f64; 3]>,
+    /// Quaternion x, y, z, w.
+    pub rotation: Option<[f64; 4]>,
+}
+
+/// A collider on a bone.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Collider {
+    #[serde(flatten)]
+    pub shape: ColliderShape,
+    pub offset: ColliderOffset,
+}
+
+/// The joint type and its limits (degrees, bone space).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ConstraintKind {
+    BallSocket {
+        swing_limit_deg: f64,
+        twist_limit_deg: f64,
+    },
+    Hinge {
+        hinge_axis: [f64; 3],
+        limit_min_deg: f64,
+        limit_max_deg: f64,
+    },
+}
+
+impl ConstraintKind {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ConstraintKind::BallSocket { .. } => "ball_socket",
+            ConstraintKind::Hinge { .. } => "hinge",
+        }
+    }
+}
+
+/// A constraint from this bone to `parent_bone`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Constraint {
+    #[serde(flatten)]
+    pub kind: ConstraintKind,
+    /// The parent bone's name; when the file omits it, the nearest ancestor bone with a collider.
+    pub parent_bone: Option<String>,
+    /// True when `parent_bone` came from the default rather than the file.
+    #[serde(skip)]
+    pub parent_defaulted: bool,
+}
+
+/// PD drive gains of a joint: tau = stiffness * (target - angle) - damping * omega.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Drive {
+    /// N*m/rad
+    pub stiffness: f64,
+    /// N*m*s/rad
+    pub damping: f64,
+    /// N*m
+    pub max_torque: f64,
+}
+
+impl Default for Drive {
+    fn default() -> Self {
+        Self {
+            stiffness: DEFAULT_DRIVE_STIFFNESS,
+            damping: DEFAULT_DRIVE_DAMPING,
+            max_torque: DEFAULT_DRIVE_MAX_TORQUE,
+        }
+    }
+}
+
+/// Everything `extras.physics` says about one bone, defaults filled in.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BonePhysics {
+    pub collider: Option<Collider>,
+    /// kg
+    pub mass: f64,
+    pub constraint: Option<Constraint>,
+    /// Present whenever there is a constraint (defaults when the file has none).
+    pub drive: Option<Drive>,
+    pub collision_group: String,
+    /// Comma-separated group names, or `all`.
+    pub collision_mask: String,
+}
+
+impl Default for BonePhysics {
+    fn default() -> Self {
+        Self {
+            collider: None,
+            mass: DEFAULT_MASS_KG,
+            constraint: None,
+            drive: None,
+            collision_group: DEFAULT_COLLISION_GROUP.into(),
+            collision_mask: DEFAULT_COLLISION_MASK.into(),
+        }
+    }
+}
+
+/// Document-level balance settings, in the glTF root's `extras.physics.balance`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BalanceSettings {
+    pub enabled: bool,
+    /// The bone held upright.
+    pub torso_bone: String,
+    /// The bone whose height defines "fell".
+    pub pelvis_bone: String,
+    /// The support feet.
+    pub foot_bones: Vec<String>,
+    /// Upright PD on the torso bone toward world vertical: N*m/rad, N*m*s/rad, N*m.
+    pub upright_kp: f64,
+    pub upright_kd: f64,
+    pub upright_max_torque: f64,
+    /// Ankle counter-torque from the lean of the centre of mass over the grounded feet:
+    /// N*m/rad, N*m*s/rad, N*m.
+    pub ankle_kp: f64,
+    pub ankle_kd: f64,
+    pub ankle_max_torque: f64,
+}
+
+impl Default for BalanceSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            torso_bone: "pelvis".into(),
+            pelvis_bone: "pelvis".into(),
+            foot_bones: vec!["foot_l".into(), "foot_r".into()],
+            upright_kp: 3000.0,
+            upright_kd: 300.0,
+            upright_max_torque: 1000.0,
+            ankle_kp: 300.0,
+            ankle_kd: 60.0,
+            ankle_max_torque: 150.0,
+        }
+    }
+}
+
+/// Splits a comma-separated names list (collision masks, foot bones).
+pub fn split_names(list: &str) -> Vec<String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}

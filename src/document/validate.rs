@@ -1,0 +1,156 @@
+//! Checks across bones: constraint parents (missing, self, unknown, cycles), colliders on
+//! both sides of a constraint, duplicate names, and the balance settings' bone names.
+
+use super::bones::{Bone, BoneId};
+use super::diagnostics::Diagnostic;
+use super::schema::BalanceSettings;
+use std::collections::HashMap;
+
+/// Resolves defaulted parents in place and appends the cross-bone diagnostics.
+pub(crate) fn check_bones(
+    bones: &mut [Bone],
+    names: &HashMap<String, BoneId>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    report_duplicate_names(bones, diags);
+    for i in 0..bones.len() {
+        resolve_parent(bones, i, names, diags);
+    }
+    report_cycles(bones, names, diags);
+}
+
+fn report_duplicate_names(bones: &[Bone], diags: &mut Vec<Diagnostic>) {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for b in bones {
+        if let Some(first) = seen.insert(&b.name, b.node) {
+            diags.push(Diagnostic::warning(
+                Some(b.node),
+                &b.name,
+                "name",
+                format!("node {first} has the same name; use 'node{}' to address this one", b.node),
+            ));
+        }
+    }
+}
+
+fn has_collider(b: &Bone) -> bool {
+    b.physics.as_ref().is_some_and(|p| p.collider.is_some())
+}
+
+fn resolve_parent(bones: &mut [Bone], i: usize, names: &HashMap<String, BoneId>, diags: &mut Vec<Diagnostic>) {
+    let (node, name) = (bones[i].node, bones[i].name.clone());
+    let Some(c) = bones[i].physics.as_ref().and_then(|p| p.constraint.as_ref()) else { return };
+    let key = "constraint.parent_bone";
+    let parent = match &c.parent_bone {
+        Some(p) => p.clone(),
+        None => {
+            let nearest = std::iter::successors(bones[i].parent, |p| bones[p.index()].parent)
+                .find(|p| has_collider(&bones[p.index()]));
+            let Some(p) = nearest else {
+                diags.push(Diagnostic::error(Some(node), &name, key, "missing, and no ancestor bone has a collider to default to"));
+                return;
+            };
+            let pname = bones[p.index()].name.clone();
+            diags.push(Diagnostic::warning(
+                Some(node),
+                &name,
+                key,
+                format!("missing; using '{pname}', the nearest ancestor bone with a collider"),
+            ));
+            if let Some(c) = bones[i].physics.as_mut().and_then(|p| p.constraint.as_mut()) {
+                c.parent_bone = Some(pname.clone());
+            }
+            pname
+        }
+    };
+    if parent == name {
+        diags.push(Diagnostic::error(Some(node), &name, key, "names the bone itself"));
+        return;
+    }
+    let Some(pid) = names.get(&parent) else {
+        diags.push(Diagnostic::error(Some(node), &name, key, format!("no bone named '{parent}'")));
+        return;
+    };
+    if !has_collider(&bones[i]) {
+        diags.push(Diagnostic::error(
+            Some(node),
+            &name,
+            "collider",
+            format!("the constraint to '{parent}' needs a collider on this bone, which has none"),
+        ));
+    }
+    if !has_collider(&bones[pid.index()]) {
+        diags.push(Diagnostic::error(
+            Some(node),
+            &name,
+            key,
+            format!("the parent bone '{parent}' has no collider, so the constraint cannot join anything"),
+        ));
+    }
+}
+
+/// The constraint parent of a bone, when it names a known bone.
+fn constraint_parent(b: &Bone, names: &HashMap<String, BoneId>) -> Option<BoneId> {
+    let p = b.physics.as_ref()?.constraint.as_ref()?.parent_bone.as_ref()?;
+    names.get(p).copied()
+}
+
+fn report_cycles(bones: &[Bone], names: &HashMap<String, BoneId>, diags: &mut Vec<Diagnostic>) {
+    // 0 = unvisited, 1 = on the current path, 2 = done.
+    let mut state = vec![0u8; bones.len()];
+    for start in 0..bones.len() {
+        let mut path = Vec::new();
+        let mut cur = Some(BoneId(start as u32));
+        while let Some(id) = cur {
+            match state[id.index()] {
+                2 => break,
+                1 => {
+                    let from = path.iter().position(|p| *p == id).unwrap_or(0);
+                    let cycle: Vec<&str> = path[from..].iter().map(|p: &BoneId| bones[p.index()].name.as_str()).collect();
+                    for p in &path[from..] {
+                        let b = &bones[p.index()];
+                        if cycle.len() > 1 {
+                            diags.push(Diagnostic::error(
+                                Some(b.node),
+                                &b.name,
+                                "constraint.parent_bone",
+                                format!("constraint parents form a cycle: {} -> {}", cycle.join(" -> "), cycle[0]),
+                            ));
+                        }
+                    }
+                    break;
+                }
+                _ => {
+                    state[id.index()] = 1;
+                    path.push(id);
+                    cur = constraint_parent(&bones[id.index()], names);
+                }
+            }
+        }
+        for p in path {
+            state[p.index()] = 2;
+        }
+    }
+}
+
+/// Checks that explicitly set balance bone names exist.
+pub(crate) fn check_balance(
+    balance: &BalanceSettings,
+    explicit: bool,
+    names: &HashMap<String, BoneId>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if !explicit {
+        return;
+    }
+    let mut check = |key: &str, name: &str| {
+        if !names.contains_key(name) {
+            diags.push(Diagnostic::error(None, "document", key, format!("no bone named '{name}'")));
+        }
+    };
+    check("balance.torso_bone", &balance.torso_bone);
+    check("balance.pelvis_bone", &balance.pelvis_bone);
+    for f in &balance.foot_bones {
+        check("balance.foot_bones", f);
+    }
+}

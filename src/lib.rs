@@ -1,0 +1,10 @@
+//! ragdoll-tuner: a desktop editor for physics ragdolls stored in glTF extras.
+//!
+//! Layers, each unaware of its consumers:
+//! - [`document`]: glTF + physics extras + diagnostics, lossless save (no GL, no UI);
+//! - [`mannequin`]: the generator of the bundled default character;
+//! - [`cli`]: the command-line front end over the same layers as the GUI.
+
+pub mod cli;
+pub mod document;
+pub mod mannequin;

@@ -1,0 +1,203 @@
+//! Generator of the bundled default character, `assets/mannequin.glb`: a skinned humanoid
+//! whose visible mesh matches its colliders, with physics extras on every bone.
+
+mod mesh;
+pub mod spec;
+
+use crate::document::container::write_glb;
+use glam::{Quat, Vec3};
+use serde_json::{json, Value};
+use spec::{BoneSpec, Joint, Shape};
+
+/// The committed default character, embedded in the binary.
+pub const EMBEDDED_GLB: &[u8] = include_bytes!("../../assets/mannequin.glb");
+/// Where the committed file lives in the repository.
+pub const ASSET_PATH: &str = "assets/mannequin.glb";
+
+/// Builds the mannequin GLB bytes. Deterministic: the same code gives the same bytes.
+pub fn generate() -> Vec<u8> {
+    let bones = spec::bones();
+    let (bin, accessors, views) = build_buffers(&bones);
+    let json = build_json(&bones, accessors, views, bin.len());
+    let text = serde_json::to_vec(&json).expect("JSON values always serialize");
+    let mut out = Vec::new();
+    write_glb(&mut out, &text, Some(&bin)).expect("writing to a Vec cannot fail");
+    out
+}
+
+fn index_of(bones: &[BoneSpec], name: &str) -> usize {
+    bones.iter().position(|b| b.name == name).expect("spec parents name spec bones")
+}
+
+/// The node index of bone `i` (node 0 is the armature root, node 1 the mesh).
+fn node_of(i: usize) -> usize {
+    i + 2
+}
+
+fn local_translation(bones: &[BoneSpec], b: &BoneSpec) -> Vec3 {
+    let parent = b.parent.map_or(Vec3::ZERO, |p| Vec3::from_array(bones[index_of(bones, p)].world_m));
+    Vec3::from_array(b.world_m) - parent
+}
+
+fn rounded(v: Vec3) -> Value {
+    json!(v.to_array().map(|x| (x * 1e4).round() / 1e4))
+}
+
+fn physics_extras(b: &BoneSpec) -> Value {
+    let mut p = serde_json::Map::new();
+    match b.shape {
+        Shape::Capsule { radius, half_height } => {
+            p.insert("collider".into(), json!("capsule"));
+            p.insert("radius".into(), json!(radius));
+            p.insert("half_height".into(), json!(half_height));
+        }
+        Shape::Sphere { radius } => {
+            p.insert("collider".into(), json!("sphere"));
+            p.insert("radius".into(), json!(radius));
+        }
+        Shape::Box { half_extents } => {
+            p.insert("collider".into(), json!("box"));
+            p.insert("half_extents".into(), json!(half_extents));
+        }
+    }
+    if let Some(o) = b.offset_m {
+        p.insert("offset".into(), json!({ "translation": o }));
+    }
+    p.insert("mass".into(), json!(b.mass_kg));
+    let parent = b.parent.unwrap_or_default();
+    let constraint = match b.joint {
+        Joint::Root => None,
+        Joint::Ball { swing, twist } => Some(json!({
+            "type": "ball_socket", "swing_limit_deg": swing, "twist_limit_deg": twist, "parent_bone": parent
+        })),
+        Joint::Hinge { axis, min, max } => Some(json!({
+            "type": "hinge", "hinge_axis": axis, "limit_min_deg": min, "limit_max_deg": max, "parent_bone": parent
+        })),
+    };
+    if let Some(c) = constraint {
+        p.insert("constraint".into(), c);
+        let [stiffness, damping, max_torque] = b.drive;
+        p.insert("drive".into(), json!({ "stiffness": stiffness, "damping": damping, "max_torque": max_torque }));
+    }
+    p.insert("collision_group".into(), json!(b.group));
+    p.insert("collision_mask".into(), json!(b.mask));
+    json!({ "physics": Value::Object(p) })
+}
+
+fn build_json(bones: &[BoneSpec], accessors: Vec<Value>, views: Vec<Value>, bin_len: usize) -> Value {
+    let mut nodes = vec![
+        json!({ "name": "mannequin", "children": [1, node_of(0)] }),
+        json!({ "name": "mannequin_mesh", "mesh": 0, "skin": 0 }),
+    ];
+    for b in bones {
+        let children: Vec<usize> = bones
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.parent == Some(b.name))
+            .map(|(j, _)| node_of(j))
+            .collect();
+        let mut node = json!({ "name": b.name, "translation": rounded(local_translation(bones, b)) });
+        if !children.is_empty() {
+            node["children"] = json!(children);
+        }
+        node["extras"] = physics_extras(b);
+        nodes.push(node);
+    }
+    let joints: Vec<usize> = (0..bones.len()).map(node_of).collect();
+    let balance: serde_json::Map<String, Value> = [
+        ("enabled".to_string(), json!(true)),
+        ("torso_bone".to_string(), json!("pelvis")),
+        ("pelvis_bone".to_string(), json!("pelvis")),
+        ("foot_bones".to_string(), json!("foot_l,foot_r")),
+    ]
+    .into_iter()
+    .chain(spec::BALANCE.iter().map(|(k, v)| (k.to_string(), json!(v))))
+    .collect();
+    json!({
+        "asset": { "version": "2.0", "generator": "ragdoll-tuner mannequin generator" },
+        "extras": { "physics": { "balance": Value::Object(balance) } },
+        "scene": 0,
+        "scenes": [{ "name": "mannequin", "nodes": [0] }],
+        "nodes": nodes,
+        "skins": [{ "name": "mannequin_skin", "joints": joints, "inverseBindMatrices": 5, "skeleton": node_of(0) }],
+        "meshes": [{ "name": "mannequin_mesh", "primitives": [{
+            "attributes": { "POSITION": 0, "NORMAL": 1, "JOINTS_0": 2, "WEIGHTS_0": 3 },
+            "indices": 4,
+            "material": 0
+        }]}],
+        "materials": [{ "name": "skin", "pbrMetallicRoughness": { "baseColorFactor": [0.82, 0.74, 0.66, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.8 } }],
+        "accessors": accessors,
+        "bufferViews": views,
+        "buffers": [{ "byteLength": bin_len }]
+    })
+}
+
+/// Vertex data of all parts, each bound rigidly to its bone.
+struct Vertices {
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    joints: Vec<[u16; 4]>,
+    indices: Vec<u32>,
+}
+
+fn part_vertices(bones: &[BoneSpec]) -> Vertices {
+    let mut v = Vertices { positions: vec![], normals: vec![], joints: vec![], indices: vec![] };
+    for (i, b) in bones.iter().enumerate() {
+        let part = match b.shape {
+            Shape::Capsule { radius, half_height } => mesh::capsule(radius, half_height),
+            Shape::Sphere { radius } => mesh::capsule(radius, 0.0),
+            Shape::Box { half_extents } => mesh::cuboid(Vec3::from_array(half_extents)),
+        };
+        let first_child = bones.iter().find(|c| c.parent == Some(b.name));
+        let to_child = first_child.map(|c| Vec3::from_array(c.world_m) - Vec3::from_array(b.world_m));
+        let centre = b.offset_m.map(Vec3::from_array).or(to_child.map(|d| d * 0.5)).unwrap_or(Vec3::ZERO);
+        let rot = match (b.offset_m, to_child) {
+            (None, Some(d)) => Quat::from_rotation_arc(Vec3::Y, d.normalize()),
+            _ => Quat::IDENTITY,
+        };
+        let origin = Vec3::from_array(b.world_m) + centre;
+        let base = v.positions.len() as u32;
+        v.positions.extend(part.positions.iter().map(|p| origin + rot * *p));
+        v.normals.extend(part.normals.iter().map(|n| rot * *n));
+        v.joints.extend(std::iter::repeat_n([i as u16, 0, 0, 0], part.positions.len()));
+        v.indices.extend(part.indices.iter().map(|k| base + k));
+    }
+    v
+}
+
+/// Packs vertex data and inverse bind matrices; returns (bin, accessors, bufferViews).
+fn build_buffers(bones: &[BoneSpec]) -> (Vec<u8>, Vec<Value>, Vec<Value>) {
+    let v = part_vertices(bones);
+    let count = v.positions.len();
+    let (min, max) = v.positions.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let f32s = |xs: &mut dyn Iterator<Item = f32>| xs.flat_map(f32::to_le_bytes).collect::<Vec<u8>>();
+    let weights: Vec<u8> = f32s(&mut (0..count).flat_map(|_| [1.0f32, 0.0, 0.0, 0.0]));
+    let ibm: Vec<u8> = f32s(&mut bones.iter().flat_map(|b| glam::Mat4::from_translation(-Vec3::from_array(b.world_m)).to_cols_array()));
+    let chunks: Vec<(Vec<u8>, Option<u32>)> = vec![
+        (f32s(&mut v.positions.iter().flat_map(|p| p.to_array())), Some(34962)),
+        (f32s(&mut v.normals.iter().flat_map(|p| p.to_array())), Some(34962)),
+        (v.joints.iter().flatten().flat_map(|j| j.to_le_bytes()).collect(), Some(34962)),
+        (weights, Some(34962)),
+        (v.indices.iter().flat_map(|i| i.to_le_bytes()).collect(), Some(34963)),
+        (ibm, None),
+    ];
+    let mut bin = Vec::new();
+    let mut views = Vec::new();
+    for (data, target) in &chunks {
+        let mut view = json!({ "buffer": 0, "byteOffset": bin.len(), "byteLength": data.len() });
+        if let Some(t) = target {
+            view["target"] = json!(t);
+        }
+        views.push(view);
+        bin.extend_from_slice(data);
+    }
+    let accessors = vec![
+        json!({ "bufferView": 0, "componentType": 5126, "count": count, "type": "VEC3", "min": min.to_array(), "max": max.to_array() }),
+        json!({ "bufferView": 1, "componentType": 5126, "count": count, "type": "VEC3" }),
+        json!({ "bufferView": 2, "componentType": 5123, "count": count, "type": "VEC4" }),
+        json!({ "bufferView": 3, "componentType": 5126, "count": count, "type": "VEC4" }),
+        json!({ "bufferView": 4, "componentType": 5125, "count": v.indices.len(), "type": "SCALAR" }),
+        json!({ "bufferView": 5, "componentType": 5126, "count": bones.len(), "type": "MAT4" }),
+    ];
+    (bin, accessors, views)
+}
