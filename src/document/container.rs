@@ -28,58 +28,65 @@ fn read_u32(data: &[u8], at: usize) -> Result<u32, String> {
     Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
 }
 
-/// Splits a GLB into its JSON and BIN chunks. Errors say what is wrong and where.
-pub fn parse_glb(data: &[u8]) -> Result<GlbChunks<'_>, String> {
-    if data.len() < HEADER_LEN {
-        return Err(format!(
-            "file is {} bytes, shorter than the 12-byte GLB header",
-            data.len()
-        ));
+/// Where a chunk's body lies in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkSpan {
+    pub start: u64,
+    pub len: u64,
+}
+
+/// Locates the JSON and BIN chunks from the container's length fields alone, reading
+/// 4-byte words through `word_at`. Every length is checked against `file_len`.
+pub fn locate_chunks(
+    file_len: u64,
+    mut word_at: impl FnMut(u64) -> Result<u32, String>,
+) -> Result<(ChunkSpan, Option<ChunkSpan>), String> {
+    if file_len < HEADER_LEN as u64 {
+        return Err(format!("file is {file_len} bytes, shorter than the 12-byte GLB header"));
     }
-    if !is_glb(data) {
+    if word_at(0)?.to_le_bytes() != *MAGIC {
         return Err("bad magic: expected 'glTF'".into());
     }
-    let version = read_u32(data, 4)?;
+    let version = word_at(4)?;
     if version != 2 {
         return Err(format!("unsupported GLB version {version} (only 2 is supported)"));
     }
-    let declared = read_u32(data, 8)? as usize;
-    if declared > data.len() {
-        return Err(format!(
-            "header declares {declared} bytes but the file has {} (truncated?)",
-            data.len()
-        ));
+    let declared = u64::from(word_at(8)?);
+    if declared > file_len {
+        return Err(format!("header declares {declared} bytes but the file has {file_len} (truncated?)"));
     }
-    let data = &data[..declared];
-    let mut at = HEADER_LEN;
-    let mut json = None;
-    let mut bin = None;
-    let mut index = 0;
-    while at < data.len() {
-        let len = read_u32(data, at)? as usize;
-        let kind = read_u32(data, at + 4)?;
-        let start = at + CHUNK_HEADER_LEN;
-        let end = start
-            .checked_add(len)
-            .filter(|&e| e <= data.len())
-            .ok_or_else(|| {
-                format!(
-                    "chunk {index} at byte {at} claims {len} bytes, past the end of the file ({} bytes)",
-                    data.len()
-                )
-            })?;
-        let body = &data[start..end];
+    let (mut at, mut index) = (HEADER_LEN as u64, 0);
+    let (mut json, mut bin) = (None, None);
+    while at < declared {
+        if at + CHUNK_HEADER_LEN as u64 > declared {
+            return Err(format!("file ends at byte {declared} inside the header of chunk {index}"));
+        }
+        let len = u64::from(word_at(at)?);
+        let kind = word_at(at + 4)?;
+        let start = at + CHUNK_HEADER_LEN as u64;
+        if start + len > declared {
+            return Err(format!(
+                "chunk {index} at byte {at} claims {len} bytes, past the end of the file ({declared} bytes)"
+            ));
+        }
+        let span = ChunkSpan { start, len };
         match (index, kind) {
-            (0, CHUNK_JSON) => json = Some(body),
+            (0, CHUNK_JSON) => json = Some(span),
             (0, _) => return Err(format!("first chunk has type 0x{kind:08x}, expected JSON")),
-            (1, CHUNK_BIN) => bin = Some(body),
+            (1, CHUNK_BIN) => bin = Some(span),
             _ => {} // Unknown chunks are allowed by the spec and ignored.
         }
-        at = end;
+        at = start + len;
         index += 1;
     }
-    let json = json.ok_or("no JSON chunk")?;
-    Ok(GlbChunks { json, bin })
+    Ok((json.ok_or("no JSON chunk")?, bin))
+}
+
+/// Splits an in-memory GLB into its JSON and BIN chunks.
+pub fn parse_glb(data: &[u8]) -> Result<GlbChunks<'_>, String> {
+    let (json, bin) = locate_chunks(data.len() as u64, |at| read_u32(data, at as usize))?;
+    let body = |s: ChunkSpan| &data[s.start as usize..(s.start + s.len) as usize];
+    Ok(GlbChunks { json: body(json), bin: bin.map(body) })
 }
 
 fn padded_len(len: usize) -> usize {
@@ -96,25 +103,41 @@ pub fn glb_len(json_len: usize, bin_len: Option<usize>) -> usize {
 
 /// Streams a GLB: JSON padded with spaces, BIN padded with zeros, as the spec asks.
 pub fn write_glb<W: Write>(out: &mut W, json: &[u8], bin: Option<&[u8]>) -> std::io::Result<()> {
-    let total = glb_len(json.len(), bin.map(<[u8]>::len));
+    write_glb_with(out, json, bin.map(|b| b.len() as u64), |w| w.write_all(bin.unwrap_or_default()))
+}
+
+/// Streams a GLB whose BIN body (`bin_len` bytes) is written by `write_bin`.
+pub fn write_glb_with<W: Write>(
+    out: &mut W,
+    json: &[u8],
+    bin_len: Option<u64>,
+    write_bin: impl FnOnce(&mut W) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let total = glb_len(json.len(), bin_len.map(|b| b as usize));
     let total = u32::try_from(total)
         .map_err(|_| std::io::Error::other("GLB larger than 4 GiB cannot be written"))?;
     out.write_all(MAGIC)?;
     out.write_all(&2u32.to_le_bytes())?;
     out.write_all(&total.to_le_bytes())?;
-    write_chunk(out, CHUNK_JSON, json, b' ')?;
-    if let Some(bin) = bin {
-        write_chunk(out, CHUNK_BIN, bin, 0)?;
+    write_chunk_header(out, CHUNK_JSON, json.len())?;
+    out.write_all(json)?;
+    out.write_all(&vec![b' '; padded_len(json.len()) - json.len()])?;
+    if let Some(len) = bin_len {
+        write_chunk_header(out, CHUNK_BIN, len as usize)?;
+        write_bin(out)?;
+        out.write_all(&vec![0; padded_len(len as usize) - len as usize])?;
     }
     Ok(())
 }
 
-fn write_chunk<W: Write>(out: &mut W, kind: u32, body: &[u8], pad: u8) -> std::io::Result<()> {
-    let padded = padded_len(body.len());
-    out.write_all(&(padded as u32).to_le_bytes())?;
-    out.write_all(&kind.to_le_bytes())?;
-    out.write_all(body)?;
-    out.write_all(&vec![pad; padded - body.len()])
+/// Byte offset of the BIN body in a GLB whose JSON chunk holds `json_len` bytes.
+pub fn bin_offset(json_len: usize) -> u64 {
+    (HEADER_LEN + CHUNK_HEADER_LEN + padded_len(json_len) + CHUNK_HEADER_LEN) as u64
+}
+
+fn write_chunk_header<W: Write>(out: &mut W, kind: u32, len: usize) -> std::io::Result<()> {
+    out.write_all(&(padded_len(len) as u32).to_le_bytes())?;
+    out.write_all(&kind.to_le_bytes())
 }
 
 #[cfg(test)]

@@ -40,7 +40,7 @@ impl Document {
             .map(|(i, b)| {
                 let declared = b.get("byteLength").and_then(Value::as_u64).unwrap_or(0);
                 match b.get("uri").and_then(Value::as_str) {
-                    None => self.bin.as_deref().map(Cow::Borrowed).ok_or_else(|| DocError::Gltf {
+                    None => self.bin()?.map(Cow::Borrowed).ok_or_else(|| DocError::Gltf {
                         path: self.path.clone(),
                         reason: format!("buffers[{i}] has no uri and the file has no GLB BIN chunk"),
                     }),

@@ -2,6 +2,7 @@
 //! diagnostics about them. No GL, no UI. Edits change only the keys the tool owns, in the
 //! document's own JSON, so a save keeps everything else as it was.
 
+mod bin;
 mod bones;
 pub mod container;
 mod diagnostics;
@@ -58,8 +59,8 @@ pub struct Document {
     original_json: Vec<u8>,
     /// The document JSON (order and number spelling preserved); edits change it in place.
     json: Value,
-    /// The GLB BIN chunk as read, written back byte for byte.
-    bin: Option<Vec<u8>>,
+    /// The GLB BIN chunk, written back byte for byte.
+    bin: Option<bin::BinChunk>,
     pub skeleton: Skeleton,
     pub bones: Vec<Bone>,
     names: HashMap<String, BoneId>,
@@ -78,19 +79,35 @@ impl Document {
     /// Opens a file with an explicit URI policy.
     pub fn open_with(path: impl AsRef<Path>, policy: UriPolicy) -> Result<Self, DocError> {
         let path = path.as_ref();
-        let data = std::fs::read(path).map_err(|source| DocError::Read { path: path.into(), source })?;
-        Self::from_bytes(path, &data, policy)
+        let read_err = |source| DocError::Read { path: path.into(), source };
+        let mut file = std::fs::File::open(path).map_err(read_err)?;
+        let mut magic = [0u8; 4];
+        let n = std::io::Read::read(&mut file, &mut magic).map_err(read_err)?;
+        if !container::is_glb(&magic[..n]) {
+            let data = std::fs::read(path).map_err(read_err)?;
+            return Self::from_bytes(path, &data, policy);
+        }
+        let (json, bin) = read_glb_json(path, &mut file)?;
+        Self::from_parts(path, Format::Glb, json, bin, policy)
     }
 
     /// Parses file bytes; `path` names the file in messages and anchors relative URIs.
     pub fn from_bytes(path: &Path, data: &[u8], policy: UriPolicy) -> Result<Self, DocError> {
-        let (format, json_bytes, bin) = if container::is_glb(data) {
-            let chunks = container::parse_glb(data)
-                .map_err(|reason| DocError::Glb { path: path.into(), reason })?;
-            (Format::Glb, chunks.json.to_vec(), chunks.bin.map(<[u8]>::to_vec))
-        } else {
-            (Format::Gltf, data.to_vec(), None)
-        };
+        if container::is_glb(data) {
+            let chunks = container::parse_glb(data).map_err(|reason| DocError::Glb { path: path.into(), reason })?;
+            let bin = chunks.bin.map(|b| bin::BinChunk::in_memory(b.to_vec()));
+            return Self::from_parts(path, Format::Glb, chunks.json.to_vec(), bin, policy);
+        }
+        Self::from_parts(path, Format::Gltf, data.to_vec(), None, policy)
+    }
+
+    fn from_parts(
+        path: &Path,
+        format: Format,
+        json_bytes: Vec<u8>,
+        bin: Option<bin::BinChunk>,
+        policy: UriPolicy,
+    ) -> Result<Self, DocError> {
         let json_err = |reason: String| DocError::Json { path: path.into(), reason };
         let text = std::str::from_utf8(&json_bytes)
             .map_err(|e| json_err(format!("not UTF-8 text ({e})")))?;
@@ -172,9 +189,9 @@ impl Document {
         &self.json
     }
 
-    /// The GLB BIN chunk as read, if any.
-    pub fn bin(&self) -> Option<&[u8]> {
-        self.bin.as_deref()
+    /// The GLB BIN chunk's bytes, if the file has one (read on first use).
+    pub fn bin(&self) -> Result<Option<&[u8]>, DocError> {
+        self.bin.as_ref().map(bin::BinChunk::bytes).transpose()
     }
 
     /// True when edits were applied since load or the last save.
@@ -186,6 +203,23 @@ impl Document {
     pub fn base_dir(&self) -> PathBuf {
         self.path.parent().map(Path::to_path_buf).unwrap_or_default()
     }
+}
+
+/// Reads a GLB's JSON chunk and locates its BIN chunk without reading it.
+fn read_glb_json(path: &Path, file: &mut std::fs::File) -> Result<(Vec<u8>, Option<bin::BinChunk>), DocError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let read_err = |source| DocError::Read { path: path.into(), source };
+    let file_len = file.metadata().map_err(read_err)?.len();
+    let (json, bin) = container::locate_chunks(file_len, |at| {
+        let mut w = [0u8; 4];
+        file.seek(SeekFrom::Start(at)).and_then(|_| file.read_exact(&mut w)).map_err(|e| e.to_string())?;
+        Ok(u32::from_le_bytes(w))
+    })
+    .map_err(|reason| DocError::Glb { path: path.into(), reason })?;
+    let mut text = vec![0u8; json.len as usize];
+    file.seek(SeekFrom::Start(json.start)).and_then(|_| file.read_exact(&mut text)).map_err(read_err)?;
+    let bin = bin.map(|b| bin::BinChunk::in_file(path, b.start, b.len)).transpose().map_err(read_err)?;
+    Ok((text, bin))
 }
 
 fn name_index(bones: &[Bone]) -> HashMap<String, BoneId> {

@@ -19,13 +19,15 @@ impl Document {
     /// Saves to `out` (`.glb` or `.gltf`); the document then lives at `out`.
     pub fn save_as(&mut self, out: &Path) -> Result<(), DocError> {
         self.write_to(out)?;
-        if Format::from_path(out) == self.format || out == self.path {
-            self.original_json = self.json_bytes(self.format);
+        if out != self.path || Format::from_path(out) != self.format {
+            *self = Document::open_with(out, self.uri_policy)?;
+            return Ok(());
         }
+        self.original_json = self.json_bytes(self.format);
         self.mark_saved();
-        if out != self.path {
-            let reopened = Document::open_with(out, self.uri_policy)?;
-            *self = reopened;
+        if let Some(bin) = &mut self.bin {
+            let offset = container::bin_offset(self.original_json.len());
+            bin.relocate(out, offset).map_err(|source| DocError::Read { path: out.into(), source })?;
         }
         Ok(())
     }
@@ -36,7 +38,13 @@ impl Document {
         match (self.format, Format::from_path(out)) {
             (Format::Glb, Format::Glb) if !self.has_external_uris() => {
                 let json = self.json_bytes(Format::Glb);
-                write_atomic(out, |w| container::write_glb(w, &json, self.bin.as_deref()))
+                let bin = self.bin.as_ref();
+                write_atomic(out, |w| {
+                    container::write_glb_with(w, &json, bin.map(|b| b.len()), |w| match bin {
+                        Some(b) => b.write_into(w),
+                        None => Ok(()),
+                    })
+                })
             }
             (_, Format::Glb) => self.write_packed_glb(out),
             (Format::Gltf, Format::Gltf) => {
@@ -138,7 +146,7 @@ impl Document {
     fn write_unpacked_gltf(&self, out: &Path) -> Result<(), DocError> {
         self.copy_externals(out)?;
         let mut json = self.json.clone();
-        if let Some(bin) = &self.bin {
+        if let Some(bin) = self.bin()? {
             let bin_path = out.with_extension("bin");
             let name = bin_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             write_atomic(&bin_path, |w| w.write_all(bin))?;

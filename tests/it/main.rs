@@ -6,4 +6,5 @@ mod hostile;
 mod load;
 mod mannequin;
 mod save;
+mod validator;
 mod cli;

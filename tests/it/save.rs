@@ -18,10 +18,11 @@ fn read_json_and_bin(path: &Path) -> (Value, Option<Vec<u8>>) {
 
 /// Removes `nodes[node].extras.physics` so two documents can be compared outside the edit.
 fn without_physics(mut v: Value, node: usize) -> Value {
-    if let Some(e) = v["nodes"][node]["extras"].as_object_mut() {
+    let n = v.get_mut("nodes").and_then(|n| n.get_mut(node)).and_then(|n| n.as_object_mut()).unwrap();
+    if let Some(e) = n.get_mut("extras").and_then(|e| e.as_object_mut()) {
         e.remove("physics");
         if e.is_empty() {
-            v["nodes"][node].as_object_mut().unwrap().remove("extras");
+            n.remove("extras");
         }
     }
     v
@@ -47,7 +48,7 @@ fn glb_round_trips_keep_bin_and_everything_but_the_edit() {
         let (j0, b0) = read_json_and_bin(&src);
         let (j1, b1) = read_json_and_bin(&out);
         assert_eq!(b0, b1, "BIN chunk must come back byte for byte");
-        assert_eq!(without_physics(j0, node), without_physics(j1.clone(), node));
+        assert!(without_physics(j0, node) == without_physics(j1.clone(), node), "JSON differs outside the edit");
         let physics = &j1["nodes"][node]["extras"]["physics"];
         assert_eq!(physics["mass"], json!(7.5));
         assert_eq!(physics["constraint"]["limit_min_deg"], json!(-120));
@@ -66,7 +67,7 @@ fn gltf_round_trip_saves_beside_its_buffers() {
     assert!(dir.path().join("Texture.png").exists(), "external image copied beside the output");
     let (j0, _) = read_json_and_bin(&fox_gltf());
     let (j1, _) = read_json_and_bin(&out);
-    assert_eq!(without_physics(j0, node), without_physics(j1, node));
+    assert!(without_physics(j0, node) == without_physics(j1, node), "JSON differs outside the edit");
     let reopened = Document::open(&out).unwrap();
     assert_eq!(reopened.load_geometry().unwrap().primitives.len(), 1);
 }
@@ -168,4 +169,42 @@ fn failed_write_leaves_the_original_intact() {
     assert_eq!(std::fs::read(&src).unwrap(), original);
     let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(leftovers.len(), 1, "no temp file left behind");
+}
+
+#[test]
+fn repeated_saves_over_the_same_glb_keep_its_bin() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.glb");
+    std::fs::copy(mannequin(), &path).unwrap();
+    let (_, bin0) = read_json_and_bin(&path);
+    let mut doc = Document::open(&path).unwrap();
+    let t = doc.bone_target(doc.bone_by_name("thigh_l").unwrap());
+    for mass in [7.0, 7.25, 123456.5] {
+        doc.apply(&Edit::Set { target: t, key: "mass".into(), value: json!(mass) }).unwrap();
+        doc.save().unwrap();
+        assert!(!doc.is_dirty());
+        let (json, bin) = read_json_and_bin(&path);
+        assert_eq!(bin, bin0);
+        assert_eq!(json["nodes"][doc.bone(doc.bone_by_name("thigh_l").unwrap()).node]["extras"]["physics"]["mass"], json!(mass));
+    }
+    assert_eq!(doc.load_geometry().unwrap().primitives[0].positions.len(), Document::open(mannequin()).unwrap().load_geometry().unwrap().primitives[0].positions.len());
+}
+
+#[test]
+fn a_file_changed_on_disk_is_not_silently_mixed_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.glb");
+    std::fs::copy(mannequin(), &path).unwrap();
+    let doc = Document::open(&path).unwrap();
+    std::fs::copy(cesium_man(), &path).unwrap();
+    let err = doc.write_to(&dir.path().join("out.glb")).unwrap_err().to_string();
+    assert!(err.contains("changed on disk") && err.contains("m.glb"), "{err}");
+    // Once the geometry is loaded, the BIN lives in memory and saving no longer needs the file.
+    let path2 = dir.path().join("n.glb");
+    std::fs::copy(mannequin(), &path2).unwrap();
+    let doc = Document::open(&path2).unwrap();
+    doc.load_geometry().unwrap();
+    std::fs::remove_file(&path2).unwrap();
+    doc.write_to(&dir.path().join("rescued.glb")).unwrap();
+    assert_eq!(std::fs::read(dir.path().join("rescued.glb")).unwrap(), std::fs::read(mannequin()).unwrap());
 }
