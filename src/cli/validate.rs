@@ -1,16 +1,21 @@
-//! `validate`: print diagnostics; exit 0 (clean or warnings), 1 (errors), 2 (unreadable).
+//! `validate`: print diagnostics, and check that every buffer, accessor and skin the viewport
+//! needs can be read. Exit 0 (clean or warnings), 1 (errors), 2 (unreadable file).
 
-use crate::document::{has_errors, UriPolicy};
+use crate::document::{Diagnostic, Severity, UriPolicy};
 use std::path::Path;
 use std::process::ExitCode;
 
 pub fn run(file: &Path, policy: UriPolicy) -> anyhow::Result<ExitCode> {
     let doc = super::open(file, policy)?;
-    for d in &doc.diagnostics {
+    let mut diags = doc.diagnostics.clone();
+    if let Err(e) = doc.load_geometry() {
+        diags.push(Diagnostic::error(None, "document", "geometry", e.to_string()));
+    }
+    for d in &diags {
         println!("{}: {d}", file.display());
     }
-    let errors = doc.diagnostics.iter().filter(|d| d.severity == crate::document::Severity::Error).count();
-    let warnings = doc.diagnostics.len() - errors;
+    let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+    let warnings = diags.len() - errors;
     println!("{}: {} bones, {errors} errors, {warnings} warnings", file.display(), doc.bones.len());
-    Ok(if has_errors(&doc.diagnostics) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
