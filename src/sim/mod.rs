@@ -256,6 +256,19 @@ impl Simulation {
         Ok(())
     }
 
+    /// Sets a persistent external torque (N*m, world frame) on a bone's body, replacing the
+    /// previous one (the ankle controller also writes torques on the pelvis and feet).
+    pub fn set_external_torque(&mut self, bone: &str, torque_n_m: Vec3) -> Result<(), SimError> {
+        if !torque_n_m.is_finite() {
+            return Err(SimError::BadInput(format!("torque {torque_n_m:?} is not finite")));
+        }
+        let h = self.body_of(0, bone)?;
+        let rb = &mut self.world.bodies[h];
+        rb.reset_torques(true);
+        rb.add_torque(torque_n_m, true);
+        Ok(())
+    }
+
     /// A bone's current world pose (translation, rotation), if it has a body.
     pub fn world_from_body(&self, bone: &str) -> Option<Pose> {
         let h = self.body_of(0, bone).ok()?;
