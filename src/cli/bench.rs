@@ -9,12 +9,20 @@ use std::time::{Duration, Instant};
 
 fn mannequin() -> anyhow::Result<crate::document::Document> {
     let path = std::path::Path::new(crate::mannequin::ASSET_PATH);
-    Ok(crate::document::Document::from_bytes(path, crate::mannequin::EMBEDDED_GLB, Default::default())?)
+    Ok(crate::document::Document::from_bytes(
+        path,
+        crate::mannequin::EMBEDDED_GLB,
+        Default::default(),
+    )?)
 }
 
 /// Steps per second of each world, measured in alternating rounds so both see the same
 /// machine load.
-fn measure(editor: &mut Simulation, bare: &mut Simulation, budget: Duration) -> anyhow::Result<(f64, f64)> {
+fn measure(
+    editor: &mut Simulation,
+    bare: &mut Simulation,
+    budget: Duration,
+) -> anyhow::Result<(f64, f64)> {
     for _ in 0..10 {
         editor.step()?;
         bare.step_bare();
@@ -42,7 +50,10 @@ fn measure(editor: &mut Simulation, bare: &mut Simulation, budget: Duration) -> 
 pub fn run(as_json: bool, seconds_per_case: f64) -> anyhow::Result<ExitCode> {
     let doc = mannequin()?;
     let mut cases = Vec::new();
-    for (label, settings) in [("default", SimSettings::default()), ("crowd", SimSettings::crowd())] {
+    for (label, settings) in [
+        ("default", SimSettings::default()),
+        ("crowd", SimSettings::crowd()),
+    ] {
         for n in [1usize, 10, 100] {
             let mut editor = Simulation::with_copies(&doc, settings.clone(), n)?;
             let mut bare = Simulation::with_copies(&doc, settings.clone(), n)?;
@@ -65,7 +76,10 @@ pub fn run(as_json: bool, seconds_per_case: f64) -> anyhow::Result<ExitCode> {
         }
     }
     if as_json {
-        println!("{}", json!({ "rate_hz": 120, "threads": rayon_threads(), "cases": cases }));
+        println!(
+            "{}",
+            json!({ "rate_hz": 120, "threads": rayon_threads(), "cases": cases })
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,8 +1,8 @@
 //! `simulate`: run the document's ragdoll headless and report how it did.
 //! Exit 0 when the run completes (fallen or not), 1 when the stability guard paused it.
 
-use crate::sim::{SimSettings, Simulation};
 use crate::document::UriPolicy;
+use crate::sim::{SimSettings, Simulation};
 use anyhow::{anyhow, Context};
 use glam::Vec3;
 use serde_json::json;
@@ -31,17 +31,29 @@ pub struct Push {
 }
 
 pub fn parse_push(text: &str) -> anyhow::Result<Push> {
-    let bad = || anyhow!("--push {text}: expected BONE:X,Y,Z@T (impulse in N*s, world frame, at T seconds)");
+    let bad = || {
+        anyhow!("--push {text}: expected BONE:X,Y,Z@T (impulse in N*s, world frame, at T seconds)")
+    };
     let (lhs, at) = text.rsplit_once('@').ok_or_else(bad)?;
     let (bone, vec) = lhs.rsplit_once(':').ok_or_else(bad)?;
     let at_s: f64 = at.trim().parse().map_err(|_| bad())?;
-    let parts: Vec<f32> = vec.split(',').map(|x| x.trim().parse::<f32>()).collect::<Result<_, _>>().map_err(|_| bad())?;
-    let [x, y, z] = parts[..] else { return Err(bad()) };
+    let parts: Vec<f32> = vec
+        .split(',')
+        .map(|x| x.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad())?;
+    let [x, y, z] = parts[..] else {
+        return Err(bad());
+    };
     let impulse_n_s = Vec3::new(x, y, z);
     if bone.is_empty() || !impulse_n_s.is_finite() || !at_s.is_finite() || at_s < 0.0 {
         return Err(bad());
     }
-    Ok(Push { bone: bone.to_string(), impulse_n_s, at_s })
+    Ok(Push {
+        bone: bone.to_string(),
+        impulse_n_s,
+        at_s,
+    })
 }
 
 fn r(x: f64, digits: i32) -> f64 {
@@ -52,11 +64,19 @@ fn r(x: f64, digits: i32) -> f64 {
 pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<ExitCode> {
     let mut doc = super::open(file, policy)?;
     super::edit::apply_sets(&mut doc, &a.sets).with_context(|| format!("{}", file.display()))?;
-    let pushes: Vec<Push> = a.pushes.iter().map(|p| parse_push(p)).collect::<anyhow::Result<_>>()?;
+    let pushes: Vec<Push> = a
+        .pushes
+        .iter()
+        .map(|p| parse_push(p))
+        .collect::<anyhow::Result<_>>()?;
     if !(a.seconds.is_finite() && a.seconds >= 0.0) {
         return Err(anyhow!("--seconds must be a non-negative number"));
     }
-    let mut settings = SimSettings { balance: !(a.no_balance || a.passive), drives: !a.passive, ..SimSettings::default() };
+    let mut settings = SimSettings {
+        balance: !(a.no_balance || a.passive),
+        drives: !a.passive,
+        ..SimSettings::default()
+    };
     if a.csv.is_some() {
         settings.telemetry_seconds = settings.telemetry_seconds.max(a.seconds as f32 + 1.0);
     }
@@ -97,7 +117,11 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
             })
         })
         .collect();
-    let min_pelvis = if t.min_pelvis_height_ratio.is_finite() { t.min_pelvis_height_ratio as f64 } else { 1.0 };
+    let min_pelvis = if t.min_pelvis_height_ratio.is_finite() {
+        t.min_pelvis_height_ratio as f64
+    } else {
+        1.0
+    };
     let report = json!({
         "seconds": r(sim.time_s(), 4),
         "steps": sim.steps(),
@@ -110,8 +134,10 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
         "wall_ms": r(wall_ms, 1),
     });
     if let Some(path) = &a.csv {
-        let f = std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-        t.write_csv(std::io::BufWriter::new(f)).with_context(|| format!("writing {}", path.display()))?;
+        let f =
+            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+        t.write_csv(std::io::BufWriter::new(f))
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     if a.json {
         println!("{report}");
@@ -128,9 +154,17 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
             t.max_torso_tilt_deg,
             min_pelvis * 100.0
         );
-        println!("{:<14} {:>9} {:>9} {:>14}", "joint", "rms err", "max err", "max violation");
+        println!(
+            "{:<14} {:>9} {:>9} {:>14}",
+            "joint", "rms err", "max err", "max violation"
+        );
         for (name, s) in t.joint_names.iter().zip(&t.joint_stats) {
-            println!("{name:<14} {:>9.2} {:>9.2} {:>14.2}", s.rms_error_deg(), s.max_error_deg, s.max_violation_deg);
+            println!(
+                "{name:<14} {:>9.2} {:>9.2} {:>14.2}",
+                s.rms_error_deg(),
+                s.max_error_deg,
+                s.max_violation_deg
+            );
         }
     }
     if let Some(p) = pause {

@@ -47,7 +47,10 @@ fn upright_joint(torso_rest_rot: Quat, s: &BalanceSettings) -> GenericJoint {
     let f = frame_from_axis(Vec3::Y);
     let mut j = GenericJointBuilder::new(JointAxesMask::empty())
         .local_frame1(Pose::from_parts(Vec3::ZERO, f))
-        .local_frame2(Pose::from_parts(Vec3::ZERO, (torso_rest_rot.inverse() * f).normalize()))
+        .local_frame2(Pose::from_parts(
+            Vec3::ZERO,
+            (torso_rest_rot.inverse() * f).normalize(),
+        ))
         .contacts_enabled(false)
         .build();
     for ax in [JointAxis::AngY, JointAxis::AngZ] {
@@ -153,7 +156,15 @@ impl BalanceRig {
 
     /// The ankle counter-torque for this step. `com`/`vcom`: whole-body centre of mass and
     /// its velocity; `grounded`: bit i = foot i touching the ground.
-    pub fn ankle_torque(&mut self, world: &mut PhysicsWorld, bodies: &[BodyRec], com: Vec3, vcom: Vec3, grounded: u32, on: bool) {
+    pub fn ankle_torque(
+        &mut self,
+        world: &mut PhysicsWorld,
+        bodies: &[BodyRec],
+        com: Vec3,
+        vcom: Vec3,
+        grounded: u32,
+        on: bool,
+    ) {
         if self.torqued {
             if let Some(p) = self.pelvis {
                 world.bodies[bodies[p].body].reset_torques(false);

@@ -31,7 +31,11 @@ pub struct SimPause {
 
 impl std::fmt::Display for SimPause {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "simulation paused at t={:.3} s (step {}): bone '{}': {}", self.time_s, self.step, self.bone, self.reason)
+        write!(
+            f,
+            "simulation paused at t={:.3} s (step {}): bone '{}': {}",
+            self.time_s, self.step, self.bone, self.reason
+        )
     }
 }
 

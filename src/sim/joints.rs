@@ -20,8 +20,14 @@ const DEG: f32 = std::f32::consts::PI / 180.0;
 /// Limits of a joint, in radians.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum JointLimitsRad {
-    Ball { swing_limit_rad: f32, twist_limit_rad: f32 },
-    Hinge { min_rad: f32, max_rad: f32 },
+    Ball {
+        swing_limit_rad: f32,
+        twist_limit_rad: f32,
+    },
+    Hinge {
+        min_rad: f32,
+        max_rad: f32,
+    },
 }
 
 /// Everything a joint is built from (derived from the document), to diff on sync.
@@ -55,19 +61,37 @@ fn finite3(v: [f64; 3]) -> bool {
 }
 
 /// The joint of bone `id`, if it has a constraint whose parent bone has a body.
-pub(crate) fn joint_spec(doc: &Document, id: BoneId, bodies: &[BodyRec]) -> Result<Option<JointSpec>, SimError> {
+pub(crate) fn joint_spec(
+    doc: &Document,
+    id: BoneId,
+    bodies: &[BodyRec],
+) -> Result<Option<JointSpec>, SimError> {
     let bone = doc.bone(id);
-    let Some(p) = &bone.physics else { return Ok(None) };
-    let Some(c) = &p.constraint else { return Ok(None) };
-    let Some(child) = bodies.iter().position(|b| b.bone == id) else { return Ok(None) };
+    let Some(p) = &bone.physics else {
+        return Ok(None);
+    };
+    let Some(c) = &p.constraint else {
+        return Ok(None);
+    };
+    let Some(child) = bodies.iter().position(|b| b.bone == id) else {
+        return Ok(None);
+    };
     let parent_id = c.parent_bone.as_deref().and_then(|n| doc.bone_by_name(n));
-    let Some(parent) = parent_id.and_then(|pid| bodies.iter().position(|b| b.bone == pid)) else { return Ok(None) };
+    let Some(parent) = parent_id.and_then(|pid| bodies.iter().position(|b| b.bone == pid)) else {
+        return Ok(None);
+    };
     if parent == child {
         return Ok(None);
     }
-    let bad = |what: &str| SimError::BadValue { bone: bone.name.clone(), what: what.into() };
+    let bad = |what: &str| SimError::BadValue {
+        bone: bone.name.clone(),
+        what: what.into(),
+    };
     let (axis, limits) = match &c.kind {
-        ConstraintKind::BallSocket { swing_limit_deg, twist_limit_deg } => {
+        ConstraintKind::BallSocket {
+            swing_limit_deg,
+            twist_limit_deg,
+        } => {
             if !(swing_limit_deg.is_finite() && twist_limit_deg.is_finite()) {
                 return Err(bad("swing/twist limit"));
             }
@@ -78,7 +102,11 @@ pub(crate) fn joint_spec(doc: &Document, id: BoneId, bodies: &[BodyRec]) -> Resu
             };
             (axis, limits)
         }
-        ConstraintKind::Hinge { hinge_axis, limit_min_deg, limit_max_deg } => {
+        ConstraintKind::Hinge {
+            hinge_axis,
+            limit_min_deg,
+            limit_max_deg,
+        } => {
             if !finite3(*hinge_axis) || !(limit_min_deg.is_finite() && limit_max_deg.is_finite()) {
                 return Err(bad("hinge axis/limits"));
             }
@@ -99,7 +127,10 @@ pub(crate) fn joint_spec(doc: &Document, id: BoneId, bodies: &[BodyRec]) -> Resu
     let parent_from_child_rot: Quat = pw.rotation.inverse() * cw.rotation;
     let parent_from_child_t = pw.rotation.inverse() * (cw.translation - pw.translation);
     let drive = p.drive.unwrap_or_default();
-    if ![drive.stiffness, drive.damping, drive.max_torque].iter().all(|x| x.is_finite() && *x >= 0.0) {
+    if ![drive.stiffness, drive.damping, drive.max_torque]
+        .iter()
+        .all(|x| x.is_finite() && *x >= 0.0)
+    {
         return Err(bad("drive gains"));
     }
     Ok(Some(JointSpec {
@@ -107,7 +138,10 @@ pub(crate) fn joint_spec(doc: &Document, id: BoneId, bodies: &[BodyRec]) -> Resu
         child,
         parent,
         limits,
-        parent_from_frame: Pose::from_parts(parent_from_child_t, (parent_from_child_rot * frame_rot).normalize()),
+        parent_from_frame: Pose::from_parts(
+            parent_from_child_t,
+            (parent_from_child_rot * frame_rot).normalize(),
+        ),
         child_from_frame: Pose::from_parts(Vec3::ZERO, frame_rot),
         drive,
     }))
@@ -115,7 +149,13 @@ pub(crate) fn joint_spec(doc: &Document, id: BoneId, bodies: &[BodyRec]) -> Resu
 
 /// The motor gains the settings ask for: None when drives are off.
 pub(crate) fn motor_gains(drive: &Drive, drives_on: bool, gain: f32) -> Option<(f32, f32, f32)> {
-    drives_on.then(|| (drive.stiffness as f32 * gain, drive.damping as f32 * gain, drive.max_torque as f32))
+    drives_on.then(|| {
+        (
+            drive.stiffness as f32 * gain,
+            drive.damping as f32 * gain,
+            drive.max_torque as f32,
+        )
+    })
 }
 
 fn set_motors(j: &mut GenericJoint, axes: &[JointAxis], gains: Option<(f32, f32, f32)>) {
@@ -138,7 +178,10 @@ const HINGE_DRIVE_AXES: [JointAxis; 1] = [JointAxis::AngX];
 fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>) -> (GenericJoint, Option<GenericJoint>) {
     let (f1, f2) = (spec.parent_from_frame, spec.child_from_frame);
     match spec.limits {
-        JointLimitsRad::Ball { swing_limit_rad, twist_limit_rad } => {
+        JointLimitsRad::Ball {
+            swing_limit_rad,
+            twist_limit_rad,
+        } => {
             let main = GenericJointBuilder::new(JointAxesMask::LIN_AXES)
                 .coupled_axes(JointAxesMask::ANG_Y | JointAxesMask::ANG_Z)
                 .limits(JointAxis::AngY, [-swing_limit_rad, swing_limit_rad])
@@ -156,12 +199,14 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>) -> (GenericJoint, Opt
             (main, Some(drive))
         }
         JointLimitsRad::Hinge { min_rad, max_rad } => {
-            let mut main = GenericJointBuilder::new(JointAxesMask::LIN_AXES | JointAxesMask::ANG_Y | JointAxesMask::ANG_Z)
-                .limits(JointAxis::AngX, [min_rad, max_rad])
-                .local_frame1(f1)
-                .local_frame2(f2)
-                .contacts_enabled(false)
-                .build();
+            let mut main = GenericJointBuilder::new(
+                JointAxesMask::LIN_AXES | JointAxesMask::ANG_Y | JointAxesMask::ANG_Z,
+            )
+            .limits(JointAxis::AngX, [min_rad, max_rad])
+            .local_frame1(f1)
+            .local_frame2(f2)
+            .contacts_enabled(false)
+            .build();
             set_motors(&mut main, &HINGE_DRIVE_AXES, gains);
             (main, None)
         }
@@ -169,26 +214,51 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>) -> (GenericJoint, Opt
 }
 
 /// Inserts the joint(s) of a spec.
-pub(crate) fn insert(world: &mut PhysicsWorld, bodies: &[BodyRec], spec: JointSpec, name: String, gains: Option<(f32, f32, f32)>) -> JointRec {
+pub(crate) fn insert(
+    world: &mut PhysicsWorld,
+    bodies: &[BodyRec],
+    spec: JointSpec,
+    name: String,
+    gains: Option<(f32, f32, f32)>,
+) -> JointRec {
     let (main, drive) = build(&spec, gains);
     let (b1, b2) = (bodies[spec.parent].body, bodies[spec.child].body);
     let main = world.insert_impulse_joint(b1, b2, main);
     let drive_joint = drive.map(|d| world.insert_impulse_joint(b2, b1, d));
-    JointRec { spec, name, main, drive_joint, motor_gains: gains }
+    JointRec {
+        spec,
+        name,
+        main,
+        drive_joint,
+        motor_gains: gains,
+    }
 }
 
 fn same_kind(a: &JointLimitsRad, b: &JointLimitsRad) -> bool {
-    matches!((a, b), (JointLimitsRad::Ball { .. }, JointLimitsRad::Ball { .. }) | (JointLimitsRad::Hinge { .. }, JointLimitsRad::Hinge { .. }))
+    matches!(
+        (a, b),
+        (JointLimitsRad::Ball { .. }, JointLimitsRad::Ball { .. })
+            | (JointLimitsRad::Hinge { .. }, JointLimitsRad::Hinge { .. })
+    )
 }
 
 /// Brings a joint to `spec` and `gains` in place (frames, limits, motors). A change of
 /// joint type or parent replaces that bone's Rapier joints (bodies are untouched).
 /// Returns true when anything changed.
-pub(crate) fn update(world: &mut PhysicsWorld, bodies: &[BodyRec], rec: &mut JointRec, spec: JointSpec, gains: Option<(f32, f32, f32)>) -> bool {
+pub(crate) fn update(
+    world: &mut PhysicsWorld,
+    bodies: &[BodyRec],
+    rec: &mut JointRec,
+    spec: JointSpec,
+    gains: Option<(f32, f32, f32)>,
+) -> bool {
     if rec.spec == spec && rec.motor_gains == gains {
         return false;
     }
-    if !same_kind(&rec.spec.limits, &spec.limits) || rec.spec.parent != spec.parent || rec.spec.child != spec.child {
+    if !same_kind(&rec.spec.limits, &spec.limits)
+        || rec.spec.parent != spec.parent
+        || rec.spec.child != spec.child
+    {
         world.remove_impulse_joint(rec.main);
         if let Some(d) = rec.drive_joint {
             world.remove_impulse_joint(d);

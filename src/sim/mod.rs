@@ -50,7 +50,11 @@ impl Simulation {
     }
 
     /// `count` copies of the ragdoll on a 3 m grid (benchmarks, crowds).
-    pub fn with_copies(doc: &Document, settings: SimSettings, count: usize) -> Result<Self, SimError> {
+    pub fn with_copies(
+        doc: &Document,
+        settings: SimSettings,
+        count: usize,
+    ) -> Result<Self, SimError> {
         let mut world = PhysicsWorld::new();
         world.integration_parameters = settings.integration_parameters();
         world.gravity = settings.gravity_m_s2;
@@ -76,7 +80,16 @@ impl Simulation {
             accumulator_s: 0.0,
         };
         for d in &mut sim.dolls {
-            d.measure(&sim.world, sim.ground, 0, 0.0, &SimSettings { telemetry: false, ..sim.settings.clone() });
+            d.measure(
+                &sim.world,
+                sim.ground,
+                0,
+                0.0,
+                &SimSettings {
+                    telemetry: false,
+                    ..sim.settings.clone()
+                },
+            );
         }
         Ok(sim)
     }
@@ -100,7 +113,13 @@ impl Simulation {
         self.steps += 1;
         self.guard()?;
         for d in &mut self.dolls {
-            d.measure(&self.world, self.ground, self.steps, self.time_s, &self.settings);
+            d.measure(
+                &self.world,
+                self.ground,
+                self.steps,
+                self.time_s,
+                &self.settings,
+            );
         }
         Ok(())
     }
@@ -132,7 +151,12 @@ impl Simulation {
     fn guard(&mut self) -> Result<(), SimPause> {
         for d in &self.dolls {
             if let Some((bone, reason)) = guard::check(&self.world, &d.bodies, &self.settings) {
-                let p = SimPause { step: self.steps, time_s: self.time_s, bone, reason };
+                let p = SimPause {
+                    step: self.steps,
+                    time_s: self.time_s,
+                    bone,
+                    reason,
+                };
                 self.paused = Some(p.clone());
                 return Err(p);
             }
@@ -155,9 +179,16 @@ impl Simulation {
         if s.friction != old.friction || s.inertia_floor_kg_m2 != old.inertia_floor_kg_m2 {
             for d in &mut self.dolls {
                 for b in &d.bodies {
-                    let Some(col) = self.world.colliders.get_mut(b.collider) else { continue };
+                    let Some(col) = self.world.colliders.get_mut(b.collider) else {
+                        continue;
+                    };
                     col.set_friction(s.friction);
-                    if let Ok(mp) = world::mass_properties(&b.name, col.shared_shape(), b.built.mass_kg, s.inertia_floor_kg_m2) {
+                    if let Ok(mp) = world::mass_properties(
+                        &b.name,
+                        col.shared_shape(),
+                        b.built.mass_kg,
+                        s.inertia_floor_kg_m2,
+                    ) {
                         col.set_mass_properties(mp);
                     }
                 }
@@ -175,7 +206,13 @@ impl Simulation {
         let groups_changed = groups != self.groups;
         let mut changed = 0;
         for d in &mut self.dolls {
-            changed += d.sync(&mut self.world, doc, &groups, groups_changed, &self.settings)?;
+            changed += d.sync(
+                &mut self.world,
+                doc,
+                &groups,
+                groups_changed,
+                &self.settings,
+            )?;
         }
         self.groups = groups;
         Ok(changed)
@@ -230,14 +267,23 @@ impl Simulation {
     }
 
     fn body_of(&self, ragdoll: usize, bone: &str) -> Result<RigidBodyHandle, SimError> {
-        let d = self.dolls.get(ragdoll).ok_or_else(|| SimError::BadInput(format!("no ragdoll {ragdoll}")))?;
-        d.bodies.iter().find(|b| b.name == bone).map(|b| b.body).ok_or_else(|| SimError::UnknownBone(bone.into()))
+        let d = self
+            .dolls
+            .get(ragdoll)
+            .ok_or_else(|| SimError::BadInput(format!("no ragdoll {ragdoll}")))?;
+        d.bodies
+            .iter()
+            .find(|b| b.name == bone)
+            .map(|b| b.body)
+            .ok_or_else(|| SimError::UnknownBone(bone.into()))
     }
 
     /// Applies an impulse (N*s, world frame) at a bone's centre of mass, before the next step.
     pub fn apply_impulse(&mut self, bone: &str, impulse_n_s: Vec3) -> Result<(), SimError> {
         if !impulse_n_s.is_finite() {
-            return Err(SimError::BadInput(format!("impulse {impulse_n_s:?} is not finite")));
+            return Err(SimError::BadInput(format!(
+                "impulse {impulse_n_s:?} is not finite"
+            )));
         }
         let h = self.body_of(0, bone)?;
         self.world.bodies[h].apply_impulse(impulse_n_s, true);
@@ -247,7 +293,12 @@ impl Simulation {
 
     /// Sets a bone's velocities (m/s, rad/s, world frame). Non-finite values are accepted and
     /// pause the simulation at the next step, naming the bone.
-    pub fn set_body_velocity(&mut self, bone: &str, linvel_m_s: Vec3, angvel_rad_s: Vec3) -> Result<(), SimError> {
+    pub fn set_body_velocity(
+        &mut self,
+        bone: &str,
+        linvel_m_s: Vec3,
+        angvel_rad_s: Vec3,
+    ) -> Result<(), SimError> {
         let h = self.body_of(0, bone)?;
         let rb = &mut self.world.bodies[h];
         rb.set_linvel(linvel_m_s, true);
@@ -260,7 +311,9 @@ impl Simulation {
     /// previous one (the ankle controller also writes torques on the pelvis and feet).
     pub fn set_external_torque(&mut self, bone: &str, torque_n_m: Vec3) -> Result<(), SimError> {
         if !torque_n_m.is_finite() {
-            return Err(SimError::BadInput(format!("torque {torque_n_m:?} is not finite")));
+            return Err(SimError::BadInput(format!(
+                "torque {torque_n_m:?} is not finite"
+            )));
         }
         let h = self.body_of(0, bone)?;
         let rb = &mut self.world.bodies[h];
@@ -282,7 +335,11 @@ impl Simulation {
 
     /// The current limits of a bone's joint, in radians.
     pub fn joint_limits(&self, bone: &str) -> Option<JointLimitsRad> {
-        self.dolls[0].joints.iter().find(|j| j.name == bone).map(|j| j.spec.limits)
+        self.dolls[0]
+            .joints
+            .iter()
+            .find(|j| j.name == bone)
+            .map(|j| j.spec.limits)
     }
 
     /// Ragdoll 0's centre of mass (m, world).
@@ -295,7 +352,12 @@ impl Simulation {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         for (_, rb) in self.world.bodies.iter() {
             let p = rb.position();
-            for f in p.translation.to_array().into_iter().chain(p.rotation.to_array()) {
+            for f in p
+                .translation
+                .to_array()
+                .into_iter()
+                .chain(p.rotation.to_array())
+            {
                 h = (h ^ f.to_bits() as u64).wrapping_mul(0x100_0000_01b3);
             }
         }

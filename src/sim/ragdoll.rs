@@ -26,7 +26,13 @@ pub(crate) struct Ragdoll {
 }
 
 impl Ragdoll {
-    pub fn build(world: &mut PhysicsWorld, doc: &Document, groups: &GroupMap, s: &SimSettings, offset: Vec3) -> Result<Self, SimError> {
+    pub fn build(
+        world: &mut PhysicsWorld,
+        doc: &Document,
+        groups: &GroupMap,
+        s: &SimSettings,
+        offset: Vec3,
+    ) -> Result<Self, SimError> {
         let bodies = world::insert_bodies(world, doc, groups, s, offset)?;
         if bodies.is_empty() {
             return Err(SimError::Empty);
@@ -52,8 +58,19 @@ impl Ragdoll {
             s.telemetry_capacity(),
         );
         let total_mass_kg = bodies.iter().map(|b| b.mass_kg).sum();
-        let mut r = Ragdoll { bodies, joints, balance, telemetry, total_mass_kg, fell_at_s: None, com: Vec3::ZERO, vcom: Vec3::ZERO, grounded: 0 };
-        r.balance.set_upright(world, s.balance && r.balance.built.enabled);
+        let mut r = Ragdoll {
+            bodies,
+            joints,
+            balance,
+            telemetry,
+            total_mass_kg,
+            fell_at_s: None,
+            com: Vec3::ZERO,
+            vcom: Vec3::ZERO,
+            grounded: 0,
+        };
+        r.balance
+            .set_upright(world, s.balance && r.balance.built.enabled);
         Ok(r)
     }
 
@@ -61,11 +78,19 @@ impl Ragdoll {
     pub fn control(&mut self, world: &mut PhysicsWorld, s: &SimSettings) {
         let on = self.balance.active(s.balance, self.fell_at_s.is_some());
         self.balance.set_upright(world, on);
-        self.balance.ankle_torque(world, &self.bodies, self.com, self.vcom, self.grounded, on);
+        self.balance
+            .ankle_torque(world, &self.bodies, self.com, self.vcom, self.grounded, on);
     }
 
     /// Whole-body state and telemetry after a step.
-    pub fn measure(&mut self, world: &PhysicsWorld, ground: ColliderHandle, step: u64, time_s: f64, s: &SimSettings) {
+    pub fn measure(
+        &mut self,
+        world: &PhysicsWorld,
+        ground: ColliderHandle,
+        step: u64,
+        time_s: f64,
+        s: &SimSettings,
+    ) {
         let (mut com, mut vcom) = (Vec3::ZERO, Vec3::ZERO);
         for b in &self.bodies {
             let rb = &world.bodies[b.body];
@@ -76,7 +101,10 @@ impl Ragdoll {
         self.vcom = vcom / self.total_mass_kg;
         let mut grounded = 0u32;
         for (i, &f) in self.balance.feet.iter().enumerate() {
-            let touching = world.narrow_phase.contact_pair(self.bodies[f].collider, ground).is_some_and(|cp| cp.has_any_active_contact());
+            let touching = world
+                .narrow_phase
+                .contact_pair(self.bodies[f].collider, ground)
+                .is_some_and(|cp| cp.has_any_active_contact());
             if touching && i < 32 {
                 grounded |= 1 << i;
             }
@@ -86,8 +114,12 @@ impl Ragdoll {
             let up = *world.bodies[self.bodies[t].body].rotation() * self.balance.torso_up_in_body;
             up.y.clamp(-1.0, 1.0).acos().to_degrees()
         });
-        let pelvis_ratio = self.balance.pelvis.map_or(1.0, |p| world.bodies[self.bodies[p].body].translation().y / self.balance.rest_pelvis_height_m);
-        if self.fell_at_s.is_none() && (pelvis_ratio < FELL_PELVIS_RATIO || tilt_deg > FELL_TILT_DEG) {
+        let pelvis_ratio = self.balance.pelvis.map_or(1.0, |p| {
+            world.bodies[self.bodies[p].body].translation().y / self.balance.rest_pelvis_height_m
+        });
+        if self.fell_at_s.is_none()
+            && (pelvis_ratio < FELL_PELVIS_RATIO || tilt_deg > FELL_TILT_DEG)
+        {
             self.fell_at_s = Some(time_s);
         }
         if !s.telemetry {
@@ -95,9 +127,16 @@ impl Ragdoll {
         }
         let t = &mut self.telemetry;
         let frame = t.joints.push_frame();
-        for ((j, out), stats) in self.joints.iter().zip(frame.iter_mut()).zip(t.joint_stats.iter_mut()) {
-            let r1 = *world.bodies[self.bodies[j.spec.parent].body].rotation() * j.spec.parent_from_frame.rotation;
-            let r2 = *world.bodies[self.bodies[j.spec.child].body].rotation() * j.spec.child_from_frame.rotation;
+        for ((j, out), stats) in self
+            .joints
+            .iter()
+            .zip(frame.iter_mut())
+            .zip(t.joint_stats.iter_mut())
+        {
+            let r1 = *world.bodies[self.bodies[j.spec.parent].body].rotation()
+                * j.spec.parent_from_frame.rotation;
+            let r2 = *world.bodies[self.bodies[j.spec.child].body].rotation()
+                * j.spec.child_from_frame.rotation;
             let (sample, off_axis) = measure_joint(r1.inverse() * r2, &j.spec.limits);
             *out = sample;
             stats.samples += 1;
@@ -120,17 +159,34 @@ impl Ragdoll {
     }
 
     /// Brings bodies, joints and balance to the document in place. Returns how many things changed.
-    pub fn sync(&mut self, world: &mut PhysicsWorld, doc: &Document, groups: &GroupMap, groups_changed: bool, s: &SimSettings) -> Result<usize, SimError> {
+    pub fn sync(
+        &mut self,
+        world: &mut PhysicsWorld,
+        doc: &Document,
+        groups: &GroupMap,
+        groups_changed: bool,
+        s: &SimSettings,
+    ) -> Result<usize, SimError> {
         // Validate everything first, then apply: a bad edit leaves the world as it was.
-        let wanted: Vec<BoneId> = doc.bone_ids().filter(|&id| world::built_body(doc, id).is_some()).collect();
+        let wanted: Vec<BoneId> = doc
+            .bone_ids()
+            .filter(|&id| world::built_body(doc, id).is_some())
+            .collect();
         let have: Vec<BoneId> = self.bodies.iter().map(|b| b.bone).collect();
         if wanted != have {
-            let odd = wanted.iter().chain(&have).find(|id| !(wanted.contains(id) && have.contains(id)));
-            return Err(SimError::NeedsRebuild(odd.map_or_else(|| "?".into(), |id| doc.bone(*id).name.clone())));
+            let odd = wanted
+                .iter()
+                .chain(&have)
+                .find(|id| !(wanted.contains(id) && have.contains(id)));
+            return Err(SimError::NeedsRebuild(
+                odd.map_or_else(|| "?".into(), |id| doc.bone(*id).name.clone()),
+            ));
         }
         let mut body_updates = Vec::new();
         for (k, b) in self.bodies.iter().enumerate() {
-            let Some(nb) = world::built_body(doc, b.bone) else { continue };
+            let Some(nb) = world::built_body(doc, b.bone) else {
+                continue;
+            };
             if nb != b.built || groups_changed {
                 let c = world::build_collider(doc, b.bone, &nb, groups, s)?;
                 body_updates.push((k, nb, c));
@@ -165,11 +221,13 @@ impl Ragdoll {
             match self.joints.iter().position(|j| j.spec.bone == spec.bone) {
                 Some(i) => {
                     kept[i] = true;
-                    changed += joints::update(world, &self.bodies, &mut self.joints[i], spec, gains) as usize;
+                    changed += joints::update(world, &self.bodies, &mut self.joints[i], spec, gains)
+                        as usize;
                 }
                 None => {
                     let name = doc.bone(spec.bone).name.clone();
-                    self.joints.push(joints::insert(world, &self.bodies, spec, name, gains));
+                    self.joints
+                        .push(joints::insert(world, &self.bodies, spec, name, gains));
                     kept.push(true);
                     changed += 1;
                 }
@@ -186,12 +244,22 @@ impl Ragdoll {
             }
         }
         let names: Vec<String> = self.joints.iter().map(|j| j.name.clone()).collect();
-        if names != self.telemetry.joint_names || self.balance.foot_names != self.telemetry.foot_names {
-            self.telemetry = Telemetry::new(names, self.balance.foot_names.clone(), s.telemetry_capacity());
+        if names != self.telemetry.joint_names
+            || self.balance.foot_names != self.telemetry.foot_names
+        {
+            self.telemetry = Telemetry::new(
+                names,
+                self.balance.foot_names.clone(),
+                s.telemetry_capacity(),
+            );
         }
         changed += self.balance.sync(world, doc, &self.bodies) as usize;
         if self.balance.foot_names != self.telemetry.foot_names {
-            self.telemetry = Telemetry::new(self.telemetry.joint_names.clone(), self.balance.foot_names.clone(), s.telemetry_capacity());
+            self.telemetry = Telemetry::new(
+                self.telemetry.joint_names.clone(),
+                self.balance.foot_names.clone(),
+                s.telemetry_capacity(),
+            );
         }
         Ok(changed)
     }

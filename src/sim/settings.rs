@@ -85,17 +85,27 @@ impl Default for SimSettings {
 impl SimSettings {
     /// Rapier's default solver settings, one step per 1/120 s (the `crowd` bench case).
     pub fn crowd() -> Self {
-        Self { preset: SolverPreset::RapierDefault, ..Self::default() }
+        Self {
+            preset: SolverPreset::RapierDefault,
+            ..Self::default()
+        }
     }
 
     /// No drives and no balance: a rag doll.
     pub fn passive() -> Self {
-        Self { drives: false, balance: false, ..Self::default() }
+        Self {
+            drives: false,
+            balance: false,
+            ..Self::default()
+        }
     }
 
     /// The Rapier integration parameters these settings ask for.
     pub fn integration_parameters(&self) -> IntegrationParameters {
-        let mut p = IntegrationParameters { dt: self.dt_s, ..IntegrationParameters::default() };
+        let mut p = IntegrationParameters {
+            dt: self.dt_s,
+            ..IntegrationParameters::default()
+        };
         if self.preset == SolverPreset::Editor {
             p.num_solver_iterations = self.substeps.max(1);
             p.num_internal_pgs_iterations = self.solver_iterations.max(1);

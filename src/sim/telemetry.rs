@@ -52,7 +52,13 @@ pub struct FrameRing<T> {
 impl<T: Copy + Default> FrameRing<T> {
     pub fn new(width: usize, capacity: usize) -> Self {
         let capacity = capacity.max(1);
-        Self { width, capacity, data: vec![T::default(); width * capacity], head: 0, len: 0 }
+        Self {
+            width,
+            capacity,
+            data: vec![T::default(); width * capacity],
+            head: 0,
+            len: 0,
+        }
     }
 
     /// The slot for the next frame (overwriting the oldest when full).
@@ -145,7 +151,9 @@ impl Telemetry {
 
     /// Statistics reset (buffers kept), e.g. after a warm-up.
     pub fn reset_stats(&mut self) {
-        self.joint_stats.iter_mut().for_each(|s| *s = JointStats::default());
+        self.joint_stats
+            .iter_mut()
+            .for_each(|s| *s = JointStats::default());
         self.max_torso_tilt_deg = 0.0;
         self.min_pelvis_height_ratio = f32::INFINITY;
     }
@@ -158,22 +166,36 @@ impl Telemetry {
 
     /// Writes every kept frame as CSV: one row per step, body columns then 5 per joint.
     pub fn write_csv(&self, mut w: impl Write) -> std::io::Result<()> {
-        write!(w, "step,time_s,torso_tilt_deg,com_height_m,pelvis_height_ratio")?;
+        write!(
+            w,
+            "step,time_s,torso_tilt_deg,com_height_m,pelvis_height_ratio"
+        )?;
         for f in &self.foot_names {
             write!(w, ",{f}.grounded")?;
         }
         for j in &self.joint_names {
-            write!(w, ",{j}.error_deg,{j}.swing_deg,{j}.twist_deg,{j}.limit_use_pct,{j}.violation_deg")?;
+            write!(
+                w,
+                ",{j}.error_deg,{j}.swing_deg,{j}.twist_deg,{j}.limit_use_pct,{j}.violation_deg"
+            )?;
         }
         writeln!(w)?;
         for (b, js) in self.body.iter().zip(self.joints.iter()) {
             let b = b[0];
-            write!(w, "{},{:.6},{},{},{}", b.step, b.time_s, b.torso_tilt_deg, b.com_height_m, b.pelvis_height_ratio)?;
+            write!(
+                w,
+                "{},{:.6},{},{},{}",
+                b.step, b.time_s, b.torso_tilt_deg, b.com_height_m, b.pelvis_height_ratio
+            )?;
             for i in 0..self.foot_names.len() {
                 write!(w, ",{}", (b.grounded_feet >> i) & 1)?;
             }
             for s in js {
-                write!(w, ",{},{},{},{},{}", s.error_deg, s.swing_deg, s.twist_deg, s.limit_use_pct, s.violation_deg)?;
+                write!(
+                    w,
+                    ",{},{},{},{},{}",
+                    s.error_deg, s.swing_deg, s.twist_deg, s.limit_use_pct, s.violation_deg
+                )?;
             }
             writeln!(w)?;
         }
@@ -189,15 +211,24 @@ pub(crate) fn measure_joint(q: Quat, limits: &JointLimitsRad) -> (JointSample, f
     let twist = 2.0 * q.x.atan2(q.w);
     let error = 2.0 * q.w.min(1.0).acos();
     let (violation, use_frac, off_axis) = match *limits {
-        JointLimitsRad::Ball { swing_limit_rad, twist_limit_rad } => {
-            let v = (bend - swing_limit_rad).max(twist.abs() - twist_limit_rad).max(0.0);
+        JointLimitsRad::Ball {
+            swing_limit_rad,
+            twist_limit_rad,
+        } => {
+            let v = (bend - swing_limit_rad)
+                .max(twist.abs() - twist_limit_rad)
+                .max(0.0);
             let u = frac(bend, swing_limit_rad).max(frac(twist.abs(), twist_limit_rad));
             (v, u, 0.0)
         }
         JointLimitsRad::Hinge { min_rad, max_rad } => {
             let v = (twist - max_rad).max(min_rad - twist).max(0.0).max(bend);
             let rest = 0.0f32.clamp(min_rad, max_rad);
-            let u = if twist >= rest { frac(twist - rest, max_rad - rest) } else { frac(rest - twist, rest - min_rad) };
+            let u = if twist >= rest {
+                frac(twist - rest, max_rad - rest)
+            } else {
+                frac(rest - twist, rest - min_rad)
+            };
             (v, u, bend)
         }
     };

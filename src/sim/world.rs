@@ -40,9 +40,15 @@ impl GroupMap {
         names.sort();
         names.dedup();
         if names.len() > 31 {
-            return Err(SimError::TooManyGroups { count: names.len() + 1 });
+            return Err(SimError::TooManyGroups {
+                count: names.len() + 1,
+            });
         }
-        let mut bits: BTreeMap<String, u32> = names.into_iter().enumerate().map(|(i, n)| (n, 1u32 << (i + 1))).collect();
+        let mut bits: BTreeMap<String, u32> = names
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| (n, 1u32 << (i + 1)))
+            .collect();
         bits.insert(WORLD_GROUP.into(), 1);
         Ok(Self { bits })
     }
@@ -71,7 +77,11 @@ impl GroupMap {
 
     /// (name, bit index) pairs, sorted by bit.
     pub fn entries(&self) -> Vec<(String, u32)> {
-        let mut v: Vec<(String, u32)> = self.bits.iter().map(|(n, b)| (n.clone(), b.trailing_zeros())).collect();
+        let mut v: Vec<(String, u32)> = self
+            .bits
+            .iter()
+            .map(|(n, b)| (n.clone(), b.trailing_zeros()))
+            .collect();
         v.sort_by_key(|e| e.1);
         v
     }
@@ -103,16 +113,26 @@ pub(crate) struct BodyRec {
 /// A rigid transform of a node's rest pose (scale dropped).
 pub(crate) fn pose_of(m: &DMat4) -> Pose {
     let (_, r, t) = m.to_scale_rotation_translation();
-    let r = if r.is_finite() && r.length_squared() > 0.0 { r.normalize() } else { glam::DQuat::IDENTITY };
+    let r = if r.is_finite() && r.length_squared() > 0.0 {
+        r.normalize()
+    } else {
+        glam::DQuat::IDENTITY
+    };
     Pose::from_parts(t.as_vec3(), r.as_quat())
 }
 
 /// The Rapier shape of a document collider.
 pub(crate) fn shape_of(bone: &str, shape: &ColliderShape) -> Result<SharedShape, SimError> {
-    let bad = |what: &str| SimError::BadValue { bone: bone.into(), what: what.into() };
+    let bad = |what: &str| SimError::BadValue {
+        bone: bone.into(),
+        what: what.into(),
+    };
     let pos = |x: f64| x.is_finite() && x > 0.0;
     Ok(match shape {
-        ColliderShape::Capsule { radius, half_height } => {
+        ColliderShape::Capsule {
+            radius,
+            half_height,
+        } => {
             if !pos(*radius) || !(half_height.is_finite() && *half_height >= 0.0) {
                 return Err(bad("capsule radius/half_height"));
             }
@@ -136,9 +156,17 @@ pub(crate) fn shape_of(bone: &str, shape: &ColliderShape) -> Result<SharedShape,
 
 /// Collider-local mass properties: the shape's, scaled to `mass_kg`, each principal
 /// inertia raised to at least `floor` (kg*m^2).
-pub(crate) fn mass_properties(bone: &str, shape: &SharedShape, mass_kg: f64, floor: f32) -> Result<MassProperties, SimError> {
+pub(crate) fn mass_properties(
+    bone: &str,
+    shape: &SharedShape,
+    mass_kg: f64,
+    floor: f32,
+) -> Result<MassProperties, SimError> {
     if !(mass_kg.is_finite() && mass_kg > 0.0 && mass_kg < 1e9) {
-        return Err(SimError::BadValue { bone: bone.into(), what: format!("mass {mass_kg} kg") });
+        return Err(SimError::BadValue {
+            bone: bone.into(),
+            what: format!("mass {mass_kg} kg"),
+        });
     }
     let mut mp = shape.mass_properties(1.0);
     mp.set_mass(mass_kg as f32, true);
@@ -161,7 +189,10 @@ pub(crate) fn build_collider(
     let mp = mass_properties(name, &shape, built.mass_kg, settings.inertia_floor_kg_m2)?;
     let place = doc.collider_placement(id, &built.collider);
     Ok(ColliderBuilder::new(shape)
-        .position(Pose::from_parts(place.translation.as_vec3(), place.rotation.normalize().as_quat()))
+        .position(Pose::from_parts(
+            place.translation.as_vec3(),
+            place.rotation.normalize().as_quat(),
+        ))
         .mass_properties(mp)
         .friction(settings.friction)
         .collision_groups(groups.interaction(&built.group, &built.mask))
@@ -189,7 +220,9 @@ pub(crate) fn insert_bodies(
 ) -> Result<Vec<BodyRec>, SimError> {
     let mut out = Vec::new();
     for id in doc.bone_ids() {
-        let Some(built) = built_body(doc, id) else { continue };
+        let Some(built) = built_body(doc, id) else {
+            continue;
+        };
         let bone = doc.bone(id);
         let mut rest = pose_of(&doc.skeleton.nodes[bone.node].world_from_node);
         rest.translation += offset;
@@ -211,11 +244,16 @@ pub(crate) fn insert_bodies(
 
 /// A fixed ground: a large box whose top face is the plane y = 0.
 pub(crate) fn insert_ground(world: &mut PhysicsWorld, settings: &SimSettings) -> ColliderHandle {
-    let ground = world.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(0.0, -0.5, 0.0)));
+    let ground =
+        world.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(0.0, -0.5, 0.0)));
     world.insert_collider(
         ColliderBuilder::cuboid(500.0, 0.5, 500.0)
             .friction(settings.friction)
-            .collision_groups(InteractionGroups::new(Group::from_bits_retain(1), Group::ALL, InteractionTestMode::And)),
+            .collision_groups(InteractionGroups::new(
+                Group::from_bits_retain(1),
+                Group::ALL,
+                InteractionTestMode::And,
+            )),
         Some(ground),
     )
 }
