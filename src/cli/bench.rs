@@ -83,11 +83,3 @@ pub fn run(as_json: bool, seconds_per_case: f64) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
-
-fn rayon_threads() -> usize {
-    if cfg!(feature = "parallel") {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        1
-    }
-}
