@@ -206,15 +206,12 @@ fn sim_joint_limits_hold_under_large_torques() {
         -Vec3::Y * 200.0,
         Vec3::new(200.0, 150.0, 200.0),
     ];
-    // Known limitation (reported, not asserted): the swing cones hold, but under some sustained
-    // twisting torques the ball-socket twist limit gives way (shoulder at a 95 deg swing;
-    // head twisted from one twist limit to the other).
     let (v, _) = drive_into_limits("upper_arm_l", "spine_upper", &ball);
-    println!("KNOWN ISSUE shoulder (swing limit 95 deg): max violation {v:.2} deg");
+    assert!(v <= 2.0, "shoulder: violation {v}");
     let (v, _) = drive_into_limits("thigh_r", "pelvis", &ball);
     assert!(v <= 2.0, "hip: violation {v}");
     let (v, _) = drive_into_limits("head", "neck", &ball.map(|t| t * 0.3));
-    println!("KNOWN ISSUE head (twist limit 45 deg): max violation {v:.2} deg");
+    assert!(v <= 2.0, "head: violation {v}");
 }
 
 #[test]
