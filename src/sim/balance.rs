@@ -35,8 +35,15 @@ pub(crate) struct BalanceRig {
     pub anchor: Option<RigidBodyHandle>,
     pub upright: Option<ImpulseJointHandle>,
     pub upright_enabled: bool,
-    pub torqued: bool,
+    /// The ankle torque on the bodies now, and which feet it is split over.
+    pub applied_torque: Vec3,
+    pub applied_feet: u32,
 }
+
+/// The ankle torque is rewritten only when it moves by more than this (N*m) or the grounded
+/// feet change: any write to a jointed body makes Rapier rebuild its joint assembly for the
+/// step, which costs about as much as the rest of this layer together.
+pub const ANKLE_TORQUE_DEADBAND_N_M: f32 = 1.0;
 
 fn slot(doc: &Document, bodies: &[BodyRec], name: &str) -> Option<usize> {
     let id = doc.bone_by_name(name)?;
@@ -74,7 +81,8 @@ impl BalanceRig {
             anchor: None,
             upright: None,
             upright_enabled: true,
-            torqued: false,
+            applied_torque: Vec3::ZERO,
+            applied_feet: 0,
         };
         rig.rebuild(world, doc, bodies);
         rig
@@ -165,27 +173,50 @@ impl BalanceRig {
         grounded: u32,
         on: bool,
     ) {
-        if self.torqued {
-            if let Some(p) = self.pelvis {
-                world.bodies[bodies[p].body].reset_torques(false);
-            }
-            for &f in &self.feet {
-                world.bodies[bodies[f].body].reset_torques(false);
-            }
-            self.torqued = false;
-        }
-        let n = grounded.count_ones();
-        let Some(p) = self.pelvis else { return };
-        if !on || n == 0 {
+        let (tau, feet) = match self.pelvis {
+            Some(_) if on && grounded != 0 => (
+                self.torque_for(world, bodies, com, vcom, grounded),
+                grounded,
+            ),
+            _ => (Vec3::ZERO, 0),
+        };
+        let unchanged = feet == self.applied_feet
+            && (tau - self.applied_torque).length() < ANKLE_TORQUE_DEADBAND_N_M;
+        if unchanged && !(feet == 0 && self.applied_torque != Vec3::ZERO) {
             return;
         }
+        let Some(p) = self.pelvis else { return };
+        let n = feet.count_ones().max(1) as f32;
+        let rb = &mut world.bodies[bodies[p].body];
+        rb.reset_torques(false);
+        rb.add_torque(tau, false);
+        for (i, &f) in self.feet.iter().enumerate() {
+            let rb = &mut world.bodies[bodies[f].body];
+            rb.reset_torques(false);
+            if feet & (1 << i) != 0 {
+                rb.add_torque(-tau / n, false);
+            }
+        }
+        self.applied_torque = tau;
+        self.applied_feet = feet;
+    }
+
+    /// tau = -(kp * lean + kd * lean_rate) of the centre of mass over the grounded feet, capped.
+    fn torque_for(
+        &self,
+        world: &PhysicsWorld,
+        bodies: &[BodyRec],
+        com: Vec3,
+        vcom: Vec3,
+        grounded: u32,
+    ) -> Vec3 {
         let mut support = Vec3::ZERO;
         for (i, &f) in self.feet.iter().enumerate() {
             if grounded & (1 << i) != 0 {
                 support += world.bodies[bodies[f].body].center_of_mass();
             }
         }
-        support /= n as f32;
+        support /= grounded.count_ones() as f32;
         let h = (com.y - support.y).max(0.3);
         let d = com - support;
         // Lean about X from a +Z offset, about Z from a -X offset (right-handed, Y up).
@@ -198,15 +229,10 @@ impl BalanceRig {
         if m > cap && m > 0.0 {
             tau *= cap / m;
         }
-        if !tau.is_finite() {
-            return;
+        if tau.is_finite() {
+            tau
+        } else {
+            Vec3::ZERO
         }
-        world.bodies[bodies[p].body].add_torque(tau, false);
-        for (i, &f) in self.feet.iter().enumerate() {
-            if grounded & (1 << i) != 0 {
-                world.bodies[bodies[f].body].add_torque(-tau / n as f32, false);
-            }
-        }
-        self.torqued = true;
     }
 }
