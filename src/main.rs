@@ -16,9 +16,7 @@ fn main() -> ExitCode {
     match args.command {
         Some(command) => cli::run(command, policy),
         None => {
-            eprintln!(
-                "the editor is not built yet; try `ragdoll-tuner inspect assets/mannequin.glb`"
-            );
+            eprintln!("the editor is not built yet; try `ragdoll-tuner inspect assets/mannequin.glb`");
             ExitCode::from(2)
         }
     }
