@@ -3,8 +3,10 @@
 //! Layers, each unaware of its consumers:
 //! - [`document`]: glTF + physics extras + diagnostics, lossless save (no GL, no UI);
 //! - [`mannequin`]: the generator of the bundled default character;
+//! - [`sim`]: the live Rapier simulation built from a document (no UI);
 //! - [`cli`]: the command-line front end over the same layers as the GUI.
 
 pub mod cli;
 pub mod document;
 pub mod mannequin;
+pub mod sim;

@@ -1,8 +1,10 @@
 //! The command-line front end: the same document layer the GUI uses.
 
+mod bench;
 mod bench_io;
 mod edit;
 mod inspect;
+pub mod simulate;
 mod validate;
 
 use crate::document::{DocError, Document, UriPolicy};
@@ -59,6 +61,42 @@ pub enum Command {
         #[arg(long, default_value_t = 3)]
         runs: usize,
     },
+    /// Run the ragdoll headless (fixed 120 Hz steps) and report falls, tilt and per-joint
+    /// errors and limit violations. Exit 1 when the stability guard paused the run.
+    Simulate {
+        file: PathBuf,
+        /// Simulated seconds.
+        #[arg(long, default_value_t = 10.0)]
+        seconds: f64,
+        /// Balance off, drives on.
+        #[arg(long)]
+        no_balance: bool,
+        /// Drives and balance off.
+        #[arg(long)]
+        passive: bool,
+        /// BONE:X,Y,Z@T: an impulse in N*s (world frame) at time T seconds, e.g. spine_upper:150,0,0@2.
+        #[arg(long = "push", value_name = "BONE:X,Y,Z@T")]
+        pushes: Vec<String>,
+        /// BONE.KEY=VALUE edits applied before the run (as in `edit`; nothing is saved).
+        #[arg(long = "set", value_name = "BONE.KEY=VALUE")]
+        sets: Vec<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Write the per-step telemetry as CSV.
+        #[arg(long, value_name = "OUT")]
+        csv: Option<PathBuf>,
+    },
+    /// Steps 1, 10 and 100 default mannequins at 120 Hz (editor and Rapier-default solver
+    /// settings), side by side with bare Rapier stepping the same bodies and joints.
+    Bench {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Wall-clock seconds measured per case (split between editor and bare).
+        #[arg(long, default_value_t = 2.0)]
+        seconds_per_case: f64,
+    },
     /// Write the bundled default character from the generator code.
     GenerateMannequin {
         #[arg(default_value = crate::mannequin::ASSET_PATH)]
@@ -82,6 +120,31 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
         Command::Inspect { file, json } => inspect::run(&file, json, policy),
         Command::Validate { file } => validate::run(&file, policy),
         Command::Edit { file, output, sets, force } => edit::run(&file, &output, &sets, force, policy),
+        Command::Simulate {
+            file,
+            seconds,
+            no_balance,
+            passive,
+            pushes,
+            sets,
+            json,
+            csv,
+        } => {
+            let args = simulate::SimulateArgs {
+                seconds,
+                no_balance,
+                passive,
+                pushes,
+                sets,
+                json,
+                csv,
+            };
+            simulate::run(&file, &args, policy)
+        }
+        Command::Bench {
+            json,
+            seconds_per_case,
+        } => bench::run(json, seconds_per_case),
         Command::BenchIo { mb, dir, runs } => bench_io::run(mb, &dir, runs),
         Command::GenerateMannequin { output } => generate(&output),
     };

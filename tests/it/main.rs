@@ -8,3 +8,4 @@ mod mannequin;
 mod save;
 mod validator;
 mod cli;
+mod sim;

@@ -1,0 +1,175 @@
+//! `simulate`: run the document's ragdoll headless and report how it did.
+//! Exit 0 when the run completes (fallen or not), 1 when the stability guard paused it.
+
+use crate::document::UriPolicy;
+use crate::sim::{SimSettings, Simulation};
+use anyhow::{anyhow, Context};
+use glam::Vec3;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The options of one `simulate` run.
+#[derive(Debug, Clone, Default)]
+pub struct SimulateArgs {
+    pub seconds: f64,
+    pub no_balance: bool,
+    pub passive: bool,
+    pub pushes: Vec<String>,
+    pub sets: Vec<String>,
+    pub json: bool,
+    pub csv: Option<PathBuf>,
+}
+
+/// A timed impulse: `BONE:X,Y,Z@T` (N*s, world frame, seconds).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Push {
+    pub bone: String,
+    pub impulse_n_s: Vec3,
+    pub at_s: f64,
+}
+
+pub fn parse_push(text: &str) -> anyhow::Result<Push> {
+    let bad = || {
+        anyhow!("--push {text}: expected BONE:X,Y,Z@T (impulse in N*s, world frame, at T seconds)")
+    };
+    let (lhs, at) = text.rsplit_once('@').ok_or_else(bad)?;
+    let (bone, vec) = lhs.rsplit_once(':').ok_or_else(bad)?;
+    let at_s: f64 = at.trim().parse().map_err(|_| bad())?;
+    let parts: Vec<f32> = vec
+        .split(',')
+        .map(|x| x.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad())?;
+    let [x, y, z] = parts[..] else {
+        return Err(bad());
+    };
+    let impulse_n_s = Vec3::new(x, y, z);
+    if bone.is_empty() || !impulse_n_s.is_finite() || !at_s.is_finite() || at_s < 0.0 {
+        return Err(bad());
+    }
+    Ok(Push {
+        bone: bone.to_string(),
+        impulse_n_s,
+        at_s,
+    })
+}
+
+fn r(x: f64, digits: i32) -> f64 {
+    let k = 10f64.powi(digits);
+    (x * k).round() / k
+}
+
+pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<ExitCode> {
+    let mut doc = super::open(file, policy)?;
+    super::edit::apply_sets(&mut doc, &a.sets).with_context(|| format!("{}", file.display()))?;
+    let pushes: Vec<Push> = a
+        .pushes
+        .iter()
+        .map(|p| parse_push(p))
+        .collect::<anyhow::Result<_>>()?;
+    if !(a.seconds.is_finite() && a.seconds >= 0.0) {
+        return Err(anyhow!("--seconds must be a non-negative number"));
+    }
+    let mut settings = SimSettings {
+        balance: !(a.no_balance || a.passive),
+        drives: !a.passive,
+        ..SimSettings::default()
+    };
+    if a.csv.is_some() {
+        settings.telemetry_seconds = settings.telemetry_seconds.max(a.seconds as f32 + 1.0);
+    }
+    let mut sim = Simulation::new(&doc, settings).with_context(|| format!("{}", file.display()))?;
+    for p in &pushes {
+        if sim.body_handle(&p.bone).is_none() {
+            return Err(anyhow!("--push: no bone named '{}' has a body", p.bone));
+        }
+    }
+    let steps = (a.seconds / sim.settings().dt_s as f64).round() as u64;
+    let mut pushed = vec![false; pushes.len()];
+    let t0 = Instant::now();
+    let mut pause = None;
+    while sim.steps() < steps {
+        for (p, done) in pushes.iter().zip(pushed.iter_mut()) {
+            if !*done && sim.time_s() >= p.at_s - 1e-6 {
+                sim.apply_impulse(&p.bone, p.impulse_n_s)?;
+                *done = true;
+            }
+        }
+        if let Err(p) = sim.step() {
+            pause = Some(p);
+            break;
+        }
+    }
+    let wall_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let t = sim.telemetry();
+    let joints: Vec<serde_json::Value> = t
+        .joint_names
+        .iter()
+        .zip(&t.joint_stats)
+        .map(|(name, s)| {
+            json!({
+                "name": name,
+                "rms_error_deg": r(s.rms_error_deg() as f64, 3),
+                "max_error_deg": r(s.max_error_deg as f64, 3),
+                "max_limit_violation_deg": r(s.max_violation_deg as f64, 3),
+            })
+        })
+        .collect();
+    let min_pelvis = if t.min_pelvis_height_ratio.is_finite() {
+        t.min_pelvis_height_ratio as f64
+    } else {
+        1.0
+    };
+    let report = json!({
+        "seconds": r(sim.time_s(), 4),
+        "steps": sim.steps(),
+        "fell": sim.fell_at_s().is_some(),
+        "fell_at_s": sim.fell_at_s().map(|x| r(x, 4)),
+        "max_torso_tilt_deg": r(t.max_torso_tilt_deg as f64, 3),
+        "min_pelvis_height_ratio": r(min_pelvis, 4),
+        "joints": joints,
+        "paused": pause.as_ref().map(|p| p.to_string()),
+        "wall_ms": r(wall_ms, 1),
+    });
+    if let Some(path) = &a.csv {
+        let f =
+            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+        t.write_csv(std::io::BufWriter::new(f))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    if a.json {
+        println!("{report}");
+    } else {
+        println!(
+            "{:.2} s ({} steps) in {:.0} ms: {}; max torso tilt {:.1} deg, min pelvis height {:.0}% of rest",
+            sim.time_s(),
+            sim.steps(),
+            wall_ms,
+            match sim.fell_at_s() {
+                Some(x) => format!("fell at {x:.2} s"),
+                None => "stayed up".into(),
+            },
+            t.max_torso_tilt_deg,
+            min_pelvis * 100.0
+        );
+        println!(
+            "{:<14} {:>9} {:>9} {:>14}",
+            "joint", "rms err", "max err", "max violation"
+        );
+        for (name, s) in t.joint_names.iter().zip(&t.joint_stats) {
+            println!(
+                "{name:<14} {:>9.2} {:>9.2} {:>14.2}",
+                s.rms_error_deg(),
+                s.max_error_deg,
+                s.max_violation_deg
+            );
+        }
+    }
+    if let Some(p) = pause {
+        eprintln!("{}: {p}", file.display());
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,238 @@
+//! Active balance (the 2D seed's controller in 3D):
+//! - torso upright: a fixed anchor body joined to the balance torso bone by a joint with no
+//!   locked axes and force-based motors on the two tilt axes only (yaw free), toward the
+//!   bone's rest orientation relative to world vertical (implicit PD, stable at any gain);
+//! - ankle counter-torque: when at least one support foot has an active contact with the
+//!   ground, tau = -(ankle_kp * lean + ankle_kd * lean_rate) from the centre of mass over the
+//!   grounded feet, capped at `ankle_max_torque`, on the pelvis and opposite, split over the
+//!   grounded feet.
+//!
+//! "Fell": the pelvis below 50% of its rest height, or the torso tilted past 60 degrees.
+//! After a fall the upright joint is disabled.
+
+use super::world::{frame_from_axis, BodyRec};
+use crate::document::{BalanceSettings, Document};
+use glam::{Quat, Vec3};
+use rapier3d::prelude::*;
+
+/// Pelvis height ratio below which the figure has fallen.
+pub const FELL_PELVIS_RATIO: f32 = 0.5;
+/// Torso tilt above which the figure has fallen (degrees).
+pub const FELL_TILT_DEG: f32 = 60.0;
+
+/// The balance controller of one ragdoll.
+#[derive(Debug, Clone)]
+pub(crate) struct BalanceRig {
+    pub built: BalanceSettings,
+    /// Body slots of the torso (held upright), pelvis (fall height) and support feet.
+    pub torso: Option<usize>,
+    pub pelvis: Option<usize>,
+    pub feet: Vec<usize>,
+    pub foot_names: Vec<String>,
+    /// The torso body's rest "up" direction in its own frame.
+    pub torso_up_in_body: Vec3,
+    pub rest_pelvis_height_m: f32,
+    pub anchor: Option<RigidBodyHandle>,
+    pub upright: Option<ImpulseJointHandle>,
+    pub upright_enabled: bool,
+    /// The ankle torque on the bodies now, and which feet it is split over.
+    pub applied_torque: Vec3,
+    pub applied_feet: u32,
+}
+
+/// The ankle torque is rewritten only when it moves by more than this (N*m) or the grounded
+/// feet change: any write to a jointed body makes Rapier rebuild its joint assembly for the
+/// step, which costs about as much as the rest of this layer together.
+pub const ANKLE_TORQUE_DEADBAND_N_M: f32 = 1.0;
+
+fn slot(doc: &Document, bodies: &[BodyRec], name: &str) -> Option<usize> {
+    let id = doc.bone_by_name(name)?;
+    bodies.iter().position(|b| b.bone == id)
+}
+
+fn upright_joint(torso_rest_rot: Quat, s: &BalanceSettings) -> GenericJoint {
+    let f = frame_from_axis(Vec3::Y);
+    let mut j = GenericJointBuilder::new(JointAxesMask::empty())
+        .local_frame1(Pose::from_parts(Vec3::ZERO, f))
+        .local_frame2(Pose::from_parts(
+            Vec3::ZERO,
+            (torso_rest_rot.inverse() * f).normalize(),
+        ))
+        .contacts_enabled(false)
+        .build();
+    for ax in [JointAxis::AngY, JointAxis::AngZ] {
+        j.set_motor_model(ax, MotorModel::ForceBased);
+        j.set_motor_position(ax, 0.0, s.upright_kp as f32, s.upright_kd as f32);
+        j.set_motor_max_force(ax, s.upright_max_torque as f32);
+    }
+    j
+}
+
+impl BalanceRig {
+    pub fn new(world: &mut PhysicsWorld, doc: &Document, bodies: &[BodyRec]) -> Self {
+        let mut rig = BalanceRig {
+            built: doc.balance.clone(),
+            torso: None,
+            pelvis: None,
+            feet: Vec::new(),
+            foot_names: Vec::new(),
+            torso_up_in_body: Vec3::Y,
+            rest_pelvis_height_m: 1.0,
+            anchor: None,
+            upright: None,
+            upright_enabled: true,
+            applied_torque: Vec3::ZERO,
+            applied_feet: 0,
+        };
+        rig.rebuild(world, doc, bodies);
+        rig
+    }
+
+    /// (Re)resolves bones and (re)creates the upright joint from the document's settings.
+    fn rebuild(&mut self, world: &mut PhysicsWorld, doc: &Document, bodies: &[BodyRec]) {
+        if let Some(a) = self.anchor.take() {
+            world.remove_body(a); // removes the upright joint with it
+        }
+        self.upright = None;
+        let s = doc.balance.clone();
+        self.torso = slot(doc, bodies, &s.torso_bone);
+        self.pelvis = slot(doc, bodies, &s.pelvis_bone).or(self.torso);
+        self.feet.clear();
+        self.foot_names.clear();
+        for f in &s.foot_bones {
+            if let Some(k) = slot(doc, bodies, f) {
+                self.feet.push(k);
+                self.foot_names.push(f.clone());
+            }
+        }
+        if let Some(p) = self.pelvis {
+            self.rest_pelvis_height_m = bodies[p].world_from_body_rest.translation.y.max(1e-3);
+        }
+        if let Some(t) = self.torso {
+            let rest = bodies[t].world_from_body_rest;
+            self.torso_up_in_body = rest.rotation.inverse() * Vec3::Y;
+            let anchor = world.insert_body(RigidBodyBuilder::fixed().translation(rest.translation));
+            let j = upright_joint(rest.rotation, &s);
+            self.upright = Some(world.insert_impulse_joint(anchor, bodies[t].body, j));
+            self.anchor = Some(anchor);
+            self.upright_enabled = true;
+        }
+        self.built = s;
+    }
+
+    /// Applies changed balance settings in place (gains), or re-resolves bones.
+    pub fn sync(&mut self, world: &mut PhysicsWorld, doc: &Document, bodies: &[BodyRec]) -> bool {
+        let s = &doc.balance;
+        if *s == self.built {
+            return false;
+        }
+        let same_bones = s.torso_bone == self.built.torso_bone
+            && s.pelvis_bone == self.built.pelvis_bone
+            && s.foot_bones == self.built.foot_bones;
+        match (same_bones, self.upright, self.torso) {
+            (true, Some(h), Some(t)) => {
+                let j = upright_joint(bodies[t].world_from_body_rest.rotation, s);
+                if let Some(rec) = world.impulse_joints.get_mut(h, true) {
+                    let enabled = rec.data.is_enabled();
+                    rec.data = j;
+                    rec.data.set_enabled(enabled);
+                }
+                self.built = s.clone();
+            }
+            _ => self.rebuild(world, doc, bodies),
+        }
+        true
+    }
+
+    /// Whether the controller acts this step.
+    pub fn active(&self, settings_on: bool, fallen: bool) -> bool {
+        settings_on && self.built.enabled && !fallen
+    }
+
+    /// Enables or disables the upright joint (only when that changes).
+    pub fn set_upright(&mut self, world: &mut PhysicsWorld, on: bool) {
+        if on == self.upright_enabled {
+            return;
+        }
+        if let Some(h) = self.upright {
+            if let Some(j) = world.impulse_joints.get_mut(h, true) {
+                j.data.set_enabled(on);
+            }
+        }
+        self.upright_enabled = on;
+    }
+
+    /// The ankle counter-torque for this step. `com`/`vcom`: whole-body centre of mass and
+    /// its velocity; `grounded`: bit i = foot i touching the ground.
+    pub fn ankle_torque(
+        &mut self,
+        world: &mut PhysicsWorld,
+        bodies: &[BodyRec],
+        com: Vec3,
+        vcom: Vec3,
+        grounded: u32,
+        on: bool,
+    ) {
+        let (tau, feet) = match self.pelvis {
+            Some(_) if on && grounded != 0 => (
+                self.torque_for(world, bodies, com, vcom, grounded),
+                grounded,
+            ),
+            _ => (Vec3::ZERO, 0),
+        };
+        let unchanged = feet == self.applied_feet
+            && (tau - self.applied_torque).length() < ANKLE_TORQUE_DEADBAND_N_M;
+        if unchanged && !(feet == 0 && self.applied_torque != Vec3::ZERO) {
+            return;
+        }
+        let Some(p) = self.pelvis else { return };
+        let n = feet.count_ones().max(1) as f32;
+        let rb = &mut world.bodies[bodies[p].body];
+        rb.reset_torques(false);
+        rb.add_torque(tau, false);
+        for (i, &f) in self.feet.iter().enumerate() {
+            let rb = &mut world.bodies[bodies[f].body];
+            rb.reset_torques(false);
+            if feet & (1 << i) != 0 {
+                rb.add_torque(-tau / n, false);
+            }
+        }
+        self.applied_torque = tau;
+        self.applied_feet = feet;
+    }
+
+    /// tau = -(kp * lean + kd * lean_rate) of the centre of mass over the grounded feet, capped.
+    fn torque_for(
+        &self,
+        world: &PhysicsWorld,
+        bodies: &[BodyRec],
+        com: Vec3,
+        vcom: Vec3,
+        grounded: u32,
+    ) -> Vec3 {
+        let mut support = Vec3::ZERO;
+        for (i, &f) in self.feet.iter().enumerate() {
+            if grounded & (1 << i) != 0 {
+                support += world.bodies[bodies[f].body].center_of_mass();
+            }
+        }
+        support /= grounded.count_ones() as f32;
+        let h = (com.y - support.y).max(0.3);
+        let d = com - support;
+        // Lean about X from a +Z offset, about Z from a -X offset (right-handed, Y up).
+        let lean = Vec3::new(d.z.atan2(h), 0.0, -d.x.atan2(h));
+        let rate = Vec3::new(vcom.z / h, 0.0, -vcom.x / h);
+        let b = &self.built;
+        let mut tau = -(lean * b.ankle_kp as f32 + rate * b.ankle_kd as f32);
+        let m = tau.length();
+        let cap = b.ankle_max_torque as f32;
+        if m > cap && m > 0.0 {
+            tau *= cap / m;
+        }
+        if tau.is_finite() {
+            tau
+        } else {
+            Vec3::ZERO
+        }
+    }
+}

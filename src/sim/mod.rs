@@ -1,0 +1,371 @@
+//! The live simulation: a Rapier world built from a [`Document`], updated in place by edits
+//! ([`Simulation::sync`]), stepped at a fixed timestep, with PD drives, active balance,
+//! per-joint telemetry and a stability guard. No UI here.
+//!
+//! Units and frames: Rapier works in f32 metres, kilograms, seconds and radians; the
+//! document's degrees are converted at this boundary (`_deg` / `_rad` in names).
+//! Collision groups: see [`world`]. Defaults: see [`SimSettings`].
+
+mod balance;
+mod error;
+mod guard;
+mod joints;
+mod ragdoll;
+mod settings;
+pub mod telemetry;
+pub mod world;
+
+pub use balance::{FELL_PELVIS_RATIO, FELL_TILT_DEG};
+pub use error::{SimError, SimPause};
+pub use joints::JointLimitsRad;
+pub use settings::{SimSettings, SolverPreset};
+pub use telemetry::{BodySample, FrameRing, JointSample, JointStats, Telemetry};
+pub use world::GroupMap;
+
+use crate::document::Document;
+use glam::Vec3;
+use ragdoll::Ragdoll;
+use rapier3d::prelude::*;
+
+/// A running simulation of one (or, for benchmarks, several) copies of a document's ragdoll.
+pub struct Simulation {
+    world: PhysicsWorld,
+    ground: ColliderHandle,
+    groups: GroupMap,
+    dolls: Vec<Ragdoll>,
+    settings: SimSettings,
+    applied: SimSettings,
+    time_s: f64,
+    steps: u64,
+    paused: Option<SimPause>,
+    /// Set by external changes (impulses, velocities): check bodies before the next step.
+    check_before_step: bool,
+    accumulator_s: f64,
+}
+
+impl Simulation {
+    /// One ragdoll at its rest pose on the ground plane.
+    pub fn new(doc: &Document, settings: SimSettings) -> Result<Self, SimError> {
+        Self::with_copies(doc, settings, 1)
+    }
+
+    /// `count` copies of the ragdoll on a 3 m grid (benchmarks, crowds).
+    pub fn with_copies(
+        doc: &Document,
+        settings: SimSettings,
+        count: usize,
+    ) -> Result<Self, SimError> {
+        let mut world = PhysicsWorld::new();
+        world.integration_parameters = settings.integration_parameters();
+        world.gravity = settings.gravity_m_s2;
+        let ground = world::insert_ground(&mut world, &settings);
+        let groups = GroupMap::from_document(doc)?;
+        let side = (count as f32).sqrt().ceil().max(1.0) as usize;
+        let mut dolls = Vec::with_capacity(count);
+        for i in 0..count {
+            let offset = Vec3::new((i % side) as f32 * 3.0, 0.0, (i / side) as f32 * 3.0);
+            dolls.push(Ragdoll::build(&mut world, doc, &groups, &settings, offset)?);
+        }
+        let mut sim = Simulation {
+            world,
+            ground,
+            groups,
+            dolls,
+            applied: settings.clone(),
+            settings,
+            time_s: 0.0,
+            steps: 0,
+            paused: None,
+            check_before_step: false,
+            accumulator_s: 0.0,
+        };
+        for d in &mut sim.dolls {
+            d.measure(
+                &sim.world,
+                sim.ground,
+                0,
+                0.0,
+                &SimSettings {
+                    telemetry: false,
+                    ..sim.settings.clone()
+                },
+            );
+        }
+        Ok(sim)
+    }
+
+    /// Advances one fixed step: settings changes, controllers, Rapier, guard, telemetry.
+    /// While paused nothing moves and the pause is returned.
+    pub fn step(&mut self) -> Result<(), SimPause> {
+        if let Some(p) = &self.paused {
+            return Err(p.clone());
+        }
+        self.apply_settings();
+        if self.check_before_step {
+            self.check_before_step = false;
+            self.guard()?;
+        }
+        for d in &mut self.dolls {
+            d.control(&mut self.world, &self.settings);
+        }
+        self.world.step();
+        self.time_s += self.settings.dt_s as f64;
+        self.steps += 1;
+        self.guard()?;
+        for d in &mut self.dolls {
+            d.measure(
+                &self.world,
+                self.ground,
+                self.steps,
+                self.time_s,
+                &self.settings,
+            );
+        }
+        Ok(())
+    }
+
+    /// Steps Rapier alone, with none of this layer's work (benchmarks' bare baseline).
+    pub fn step_bare(&mut self) {
+        self.world.step();
+        self.time_s += self.settings.dt_s as f64;
+        self.steps += 1;
+    }
+
+    /// Runs as many fixed steps as `wall_s` of real time asks for at `time_scale`
+    /// (at most `max_steps`). Returns the steps taken.
+    pub fn advance(&mut self, wall_s: f64, max_steps: usize) -> Result<usize, SimPause> {
+        self.accumulator_s += wall_s * self.settings.time_scale as f64;
+        let dt = self.settings.dt_s as f64;
+        let mut n = 0;
+        while self.accumulator_s >= dt && n < max_steps {
+            self.step()?;
+            self.accumulator_s -= dt;
+            n += 1;
+        }
+        if n == max_steps {
+            self.accumulator_s = self.accumulator_s.min(dt);
+        }
+        Ok(n)
+    }
+
+    fn guard(&mut self) -> Result<(), SimPause> {
+        for d in &self.dolls {
+            if let Some((bone, reason)) = guard::check(&self.world, &d.bodies, &self.settings) {
+                let p = SimPause {
+                    step: self.steps,
+                    time_s: self.time_s,
+                    bone,
+                    reason,
+                };
+                self.paused = Some(p.clone());
+                return Err(p);
+            }
+        }
+        Ok(())
+    }
+
+    fn apply_settings(&mut self) {
+        if self.settings == self.applied {
+            return;
+        }
+        let (s, old) = (self.settings.clone(), self.applied.clone());
+        self.world.integration_parameters = s.integration_parameters();
+        self.world.gravity = s.gravity_m_s2;
+        if s.drives != old.drives || s.gain_multiplier != old.gain_multiplier {
+            for d in &mut self.dolls {
+                d.regain(&mut self.world, &s);
+            }
+        }
+        if s.friction != old.friction || s.inertia_floor_kg_m2 != old.inertia_floor_kg_m2 {
+            for d in &mut self.dolls {
+                for b in &d.bodies {
+                    let Some(col) = self.world.colliders.get_mut(b.collider) else {
+                        continue;
+                    };
+                    col.set_friction(s.friction);
+                    if let Ok(mp) = world::mass_properties(
+                        &b.name,
+                        col.shared_shape(),
+                        b.built.mass_kg,
+                        s.inertia_floor_kg_m2,
+                    ) {
+                        col.set_mass_properties(mp);
+                    }
+                }
+            }
+        }
+        self.applied = s;
+    }
+
+    /// Applies the document's current physics to the running world in place: limits, axes,
+    /// gains, masses, collider sizes and offsets, groups and balance settings. Body handles
+    /// and time continue. Adding or removing a body is refused with [`SimError::NeedsRebuild`].
+    /// Returns how many bodies, joints or rigs changed.
+    pub fn sync(&mut self, doc: &Document) -> Result<usize, SimError> {
+        let groups = GroupMap::from_document(doc)?;
+        let groups_changed = groups != self.groups;
+        let mut changed = 0;
+        for d in &mut self.dolls {
+            changed += d.sync(
+                &mut self.world,
+                doc,
+                &groups,
+                groups_changed,
+                &self.settings,
+            )?;
+        }
+        self.groups = groups;
+        Ok(changed)
+    }
+
+    /// The settings; changes through [`Simulation::settings_mut`] apply at the next step.
+    pub fn settings(&self) -> &SimSettings {
+        &self.settings
+    }
+
+    pub fn settings_mut(&mut self) -> &mut SimSettings {
+        &mut self.settings
+    }
+
+    pub fn time_s(&self) -> f64 {
+        self.time_s
+    }
+
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    pub fn paused(&self) -> Option<&SimPause> {
+        self.paused.as_ref()
+    }
+
+    /// Clears a pause (the bad state is still there unless something changed it).
+    pub fn resume(&mut self) {
+        self.paused = None;
+    }
+
+    pub fn ragdoll_count(&self) -> usize {
+        self.dolls.len()
+    }
+
+    /// Telemetry of ragdoll 0.
+    pub fn telemetry(&self) -> &Telemetry {
+        &self.dolls[0].telemetry
+    }
+
+    pub fn telemetry_of(&self, ragdoll: usize) -> Option<&Telemetry> {
+        self.dolls.get(ragdoll).map(|d| &d.telemetry)
+    }
+
+    /// When ragdoll 0 fell (pelvis below 50% of rest height or torso tilt past 60 degrees).
+    pub fn fell_at_s(&self) -> Option<f64> {
+        self.dolls[0].fell_at_s
+    }
+
+    pub fn groups(&self) -> &GroupMap {
+        &self.groups
+    }
+
+    fn body_of(&self, ragdoll: usize, bone: &str) -> Result<RigidBodyHandle, SimError> {
+        let d = self
+            .dolls
+            .get(ragdoll)
+            .ok_or_else(|| SimError::BadInput(format!("no ragdoll {ragdoll}")))?;
+        d.bodies
+            .iter()
+            .find(|b| b.name == bone)
+            .map(|b| b.body)
+            .ok_or_else(|| SimError::UnknownBone(bone.into()))
+    }
+
+    /// Applies an impulse (N*s, world frame) at a bone's centre of mass, before the next step.
+    pub fn apply_impulse(&mut self, bone: &str, impulse_n_s: Vec3) -> Result<(), SimError> {
+        if !impulse_n_s.is_finite() {
+            return Err(SimError::BadInput(format!(
+                "impulse {impulse_n_s:?} is not finite"
+            )));
+        }
+        let h = self.body_of(0, bone)?;
+        self.world.bodies[h].apply_impulse(impulse_n_s, true);
+        self.check_before_step = true;
+        Ok(())
+    }
+
+    /// Sets a bone's velocities (m/s, rad/s, world frame). Non-finite values are accepted and
+    /// pause the simulation at the next step, naming the bone.
+    pub fn set_body_velocity(
+        &mut self,
+        bone: &str,
+        linvel_m_s: Vec3,
+        angvel_rad_s: Vec3,
+    ) -> Result<(), SimError> {
+        let h = self.body_of(0, bone)?;
+        let rb = &mut self.world.bodies[h];
+        rb.set_linvel(linvel_m_s, true);
+        rb.set_angvel(angvel_rad_s, true);
+        self.check_before_step = true;
+        Ok(())
+    }
+
+    /// Sets a persistent external torque (N*m, world frame) on a bone's body, replacing the
+    /// previous one (the ankle controller also writes torques on the pelvis and feet).
+    pub fn set_external_torque(&mut self, bone: &str, torque_n_m: Vec3) -> Result<(), SimError> {
+        if !torque_n_m.is_finite() {
+            return Err(SimError::BadInput(format!(
+                "torque {torque_n_m:?} is not finite"
+            )));
+        }
+        let h = self.body_of(0, bone)?;
+        let rb = &mut self.world.bodies[h];
+        rb.reset_torques(true);
+        rb.add_torque(torque_n_m, true);
+        Ok(())
+    }
+
+    /// A bone's current world pose (translation, rotation), if it has a body.
+    pub fn world_from_body(&self, bone: &str) -> Option<Pose> {
+        let h = self.body_of(0, bone).ok()?;
+        Some(*self.world.bodies[h].position())
+    }
+
+    /// A bone's body handle (stable for the simulation's lifetime).
+    pub fn body_handle(&self, bone: &str) -> Option<RigidBodyHandle> {
+        self.body_of(0, bone).ok()
+    }
+
+    /// The current limits of a bone's joint, in radians.
+    pub fn joint_limits(&self, bone: &str) -> Option<JointLimitsRad> {
+        self.dolls[0]
+            .joints
+            .iter()
+            .find(|j| j.name == bone)
+            .map(|j| j.spec.limits)
+    }
+
+    /// Ragdoll 0's centre of mass (m, world).
+    pub fn com(&self) -> Vec3 {
+        self.dolls[0].com
+    }
+
+    /// A fingerprint of every body's pose, for determinism checks.
+    pub fn state_hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for (_, rb) in self.world.bodies.iter() {
+            let p = rb.position();
+            for f in p
+                .translation
+                .to_array()
+                .into_iter()
+                .chain(p.rotation.to_array())
+            {
+                h = (h ^ f.to_bits() as u64).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+        h
+    }
+
+    /// The Rapier world, read only (for drawing).
+    pub fn physics(&self) -> &PhysicsWorld {
+        &self.world
+    }
+}

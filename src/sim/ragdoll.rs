@@ -1,0 +1,275 @@
+//! One ragdoll in the world: its bodies, joints, balance rig and telemetry, built from the
+//! document and kept in step with it. The BoneId -> Rapier handle map lives here only.
+
+use super::balance::{BalanceRig, FELL_PELVIS_RATIO, FELL_TILT_DEG};
+use super::error::SimError;
+use super::joints::{self, JointRec};
+use super::settings::SimSettings;
+use super::telemetry::{measure_joint, BodySample, Telemetry};
+use super::world::{self, BodyRec, GroupMap};
+use crate::document::{BoneId, Document};
+use glam::Vec3;
+use rapier3d::prelude::*;
+
+#[derive(Debug, Clone)]
+pub(crate) struct Ragdoll {
+    pub bodies: Vec<BodyRec>,
+    pub joints: Vec<JointRec>,
+    pub balance: BalanceRig,
+    pub telemetry: Telemetry,
+    pub total_mass_kg: f32,
+    pub fell_at_s: Option<f64>,
+    /// Latest whole-body state (after the last step), used by the controller.
+    pub com: Vec3,
+    pub vcom: Vec3,
+    pub grounded: u32,
+}
+
+impl Ragdoll {
+    pub fn build(
+        world: &mut PhysicsWorld,
+        doc: &Document,
+        groups: &GroupMap,
+        s: &SimSettings,
+        offset: Vec3,
+    ) -> Result<Self, SimError> {
+        let bodies = world::insert_bodies(world, doc, groups, s, offset)?;
+        if bodies.is_empty() {
+            return Err(SimError::Empty);
+        }
+        let mut specs = Vec::new();
+        for id in doc.bone_ids() {
+            if let Some(spec) = joints::joint_spec(doc, id, &bodies)? {
+                specs.push(spec);
+            }
+        }
+        let joints: Vec<JointRec> = specs
+            .into_iter()
+            .map(|spec| {
+                let name = doc.bone(spec.bone).name.clone();
+                let gains = joints::motor_gains(&spec.drive, s.drives, s.gain_multiplier);
+                joints::insert(world, &bodies, spec, name, gains)
+            })
+            .collect();
+        let balance = BalanceRig::new(world, doc, &bodies);
+        let telemetry = Telemetry::new(
+            joints.iter().map(|j| j.name.clone()).collect(),
+            balance.foot_names.clone(),
+            s.telemetry_capacity(),
+        );
+        let total_mass_kg = bodies.iter().map(|b| b.mass_kg).sum();
+        let mut r = Ragdoll {
+            bodies,
+            joints,
+            balance,
+            telemetry,
+            total_mass_kg,
+            fell_at_s: None,
+            com: Vec3::ZERO,
+            vcom: Vec3::ZERO,
+            grounded: 0,
+        };
+        r.balance
+            .set_upright(world, s.balance && r.balance.built.enabled);
+        Ok(r)
+    }
+
+    /// Controller work before a step.
+    pub fn control(&mut self, world: &mut PhysicsWorld, s: &SimSettings) {
+        let on = self.balance.active(s.balance, self.fell_at_s.is_some());
+        self.balance.set_upright(world, on);
+        self.balance
+            .ankle_torque(world, &self.bodies, self.com, self.vcom, self.grounded, on);
+    }
+
+    /// Whole-body state and telemetry after a step.
+    pub fn measure(
+        &mut self,
+        world: &PhysicsWorld,
+        ground: ColliderHandle,
+        step: u64,
+        time_s: f64,
+        s: &SimSettings,
+    ) {
+        let (mut com, mut vcom) = (Vec3::ZERO, Vec3::ZERO);
+        for b in &self.bodies {
+            let rb = &world.bodies[b.body];
+            com += rb.center_of_mass() * b.mass_kg;
+            vcom += rb.linvel() * b.mass_kg;
+        }
+        self.com = com / self.total_mass_kg;
+        self.vcom = vcom / self.total_mass_kg;
+        let mut grounded = 0u32;
+        for (i, &f) in self.balance.feet.iter().enumerate() {
+            let touching = world
+                .narrow_phase
+                .contact_pair(self.bodies[f].collider, ground)
+                .is_some_and(|cp| cp.has_any_active_contact());
+            if touching && i < 32 {
+                grounded |= 1 << i;
+            }
+        }
+        self.grounded = grounded;
+        let tilt_deg = self.balance.torso.map_or(0.0, |t| {
+            let up = *world.bodies[self.bodies[t].body].rotation() * self.balance.torso_up_in_body;
+            up.y.clamp(-1.0, 1.0).acos().to_degrees()
+        });
+        let pelvis_ratio = self.balance.pelvis.map_or(1.0, |p| {
+            world.bodies[self.bodies[p].body].translation().y / self.balance.rest_pelvis_height_m
+        });
+        if self.fell_at_s.is_none()
+            && (pelvis_ratio < FELL_PELVIS_RATIO || tilt_deg > FELL_TILT_DEG)
+        {
+            self.fell_at_s = Some(time_s);
+        }
+        if !s.telemetry {
+            return;
+        }
+        let t = &mut self.telemetry;
+        let frame = t.joints.push_frame();
+        for ((j, out), stats) in self
+            .joints
+            .iter()
+            .zip(frame.iter_mut())
+            .zip(t.joint_stats.iter_mut())
+        {
+            let r1 = *world.bodies[self.bodies[j.spec.parent].body].rotation()
+                * j.spec.parent_from_frame.rotation;
+            let r2 = *world.bodies[self.bodies[j.spec.child].body].rotation()
+                * j.spec.child_from_frame.rotation;
+            let (sample, off_axis) = measure_joint(r1.inverse() * r2, &j.spec.limits);
+            *out = sample;
+            stats.samples += 1;
+            stats.sum_sq_error_deg2 += (sample.error_deg as f64) * (sample.error_deg as f64);
+            stats.max_error_deg = stats.max_error_deg.max(sample.error_deg);
+            if sample.violation_deg > stats.max_violation_deg {
+                stats.max_violation_deg = sample.violation_deg;
+                stats.max_violation_time_s = time_s;
+            }
+            stats.max_off_axis_deg = stats.max_off_axis_deg.max(off_axis);
+        }
+        t.record_body(BodySample {
+            step,
+            time_s,
+            torso_tilt_deg: tilt_deg,
+            com_height_m: self.com.y,
+            pelvis_height_ratio: pelvis_ratio,
+            grounded_feet: grounded,
+        });
+    }
+
+    /// Brings bodies, joints and balance to the document in place. Returns how many things changed.
+    pub fn sync(
+        &mut self,
+        world: &mut PhysicsWorld,
+        doc: &Document,
+        groups: &GroupMap,
+        groups_changed: bool,
+        s: &SimSettings,
+    ) -> Result<usize, SimError> {
+        // Validate everything first, then apply: a bad edit leaves the world as it was.
+        let wanted: Vec<BoneId> = doc
+            .bone_ids()
+            .filter(|&id| world::built_body(doc, id).is_some())
+            .collect();
+        let have: Vec<BoneId> = self.bodies.iter().map(|b| b.bone).collect();
+        if wanted != have {
+            let odd = wanted
+                .iter()
+                .chain(&have)
+                .find(|id| !(wanted.contains(id) && have.contains(id)));
+            return Err(SimError::NeedsRebuild(
+                odd.map_or_else(|| "?".into(), |id| doc.bone(*id).name.clone()),
+            ));
+        }
+        let mut body_updates = Vec::new();
+        for (k, b) in self.bodies.iter().enumerate() {
+            let Some(nb) = world::built_body(doc, b.bone) else {
+                continue;
+            };
+            if nb != b.built || groups_changed {
+                let c = world::build_collider(doc, b.bone, &nb, groups, s)?;
+                body_updates.push((k, nb, c));
+            }
+        }
+        let mut specs = Vec::new();
+        for id in doc.bone_ids() {
+            if let Some(spec) = joints::joint_spec(doc, id, &self.bodies)? {
+                specs.push(spec);
+            }
+        }
+        let mut changed = 0;
+        for (k, nb, c) in body_updates {
+            let b = &mut self.bodies[k];
+            if let Some(col) = world.colliders.get_mut(b.collider) {
+                col.set_shape(c.shared_shape().clone());
+                if let Some(p) = c.position_wrt_parent() {
+                    col.set_position_wrt_parent(*p);
+                }
+                col.set_mass_properties(c.mass_properties());
+                col.set_collision_groups(c.collision_groups());
+            }
+            b.mass_kg = nb.mass_kg as f32;
+            b.built = nb;
+            changed += 1;
+        }
+        self.total_mass_kg = self.bodies.iter().map(|b| b.mass_kg).sum();
+        // Joints: update in place, add new ones, remove dropped ones.
+        let mut kept = vec![false; self.joints.len()];
+        for spec in specs {
+            let gains = joints::motor_gains(&spec.drive, s.drives, s.gain_multiplier);
+            match self.joints.iter().position(|j| j.spec.bone == spec.bone) {
+                Some(i) => {
+                    kept[i] = true;
+                    changed += joints::update(world, &self.bodies, &mut self.joints[i], spec, gains)
+                        as usize;
+                }
+                None => {
+                    let name = doc.bone(spec.bone).name.clone();
+                    self.joints
+                        .push(joints::insert(world, &self.bodies, spec, name, gains));
+                    kept.push(true);
+                    changed += 1;
+                }
+            }
+        }
+        for i in (0..self.joints.len()).rev() {
+            if !kept[i] {
+                let j = self.joints.remove(i);
+                world.remove_impulse_joint(j.main);
+                if let Some(d) = j.drive_joint {
+                    world.remove_impulse_joint(d);
+                }
+                changed += 1;
+            }
+        }
+        let names: Vec<String> = self.joints.iter().map(|j| j.name.clone()).collect();
+        if names != self.telemetry.joint_names
+            || self.balance.foot_names != self.telemetry.foot_names
+        {
+            self.telemetry = Telemetry::new(
+                names,
+                self.balance.foot_names.clone(),
+                s.telemetry_capacity(),
+            );
+        }
+        changed += self.balance.sync(world, doc, &self.bodies) as usize;
+        if self.balance.foot_names != self.telemetry.foot_names {
+            self.telemetry = Telemetry::new(
+                self.telemetry.joint_names.clone(),
+                self.balance.foot_names.clone(),
+                s.telemetry_capacity(),
+            );
+        }
+        Ok(changed)
+    }
+
+    /// Re-applies motor gains after a drives or gain-multiplier change.
+    pub fn regain(&mut self, world: &mut PhysicsWorld, s: &SimSettings) {
+        for j in &mut self.joints {
+            let gains = joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier);
+            let spec = j.spec.clone();
+            joints::update(world, &self.bodies, j, spec, gains);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Simulation settings: solver, gravity, pacing and switches. The defaults are the tuned
+//! editor settings (see the module docs); [`SimSettings::crowd`] is Rapier's own solver
+//! defaults at the same rate.
+
+use glam::Vec3;
+use rapier3d::prelude::IntegrationParameters;
+
+/// Which solver parameters a world steps with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolverPreset {
+    /// The editor's own: `substeps`, `solver_iterations`, `stabilization_iterations`,
+    /// joint warm-starting and `max_corrective_velocity` from these settings.
+    Editor,
+    /// Rapier's `IntegrationParameters::default()` with this settings' `dt_s`.
+    RapierDefault,
+}
+
+/// Everything about how the world steps that is not in the document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimSettings {
+    /// Fixed timestep (s). Default 1/120.
+    pub dt_s: f32,
+    /// Solver substeps per step (Rapier `num_solver_iterations`). Default 8.
+    pub substeps: usize,
+    /// PGS iterations per substep (`num_internal_pgs_iterations`). Default 8.
+    pub solver_iterations: usize,
+    /// Stabilization iterations per substep. Default 1.
+    pub stabilization_iterations: usize,
+    /// Warm-start joint impulses across steps. Default true.
+    pub warmstart_joints: bool,
+    /// Rapier's `normalized_max_corrective_velocity`. Default 20.
+    pub max_corrective_velocity: f32,
+    pub preset: SolverPreset,
+    /// Gravity in the world frame (m/s^2). Default (0, -9.81, 0).
+    pub gravity_m_s2: Vec3,
+    /// Simulated seconds per wall-clock second in [`super::Simulation::advance`]. Default 1.
+    /// The timestep stays fixed; only how many steps run per wall second changes.
+    pub time_scale: f32,
+    /// PD drives toward the target pose. Default on.
+    pub drives: bool,
+    /// Active balance (also needs the document's `balance.enabled`). Default on.
+    pub balance: bool,
+    /// Multiplies every joint's drive stiffness and damping. Default 1.
+    pub gain_multiplier: f32,
+    /// Friction coefficient of every collider and the ground. Default 0.8.
+    pub friction: f32,
+    /// Floor on each principal moment of inertia (kg*m^2); masses are unchanged. Default 0.02.
+    /// This is the mass-ratio handling: light hands and feet on heavy limbs stay stiff.
+    pub inertia_floor_kg_m2: f32,
+    /// A body faster than this pauses the simulation (m/s). Default 100.
+    pub max_linear_speed_m_s: f32,
+    /// A body spinning faster than this pauses the simulation (rad/s). Default 1000.
+    pub max_angular_speed_rad_s: f32,
+    /// Seconds of telemetry kept in the ring buffers (at least 20). Default 20.
+    pub telemetry_seconds: f32,
+    /// Record per-joint and whole-body telemetry every step. Default on.
+    pub telemetry: bool,
+}
+
+impl Default for SimSettings {
+    fn default() -> Self {
+        Self {
+            dt_s: 1.0 / 120.0,
+            substeps: 8,
+            solver_iterations: 8,
+            stabilization_iterations: 1,
+            warmstart_joints: true,
+            max_corrective_velocity: 20.0,
+            preset: SolverPreset::Editor,
+            gravity_m_s2: Vec3::new(0.0, -9.81, 0.0),
+            time_scale: 1.0,
+            drives: true,
+            balance: true,
+            gain_multiplier: 1.0,
+            friction: 0.8,
+            inertia_floor_kg_m2: 0.02,
+            max_linear_speed_m_s: 100.0,
+            max_angular_speed_rad_s: 1000.0,
+            telemetry_seconds: 20.0,
+            telemetry: true,
+        }
+    }
+}
+
+impl SimSettings {
+    /// Rapier's default solver settings, one step per 1/120 s (the `crowd` bench case).
+    pub fn crowd() -> Self {
+        Self {
+            preset: SolverPreset::RapierDefault,
+            ..Self::default()
+        }
+    }
+
+    /// No drives and no balance: a rag doll.
+    pub fn passive() -> Self {
+        Self {
+            drives: false,
+            balance: false,
+            ..Self::default()
+        }
+    }
+
+    /// The Rapier integration parameters these settings ask for.
+    pub fn integration_parameters(&self) -> IntegrationParameters {
+        let mut p = IntegrationParameters {
+            dt: self.dt_s,
+            ..IntegrationParameters::default()
+        };
+        if self.preset == SolverPreset::Editor {
+            p.num_solver_iterations = self.substeps.max(1);
+            p.num_internal_pgs_iterations = self.solver_iterations.max(1);
+            p.num_internal_stabilization_iterations = self.stabilization_iterations;
+            p.warmstart_joints = self.warmstart_joints;
+            p.normalized_max_corrective_velocity = self.max_corrective_velocity;
+        }
+        p
+    }
+
+    /// Ring-buffer capacity in steps: `telemetry_seconds` (at least 20 s) at the step rate.
+    pub fn telemetry_capacity(&self) -> usize {
+        let secs = self.telemetry_seconds.max(20.0);
+        (secs / self.dt_s.max(1e-6)).ceil() as usize
+    }
+
+    /// Steps per simulated second.
+    pub fn rate_hz(&self) -> f32 {
+        1.0 / self.dt_s
+    }
+}
