@@ -3,8 +3,12 @@
 //! Layers, each unaware of its consumers:
 //! - [`document`]: glTF + physics extras + diagnostics, lossless save (no GL, no UI);
 //! - [`mannequin`]: the generator of the bundled default character;
+//! - [`render`]: the 3D viewport's scene (three-d; glam math testable without GL);
+//! - [`app`]: the editor GUI (eframe/egui);
 //! - [`cli`]: the command-line front end over the same layers as the GUI.
 
+pub mod app;
 pub mod cli;
 pub mod document;
 pub mod mannequin;
+pub mod render;

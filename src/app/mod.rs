@@ -1,0 +1,270 @@
+//! The editor GUI (eframe + egui, glow renderer). One module per panel; [`EditorApp`] lays them
+//! out and owns the shared [`state::EditorState`].
+
+mod balance;
+mod diagnostics;
+pub mod files;
+mod headless;
+pub mod history;
+mod inspector;
+mod menu;
+mod outliner;
+pub mod plot;
+pub mod sim_link;
+pub mod state;
+mod viewport;
+mod widgets;
+
+use crate::document::{Document, UriPolicy};
+use files::{Files, Pending};
+use headless::{Hook, Outcome};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Command-line options of the editor.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub file: Option<PathBuf>,
+    pub screenshot: Option<PathBuf>,
+    pub select: Option<String>,
+    pub sim_seconds: Option<f64>,
+    pub bench_frames: Option<usize>,
+    pub policy: UriPolicy,
+}
+
+/// The editor application.
+pub struct EditorApp {
+    pub state: state::EditorState,
+    viewport: viewport::Viewport,
+    outliner: outliner::Outliner,
+    files: Files,
+    plot: plot::PlotPanel,
+    sim: sim_link::SimControls,
+    hook: Option<Hook>,
+    outcome: Outcome,
+    title: String,
+    last_frame: Option<Instant>,
+    frame_ms: f64,
+}
+
+impl EditorApp {
+    /// Builds the app around a loaded document. `cc.gl` is None under tests: no 3D then.
+    pub fn new(cc: &eframe::CreationContext<'_>, doc: Document, opts: &Options) -> Self {
+        let mut state = state::EditorState::new(doc, opts.policy);
+        if let Some(s) = cc.storage.and_then(|s| s.get_string("recent")) {
+            state.recent = s
+                .lines()
+                .filter(|l| !l.is_empty())
+                .map(PathBuf::from)
+                .collect();
+        }
+        if let Some(name) = &opts.select {
+            state.selection = state.doc.bone_by_name(name);
+            if state.selection.is_none() {
+                state.status = format!("no bone named '{name}'");
+            }
+        }
+        let mut viewport = viewport::Viewport::new(cc.gl.is_some());
+        viewport.sync(&mut state);
+        let hook = match (&opts.screenshot, opts.bench_frames) {
+            (Some(p), _) => Some(Hook::screenshot(p.clone())),
+            (None, Some(n)) => Some(Hook::bench(n)),
+            _ => None,
+        };
+        Self {
+            state,
+            viewport,
+            outliner: outliner::Outliner::default(),
+            files: Files::default(),
+            plot: plot::PlotPanel::default(),
+            sim: sim_link::SimControls::default(),
+            hook,
+            outcome: Outcome::default(),
+            title: String::new(),
+            last_frame: None,
+            frame_ms: 0.0,
+        }
+    }
+
+    fn timing(&mut self) {
+        let now = Instant::now();
+        if let Some(prev) = self.last_frame.replace(now) {
+            let ms = (now - prev).as_secs_f64() * 1e3;
+            self.frame_ms = if self.frame_ms == 0.0 {
+                ms
+            } else {
+                self.frame_ms * 0.9 + ms * 0.1
+            };
+        }
+    }
+
+    fn close_guard(&mut self, ctx: &egui::Context) {
+        if self.hook.is_none()
+            && ctx.input(|i| i.viewport().close_requested())
+            && self.state.doc.is_dirty()
+            && !self.files.close_confirmed
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.files.pending = Some(Pending::Close);
+        }
+    }
+
+    fn panels(&mut self, ui: &mut egui::Ui) {
+        let st = &mut self.state;
+        egui::Panel::top("menu").show(ui, |ui| menu::bar(ui, st, &mut self.files));
+        egui::Panel::bottom("status").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                // TODO(sim): simulation time, steps per second and the stability guard message.
+                ui.label("sim 0.00 s");
+                ui.separator();
+                ui.label("0 steps/s");
+                ui.separator();
+                ui.label(format!("frame {:.1} ms", self.frame_ms));
+                ui.separator();
+                ui.label(&st.status);
+            });
+        });
+        egui::Panel::left("left")
+            .resizable(true)
+            .default_size(270.0)
+            .show(ui, |ui| {
+                egui::Panel::bottom("diagnostics")
+                    .resizable(true)
+                    .default_size(150.0)
+                    .show(ui, |ui| {
+                        ui.strong(format!("Diagnostics ({})", st.doc.diagnostics.len()));
+                        diagnostics::ui(ui, st);
+                    });
+                ui.strong("Outliner");
+                self.outliner.ui(ui, st);
+            });
+        egui::Panel::right("right")
+            .resizable(true)
+            .default_size(340.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("right_scroll")
+                    .show(ui, |ui| {
+                        inspector::ui(ui, st);
+                        ui.separator();
+                        egui::CollapsingHeader::new("Balance")
+                            .default_open(false)
+                            .show(ui, |ui| balance::ui(ui, st));
+                        egui::CollapsingHeader::new("Simulation")
+                            .default_open(true)
+                            .show(ui, |ui| self.sim.ui(ui, false));
+                    });
+            });
+        egui::Panel::bottom("plots")
+            .resizable(true)
+            .default_size(230.0)
+            .show(ui, |ui| {
+                // TODO(sim): pass the simulation's telemetry series and time.
+                if let Some(csv) = self.plot.ui(ui, &[], 0.0) {
+                    self.files.csv = Some(csv);
+                    self.files.ask(files::PathAction::ExportCsv, st);
+                }
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            self.viewport.toolbar(ui, st);
+            self.viewport.ui(ui, st);
+        });
+    }
+}
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.timing();
+        if let Some(h) = &mut self.hook {
+            h.frame(&ctx, &self.outcome);
+            if h.bare() {
+                egui::CentralPanel::default().show(ui, |_| {});
+                return;
+            }
+        }
+        self.close_guard(&ctx);
+        menu::shortcuts(&ctx, &mut self.state);
+        self.files.handle_drops(&ctx, &mut self.state);
+        self.state.history.end_drag_unless(ctx.dragged_id());
+        self.panels(ui);
+        self.files.windows(&ctx, &mut self.state);
+        let title = self.state.title();
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        let recent: Vec<String> = self
+            .state
+            .recent
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        storage.set_string("recent", recent.join("\n"));
+    }
+}
+
+/// Opens the editor window; returns when it closes.
+pub fn run(opts: Options) -> ExitCode {
+    let doc = match &opts.file {
+        Some(p) => match Document::open_with(p, opts.policy) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => state::EditorState::mannequin_document(),
+    };
+    if opts.sim_seconds.is_some() {
+        eprintln!(
+            "note: --sim-seconds is ignored: the simulation is not connected to the editor yet"
+        );
+    }
+    let headless = opts.screenshot.is_some() || opts.bench_frames.is_some();
+    let native = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        depth_buffer: 24,
+        persist_window: !headless,
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1280.0, 800.0])
+            .with_title("ragdoll-tuner")
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    let outcome = Outcome::default();
+    let out = outcome.clone();
+    let res = eframe::run_native(
+        "ragdoll-tuner",
+        native,
+        Box::new(move |cc| {
+            let mut app = EditorApp::new(cc, doc, &opts);
+            app.outcome = out;
+            Ok(Box::new(app))
+        }),
+    );
+    if let Err(e) = res {
+        eprintln!("error: the window could not be opened: {e}");
+        return ExitCode::from(2);
+    }
+    let result = outcome.lock().ok().and_then(|mut o| o.take());
+    match result {
+        Some(Ok(line)) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+        None if headless => {
+            eprintln!("error: the window closed before the headless hook finished");
+            ExitCode::from(1)
+        }
+        None => ExitCode::SUCCESS,
+    }
+}
