@@ -9,20 +9,8 @@ pub fn run(file: &Path, policy: UriPolicy) -> anyhow::Result<ExitCode> {
     for d in &doc.diagnostics {
         println!("{}: {d}", file.display());
     }
-    let errors = doc
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == crate::document::Severity::Error)
-        .count();
+    let errors = doc.diagnostics.iter().filter(|d| d.severity == crate::document::Severity::Error).count();
     let warnings = doc.diagnostics.len() - errors;
-    println!(
-        "{}: {} bones, {errors} errors, {warnings} warnings",
-        file.display(),
-        doc.bones.len()
-    );
-    Ok(if has_errors(&doc.diagnostics) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    println!("{}: {} bones, {errors} errors, {warnings} warnings", file.display(), doc.bones.len());
+    Ok(if has_errors(&doc.diagnostics) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

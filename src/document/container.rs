@@ -41,9 +41,7 @@ pub fn parse_glb(data: &[u8]) -> Result<GlbChunks<'_>, String> {
     }
     let version = read_u32(data, 4)?;
     if version != 2 {
-        return Err(format!(
-            "unsupported GLB version {version} (only 2 is supported)"
-        ));
+        return Err(format!("unsupported GLB version {version} (only 2 is supported)"));
     }
     let declared = read_u32(data, 8)? as usize;
     if declared > data.len() {

@@ -1,9 +1,9 @@
 //! The one integration-test binary: real files, the real document layer, the real CLI.
 
-mod cli;
 mod common;
 mod diagnostics;
 mod hostile;
 mod load;
 mod mannequin;
 mod save;
+mod cli;
