@@ -1,7 +1,7 @@
 //! Undo/redo of document edits. Every entry keeps the inverse returned by
 //! [`Document::apply`]; one continuous drag of one widget merges into a single entry.
 
-use crate::document::{Document, Edit, EditError};
+use crate::document::{Document, Edit, EditError, EditTarget};
 
 #[derive(Debug, Clone)]
 struct Entry {
@@ -37,6 +37,37 @@ impl History {
             }),
         }
         self.open = merge;
+        Ok(())
+    }
+
+    /// Applies several edits of one target as a single undo step (e.g. a paste).
+    pub fn apply_group(
+        &mut self,
+        doc: &mut Document,
+        target: EditTarget,
+        edits: Vec<Edit>,
+    ) -> Result<(), EditError> {
+        let mut first = None;
+        for e in &edits {
+            let inv = doc.apply(e)?;
+            first.get_or_insert(inv);
+        }
+        let Some(undo) = first else { return Ok(()) };
+        let extras = match target {
+            EditTarget::Node(n) => doc
+                .json()
+                .get("nodes")
+                .and_then(|v| v.get(n))
+                .and_then(|v| v.get("extras"))
+                .cloned(),
+            EditTarget::Document => doc.json().get("extras").cloned(),
+        };
+        self.redo.clear();
+        self.open = None;
+        self.undo.push(Entry {
+            undo,
+            redo: Edit::ReplaceExtras { target, extras },
+        });
         Ok(())
     }
 

@@ -11,8 +11,30 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     };
     let bone = st.doc.bone(id);
     ui.heading(format!("Bone: {}", bone.name));
+    let has_joint = bone
+        .physics
+        .as_ref()
+        .is_some_and(|p| p.constraint.is_some());
     let target = st.doc.bone_target(id);
-    let Some(p) = bone.physics.clone() else {
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(has_joint, egui::Button::new("Copy joint"))
+            .on_hover_text("Copy limits and drive gains")
+            .clicked()
+        {
+            st.copy_joint();
+        }
+        if ui
+            .add_enabled(
+                st.joint_clipboard.is_some(),
+                egui::Button::new("Paste joint"),
+            )
+            .clicked()
+        {
+            st.paste_joint();
+        }
+    });
+    let Some(p) = st.doc.bone(id).physics.clone() else {
         ui.weak("This bone has no physics.");
         if ui.button("Add capsule collider").clicked() {
             st.edit(target, "collider", "capsule".into(), None);

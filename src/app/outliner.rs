@@ -23,12 +23,13 @@ fn kinds(doc: &Document, id: BoneId) -> String {
 impl Outliner {
     pub fn ui(&mut self, ui: &mut egui::Ui, st: &mut EditorState) {
         ui.horizontal(|ui| {
-            ui.label("Filter");
+            let l = ui.label("Filter");
             ui.add(
                 egui::TextEdit::singleline(&mut self.filter)
                     .hint_text("bone name")
                     .desired_width(f32::INFINITY),
-            );
+            )
+            .labelled_by(l.id);
         });
         ui.separator();
         let doc = &st.doc;

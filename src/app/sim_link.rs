@@ -63,18 +63,14 @@ impl SimControls {
             ui.weak("Simulation not connected yet (rest pose shown).");
         }
         ui.horizontal(|ui| {
-            let play = if self.playing {
-                "⏸ Pause"
-            } else {
-                "▶ Play"
-            };
+            let play = if self.playing { "Pause" } else { "Play" };
             if ui.button(play).clicked() {
                 self.playing = !self.playing;
             }
-            if ui.button("⏭ Step").clicked() {
+            if ui.button("Step").clicked() {
                 self.step_once = true;
             }
-            if ui.button("⟲ Reset").clicked() {
+            if ui.button("Reset").clicked() {
                 self.reset = true;
                 self.playing = false;
             }

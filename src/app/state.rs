@@ -1,7 +1,8 @@
 //! The editor's state outside any panel: the document, selection, history, files and messages.
 
 use super::history::History;
-use crate::document::{BoneId, Document, Edit, EditTarget, UriPolicy};
+use crate::document::{BoneId, ConstraintKind, Document, Drive, Edit, EditTarget, UriPolicy};
+use serde_json::json;
 use std::path::{Path, PathBuf};
 
 /// How many recent files are kept.
@@ -20,6 +21,8 @@ pub struct EditorState {
     /// The last message for the status bar.
     pub status: String,
     pub policy: UriPolicy,
+    /// Limits and gains copied from one joint, to paste onto another.
+    pub joint_clipboard: Option<(ConstraintKind, Option<Drive>)>,
 }
 
 impl EditorState {
@@ -33,6 +36,7 @@ impl EditorState {
             recent: Vec::new(),
             status: String::new(),
             policy,
+            joint_clipboard: None,
         }
     }
 
@@ -59,6 +63,60 @@ impl EditorState {
         match self.history.apply(&mut self.doc, edit, merge) {
             Ok(()) => self.doc_gen += 1,
             Err(e) => self.status = format!("edit refused: {e}"),
+        }
+    }
+
+    /// Copies the selected joint's limits and drive gains.
+    pub fn copy_joint(&mut self) {
+        let Some(id) = self.selection else { return };
+        let p = self.doc.bone(id).physics.as_ref();
+        if let Some(c) = p.and_then(|p| p.constraint.as_ref()) {
+            self.joint_clipboard = Some((c.kind.clone(), p.and_then(|p| p.drive)));
+            self.status = format!("copied the joint of {}", self.doc.bone(id).name);
+        }
+    }
+
+    /// Pastes copied limits and gains onto the selected bone (one undo step).
+    pub fn paste_joint(&mut self) {
+        let (Some(id), Some((kind, drive))) = (self.selection, self.joint_clipboard.clone()) else {
+            return;
+        };
+        let target = self.doc.bone_target(id);
+        let set = |key: &str, value: serde_json::Value| Edit::Set {
+            target,
+            key: key.into(),
+            value,
+        };
+        let mut edits = vec![set("constraint.type", json!(kind.type_name()))];
+        match kind {
+            ConstraintKind::BallSocket {
+                swing_limit_deg,
+                twist_limit_deg,
+            } => {
+                edits.push(set("constraint.swing_limit_deg", json!(swing_limit_deg)));
+                edits.push(set("constraint.twist_limit_deg", json!(twist_limit_deg)));
+            }
+            ConstraintKind::Hinge {
+                hinge_axis,
+                limit_min_deg,
+                limit_max_deg,
+            } => {
+                edits.push(set("constraint.hinge_axis", json!(hinge_axis)));
+                edits.push(set("constraint.limit_min_deg", json!(limit_min_deg)));
+                edits.push(set("constraint.limit_max_deg", json!(limit_max_deg)));
+            }
+        }
+        if let Some(d) = drive {
+            edits.push(set("drive.stiffness", json!(d.stiffness)));
+            edits.push(set("drive.damping", json!(d.damping)));
+            edits.push(set("drive.max_torque", json!(d.max_torque)));
+        }
+        match self.history.apply_group(&mut self.doc, target, edits) {
+            Ok(()) => {
+                self.doc_gen += 1;
+                self.status = format!("pasted the joint onto {}", self.doc.bone(id).name);
+            }
+            Err(e) => self.status = format!("paste refused: {e}"),
         }
     }
 

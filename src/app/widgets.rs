@@ -21,26 +21,34 @@ pub struct Num<'a> {
 pub fn num(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, n: Num) {
     let label = ui.label(n.label);
     let mut v = n.value;
-    let resp = if n.slider {
-        ui.add(
-            egui::Slider::new(&mut v, n.range)
-                .suffix(format!(" {}", n.unit))
-                .max_decimals(2),
-        )
-    } else {
-        ui.add(
-            egui::DragValue::new(&mut v)
-                .range(n.range)
-                .speed(n.speed)
-                .suffix(format!(" {}", n.unit))
-                .max_decimals(4),
-        )
-    }
-    .labelled_by(label.id);
+    let (range, unit) = (n.range.clone(), format!(" {}", n.unit));
+    let mut changed = None;
+    ui.horizontal(|ui| {
+        // The value box carries the accessible label; the slider is an extra handle on it.
+        let r = ui
+            .add(
+                egui::DragValue::new(&mut v)
+                    .range(range.clone())
+                    .speed(n.speed)
+                    .suffix(unit)
+                    .max_decimals(4),
+            )
+            .labelled_by(label.id);
+        if r.changed() {
+            changed = Some(r.dragged().then_some(r.id));
+        }
+        if n.slider {
+            let s = ui.add(egui::Slider::new(&mut v, range).show_value(false));
+            if s.changed() {
+                changed = Some(s.dragged().then_some(s.id));
+            }
+        }
+    });
     ui.end_row();
-    if resp.changed() && v != n.value {
-        let merge = resp.dragged().then_some(resp.id);
-        st.edit(target, n.key, json!(v), merge);
+    if let Some(merge) = changed {
+        if v != n.value {
+            st.edit(target, n.key, json!(v), merge);
+        }
     }
 }
 

@@ -259,11 +259,16 @@ impl GpuScene {
             near,
             far,
         );
+        // The clip rect is the whole panel: only the viewport's part of it may be cleared.
+        let x0 = viewport.x.max(clip.x);
+        let y0 = viewport.y.max(clip.y);
+        let x1 = (viewport.x + viewport.width as i32).min(clip.x + clip.width as i32);
+        let y1 = (viewport.y + viewport.height as i32).min(clip.y + clip.height as i32);
         let scissor = ScissorBox {
-            x: clip.x,
-            y: clip.y,
-            width: clip.width,
-            height: clip.height,
+            x: x0,
+            y: y0,
+            width: (x1 - x0).max(0) as u32,
+            height: (y1 - y0).max(0) as u32,
         };
         let lights: [&dyn Light; 3] = [&self.ambient, &self.sun, &self.fill];
         let target = RenderTarget::screen(&self.ctx, screen[0], screen[1]);

@@ -7,3 +7,4 @@ mod load;
 mod mannequin;
 mod save;
 mod cli;
+mod editor;
