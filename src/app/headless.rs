@@ -20,6 +20,8 @@ pub enum Hook {
         full: Vec<f64>,
         bare: Vec<f64>,
         last: Option<Instant>,
+        /// CPU time of the editor's own `ui()` per full frame (ms).
+        ui_cpu: Vec<f64>,
     },
 }
 
@@ -41,6 +43,7 @@ impl Hook {
             full: Vec::new(),
             bare: Vec::new(),
             last: None,
+            ui_cpu: Vec::new(),
         }
     }
 
@@ -85,6 +88,7 @@ impl Hook {
                 full,
                 bare,
                 last,
+                ui_cpu,
             } => {
                 let now = Instant::now();
                 if let Some(prev) = last.replace(now) {
@@ -101,9 +105,27 @@ impl Hook {
                         "median_frame_ms": round(percentile(full, 0.5)),
                         "p95_frame_ms": round(percentile(full, 0.95)),
                         "bare_median_frame_ms": round(percentile(bare, 0.5)),
+                        "ui_cpu_median_ms": round(percentile(ui_cpu, 0.5)),
                     });
                     finish(ctx, outcome, Ok(json.to_string()));
                 }
+            }
+        }
+    }
+}
+
+impl Hook {
+    /// Records the CPU time of one full editor frame's `ui()`.
+    pub fn record_ui_cpu(&mut self, ms: f64) {
+        if let Hook::Bench {
+            frames,
+            full,
+            ui_cpu,
+            ..
+        } = self
+        {
+            if full.len() < *frames {
+                ui_cpu.push(ms);
             }
         }
     }

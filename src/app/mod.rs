@@ -184,6 +184,7 @@ impl eframe::App for EditorApp {
                 return;
             }
         }
+        let started = Instant::now();
         self.close_guard(&ctx);
         menu::shortcuts(&ctx, &mut self.state);
         self.files.handle_drops(&ctx, &mut self.state);
@@ -194,6 +195,9 @@ impl eframe::App for EditorApp {
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.title = title;
+        }
+        if let Some(h) = &mut self.hook {
+            h.record_ui_cpu(started.elapsed().as_secs_f64() * 1e3);
         }
     }
 
@@ -230,6 +234,10 @@ pub fn run(opts: Options) -> ExitCode {
         renderer: eframe::Renderer::Glow,
         depth_buffer: 24,
         persist_window: !headless,
+        // Headless runs start from a clean layout and leave the user's settings alone.
+        persistence_path: headless.then(|| {
+            std::env::temp_dir().join(format!("ragdoll-tuner-headless-{}", std::process::id()))
+        }),
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1280.0, 800.0])
             .with_title("ragdoll-tuner")

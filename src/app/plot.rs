@@ -4,12 +4,22 @@
 
 use egui_plot::{HLine, Legend, Line, Plot, PlotPoints};
 
-/// One time series: sample times (s, increasing) and values in `unit`.
+/// Which plot a series belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlotKind {
+    /// Joint angle error (deg), one line per joint.
+    JointError,
+    /// Torso tilt from vertical (deg).
+    Tilt,
+    /// Centre-of-mass height (m).
+    ComHeight,
+}
+
+/// One time series: sample times (s, increasing) and values in the plot's unit.
 #[derive(Debug, Clone)]
 pub struct Series<'a> {
     pub name: String,
-    /// "deg" (joint errors, tilt) or "m" (heights).
-    pub unit: &'static str,
+    pub plot: PlotKind,
     pub times: &'a [f64],
     pub values: &'a [f64],
     /// A limit drawn as a horizontal line.
@@ -94,31 +104,43 @@ impl PlotPanel {
         });
         let t1 = self.paused_at.unwrap_or(now).max(self.window);
         let t0 = t1 - self.window;
-        let width = ui.available_width();
-        let columns = (width * ui.ctx().pixels_per_point()) as usize;
-        let half = ((ui.available_height() - 4.0) * 0.5).max(60.0);
-        for (id, unit, ylabel) in [
-            ("angles", "deg", "angle error (deg)"),
-            ("heights", "m", "height (m)"),
-        ] {
-            Plot::new(id)
-                .height(half)
-                .legend(Legend::default())
-                .x_axis_label("time (s)")
-                .y_axis_label(ylabel)
-                .include_x(t0)
-                .include_x(t1)
-                .allow_scroll(false)
-                .show(ui, |p| {
-                    for s in series.iter().filter(|s| s.unit == unit) {
-                        let pts = decimate(s.times, s.values, t0, t1, columns);
-                        p.line(Line::new(s.name.clone(), PlotPoints::from(pts)));
-                        if let Some(l) = s.limit {
-                            p.hline(HLine::new(format!("{} limit", s.name), l));
+        let height = ui.available_height().max(80.0);
+        let ppp = ui.ctx().pixels_per_point();
+        let plots = [
+            (
+                "angles",
+                PlotKind::JointError,
+                "joint angle error (deg)",
+                0.5,
+            ),
+            ("tilt", PlotKind::Tilt, "torso tilt (deg)", 0.25),
+            ("com", PlotKind::ComHeight, "CoM height (m)", 0.25),
+        ];
+        let total = ui.available_width();
+        ui.horizontal(|ui| {
+            for (id, kind, ylabel, share) in plots {
+                let width = (total * share - 8.0).max(80.0);
+                let columns = (width * ppp) as usize;
+                Plot::new(id)
+                    .width(width)
+                    .height(height)
+                    .legend(Legend::default())
+                    .x_axis_label("time (s)")
+                    .y_axis_label(ylabel)
+                    .include_x(t0)
+                    .include_x(t1)
+                    .allow_scroll(false)
+                    .show(ui, |p| {
+                        for s in series.iter().filter(|s| s.plot == kind) {
+                            let pts = decimate(s.times, s.values, t0, t1, columns);
+                            p.line(Line::new(s.name.clone(), PlotPoints::from(pts)));
+                            if let Some(l) = s.limit {
+                                p.hline(HLine::new(format!("{} limit", s.name), l));
+                            }
                         }
-                    }
-                });
-        }
+                    });
+            }
+        });
         csv
     }
 }
@@ -127,8 +149,13 @@ impl PlotPanel {
 pub fn to_csv(series: &[Series]) -> String {
     let mut out = String::from("series,unit,time_s,value\n");
     for s in series {
+        let unit = if s.plot == PlotKind::ComHeight {
+            "m"
+        } else {
+            "deg"
+        };
         for (t, v) in s.times.iter().zip(s.values) {
-            out.push_str(&format!("{},{},{t},{v}\n", s.name, s.unit));
+            out.push_str(&format!("{},{unit},{t},{v}\n", s.name));
         }
     }
     out

@@ -78,12 +78,11 @@ impl Viewport {
                 if !self.all_joints && st.selection != Some(id) {
                     continue;
                 }
-                if let Some(j) = joint_frame(&st.doc, id, rest, pose) {
-                    let thick = if st.selection == Some(id) {
-                        0.005
-                    } else {
-                        0.0035
-                    };
+                if let Some(mut j) = joint_frame(&st.doc, id, rest, pose) {
+                    let selected = st.selection == Some(id);
+                    // The selected joint's gizmo is drawn larger so its limits read clearly.
+                    j.size *= if selected { 1.8 } else { 1.0 };
+                    let thick = if selected { 0.006 } else { 0.0035 };
                     joint_segments(&j, &mut segs, thick);
                 }
             }

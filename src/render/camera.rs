@@ -18,10 +18,10 @@ pub struct OrbitCamera {
 impl Default for OrbitCamera {
     fn default() -> Self {
         Self {
-            target: Vec3::new(0.0, 0.85, 0.0),
+            target: Vec3::new(0.0, 0.9, 0.0),
             yaw: 0.6,
             pitch: 0.2,
-            distance: 2.5,
+            distance: 2.9,
             fov_y: 45f32.to_radians(),
         }
     }
