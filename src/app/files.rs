@@ -124,6 +124,29 @@ impl Files {
                 self.typed = Some((action, text));
             }
         }
+        if let Some(edits) = &st.recovery {
+            let n = edits.len();
+            let mut choice = None;
+            egui::Modal::new(egui::Id::unique("recovery")).show(ctx, |ui| {
+                ui.heading("Recover unsaved edits?");
+                ui.label(format!(
+                    "An autosave of {} holds {n} unsaved change(s) from an earlier session.",
+                    st.doc.path.display()
+                ));
+                ui.horizontal(|ui| {
+                    if ui.button("Recover").clicked() {
+                        choice = Some(true);
+                    }
+                    if ui.button("Discard autosave").clicked() {
+                        choice = Some(false);
+                    }
+                });
+            });
+            if let Some(c) = choice {
+                st.resolve_recovery(c);
+            }
+            return;
+        }
         let Some(pending) = self.pending.clone() else {
             return;
         };
@@ -157,6 +180,7 @@ impl Files {
         match pending {
             Pending::Open(p) => st.open(&p),
             Pending::Close => {
+                super::autosave::remove(&st.doc.path);
                 self.close_confirmed = true;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }

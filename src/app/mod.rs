@@ -1,12 +1,14 @@
 //! The editor GUI (eframe + egui, glow renderer). One module per panel; [`EditorApp`] lays them
 //! out and owns the shared [`state::EditorState`].
 
+pub mod autosave;
 mod balance;
 mod diagnostics;
 pub mod files;
 mod headless;
 pub mod history;
 mod inspector;
+mod loader;
 mod menu;
 mod outliner;
 pub mod plot;
@@ -122,6 +124,15 @@ impl EditorApp {
                 ui.separator();
                 ui.label(format!("frame {:.1} ms", self.frame_ms));
                 ui.separator();
+                if let Some(l) = &st.loading {
+                    ui.spinner();
+                    ui.label(format!(
+                        "loading {} ({:.1} s)",
+                        l.path.display(),
+                        l.started.elapsed().as_secs_f64()
+                    ));
+                    ui.separator();
+                }
                 ui.label(&st.status);
             });
         });
@@ -188,6 +199,11 @@ impl eframe::App for EditorApp {
         self.close_guard(&ctx);
         menu::shortcuts(&ctx, &mut self.state);
         self.files.handle_drops(&ctx, &mut self.state);
+        self.state.poll_loading();
+        if self.state.loading.is_some() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        self.state.autosave_tick();
         self.state.history.end_drag_unless(ctx.dragged_id());
         self.panels(ui);
         self.files.windows(&ctx, &mut self.state);

@@ -1,9 +1,13 @@
 //! The editor's state outside any panel: the document, selection, history, files and messages.
 
+use super::autosave;
 use super::history::History;
+use super::loader::{Loaded, Loading};
+use crate::document::geometry::Geometry;
 use crate::document::{BoneId, ConstraintKind, Document, Drive, Edit, EditTarget, UriPolicy};
 use serde_json::json;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// How many recent files are kept.
 const MAX_RECENT: usize = 8;
@@ -23,6 +27,14 @@ pub struct EditorState {
     pub policy: UriPolicy,
     /// Limits and gains copied from one joint, to paste onto another.
     pub joint_clipboard: Option<(ConstraintKind, Option<Drive>)>,
+    /// A file being opened in the background.
+    pub loading: Option<Loading>,
+    /// Meshes read with the last loaded document, for the viewport to take.
+    pub loaded_geometry: Option<Result<Geometry, String>>,
+    /// Unsaved edits found in an autosave sidecar, offered for recovery.
+    pub recovery: Option<Vec<Edit>>,
+    /// `doc_gen` at the last autosave, and when it was written.
+    autosaved: (u64, Instant),
 }
 
 impl EditorState {
@@ -37,6 +49,76 @@ impl EditorState {
             status: String::new(),
             policy,
             joint_clipboard: None,
+            loading: None,
+            loaded_geometry: None,
+            recovery: None,
+            autosaved: (1, Instant::now()),
+        }
+        .with_recovery_check()
+    }
+
+    fn with_recovery_check(mut self) -> Self {
+        self.recovery = autosave::recovery_edits(&self.doc);
+        self
+    }
+
+    /// Writes the autosave sidecar when there are unsaved edits not yet autosaved (at most
+    /// every 2 s).
+    pub fn autosave_tick(&mut self) {
+        if self.doc.is_dirty()
+            && self.autosaved.0 != self.doc_gen
+            && self.autosaved.1.elapsed().as_secs_f64() > 2.0
+        {
+            self.autosave_now();
+        }
+    }
+
+    pub fn autosave_now(&mut self) {
+        if let Err(e) = autosave::write(&self.doc) {
+            self.status = format!("autosave failed: {e}");
+        }
+        self.autosaved = (self.doc_gen, Instant::now());
+    }
+
+    /// Applies (true) or discards (false) the edits found in the sidecar.
+    pub fn resolve_recovery(&mut self, recover: bool) {
+        let Some(edits) = self.recovery.take() else {
+            return;
+        };
+        if recover {
+            for e in &edits {
+                if let Err(err) = self.doc.apply(e) {
+                    self.status = format!("recovery incomplete: {err}");
+                }
+            }
+            self.doc_gen += 1;
+            self.status = format!("recovered {} unsaved change(s)", edits.len());
+        } else {
+            autosave::remove(&self.doc.path);
+        }
+    }
+
+    /// Picks up a finished background open.
+    pub fn poll_loading(&mut self) {
+        let Some(res) = self.loading.as_ref().and_then(Loading::poll) else {
+            return;
+        };
+        let Some(loading) = self.loading.take() else {
+            return;
+        };
+        self.finish_open(&loading.path, res);
+    }
+
+    fn finish_open(&mut self, path: &Path, res: Loaded) {
+        match res {
+            Ok((doc, geo)) => {
+                self.replace(doc);
+                self.loaded_geometry = Some(geo);
+                self.push_recent(path);
+                self.recovery = autosave::recovery_edits(&self.doc);
+                self.status = format!("opened {}", path.display());
+            }
+            Err(e) => self.status = format!("could not open: {e}"),
         }
     }
 
@@ -153,22 +235,23 @@ impl EditorState {
         self.load_gen += 1;
     }
 
-    /// Opens a file, replacing the document on success.
+    /// Starts opening a file in the background; the document is replaced when it is read.
     pub fn open(&mut self, path: &Path) {
-        match Document::open_with(path, self.policy) {
-            Ok(doc) => {
-                self.replace(doc);
-                self.push_recent(path);
-                self.status = format!("opened {}", path.display());
-            }
-            Err(e) => self.status = format!("could not open: {e}"),
-        }
+        self.loading = Some(Loading::start(path, self.policy));
+        self.status = format!("opening {}…", path.display());
+    }
+
+    /// Opens a file and waits for it (tests, scripts).
+    pub fn open_blocking(&mut self, path: &Path) {
+        let res = Loading::start(path, self.policy).wait();
+        self.finish_open(path, res);
     }
 
     pub fn save(&mut self) {
         let path = self.doc.path.clone();
         match self.doc.save() {
             Ok(()) => {
+                autosave::remove(&path);
                 self.push_recent(&path);
                 self.status = format!("saved {}", path.display());
             }
@@ -177,8 +260,11 @@ impl EditorState {
     }
 
     pub fn save_as(&mut self, path: &Path) {
+        let old = self.doc.path.clone();
         match self.doc.save_as(path) {
             Ok(()) => {
+                autosave::remove(&old);
+                autosave::remove(path);
                 self.push_recent(path);
                 self.status = format!("saved as {}", path.display());
             }

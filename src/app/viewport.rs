@@ -60,10 +60,14 @@ impl Viewport {
     pub fn sync(&mut self, st: &mut EditorState) {
         if self.seen_load != st.load_gen {
             self.seen_load = st.load_gen;
-            let geo = st.doc.load_geometry().unwrap_or_else(|e| {
-                st.status = format!("mesh not shown: {e}");
-                Geometry::default()
-            });
+            let geo = st
+                .loaded_geometry
+                .take()
+                .unwrap_or_else(|| st.doc.load_geometry().map_err(|e| e.to_string()))
+                .unwrap_or_else(|e| {
+                    st.status = format!("mesh not shown: {e}");
+                    Geometry::default()
+                });
             self.model = Some(Arc::new(SkinModel::new(&st.doc, geo)));
             self.rest = Arc::new(Pose::rest(&st.doc));
             self.pose = self.rest.clone();

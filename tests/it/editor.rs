@@ -228,3 +228,39 @@ fn plot_decimation_keeps_min_and_max_per_column() {
     let short = decimate(&times[..10], &values[..10], 0.0, 10.0, 400);
     assert_eq!(short.len(), 10, "few samples pass through unchanged");
 }
+
+/// Unsaved edits survive a crash: the sidecar is offered on the next open, and a save removes it.
+#[test]
+fn autosave_offers_recovery_after_a_crash() {
+    use ragdoll_tuner::app::autosave::sidecar_path;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("mannequin.glb");
+    std::fs::copy(common::mannequin(), &path).expect("copy fixture");
+    let mut h = harness(&path);
+    h.run_steps(2);
+    h.get_by_label("forearm_l").click();
+    h.run_steps(2);
+    h.get_by_label("Max angle").set_value_accesskit(100.0);
+    h.run_steps(2);
+    h.state_mut().state.autosave_now();
+    assert!(sidecar_path(&path).exists());
+    drop(h); // a crash: nothing saved
+
+    assert_eq!(
+        max_limit(&Document::open(&path).expect("opens"), "forearm_l"),
+        145.0
+    );
+    let mut h2 = harness(&path);
+    h2.run_steps(2);
+    h2.get_by_label("Recover").click();
+    h2.run_steps(2);
+    assert_eq!(max_limit(&h2.state().state.doc, "forearm_l"), 100.0);
+    assert!(h2.state().state.doc.is_dirty());
+    h2.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h2.run_steps(2);
+    assert!(!sidecar_path(&path).exists(), "a save removes the sidecar");
+    assert_eq!(
+        max_limit(&Document::open(&path).expect("opens"), "forearm_l"),
+        100.0
+    );
+}
