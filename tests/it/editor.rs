@@ -264,3 +264,52 @@ fn autosave_offers_recovery_after_a_crash() {
         100.0
     );
 }
+
+/// The real window under X (Xvfb in CI): the screenshot hook writes a PNG whose viewport shows
+/// the mannequin and the gizmo colours. Skipped when no X display is set.
+#[test]
+fn screenshot_shows_mannequin_and_gizmos() {
+    if std::env::var_os("DISPLAY").is_none() {
+        eprintln!("skipped: no DISPLAY (run under Xvfb to check the real window)");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let png_path = dir.path().join("shot.png");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ragdoll-tuner"))
+        .args(["--screenshot"])
+        .arg(&png_path)
+        .args(["--select", "forearm_l"])
+        .output()
+        .expect("editor runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(&png_path).expect("png written"),
+    ));
+    let mut reader = decoder.read_info().expect("valid png");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("png frame");
+    let (w, h) = (info.width as usize, info.height as usize);
+    assert!(w >= 1000 && h >= 600, "whole window: {w}x{h}");
+    let (mut green, mut red, mut body) = (0, 0, 0);
+    // The viewport lies between the side panels and above the plots.
+    for y in h / 10..h * 6 / 10 {
+        for x in w / 4..w * 7 / 10 {
+            let p = &buf[(y * w + x) * 4..(y * w + x) * 4 + 3];
+            let (r, g, b) = (p[0] as i32, p[1] as i32, p[2] as i32);
+            if g > 150 && r < 120 && b < 100 {
+                green += 1;
+            } else if r > 170 && g < 90 && b < 90 {
+                red += 1;
+            } else if r > 120 && (r - g).abs() < 25 && (g - b).abs() < 30 && r < 235 {
+                body += 1;
+            }
+        }
+    }
+    assert!(body > 5_000, "mannequin pixels: {body}");
+    assert!(green > 200, "green gizmo pixels: {green}");
+    assert!(red > 100, "red gizmo pixels: {red}");
+}
