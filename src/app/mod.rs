@@ -43,6 +43,10 @@ pub struct EditorApp {
     files: Files,
     plot: plot::PlotPanel,
     sim: sim_link::SimControls,
+    /// The running simulation, once one is plugged in (see [`sim_link`]).
+    simulation: Option<Box<dyn sim_link::Simulation>>,
+    /// (load_gen, doc_gen) the simulation last saw.
+    sim_seen: (u64, u64),
     hook: Option<Hook>,
     outcome: Outcome,
     title: String,
@@ -69,9 +73,13 @@ impl EditorApp {
         }
         let mut viewport = viewport::Viewport::new(cc.gl.is_some());
         viewport.sync(&mut state);
+        let mut plot = plot::PlotPanel::default();
         let hook = match (&opts.screenshot, opts.bench_frames) {
             (Some(p), _) => Some(Hook::screenshot(p.clone())),
-            (None, Some(n)) => Some(Hook::bench(n)),
+            (None, Some(n)) => {
+                plot.all_joints = true;
+                Some(Hook::bench(n))
+            }
             _ => None,
         };
         Self {
@@ -79,13 +87,50 @@ impl EditorApp {
             viewport,
             outliner: outliner::Outliner::default(),
             files: Files::default(),
-            plot: plot::PlotPanel::default(),
+            plot,
             sim: sim_link::SimControls::default(),
+            simulation: None,
+            sim_seen: (0, 0),
             hook,
             outcome: Outcome::default(),
             title: String::new(),
             last_frame: None,
             frame_ms: 0.0,
+        }
+    }
+
+    /// Plugs in a simulation: it is reset to the document and then driven by the controls.
+    pub fn set_simulation(&mut self, sim: Box<dyn sim_link::Simulation>) {
+        self.simulation = Some(sim);
+        self.sim_seen = (0, 0);
+    }
+
+    /// Steps the simulation (if any) and hands its pose to the viewport.
+    fn drive_simulation(&mut self, ctx: &egui::Context) {
+        let Some(sim) = &mut self.simulation else {
+            return;
+        };
+        let st = &self.state;
+        let mut moved = false;
+        if self.sim_seen.0 != st.load_gen || std::mem::take(&mut self.sim.reset) {
+            sim.reset(&st.doc);
+            moved = true;
+        } else if self.sim_seen.1 != st.doc_gen {
+            sim.apply_edit(&st.doc);
+        }
+        self.sim_seen = (st.load_gen, st.doc_gen);
+        if self.sim.playing || self.sim.step_once {
+            let dt = if std::mem::take(&mut self.sim.step_once) {
+                1.0 / 120.0
+            } else {
+                (ctx.input(|i| i.stable_dt) as f64).min(0.05) * self.sim.time_scale
+            };
+            sim.step(&st.doc, &self.sim, dt);
+            moved = true;
+            ctx.request_repaint();
+        }
+        if moved {
+            self.viewport.set_pose(sim.pose().clone());
         }
     }
 
@@ -117,11 +162,22 @@ impl EditorApp {
         egui::Panel::top("menu").show(ui, |ui| menu::bar(ui, st, &mut self.files));
         egui::Panel::bottom("status").show(ui, |ui| {
             ui.horizontal(|ui| {
-                // TODO(sim): simulation time, steps per second and the stability guard message.
-                ui.label("sim 0.00 s");
-                ui.separator();
-                ui.label("0 steps/s");
-                ui.separator();
+                match &self.simulation {
+                    Some(sim) => {
+                        ui.label(format!("sim {:.2} s", sim.time()));
+                        ui.separator();
+                        ui.label(format!("{:.0} steps/s", sim.steps_per_second()));
+                        ui.separator();
+                        if let Some(m) = sim.guard_message() {
+                            ui.colored_label(egui::Color32::from_rgb(240, 170, 40), m);
+                            ui.separator();
+                        }
+                    }
+                    None => {
+                        ui.weak("simulation not connected");
+                        ui.separator();
+                    }
+                }
                 ui.label(format!("frame {:.1} ms", self.frame_ms));
                 ui.separator();
                 if let Some(l) = &st.loading {
@@ -164,15 +220,19 @@ impl EditorApp {
                             .show(ui, |ui| balance::ui(ui, st));
                         egui::CollapsingHeader::new("Simulation")
                             .default_open(true)
-                            .show(ui, |ui| self.sim.ui(ui, false));
+                            .show(ui, |ui| self.sim.ui(ui, self.simulation.is_some()));
                     });
             });
         egui::Panel::bottom("plots")
             .resizable(true)
             .default_size(230.0)
             .show(ui, |ui| {
-                // TODO(sim): pass the simulation's telemetry series and time.
-                if let Some(csv) = self.plot.ui(ui, &[], 0.0) {
+                let (series, now) = match &self.simulation {
+                    Some(sim) => (sim.series(), sim.time()),
+                    None => (Vec::new(), 0.0),
+                };
+                let selected = st.selection.map(|id| st.doc.bone(id).name.clone());
+                if let Some(csv) = self.plot.ui(ui, &series, now, selected.as_deref()) {
                     self.files.csv = Some(csv);
                     self.files.ask(files::PathAction::ExportCsv, st);
                 }
@@ -205,6 +265,7 @@ impl eframe::App for EditorApp {
         }
         self.state.autosave_tick();
         self.state.history.end_drag_unless(ctx.dragged_id());
+        self.drive_simulation(&ctx);
         self.panels(ui);
         self.files.windows(&ctx, &mut self.state);
         let title = self.state.title();

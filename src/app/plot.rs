@@ -68,6 +68,8 @@ pub struct PlotPanel {
     pub window: f64,
     /// Frozen at this end time while paused.
     pub paused_at: Option<f64>,
+    /// Plot every joint instead of the selected one.
+    pub all_joints: bool,
 }
 
 impl Default for PlotPanel {
@@ -75,15 +77,23 @@ impl Default for PlotPanel {
         Self {
             window: 10.0,
             paused_at: None,
+            all_joints: false,
         }
     }
 }
 
 impl PlotPanel {
-    /// Draws the series of one unit group per plot; `now` is the simulation time.
-    pub fn ui(&mut self, ui: &mut egui::Ui, series: &[Series], now: f64) -> Option<String> {
+    /// Draws the plots; joint lines are those of `selected` unless "All joints" is on.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        series: &[Series],
+        now: f64,
+        selected: Option<&str>,
+    ) -> Option<String> {
         let mut csv = None;
         ui.horizontal(|ui| {
+            ui.checkbox(&mut self.all_joints, "All joints in plot");
             let mut paused = self.paused_at.is_some();
             if ui.checkbox(&mut paused, "Pause plot").changed() {
                 self.paused_at = paused.then_some(now);
@@ -131,7 +141,13 @@ impl PlotPanel {
                     .include_x(t1)
                     .allow_scroll(false)
                     .show(ui, |p| {
-                        for s in series.iter().filter(|s| s.plot == kind) {
+                        let wanted = |s: &&Series| {
+                            s.plot == kind
+                                && (kind != PlotKind::JointError
+                                    || self.all_joints
+                                    || selected == Some(s.name.as_str()))
+                        };
+                        for s in series.iter().filter(wanted) {
                             let pts = decimate(s.times, s.values, t0, t1, columns);
                             p.line(Line::new(s.name.clone(), PlotPoints::from(pts)));
                             if let Some(l) = s.limit {

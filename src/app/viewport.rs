@@ -96,6 +96,12 @@ impl Viewport {
         }
     }
 
+    /// Shows a new pose (from the simulation); the mesh is re-skinned on the next frame.
+    pub fn set_pose(&mut self, pose: Pose) {
+        self.pose = Arc::new(pose);
+        self.pose_gen += 1;
+    }
+
     /// Centres the camera on the selection (or the whole character).
     pub fn frame_selection(&mut self, st: &EditorState) {
         match st
