@@ -92,7 +92,8 @@ impl PlotPanel {
         selected: Option<&str>,
     ) -> Option<String> {
         let mut csv = None;
-        ui.horizontal(|ui| {
+        let total = ui.available_width();
+        ui.horizontal_wrapped(|ui| {
             ui.checkbox(&mut self.all_joints, "All joints in plot");
             let mut paused = self.paused_at.is_some();
             if ui.checkbox(&mut paused, "Pause plot").changed() {
@@ -109,7 +110,7 @@ impl PlotPanel {
                 csv = Some(to_csv(series));
             }
             if series.is_empty() {
-                ui.weak("No telemetry: the simulation is not connected yet.");
+                ui.weak("No telemetry yet (simulation not connected).");
             }
         });
         let t1 = self.paused_at.unwrap_or(now).max(self.window);
@@ -126,10 +127,9 @@ impl PlotPanel {
             ("tilt", PlotKind::Tilt, "torso tilt (deg)", 0.25),
             ("com", PlotKind::ComHeight, "CoM height (m)", 0.25),
         ];
-        let total = ui.available_width();
         ui.horizontal(|ui| {
             for (id, kind, ylabel, share) in plots {
-                let width = (total * share - 8.0).max(80.0);
+                let width = ((total - 48.0) * share).max(80.0);
                 let columns = (width * ppp) as usize;
                 Plot::new(id)
                     .width(width)

@@ -67,7 +67,8 @@ impl OrbitCamera {
     /// Centres on a sphere and backs off to fit it.
     pub fn frame(&mut self, center: Vec3, radius: f32) {
         self.target = center;
-        self.distance = (radius.max(0.05) / (self.fov_y * 0.5).sin()).max(0.2);
+        // Room for the joint gizmos around the body, not just the body itself.
+        self.distance = (2.5 * radius.max(0.05) / (self.fov_y * 0.5).sin()).max(0.3);
     }
 
     pub fn view(&self) -> Mat4 {

@@ -79,7 +79,7 @@ fn instances(segs: &[Segment]) -> Instances {
 }
 
 fn capsule_mesh(radius: f32, half_height: f32) -> CpuMesh {
-    let mut m = CpuMesh::sphere(20);
+    let mut m = CpuMesh::sphere(14);
     let normals: Vec<Vec3> = m.positions.to_f32().iter().map(|p| p.normalize()).collect();
     let pos: Vec<Vec3> = m
         .positions
@@ -103,23 +103,28 @@ fn capsule_mesh(radius: f32, half_height: f32) -> CpuMesh {
     m
 }
 
+/// Colliders are drawn this much larger (m) than they are, so a body mesh that coincides with
+/// them does not z-fight with the translucent shells.
+const SHELL_M: f64 = 0.004;
+
 fn shape_mesh(shape: &ColliderShape) -> CpuMesh {
+    let shell = |x: f64| (x + SHELL_M) as f32;
     match *shape {
         ColliderShape::Sphere { radius } => {
-            let mut m = CpuMesh::sphere(20);
-            m.transform(Mat4::from_scale(radius as f32)).ok();
+            let mut m = CpuMesh::sphere(14);
+            m.transform(Mat4::from_scale(shell(radius))).ok();
             m
         }
         ColliderShape::Capsule {
             radius,
             half_height,
-        } => capsule_mesh(radius as f32, half_height as f32),
+        } => capsule_mesh(shell(radius), half_height as f32),
         ColliderShape::Box { half_extents: e } => {
             let mut m = CpuMesh::cube();
             m.transform(Mat4::from_nonuniform_scale(
-                e[0] as f32,
-                e[1] as f32,
-                e[2] as f32,
+                shell(e[0]),
+                shell(e[1]),
+                shell(e[2]),
             ))
             .ok();
             m
