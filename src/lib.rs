@@ -4,9 +4,13 @@
 //! - [`document`]: glTF + physics extras + diagnostics, lossless save (no GL, no UI);
 //! - [`mannequin`]: the generator of the bundled default character;
 //! - [`sim`]: the live Rapier simulation built from a document (no UI);
+//! - [`render`]: the 3D viewport's scene (three-d; glam math testable without GL);
+//! - [`app`]: the editor GUI (eframe/egui);
 //! - [`cli`]: the command-line front end over the same layers as the GUI.
 
+pub mod app;
 pub mod cli;
 pub mod document;
 pub mod mannequin;
 pub mod sim;
+pub mod render;

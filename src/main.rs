@@ -11,13 +11,10 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let args = Cli::parse();
+    let mut args = Cli::parse();
     let policy = args.uri_policy();
-    match args.command {
+    match args.command.take() {
         Some(command) => cli::run(command, policy),
-        None => {
-            eprintln!("the editor is not built yet; try `ragdoll-tuner inspect assets/mannequin.glb`");
-            ExitCode::from(2)
-        }
+        None => ragdoll_tuner::app::run(args.editor_options()),
     }
 }

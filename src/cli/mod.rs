@@ -23,6 +23,18 @@ pub struct Cli {
     /// Follow absolute paths, file: URLs and '..' in external URIs (unsafe for untrusted files).
     #[arg(long, global = true)]
     pub allow_external_uris: bool,
+    /// Editor: render a few frames, write the whole window to this PNG and exit.
+    #[arg(long, value_name = "PNG")]
+    pub screenshot: Option<PathBuf>,
+    /// Editor: select this bone at start.
+    #[arg(long, value_name = "BONE")]
+    pub select: Option<String>,
+    /// Editor: simulate this many seconds before the screenshot.
+    #[arg(long, value_name = "S")]
+    pub sim_seconds: Option<f64>,
+    /// Editor: time N frames of the editor and N of a bare window, print one JSON line, exit.
+    #[arg(long, value_name = "N")]
+    pub bench_frames: Option<usize>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -105,6 +117,18 @@ pub enum Command {
 }
 
 impl Cli {
+    /// The editor's options from the command line.
+    pub fn editor_options(&self) -> crate::app::Options {
+        crate::app::Options {
+            file: self.file.clone(),
+            screenshot: self.screenshot.clone(),
+            select: self.select.clone(),
+            sim_seconds: self.sim_seconds,
+            bench_frames: self.bench_frames,
+            policy: self.uri_policy(),
+        }
+    }
+
     pub fn uri_policy(&self) -> UriPolicy {
         if self.allow_external_uris {
             UriPolicy::AllowAnyLocalFile

@@ -9,3 +9,4 @@ mod save;
 mod validator;
 mod cli;
 mod sim;
+mod editor;

@@ -1,0 +1,34 @@
+//! The diagnostics panel: every problem of the document; clicking one selects its bone.
+
+use super::state::EditorState;
+use crate::document::Severity;
+
+pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
+    if st.doc.diagnostics.is_empty() {
+        ui.weak("No problems found.");
+        return;
+    }
+    let mut select = None;
+    egui::ScrollArea::vertical()
+        .id_salt("diagnostics")
+        .max_height(160.0)
+        .show(ui, |ui| {
+            for d in &st.doc.diagnostics {
+                let (icon, color) = match d.severity {
+                    Severity::Error => ("⛔", egui::Color32::from_rgb(240, 90, 80)),
+                    Severity::Warning => ("⚠", egui::Color32::from_rgb(240, 170, 40)),
+                };
+                let text = format!("{icon} {}: {}: {}", d.bone, d.key, d.message);
+                let resp = ui.add(
+                    egui::Label::new(egui::RichText::new(text).color(color))
+                        .sense(egui::Sense::click()),
+                );
+                if resp.clicked() {
+                    select = d.node.and_then(|n| st.doc.bone_of_node(n));
+                }
+            }
+        });
+    if select.is_some() {
+        st.selection = select;
+    }
+}

@@ -1,0 +1,168 @@
+//! Headless hooks: `--screenshot` (write the window as PNG after a few frames, then exit) and
+//! `--bench-frames` (frame times of the full editor, then of a bare window of the same size).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Frames rendered before the screenshot is taken (layout and GL resources settle).
+const WARMUP_FRAMES: u32 = 8;
+
+/// What a headless run does.
+pub enum Hook {
+    Screenshot {
+        path: PathBuf,
+        frame: u32,
+        result: Arc<Mutex<Option<Result<(), String>>>>,
+    },
+    Bench {
+        frames: usize,
+        full: Vec<f64>,
+        bare: Vec<f64>,
+        last: Option<Instant>,
+        /// CPU time of the editor's own `ui()` per full frame (ms).
+        ui_cpu: Vec<f64>,
+    },
+}
+
+/// The result of a finished hook, shown on stdout/stderr by `run`.
+pub type Outcome = Arc<Mutex<Option<Result<String, String>>>>;
+
+impl Hook {
+    pub fn screenshot(path: PathBuf) -> Self {
+        Hook::Screenshot {
+            path,
+            frame: 0,
+            result: Arc::default(),
+        }
+    }
+
+    pub fn bench(frames: usize) -> Self {
+        Hook::Bench {
+            frames: frames.max(1),
+            full: Vec::new(),
+            bare: Vec::new(),
+            last: None,
+            ui_cpu: Vec::new(),
+        }
+    }
+
+    /// True while the bench draws the bare window.
+    pub fn bare(&self) -> bool {
+        matches!(self, Hook::Bench { frames, full, .. } if full.len() >= *frames)
+    }
+
+    /// Called once per frame, before the UI is built.
+    pub fn frame(&mut self, ctx: &egui::Context, outcome: &Outcome) {
+        ctx.request_repaint();
+        match self {
+            Hook::Screenshot {
+                path,
+                frame,
+                result,
+            } => {
+                *frame += 1;
+                if *frame == WARMUP_FRAMES {
+                    let (p, r) = (path.clone(), result.clone());
+                    let cb = egui::ScreenshotCallback::new(move |img| {
+                        let res = write_png(&p, &img);
+                        if let Ok(mut slot) = r.lock() {
+                            *slot = Some(res);
+                        }
+                    });
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Screenshot(cb));
+                }
+                let done = result.lock().ok().and_then(|mut r| r.take());
+                if let Some(res) = done {
+                    finish(
+                        ctx,
+                        outcome,
+                        res.map(|()| format!("wrote {}", path.display())),
+                    );
+                } else if *frame > WARMUP_FRAMES + 120 {
+                    finish(ctx, outcome, Err("the screenshot never arrived".into()));
+                }
+            }
+            Hook::Bench {
+                frames,
+                full,
+                bare,
+                last,
+                ui_cpu,
+            } => {
+                let now = Instant::now();
+                if let Some(prev) = last.replace(now) {
+                    let ms = (now - prev).as_secs_f64() * 1e3;
+                    if full.len() < *frames {
+                        full.push(ms);
+                    } else if bare.len() < *frames {
+                        bare.push(ms);
+                    }
+                }
+                if bare.len() >= *frames {
+                    let json = serde_json::json!({
+                        "frames": *frames,
+                        "median_frame_ms": round(percentile(full, 0.5)),
+                        "p95_frame_ms": round(percentile(full, 0.95)),
+                        "bare_median_frame_ms": round(percentile(bare, 0.5)),
+                        "ui_cpu_median_ms": round(percentile(ui_cpu, 0.5)),
+                    });
+                    finish(ctx, outcome, Ok(json.to_string()));
+                }
+            }
+        }
+    }
+}
+
+impl Hook {
+    /// Records the CPU time of one full editor frame's `ui()`.
+    pub fn record_ui_cpu(&mut self, ms: f64) {
+        if let Hook::Bench {
+            frames,
+            full,
+            ui_cpu,
+            ..
+        } = self
+        {
+            if full.len() < *frames {
+                ui_cpu.push(ms);
+            }
+        }
+    }
+}
+
+fn finish(ctx: &egui::Context, outcome: &Outcome, res: Result<String, String>) {
+    if let Ok(mut o) = outcome.lock() {
+        if o.is_none() {
+            *o = Some(res);
+        }
+    }
+    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+}
+
+fn round(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// The `q` quantile (nearest rank) of unsorted samples.
+pub fn percentile(samples: &[f64], q: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let mut s = samples.to_vec();
+    s.sort_by(f64::total_cmp);
+    s[((s.len() - 1) as f64 * q).round() as usize]
+}
+
+fn write_png(path: &Path, img: &egui::ColorImage) -> Result<(), String> {
+    let [w, h] = img.size;
+    let file = std::fs::File::create(path)
+        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w as u32, h as u32);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut writer = enc.write_header().map_err(|e| e.to_string())?;
+    let bytes: Vec<u8> = img.pixels.iter().flat_map(|c| c.to_array()).collect();
+    writer.write_image_data(&bytes).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())
+}

@@ -1,0 +1,284 @@
+//! The inspector: collider, constraint and drive of the selected bone, with units.
+
+use super::state::EditorState;
+use super::widgets::{self, Num};
+use crate::document::{BonePhysics, ColliderShape, ConstraintKind, EditTarget};
+
+pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
+    let Some(id) = st.selection else {
+        ui.weak("Select a bone in the outliner or the viewport.");
+        return;
+    };
+    let bone = st.doc.bone(id);
+    ui.heading(format!("Bone: {}", bone.name));
+    let has_joint = bone
+        .physics
+        .as_ref()
+        .is_some_and(|p| p.constraint.is_some());
+    let target = st.doc.bone_target(id);
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(has_joint, egui::Button::new("Copy joint"))
+            .on_hover_text("Copy limits and drive gains")
+            .clicked()
+        {
+            st.copy_joint();
+        }
+        if ui
+            .add_enabled(
+                st.joint_clipboard.is_some(),
+                egui::Button::new("Paste joint"),
+            )
+            .clicked()
+        {
+            st.paste_joint();
+        }
+    });
+    let Some(p) = st.doc.bone(id).physics.clone() else {
+        ui.weak("This bone has no physics.");
+        if ui.button("Add capsule collider").clicked() {
+            st.edit(target, "collider", "capsule".into(), None);
+        }
+        return;
+    };
+    let bones: Vec<String> = st.doc.bones.iter().map(|b| b.name.clone()).collect();
+    egui::CollapsingHeader::new("Collider")
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::Grid::new("collider_grid")
+                .num_columns(2)
+                .striped(true)
+                .show(ui, |ui| collider(ui, st, target, &p));
+        });
+    egui::CollapsingHeader::new("Constraint")
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::Grid::new("constraint_grid")
+                .num_columns(2)
+                .striped(true)
+                .show(ui, |ui| constraint(ui, st, target, &p, &bones));
+        });
+    if let Some(d) = p.drive {
+        egui::CollapsingHeader::new("Drive")
+            .default_open(true)
+            .show(ui, |ui| {
+                egui::Grid::new("drive_grid")
+                    .num_columns(2)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        let rows = [
+                            ("Stiffness", d.stiffness, "drive.stiffness", "N·m/rad", 5.0),
+                            ("Damping", d.damping, "drive.damping", "N·m·s/rad", 0.5),
+                            ("Max torque", d.max_torque, "drive.max_torque", "N·m", 1.0),
+                        ];
+                        for (label, value, key, unit, speed) in rows {
+                            let n = Num {
+                                label,
+                                value,
+                                key,
+                                unit,
+                                range: 0.0..=1.0e6,
+                                speed,
+                                slider: false,
+                            };
+                            widgets::num(ui, st, target, n);
+                        }
+                    });
+            });
+    }
+}
+
+fn collider(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &BonePhysics) {
+    let shapes = ["capsule", "sphere", "box"].map(String::from);
+    let current = p.collider.as_ref().map_or("none", |c| c.shape.type_name());
+    widgets::choice(
+        ui,
+        st,
+        target,
+        "Collider type",
+        "collider",
+        current,
+        &shapes,
+    );
+    if let Some(c) = &p.collider {
+        let m = |label, value, key| Num {
+            label,
+            value,
+            key,
+            unit: "m",
+            range: 0.001..=10.0,
+            speed: 0.002,
+            slider: false,
+        };
+        match c.shape {
+            ColliderShape::Capsule {
+                radius,
+                half_height,
+            } => {
+                widgets::num(ui, st, target, m("Radius", radius, "radius"));
+                widgets::num(ui, st, target, m("Half height", half_height, "half_height"));
+            }
+            ColliderShape::Sphere { radius } => {
+                widgets::num(ui, st, target, m("Radius", radius, "radius"))
+            }
+            ColliderShape::Box { half_extents } => widgets::vec3(
+                ui,
+                st,
+                target,
+                ("Half extents", "half_extents", " m", 0.002),
+                half_extents,
+            ),
+        }
+        let t = c.offset.translation.unwrap_or_else(|| {
+            let id = st.selection.unwrap_or(crate::document::BoneId(0));
+            st.doc.collider_placement(id, c).translation.to_array()
+        });
+        widgets::vec3(
+            ui,
+            st,
+            target,
+            ("Offset", "offset.translation", " m", 0.002),
+            t,
+        );
+    }
+    let mass = Num {
+        label: "Mass",
+        value: p.mass,
+        key: "mass",
+        unit: "kg",
+        range: 0.001..=1000.0,
+        speed: 0.05,
+        slider: false,
+    };
+    widgets::num(ui, st, target, mass);
+    widgets::text(
+        ui,
+        st,
+        target,
+        "Collision group",
+        "collision_group",
+        &p.collision_group,
+    );
+    widgets::text(
+        ui,
+        st,
+        target,
+        "Collision mask",
+        "collision_mask",
+        &p.collision_mask,
+    );
+}
+
+fn constraint(
+    ui: &mut egui::Ui,
+    st: &mut EditorState,
+    target: EditTarget,
+    p: &BonePhysics,
+    bones: &[String],
+) {
+    let kinds = ["ball_socket", "hinge"].map(String::from);
+    let Some(c) = &p.constraint else {
+        widgets::choice(
+            ui,
+            st,
+            target,
+            "Constraint type",
+            "constraint.type",
+            "none",
+            &kinds,
+        );
+        return;
+    };
+    widgets::choice(
+        ui,
+        st,
+        target,
+        "Constraint type",
+        "constraint.type",
+        c.kind.type_name(),
+        &kinds,
+    );
+    let parent = c.parent_bone.clone().unwrap_or_default();
+    widgets::choice(
+        ui,
+        st,
+        target,
+        "Parent bone",
+        "constraint.parent_bone",
+        &parent,
+        bones,
+    );
+    let deg = |label, value, key, range| Num {
+        label,
+        value,
+        key,
+        unit: "deg",
+        range,
+        speed: 0.5,
+        slider: true,
+    };
+    match c.kind {
+        ConstraintKind::BallSocket {
+            swing_limit_deg,
+            twist_limit_deg,
+        } => {
+            widgets::num(
+                ui,
+                st,
+                target,
+                deg(
+                    "Swing limit",
+                    swing_limit_deg,
+                    "constraint.swing_limit_deg",
+                    0.0..=180.0,
+                ),
+            );
+            widgets::num(
+                ui,
+                st,
+                target,
+                deg(
+                    "Twist limit",
+                    twist_limit_deg,
+                    "constraint.twist_limit_deg",
+                    0.0..=180.0,
+                ),
+            );
+        }
+        ConstraintKind::Hinge {
+            hinge_axis,
+            limit_min_deg,
+            limit_max_deg,
+        } => {
+            widgets::vec3(
+                ui,
+                st,
+                target,
+                ("Hinge axis", "constraint.hinge_axis", "", 0.01),
+                hinge_axis,
+            );
+            widgets::num(
+                ui,
+                st,
+                target,
+                deg(
+                    "Min angle",
+                    limit_min_deg,
+                    "constraint.limit_min_deg",
+                    -180.0..=180.0,
+                ),
+            );
+            widgets::num(
+                ui,
+                st,
+                target,
+                deg(
+                    "Max angle",
+                    limit_max_deg,
+                    "constraint.limit_max_deg",
+                    -180.0..=180.0,
+                ),
+            );
+        }
+    }
+}

@@ -1,0 +1,355 @@
+//! The editor GUI (eframe + egui, glow renderer). One module per panel; [`EditorApp`] lays them
+//! out and owns the shared [`state::EditorState`].
+
+pub mod autosave;
+mod balance;
+mod diagnostics;
+pub mod files;
+mod headless;
+pub mod history;
+mod inspector;
+mod loader;
+mod menu;
+mod outliner;
+pub mod plot;
+pub mod sim_link;
+pub mod state;
+mod viewport;
+mod widgets;
+
+use crate::document::{Document, UriPolicy};
+use files::{Files, Pending};
+use headless::{Hook, Outcome};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Command-line options of the editor.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub file: Option<PathBuf>,
+    pub screenshot: Option<PathBuf>,
+    pub select: Option<String>,
+    pub sim_seconds: Option<f64>,
+    pub bench_frames: Option<usize>,
+    pub policy: UriPolicy,
+}
+
+/// The editor application.
+pub struct EditorApp {
+    pub state: state::EditorState,
+    viewport: viewport::Viewport,
+    outliner: outliner::Outliner,
+    files: Files,
+    plot: plot::PlotPanel,
+    sim: sim_link::SimControls,
+    /// The running simulation, once one is plugged in (see [`sim_link`]).
+    simulation: Option<Box<dyn sim_link::Simulation>>,
+    /// (load_gen, doc_gen) the simulation last saw.
+    sim_seen: (u64, u64),
+    hook: Option<Hook>,
+    outcome: Outcome,
+    title: String,
+    last_frame: Option<Instant>,
+    frame_ms: f64,
+}
+
+impl EditorApp {
+    /// Builds the app around a loaded document. `cc.gl` is None under tests: no 3D then.
+    pub fn new(cc: &eframe::CreationContext<'_>, doc: Document, opts: &Options) -> Self {
+        let mut state = state::EditorState::new(doc, opts.policy);
+        if let Some(s) = cc.storage.and_then(|s| s.get_string("recent")) {
+            state.recent = s
+                .lines()
+                .filter(|l| !l.is_empty())
+                .map(PathBuf::from)
+                .collect();
+        }
+        if let Some(name) = &opts.select {
+            state.selection = state.doc.bone_by_name(name);
+            if state.selection.is_none() {
+                state.status = format!("no bone named '{name}'");
+            }
+        }
+        let mut viewport = viewport::Viewport::new(cc.gl.is_some());
+        viewport.sync(&mut state);
+        let mut plot = plot::PlotPanel::default();
+        let hook = match (&opts.screenshot, opts.bench_frames) {
+            (Some(p), _) => Some(Hook::screenshot(p.clone())),
+            (None, Some(n)) => {
+                plot.all_joints = true;
+                Some(Hook::bench(n))
+            }
+            _ => None,
+        };
+        Self {
+            state,
+            viewport,
+            outliner: outliner::Outliner::default(),
+            files: Files::default(),
+            plot,
+            sim: sim_link::SimControls::default(),
+            simulation: None,
+            sim_seen: (0, 0),
+            hook,
+            outcome: Outcome::default(),
+            title: String::new(),
+            last_frame: None,
+            frame_ms: 0.0,
+        }
+    }
+
+    /// Plugs in a simulation: it is reset to the document and then driven by the controls.
+    pub fn set_simulation(&mut self, sim: Box<dyn sim_link::Simulation>) {
+        self.simulation = Some(sim);
+        self.sim_seen = (0, 0);
+    }
+
+    /// Steps the simulation (if any) and hands its pose to the viewport.
+    fn drive_simulation(&mut self, ctx: &egui::Context) {
+        let Some(sim) = &mut self.simulation else {
+            return;
+        };
+        let st = &self.state;
+        let mut moved = false;
+        if self.sim_seen.0 != st.load_gen || std::mem::take(&mut self.sim.reset) {
+            sim.reset(&st.doc);
+            moved = true;
+        } else if self.sim_seen.1 != st.doc_gen {
+            sim.apply_edit(&st.doc);
+        }
+        self.sim_seen = (st.load_gen, st.doc_gen);
+        if self.sim.playing || self.sim.step_once {
+            let dt = if std::mem::take(&mut self.sim.step_once) {
+                1.0 / 120.0
+            } else {
+                (ctx.input(|i| i.stable_dt) as f64).min(0.05) * self.sim.time_scale
+            };
+            sim.step(&st.doc, &self.sim, dt);
+            moved = true;
+            ctx.request_repaint();
+        }
+        if moved {
+            self.viewport.set_pose(sim.pose().clone());
+        }
+    }
+
+    fn timing(&mut self) {
+        let now = Instant::now();
+        if let Some(prev) = self.last_frame.replace(now) {
+            let ms = (now - prev).as_secs_f64() * 1e3;
+            self.frame_ms = if self.frame_ms == 0.0 {
+                ms
+            } else {
+                self.frame_ms * 0.9 + ms * 0.1
+            };
+        }
+    }
+
+    fn close_guard(&mut self, ctx: &egui::Context) {
+        if self.hook.is_none()
+            && ctx.input(|i| i.viewport().close_requested())
+            && self.state.doc.is_dirty()
+            && !self.files.close_confirmed
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.files.pending = Some(Pending::Close);
+        }
+    }
+
+    fn panels(&mut self, ui: &mut egui::Ui) {
+        let st = &mut self.state;
+        egui::Panel::top("menu").show(ui, |ui| menu::bar(ui, st, &mut self.files));
+        egui::Panel::bottom("status").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                match &self.simulation {
+                    Some(sim) => {
+                        ui.label(format!("sim {:.2} s", sim.time()));
+                        ui.separator();
+                        ui.label(format!("{:.0} steps/s", sim.steps_per_second()));
+                        ui.separator();
+                        if let Some(m) = sim.guard_message() {
+                            ui.colored_label(egui::Color32::from_rgb(240, 170, 40), m);
+                            ui.separator();
+                        }
+                    }
+                    None => {
+                        ui.weak("simulation not connected");
+                        ui.separator();
+                    }
+                }
+                ui.label(format!("frame {:.1} ms", self.frame_ms));
+                ui.separator();
+                if let Some(l) = &st.loading {
+                    ui.spinner();
+                    ui.label(format!(
+                        "loading {} ({:.1} s)",
+                        l.path.display(),
+                        l.started.elapsed().as_secs_f64()
+                    ));
+                    ui.separator();
+                }
+                ui.label(&st.status);
+            });
+        });
+        egui::Panel::left("left")
+            .resizable(true)
+            .default_size(270.0)
+            .show(ui, |ui| {
+                egui::Panel::bottom("diagnostics")
+                    .resizable(true)
+                    .default_size(150.0)
+                    .show(ui, |ui| {
+                        ui.strong(format!("Diagnostics ({})", st.doc.diagnostics.len()));
+                        diagnostics::ui(ui, st);
+                    });
+                ui.strong("Outliner");
+                self.outliner.ui(ui, st);
+            });
+        egui::Panel::right("right")
+            .resizable(true)
+            .default_size(340.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("right_scroll")
+                    .show(ui, |ui| {
+                        inspector::ui(ui, st);
+                        ui.separator();
+                        egui::CollapsingHeader::new("Balance")
+                            .default_open(false)
+                            .show(ui, |ui| balance::ui(ui, st));
+                        egui::CollapsingHeader::new("Simulation")
+                            .default_open(true)
+                            .show(ui, |ui| self.sim.ui(ui, self.simulation.is_some()));
+                    });
+            });
+        egui::Panel::bottom("plots")
+            .resizable(true)
+            .default_size(230.0)
+            .show(ui, |ui| {
+                let (series, now) = match &self.simulation {
+                    Some(sim) => (sim.series(), sim.time()),
+                    None => (Vec::new(), 0.0),
+                };
+                let selected = st.selection.map(|id| st.doc.bone(id).name.clone());
+                if let Some(csv) = self.plot.ui(ui, &series, now, selected.as_deref()) {
+                    self.files.csv = Some(csv);
+                    self.files.ask(files::PathAction::ExportCsv, st);
+                }
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            self.viewport.toolbar(ui, st);
+            self.viewport.ui(ui, st);
+        });
+    }
+}
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.timing();
+        if let Some(h) = &mut self.hook {
+            h.frame(&ctx, &self.outcome);
+            if h.bare() {
+                egui::CentralPanel::default().show(ui, |_| {});
+                return;
+            }
+        }
+        let started = Instant::now();
+        self.close_guard(&ctx);
+        menu::shortcuts(&ctx, &mut self.state);
+        self.files.handle_drops(&ctx, &mut self.state);
+        self.state.poll_loading();
+        if self.state.loading.is_some() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        self.state.autosave_tick();
+        self.state.history.end_drag_unless(ctx.dragged_id());
+        self.drive_simulation(&ctx);
+        self.panels(ui);
+        self.files.windows(&ctx, &mut self.state);
+        let title = self.state.title();
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+        if let Some(h) = &mut self.hook {
+            h.record_ui_cpu(started.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        let recent: Vec<String> = self
+            .state
+            .recent
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        storage.set_string("recent", recent.join("\n"));
+    }
+}
+
+/// Opens the editor window; returns when it closes.
+pub fn run(opts: Options) -> ExitCode {
+    let doc = match &opts.file {
+        Some(p) => match Document::open_with(p, opts.policy) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => state::EditorState::mannequin_document(),
+    };
+    if opts.sim_seconds.is_some() {
+        eprintln!(
+            "note: --sim-seconds is ignored: the simulation is not connected to the editor yet"
+        );
+    }
+    let headless = opts.screenshot.is_some() || opts.bench_frames.is_some();
+    let native = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        depth_buffer: 24,
+        persist_window: !headless,
+        // Headless runs start from a clean layout and leave the user's settings alone.
+        persistence_path: headless.then(|| {
+            std::env::temp_dir().join(format!("ragdoll-tuner-headless-{}", std::process::id()))
+        }),
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1280.0, 800.0])
+            .with_title("ragdoll-tuner")
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    let outcome = Outcome::default();
+    let out = outcome.clone();
+    let res = eframe::run_native(
+        "ragdoll-tuner",
+        native,
+        Box::new(move |cc| {
+            let mut app = EditorApp::new(cc, doc, &opts);
+            app.outcome = out;
+            Ok(Box::new(app))
+        }),
+    );
+    if let Err(e) = res {
+        eprintln!("error: the window could not be opened: {e}");
+        return ExitCode::from(2);
+    }
+    let result = outcome.lock().ok().and_then(|mut o| o.take());
+    match result {
+        Some(Ok(line)) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+        None if headless => {
+            eprintln!("error: the window closed before the headless hook finished");
+            ExitCode::from(1)
+        }
+        None => ExitCode::SUCCESS,
+    }
+}

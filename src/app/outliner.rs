@@ -1,0 +1,105 @@
+//! The outliner: the skeleton as a tree with collider and constraint types, a diagnostics
+//! marker and a name filter. Clicking a bone selects it everywhere.
+
+use super::state::EditorState;
+use crate::document::{BoneId, Document};
+
+/// Outliner state kept between frames.
+#[derive(Default)]
+pub struct Outliner {
+    pub filter: String,
+}
+
+/// Short "collider / constraint" text of a bone.
+fn kinds(doc: &Document, id: BoneId) -> String {
+    let Some(p) = doc.bone(id).physics.as_ref() else {
+        return "no physics".into();
+    };
+    let collider = p.collider.as_ref().map_or("-", |c| c.shape.type_name());
+    let joint = p.constraint.as_ref().map_or("-", |c| c.kind.type_name());
+    format!("{collider} / {joint}")
+}
+
+impl Outliner {
+    pub fn ui(&mut self, ui: &mut egui::Ui, st: &mut EditorState) {
+        ui.horizontal(|ui| {
+            let l = ui.label("Filter");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.filter)
+                    .hint_text("bone name")
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(l.id);
+        });
+        ui.separator();
+        let doc = &st.doc;
+        let mut children: Vec<Vec<BoneId>> = vec![Vec::new(); doc.bones.len()];
+        let mut roots = Vec::new();
+        for id in doc.bone_ids() {
+            match doc.bone(id).parent {
+                Some(p) => children[p.index()].push(id),
+                None => roots.push(id),
+            }
+        }
+        let filter = self.filter.trim().to_lowercase();
+        let mut clicked = None;
+        egui::ScrollArea::vertical()
+            .id_salt("outliner")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                if filter.is_empty() {
+                    for r in roots {
+                        tree_row(ui, doc, &children, r, 0, st.selection, &mut clicked);
+                    }
+                } else {
+                    for id in doc
+                        .bone_ids()
+                        .filter(|&id| doc.bone(id).name.to_lowercase().contains(&filter))
+                    {
+                        row(ui, doc, id, 0, st.selection, &mut clicked);
+                    }
+                }
+            });
+        if let Some(id) = clicked {
+            st.selection = Some(id);
+        }
+    }
+}
+
+fn tree_row(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    children: &[Vec<BoneId>],
+    id: BoneId,
+    depth: usize,
+    selected: Option<BoneId>,
+    clicked: &mut Option<BoneId>,
+) {
+    row(ui, doc, id, depth, selected, clicked);
+    for &c in &children[id.index()] {
+        tree_row(ui, doc, children, c, depth + 1, selected, clicked);
+    }
+}
+
+fn row(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    id: BoneId,
+    depth: usize,
+    selected: Option<BoneId>,
+    clicked: &mut Option<BoneId>,
+) {
+    let bone = doc.bone(id);
+    ui.horizontal(|ui| {
+        ui.add_space(depth as f32 * 12.0);
+        let resp = ui.selectable_label(selected == Some(id), &bone.name);
+        if resp.clicked() {
+            *clicked = Some(id);
+        }
+        if bone.has_problems {
+            ui.colored_label(egui::Color32::from_rgb(240, 170, 40), "⚠")
+                .on_hover_text("has diagnostics");
+        }
+        ui.weak(kinds(doc, id));
+    });
+}

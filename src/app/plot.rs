@@ -1,0 +1,178 @@
+//! Time-series plots (egui_plot): joint angle error per selected joint with its limit, torso
+//! tilt and centre-of-mass height. Series arrive as plain slices; each is decimated to a min
+//! and a max per pixel column of the plot before drawing.
+
+use egui_plot::{HLine, Legend, Line, Plot, PlotPoints};
+
+/// Which plot a series belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlotKind {
+    /// Joint angle error (deg), one line per joint.
+    JointError,
+    /// Torso tilt from vertical (deg).
+    Tilt,
+    /// Centre-of-mass height (m).
+    ComHeight,
+}
+
+/// One time series: sample times (s, increasing) and values in the plot's unit.
+#[derive(Debug, Clone)]
+pub struct Series<'a> {
+    pub name: String,
+    pub plot: PlotKind,
+    pub times: &'a [f64],
+    pub values: &'a [f64],
+    /// A limit drawn as a horizontal line.
+    pub limit: Option<f64>,
+}
+
+/// Keeps the samples with t in [t0, t1], reduced to at most two points (min, max in time
+/// order) per column of `columns` equal-width columns.
+pub fn decimate(times: &[f64], values: &[f64], t0: f64, t1: f64, columns: usize) -> Vec<[f64; 2]> {
+    let n = times.len().min(values.len());
+    let start = times[..n].partition_point(|&t| t < t0);
+    let end = times[..n].partition_point(|&t| t <= t1);
+    let cols = columns.max(1);
+    if end - start <= 2 * cols {
+        return (start..end).map(|i| [times[i], values[i]]).collect();
+    }
+    let width = (t1 - t0).max(1e-12) / cols as f64;
+    let mut out = Vec::with_capacity(2 * cols);
+    let mut i = start;
+    while i < end {
+        let col = ((times[i] - t0) / width).floor();
+        let (mut lo, mut hi) = (i, i);
+        let mut j = i;
+        while j < end && ((times[j] - t0) / width).floor() == col {
+            if values[j] < values[lo] {
+                lo = j;
+            }
+            if values[j] > values[hi] {
+                hi = j;
+            }
+            j += 1;
+        }
+        let (a, b) = if lo <= hi { (lo, hi) } else { (hi, lo) };
+        out.push([times[a], values[a]]);
+        if b != a {
+            out.push([times[b], values[b]]);
+        }
+        i = j;
+    }
+    out
+}
+
+/// Plot panel state.
+pub struct PlotPanel {
+    /// Rolling window length (s).
+    pub window: f64,
+    /// Frozen at this end time while paused.
+    pub paused_at: Option<f64>,
+    /// Plot every joint instead of the selected one.
+    pub all_joints: bool,
+}
+
+impl Default for PlotPanel {
+    fn default() -> Self {
+        Self {
+            window: 10.0,
+            paused_at: None,
+            all_joints: false,
+        }
+    }
+}
+
+impl PlotPanel {
+    /// Draws the plots; joint lines are those of `selected` unless "All joints" is on.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        series: &[Series],
+        now: f64,
+        selected: Option<&str>,
+    ) -> Option<String> {
+        let mut csv = None;
+        let total = ui.available_width();
+        ui.horizontal_wrapped(|ui| {
+            ui.checkbox(&mut self.all_joints, "All joints in plot");
+            let mut paused = self.paused_at.is_some();
+            if ui.checkbox(&mut paused, "Pause plot").changed() {
+                self.paused_at = paused.then_some(now);
+            }
+            let l = ui.label("Window");
+            ui.add(
+                egui::DragValue::new(&mut self.window)
+                    .range(1.0..=120.0)
+                    .suffix(" s"),
+            )
+            .labelled_by(l.id);
+            if ui.button("Export CSV…").clicked() {
+                csv = Some(to_csv(series));
+            }
+            if series.is_empty() {
+                ui.weak("No telemetry yet (simulation not connected).");
+            }
+        });
+        let t1 = self.paused_at.unwrap_or(now).max(self.window);
+        let t0 = t1 - self.window;
+        let height = ui.available_height().max(80.0);
+        let ppp = ui.ctx().pixels_per_point();
+        let plots = [
+            (
+                "angles",
+                PlotKind::JointError,
+                "joint angle error (deg)",
+                0.5,
+            ),
+            ("tilt", PlotKind::Tilt, "torso tilt (deg)", 0.25),
+            ("com", PlotKind::ComHeight, "CoM height (m)", 0.25),
+        ];
+        ui.horizontal(|ui| {
+            for (id, kind, ylabel, share) in plots {
+                let width = ((total - 48.0) * share).max(80.0);
+                let columns = (width * ppp) as usize;
+                Plot::new(id)
+                    .width(width)
+                    .height(height)
+                    .legend(Legend::default())
+                    .x_axis_label("time (s)")
+                    .y_axis_label(ylabel)
+                    .include_x(t0)
+                    .include_x(t1)
+                    .allow_scroll(false)
+                    .show(ui, |p| {
+                        let wanted = |s: &&Series| {
+                            s.plot == kind
+                                && (kind != PlotKind::JointError
+                                    || self.all_joints
+                                    || selected == Some(s.name.as_str()))
+                        };
+                        for s in series.iter().filter(wanted) {
+                            let pts = decimate(s.times, s.values, t0, t1, columns);
+                            p.line(Line::new(s.name.clone(), PlotPoints::from(pts)));
+                            if let Some(l) = s.limit {
+                                p.hline(HLine::new(format!("{} limit", s.name), l));
+                            }
+                        }
+                    });
+            }
+        });
+        csv
+    }
+}
+
+/// All series as CSV rows: series,unit,time_s,value.
+pub fn to_csv(series: &[Series]) -> String {
+    let mut out = String::from("series,unit,time_s,value\n");
+    for s in series {
+        let unit = if s.plot == PlotKind::ComHeight {
+            "m"
+        } else {
+            "deg"
+        };
+        for (t, v) in s.times.iter().zip(s.values) {
+            out.push_str(&format!("{},{unit},{t},{v}\n", s.name));
+        }
+    }
+    out
+}

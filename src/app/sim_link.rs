@@ -1,0 +1,92 @@
+//! Where the simulation plugs in. The simulation layer (`src/sim/`, another branch) is not
+//! available yet, so [`SimControls`] holds the user's settings and [`Simulation`] is the
+//! interface the editor will drive.
+//!
+//! TODO(sim): implement [`Simulation`] for the Rapier world of `src/sim/`, create it in
+//! `EditorApp::new` and on every document load, and call `apply_edit` after each edit.
+
+use super::plot::Series;
+use crate::document::Document;
+use crate::render::Pose;
+
+/// What the editor needs from a running simulation.
+pub trait Simulation {
+    /// Advances by `dt` seconds of simulated time (already scaled).
+    fn step(&mut self, doc: &Document, controls: &SimControls, dt: f64);
+    /// Back to the rest pose, time 0.
+    fn reset(&mut self, doc: &Document);
+    /// The document changed (an edit, undo or redo): update limits and gains in place.
+    fn apply_edit(&mut self, doc: &Document);
+    /// World transform per bone.
+    fn pose(&self) -> &Pose;
+    /// Simulated seconds since the last reset.
+    fn time(&self) -> f64;
+    /// Steps per second over the last second of wall time.
+    fn steps_per_second(&self) -> f64;
+    /// Set when the stability guard paused the simulation.
+    fn guard_message(&self) -> Option<String>;
+    /// Telemetry: joint angle errors (deg), torso tilt (deg), centre-of-mass height (m).
+    fn series(&self) -> Vec<Series<'_>>;
+}
+
+/// The settings of the simulation controls panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimControls {
+    pub playing: bool,
+    pub step_once: bool,
+    pub reset: bool,
+    pub time_scale: f64,
+    pub gravity: bool,
+    pub balance: bool,
+    pub drives: bool,
+    pub pin_pelvis: bool,
+}
+
+impl Default for SimControls {
+    fn default() -> Self {
+        Self {
+            playing: false,
+            step_once: false,
+            reset: false,
+            time_scale: 1.0,
+            gravity: true,
+            balance: true,
+            drives: true,
+            pin_pelvis: false,
+        }
+    }
+}
+
+impl SimControls {
+    pub fn ui(&mut self, ui: &mut egui::Ui, connected: bool) {
+        if !connected {
+            ui.weak("Simulation not connected yet (rest pose shown).");
+        }
+        ui.horizontal(|ui| {
+            let play = if self.playing { "Pause" } else { "Play" };
+            if ui.button(play).clicked() {
+                self.playing = !self.playing;
+            }
+            if ui.button("Step").clicked() {
+                self.step_once = true;
+            }
+            if ui.button("Reset").clicked() {
+                self.reset = true;
+                self.playing = false;
+            }
+        });
+        let l = ui.label("Time scale");
+        ui.add(
+            egui::Slider::new(&mut self.time_scale, 0.05..=2.0)
+                .suffix(" ×")
+                .logarithmic(true),
+        )
+        .labelled_by(l.id);
+        ui.horizontal_wrapped(|ui| {
+            ui.checkbox(&mut self.gravity, "Gravity");
+            ui.checkbox(&mut self.balance, "Balance");
+            ui.checkbox(&mut self.drives, "Drives");
+            ui.checkbox(&mut self.pin_pelvis, "Pin pelvis");
+        });
+    }
+}

@@ -1,0 +1,228 @@
+//! The 3D viewport panel: camera input, picking, gizmo toggles, and the paint callback that
+//! hands a [`SceneInput`] to the three-d scene. Without GL (tests) it draws a placeholder.
+
+use super::state::EditorState;
+use crate::document::geometry::Geometry;
+use crate::render::colliders::{bone_bounds, pick, placed_colliders};
+use crate::render::gizmo::{joint_segments, Segment};
+use crate::render::joint::joint_frame;
+use crate::render::skin::SkinModel;
+use crate::render::{GpuScene, OrbitCamera, PixelRect, Pose, SceneInput};
+use glam::Vec2;
+use std::cell::RefCell;
+use std::sync::Arc;
+
+thread_local! {
+    /// The GL scene lives on the GL thread (the paint callback runs there).
+    static GPU: RefCell<Option<Result<GpuScene, String>>> = const { RefCell::new(None) };
+}
+
+/// Viewport state.
+pub struct Viewport {
+    pub camera: OrbitCamera,
+    pub all_joints: bool,
+    pub show_mesh: bool,
+    pub show_colliders: bool,
+    pub has_gl: bool,
+    /// The pose drawn (rest pose until a simulation supplies one).
+    pub pose: Arc<Pose>,
+    pub pose_gen: u64,
+    rest: Arc<Pose>,
+    model: Option<Arc<SkinModel>>,
+    seen_load: u64,
+    seen: (u64, u64, Option<crate::document::BoneId>, bool),
+    segments: Arc<Vec<Segment>>,
+    segments_gen: u64,
+    colliders: Arc<Vec<crate::render::colliders::PlacedCollider>>,
+}
+
+impl Viewport {
+    pub fn new(has_gl: bool) -> Self {
+        Self {
+            camera: OrbitCamera::default(),
+            all_joints: true,
+            show_mesh: true,
+            show_colliders: true,
+            has_gl,
+            pose: Arc::default(),
+            pose_gen: 0,
+            rest: Arc::default(),
+            model: None,
+            seen_load: 0,
+            seen: (0, 0, None, false),
+            segments: Arc::default(),
+            segments_gen: 0,
+            colliders: Arc::default(),
+        }
+    }
+
+    /// Rebuilds what depends on the document, pose, selection and toggles, when they changed.
+    pub fn sync(&mut self, st: &mut EditorState) {
+        if self.seen_load != st.load_gen {
+            self.seen_load = st.load_gen;
+            let geo = st
+                .loaded_geometry
+                .take()
+                .unwrap_or_else(|| st.doc.load_geometry().map_err(|e| e.to_string()))
+                .unwrap_or_else(|e| {
+                    st.status = format!("mesh not shown: {e}");
+                    Geometry::default()
+                });
+            self.model = Some(Arc::new(SkinModel::new(&st.doc, geo)));
+            self.rest = Arc::new(Pose::rest(&st.doc));
+            self.pose = self.rest.clone();
+            self.pose_gen += 1;
+        }
+        let key = (st.doc_gen, self.pose_gen, st.selection, self.all_joints);
+        if key != self.seen {
+            self.seen = key;
+            let (rest, pose) = (&self.rest.world_from_bone, &self.pose.world_from_bone);
+            let mut segs = Vec::new();
+            for id in st.doc.bone_ids() {
+                if !self.all_joints && st.selection != Some(id) {
+                    continue;
+                }
+                if let Some(mut j) = joint_frame(&st.doc, id, rest, pose) {
+                    let selected = st.selection == Some(id);
+                    // The selected joint's gizmo is drawn larger so its limits read clearly.
+                    j.size *= if selected { 1.8 } else { 1.0 };
+                    let thick = if selected { 0.006 } else { 0.0035 };
+                    joint_segments(&j, &mut segs, thick);
+                }
+            }
+            self.segments = Arc::new(segs);
+            self.segments_gen += 1;
+            self.colliders = Arc::new(placed_colliders(&st.doc, &self.pose));
+        }
+    }
+
+    /// Shows a new pose (from the simulation); the mesh is re-skinned on the next frame.
+    pub fn set_pose(&mut self, pose: Pose) {
+        self.pose = Arc::new(pose);
+        self.pose_gen += 1;
+    }
+
+    /// Centres the camera on the selection (or the whole character).
+    pub fn frame_selection(&mut self, st: &EditorState) {
+        match st
+            .selection
+            .and_then(|id| bone_bounds(&self.colliders, &self.pose, id))
+        {
+            Some((c, r)) => self.camera.frame(c, r),
+            None => self.camera = OrbitCamera::default(),
+        }
+    }
+
+    pub fn toolbar(&mut self, ui: &mut egui::Ui, st: &EditorState) {
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.show_mesh, "Mesh");
+            ui.checkbox(&mut self.show_colliders, "Colliders");
+            ui.checkbox(&mut self.all_joints, "All joints");
+            if ui.button("Frame selection (F)").clicked() {
+                self.frame_selection(st);
+            }
+        });
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, st: &mut EditorState) {
+        self.sync(st);
+        let rect = ui.available_rect_before_wrap();
+        let resp = ui.allocate_rect(rect, egui::Sense::click_and_drag());
+        self.input(ui, &resp, st);
+        if !self.has_gl {
+            ui.painter()
+                .rect_filled(rect, 0.0, egui::Color32::from_rgb(40, 42, 50));
+            ui.painter().text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "3D viewport (no GL)",
+                egui::FontId::proportional(16.0),
+                egui::Color32::GRAY,
+            );
+            return;
+        }
+        let input = Arc::new(SceneInput {
+            model_gen: self.seen_load,
+            model: self.model.clone(),
+            pose_gen: self.pose_gen,
+            pose: self.pose.clone(),
+            colliders: self.colliders.clone(),
+            selected: st.selection,
+            segments_gen: self.segments_gen,
+            segments: self.segments.clone(),
+            camera: self.camera,
+            show_mesh: self.show_mesh,
+            show_colliders: self.show_colliders,
+        });
+        let cb = eframe::egui_glow::CallbackFn::new(move |info, painter| {
+            let v = info.viewport_in_pixels();
+            let c = info.clip_rect_in_pixels();
+            let px = |r: egui::epaint::ViewportInPixels| PixelRect {
+                x: r.left_px,
+                y: r.from_bottom_px,
+                width: r.width_px.max(0) as u32,
+                height: r.height_px.max(0) as u32,
+            };
+            GPU.with(|g| {
+                let mut g = g.borrow_mut();
+                let scene = g.get_or_insert_with(|| GpuScene::new(painter.gl().clone()));
+                if let Ok(scene) = scene {
+                    scene.render(&input, px(v), px(c), info.screen_size_px);
+                }
+            });
+        });
+        ui.painter().add(egui::PaintCallback {
+            rect,
+            callback: Arc::new(cb),
+        });
+        if let Some(Err(e)) = GPU.with(|g| {
+            g.borrow()
+                .as_ref()
+                .map(|r| r.as_ref().map(|_| ()).map_err(Clone::clone))
+        }) {
+            ui.painter().text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                format!("3D unavailable: {e}"),
+                egui::FontId::proportional(14.0),
+                egui::Color32::RED,
+            );
+        }
+    }
+
+    fn input(&mut self, ui: &egui::Ui, resp: &egui::Response, st: &mut EditorState) {
+        let d = resp.drag_delta();
+        let d = Vec2::new(d.x, d.y);
+        let shift = ui.input(|i| i.modifiers.shift);
+        if resp.dragged_by(egui::PointerButton::Primary) && !shift {
+            self.camera.orbit(d);
+        } else if resp.dragged_by(egui::PointerButton::Secondary)
+            || resp.dragged_by(egui::PointerButton::Middle)
+            || (resp.dragged_by(egui::PointerButton::Primary) && shift)
+        {
+            self.camera.pan(d, resp.rect.height());
+        }
+        if resp.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0 {
+                self.camera.zoom(scroll / 50.0);
+            }
+            if ui.input(|i| i.key_pressed(egui::Key::F)) && !ui.ctx().egui_wants_keyboard_input() {
+                self.frame_selection(st);
+            }
+        }
+        if resp.clicked() {
+            if let Some(pos) = resp.interact_pointer_pos() {
+                let local = pos - resp.rect.min;
+                let (o, dir) = self.camera.ray(
+                    Vec2::new(local.x, local.y),
+                    Vec2::new(resp.rect.width(), resp.rect.height()),
+                );
+                st.selection = pick(&self.colliders, o, dir);
+            }
+        }
+        if resp.double_clicked() {
+            self.frame_selection(st);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Labelled edit rows shared by the inspector and balance panels. Each row turns a widget change
+//! into one document edit; a drag merges into one undo step.
+
+use super::state::EditorState;
+use crate::document::EditTarget;
+use serde_json::{json, Value};
+
+/// A numeric field with a unit.
+pub struct Num<'a> {
+    pub label: &'a str,
+    pub value: f64,
+    pub key: &'a str,
+    pub unit: &'a str,
+    pub range: std::ops::RangeInclusive<f64>,
+    pub speed: f64,
+    /// Show a slider instead of a drag value.
+    pub slider: bool,
+}
+
+/// Shows a label + widget row in a two-column grid; applies an edit on change.
+pub fn num(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, n: Num) {
+    let label = ui.label(n.label);
+    let mut v = n.value;
+    let (range, unit) = (n.range.clone(), format!(" {}", n.unit));
+    let mut changed = None;
+    ui.horizontal(|ui| {
+        // The value box carries the accessible label; the slider is an extra handle on it.
+        let r = ui
+            .add(
+                egui::DragValue::new(&mut v)
+                    .range(range.clone())
+                    .speed(n.speed)
+                    .suffix(unit)
+                    .max_decimals(4),
+            )
+            .labelled_by(label.id);
+        if r.changed() {
+            changed = Some(r.dragged().then_some(r.id));
+        }
+        if n.slider {
+            let s = ui.add(egui::Slider::new(&mut v, range).show_value(false));
+            if s.changed() {
+                changed = Some(s.dragged().then_some(s.id));
+            }
+        }
+    });
+    ui.end_row();
+    if let Some(merge) = changed {
+        if v != n.value {
+            st.edit(target, n.key, json!(v), merge);
+        }
+    }
+}
+
+/// A vector of three numbers (axis, extents, offset) under one label.
+pub fn vec3(
+    ui: &mut egui::Ui,
+    st: &mut EditorState,
+    target: EditTarget,
+    (label, key, unit, speed): (&str, &str, &str, f64),
+    value: [f64; 3],
+) {
+    let l = ui.label(label);
+    let mut v = value;
+    let mut merge = None;
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+            let r = ui
+                .add(
+                    egui::DragValue::new(&mut v[i])
+                        .speed(speed)
+                        .prefix(format!("{axis} "))
+                        .suffix(unit)
+                        .max_decimals(3),
+                )
+                .labelled_by(l.id);
+            if r.changed() {
+                changed = true;
+                merge = r.dragged().then_some(r.id);
+            }
+        }
+    });
+    ui.end_row();
+    if changed && v != value {
+        st.edit(target, key, json!(v), merge);
+    }
+}
+
+/// A choice among fixed strings.
+pub fn choice(
+    ui: &mut egui::Ui,
+    st: &mut EditorState,
+    target: EditTarget,
+    label: &str,
+    key: &str,
+    current: &str,
+    options: &[String],
+) {
+    let l = ui.label(label);
+    let mut picked = None;
+    egui::ComboBox::from_id_salt(key)
+        .selected_text(current)
+        .show_ui(ui, |ui| {
+            for o in options {
+                if ui.selectable_label(o == current, o).clicked() && o != current {
+                    picked = Some(o.clone());
+                }
+            }
+        });
+    let _ = l;
+    ui.end_row();
+    if let Some(p) = picked {
+        st.edit(target, key, Value::String(p), None);
+    }
+}
+
+/// A free text field, committed when focus leaves it or Enter is pressed.
+pub fn text(
+    ui: &mut egui::Ui,
+    st: &mut EditorState,
+    target: EditTarget,
+    label: &str,
+    key: &str,
+    current: &str,
+) {
+    let l = ui.label(label);
+    let id = ui.scope_id().with(key);
+    let mut buf = ui
+        .data_mut(|d| d.get_temp::<String>(id))
+        .unwrap_or_else(|| current.to_string());
+    let resp = ui
+        .add(egui::TextEdit::singleline(&mut buf).desired_width(140.0))
+        .labelled_by(l.id);
+    ui.end_row();
+    if resp.lost_focus() {
+        ui.data_mut(|d| d.remove::<String>(id));
+        if buf != current {
+            st.edit(target, key, Value::String(buf), None);
+        }
+    } else if resp.has_focus() {
+        ui.data_mut(|d| d.insert_temp(id, buf));
+    }
+}

@@ -1,0 +1,94 @@
+//! An orbit camera in glam: orbit, pan, zoom, framing, and the pick ray through a pixel.
+
+use glam::{Mat4, Vec2, Vec3};
+
+/// Orbit camera around a target point; Y is up.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OrbitCamera {
+    pub target: Vec3,
+    /// Radians around +Y.
+    pub yaw: f32,
+    /// Radians above the horizon.
+    pub pitch: f32,
+    pub distance: f32,
+    /// Vertical field of view (radians).
+    pub fov_y: f32,
+}
+
+impl Default for OrbitCamera {
+    fn default() -> Self {
+        Self {
+            target: Vec3::new(0.0, 0.9, 0.0),
+            yaw: 0.6,
+            pitch: 0.2,
+            distance: 2.9,
+            fov_y: 45f32.to_radians(),
+        }
+    }
+}
+
+impl OrbitCamera {
+    pub fn eye(&self) -> Vec3 {
+        let dir = Vec3::new(
+            self.pitch.cos() * self.yaw.sin(),
+            self.pitch.sin(),
+            self.pitch.cos() * self.yaw.cos(),
+        );
+        self.target + dir * self.distance
+    }
+
+    pub fn near_far(&self) -> (f32, f32) {
+        (
+            (self.distance * 0.01).max(0.005),
+            self.distance * 50.0 + 50.0,
+        )
+    }
+
+    /// Rotates by a mouse drag in pixels.
+    pub fn orbit(&mut self, delta: Vec2) {
+        self.yaw -= delta.x * 0.008;
+        self.pitch = (self.pitch + delta.y * 0.008).clamp(-1.5, 1.5);
+    }
+
+    /// Moves the target in the view plane by a drag in pixels of a view `height` px tall.
+    pub fn pan(&mut self, delta: Vec2, height: f32) {
+        let forward = (self.target - self.eye()).normalize();
+        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
+        let up = right.cross(forward);
+        let per_px = 2.0 * self.distance * (self.fov_y * 0.5).tan() / height.max(1.0);
+        self.target += (-right * delta.x + up * delta.y) * per_px;
+    }
+
+    /// Zooms by scroll steps (positive = closer).
+    pub fn zoom(&mut self, steps: f32) {
+        self.distance = (self.distance * (-steps * 0.1).exp()).clamp(0.05, 500.0);
+    }
+
+    /// Centres on a sphere and backs off to fit it.
+    pub fn frame(&mut self, center: Vec3, radius: f32) {
+        self.target = center;
+        // Room for the joint gizmos around the body, not just the body itself.
+        self.distance = (2.5 * radius.max(0.05) / (self.fov_y * 0.5).sin()).max(0.3);
+    }
+
+    pub fn view(&self) -> Mat4 {
+        glam::camera::rh::view::look_at_mat4(self.eye(), self.target, Vec3::Y)
+    }
+
+    pub fn projection(&self, aspect: f32) -> Mat4 {
+        let (n, f) = self.near_far();
+        glam::camera::rh::proj::opengl::perspective(self.fov_y, aspect.max(1e-3), n, f)
+    }
+
+    /// The world ray (origin, unit direction) through `pixel` of a view `size` px large (y down).
+    pub fn ray(&self, pixel: Vec2, size: Vec2) -> (Vec3, Vec3) {
+        let ndc = Vec2::new(
+            2.0 * pixel.x / size.x.max(1.0) - 1.0,
+            1.0 - 2.0 * pixel.y / size.y.max(1.0),
+        );
+        let inv = (self.projection(size.x / size.y.max(1.0)) * self.view()).inverse();
+        let near = inv.project_point3(ndc.extend(-1.0));
+        let far = inv.project_point3(ndc.extend(1.0));
+        (near, (far - near).normalize_or(Vec3::NEG_Z))
+    }
+}

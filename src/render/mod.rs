@@ -1,0 +1,15 @@
+//! The 3D viewport's scene (three-d). Pure-glam parts (pose, joint math, gizmo geometry, camera,
+//! picking, skinning) are separate from the GL part ([`scene`]), so they test without a GPU.
+
+pub mod camera;
+pub mod colliders;
+mod convert;
+pub mod gizmo;
+pub mod joint;
+pub mod pose;
+pub mod scene;
+pub mod skin;
+
+pub use camera::OrbitCamera;
+pub use pose::Pose;
+pub use scene::{GpuScene, PixelRect, SceneInput};

@@ -1,0 +1,296 @@
+//! The GL side of the viewport (three-d): skinned character, translucent colliders, gizmo
+//! lines as instanced thin cylinders, grid and axes. Knows nothing about egui beyond being
+//! handed the shared glow context and a viewport in pixels.
+
+use super::camera::OrbitCamera;
+use super::colliders::PlacedCollider;
+use super::convert;
+use super::gizmo::Segment;
+use super::pose::Pose;
+use super::skin::{skin, SkinModel};
+use crate::document::{BoneId, ColliderShape};
+use std::sync::Arc;
+use three_d::*;
+
+/// Everything a frame draws; plain data, built by the UI each frame.
+#[derive(Clone)]
+pub struct SceneInput {
+    /// Changes whenever `model` is replaced (a new document).
+    pub model_gen: u64,
+    pub model: Option<Arc<SkinModel>>,
+    /// Changes whenever `pose` changes; the mesh is re-skinned only then.
+    pub pose_gen: u64,
+    pub pose: Arc<Pose>,
+    pub colliders: Arc<Vec<PlacedCollider>>,
+    pub selected: Option<BoneId>,
+    /// Changes whenever `segments` changes.
+    pub segments_gen: u64,
+    pub segments: Arc<Vec<Segment>>,
+    pub camera: OrbitCamera,
+    pub show_mesh: bool,
+    pub show_colliders: bool,
+}
+
+/// Pixel rectangles of the target (x, y from the bottom-left, width, height).
+#[derive(Debug, Clone, Copy)]
+pub struct PixelRect {
+    pub x: i32,
+    pub y: i32,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// GPU resources, created once per GL context.
+pub struct GpuScene {
+    ctx: Context,
+    model_gen: Option<u64>,
+    pose_gen: Option<u64>,
+    meshes: Vec<Gm<Mesh, PhysicalMaterial>>,
+    collider_shapes: Vec<ColliderShape>,
+    colliders: Vec<Gm<Mesh, ColorMaterial>>,
+    segments_gen: Option<u64>,
+    lines: Gm<InstancedMesh, ColorMaterial>,
+    grid: Gm<InstancedMesh, ColorMaterial>,
+    ambient: AmbientLight,
+    sun: DirectionalLight,
+    fill: DirectionalLight,
+}
+
+fn instances(segs: &[Segment]) -> Instances {
+    let mut transformations = Vec::with_capacity(segs.len());
+    let mut colors = Vec::with_capacity(segs.len());
+    for s in segs {
+        let d = s.b - s.a;
+        let len = d.length().max(1e-6);
+        let rot = glam::Quat::from_rotation_arc(glam::Vec3::X, d / len);
+        let m = glam::Mat4::from_scale_rotation_translation(
+            glam::Vec3::new(len, s.radius, s.radius),
+            rot,
+            s.a,
+        );
+        transformations.push(convert::mat4(m));
+        colors.push(convert::color(s.color));
+    }
+    Instances {
+        transformations,
+        colors: Some(colors),
+        ..Default::default()
+    }
+}
+
+fn capsule_mesh(radius: f32, half_height: f32) -> CpuMesh {
+    let mut m = CpuMesh::sphere(14);
+    let normals: Vec<Vec3> = m.positions.to_f32().iter().map(|p| p.normalize()).collect();
+    let pos: Vec<Vec3> = m
+        .positions
+        .to_f32()
+        .iter()
+        .map(|p| {
+            p * radius
+                + vec3(
+                    0.0,
+                    if p.y >= 0.0 {
+                        half_height
+                    } else {
+                        -half_height
+                    },
+                    0.0,
+                )
+        })
+        .collect();
+    m.positions = Positions::F32(pos);
+    m.normals = Some(normals);
+    m
+}
+
+/// Colliders are drawn this much larger (m) than they are, so a body mesh that coincides with
+/// them does not z-fight with the translucent shells.
+const SHELL_M: f64 = 0.004;
+
+fn shape_mesh(shape: &ColliderShape) -> CpuMesh {
+    let shell = |x: f64| (x + SHELL_M) as f32;
+    match *shape {
+        ColliderShape::Sphere { radius } => {
+            let mut m = CpuMesh::sphere(14);
+            m.transform(Mat4::from_scale(shell(radius))).ok();
+            m
+        }
+        ColliderShape::Capsule {
+            radius,
+            half_height,
+        } => capsule_mesh(shell(radius), half_height as f32),
+        ColliderShape::Box { half_extents: e } => {
+            let mut m = CpuMesh::cube();
+            m.transform(Mat4::from_nonuniform_scale(
+                shell(e[0]),
+                shell(e[1]),
+                shell(e[2]),
+            ))
+            .ok();
+            m
+        }
+    }
+}
+
+impl GpuScene {
+    pub fn new(gl: Arc<three_d::context::Context>) -> Result<Self, String> {
+        let ctx = Context::from_gl_context(gl).map_err(|e| e.to_string())?;
+        let line_mat = ColorMaterial {
+            color: Srgba::WHITE,
+            ..Default::default()
+        };
+        let unit = CpuMesh::cylinder(8);
+        let lines = Gm::new(
+            InstancedMesh::new(&ctx, &Instances::default(), &unit),
+            line_mat.clone(),
+        );
+        let grid_segs = super::gizmo::grid_and_axes(5);
+        let grid = Gm::new(
+            InstancedMesh::new(&ctx, &instances(&grid_segs), &unit),
+            line_mat,
+        );
+        Ok(Self {
+            ambient: AmbientLight::new(&ctx, 0.35, Srgba::WHITE),
+            sun: DirectionalLight::new(&ctx, 1.6, Srgba::WHITE, vec3(-0.4, -1.0, -0.6)),
+            fill: DirectionalLight::new(&ctx, 0.5, Srgba::WHITE, vec3(0.6, -0.2, 0.8)),
+            ctx,
+            model_gen: None,
+            pose_gen: None,
+            meshes: Vec::new(),
+            collider_shapes: Vec::new(),
+            colliders: Vec::new(),
+            segments_gen: None,
+            lines,
+            grid,
+        })
+    }
+
+    fn sync(&mut self, input: &SceneInput) {
+        if self.model_gen != Some(input.model_gen) {
+            self.model_gen = Some(input.model_gen);
+            self.pose_gen = None;
+            let mat = CpuMaterial {
+                albedo: Srgba::new(170, 160, 150, 255),
+                roughness: 0.7,
+                ..Default::default()
+            };
+            self.meshes = input
+                .model
+                .iter()
+                .flat_map(|m| m.primitives.iter())
+                .map(|p| {
+                    let (pos, nrm) = skin(p, &input.pose);
+                    let cpu = CpuMesh {
+                        positions: Positions::F32(pos.iter().map(|v| convert::vec3(*v)).collect()),
+                        normals: Some(nrm.iter().map(|v| convert::vec3(*v)).collect()),
+                        indices: Indices::U32(p.prim.indices.clone()),
+                        ..Default::default()
+                    };
+                    Gm::new(
+                        Mesh::new(&self.ctx, &cpu),
+                        PhysicalMaterial::new_opaque(&self.ctx, &mat),
+                    )
+                })
+                .collect();
+        }
+        if self.pose_gen != Some(input.pose_gen) {
+            self.pose_gen = Some(input.pose_gen);
+            if let Some(model) = &input.model {
+                for (gm, p) in self.meshes.iter_mut().zip(&model.primitives) {
+                    let (pos, nrm) = skin(p, &input.pose);
+                    let pos: Vec<Vec3> = pos.iter().map(|v| convert::vec3(*v)).collect();
+                    let nrm: Vec<Vec3> = nrm.iter().map(|v| convert::vec3(*v)).collect();
+                    gm.geometry.set_positions(&pos).ok();
+                    gm.geometry.set_normals(&nrm).ok();
+                }
+            }
+        }
+        let shapes: Vec<ColliderShape> = input.colliders.iter().map(|c| c.shape.clone()).collect();
+        if shapes != self.collider_shapes {
+            self.colliders = shapes
+                .iter()
+                .map(|s| {
+                    let mat = CpuMaterial {
+                        albedo: Srgba::new(90, 160, 255, 70),
+                        ..Default::default()
+                    };
+                    let mut cm = ColorMaterial::new_transparent(&self.ctx, &mat);
+                    cm.render_states.cull = Cull::Back;
+                    Gm::new(Mesh::new(&self.ctx, &shape_mesh(s)), cm)
+                })
+                .collect();
+            self.collider_shapes = shapes;
+        }
+        for (gm, c) in self.colliders.iter_mut().zip(input.colliders.iter()) {
+            gm.geometry
+                .set_transformation(convert::mat4(c.world_from_collider));
+            gm.material.color = if Some(c.bone) == input.selected {
+                Srgba::new(255, 200, 60, 110)
+            } else {
+                Srgba::new(90, 160, 255, 60)
+            };
+        }
+        if self.segments_gen != Some(input.segments_gen) {
+            self.segments_gen = Some(input.segments_gen);
+            self.lines
+                .geometry
+                .set_instances(&instances(&input.segments));
+        }
+    }
+
+    /// Draws the scene into `viewport`, clipped to `clip`, of a screen `screen` px large.
+    pub fn render(
+        &mut self,
+        input: &SceneInput,
+        viewport: PixelRect,
+        clip: PixelRect,
+        screen: [u32; 2],
+    ) {
+        self.sync(input);
+        let cam = &input.camera;
+        let (near, far) = cam.near_far();
+        let vp = Viewport {
+            x: viewport.x,
+            y: viewport.y,
+            width: viewport.width.max(1),
+            height: viewport.height.max(1),
+        };
+        let camera = Camera::new_perspective(
+            vp,
+            convert::vec3(cam.eye()),
+            convert::vec3(cam.target),
+            vec3(0.0, 1.0, 0.0),
+            radians(cam.fov_y),
+            near,
+            far,
+        );
+        // The clip rect is the whole panel: only the viewport's part of it may be cleared.
+        let x0 = viewport.x.max(clip.x);
+        let y0 = viewport.y.max(clip.y);
+        let x1 = (viewport.x + viewport.width as i32).min(clip.x + clip.width as i32);
+        let y1 = (viewport.y + viewport.height as i32).min(clip.y + clip.height as i32);
+        let scissor = ScissorBox {
+            x: x0,
+            y: y0,
+            width: (x1 - x0).max(0) as u32,
+            height: (y1 - y0).max(0) as u32,
+        };
+        let lights: [&dyn Light; 3] = [&self.ambient, &self.sun, &self.fill];
+        let target = RenderTarget::screen(&self.ctx, screen[0], screen[1]);
+        target.clear_partially(
+            scissor,
+            ClearState::color_and_depth(0.16, 0.17, 0.2, 1.0, 1.0),
+        );
+        let mut opaque: Vec<&dyn Object> = vec![&self.grid];
+        if input.show_mesh {
+            opaque.extend(self.meshes.iter().map(|m| m as &dyn Object));
+        }
+        target.render_partially(scissor, &camera, opaque, &lights);
+        if input.show_colliders {
+            target.render_partially(scissor, &camera, self.colliders.iter(), &lights);
+        }
+        // Gizmos on top: clear depth so the limits stay readable inside the body.
+        target.clear_partially(scissor, ClearState::depth(1.0));
+        target.render_partially(scissor, &camera, [&self.lines], &lights);
+    }
+}

@@ -1,0 +1,98 @@
+//! CPU skinning: three-d does no skinning, so vertices are blended here from the inverse bind
+//! matrices and the current pose, and uploaded only when the pose changed.
+
+use super::pose::Pose;
+use crate::document::geometry::{Geometry, MeshPrimitive};
+use crate::document::{BoneId, Document};
+use glam::{Mat4, Vec3};
+
+/// One primitive ready for skinning: rest data plus each skin joint's bone.
+#[derive(Debug, Clone, Default)]
+pub struct SkinnedPrimitive {
+    pub prim: MeshPrimitive,
+    /// Per skin joint: (bone, joint_from_mesh). Empty for an unskinned primitive.
+    pub joints: Vec<(Option<BoneId>, Mat4)>,
+    /// The node's rest world transform, used when the primitive has no skin.
+    pub world_from_mesh: Mat4,
+}
+
+/// The character's meshes with what skinning needs.
+#[derive(Debug, Clone, Default)]
+pub struct SkinModel {
+    pub primitives: Vec<SkinnedPrimitive>,
+}
+
+impl SkinModel {
+    pub fn new(doc: &Document, geo: Geometry) -> Self {
+        let primitives = geo
+            .primitives
+            .into_iter()
+            .map(|prim| {
+                let joints = prim
+                    .skin
+                    .and_then(|s| Some((doc.skeleton.skins.get(s)?, geo.inverse_bind.get(s)?)))
+                    .map(|(skin, ibm)| {
+                        skin.joints
+                            .iter()
+                            .enumerate()
+                            .map(|(k, &node)| {
+                                (
+                                    doc.bone_of_node(node),
+                                    ibm.get(k).copied().unwrap_or(Mat4::IDENTITY),
+                                )
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let world_from_mesh = doc
+                    .skeleton
+                    .nodes
+                    .get(prim.node)
+                    .map_or(Mat4::IDENTITY, |n| n.world_from_node.as_mat4());
+                SkinnedPrimitive {
+                    prim,
+                    joints,
+                    world_from_mesh,
+                }
+            })
+            .collect();
+        Self { primitives }
+    }
+}
+
+/// Skinned world positions and normals of one primitive under `pose`.
+pub fn skin(p: &SkinnedPrimitive, pose: &Pose) -> (Vec<Vec3>, Vec<Vec3>) {
+    let mats: Vec<Mat4> = p
+        .joints
+        .iter()
+        .map(|(bone, ibm)| match bone.and_then(|b| pose.get(b)) {
+            Some(w) => w.as_mat4() * *ibm,
+            None => Mat4::IDENTITY,
+        })
+        .collect();
+    let prim = &p.prim;
+    let mut pos = Vec::with_capacity(prim.positions.len());
+    let mut nrm = Vec::with_capacity(prim.positions.len());
+    for (i, v) in prim.positions.iter().enumerate() {
+        let v = Vec3::from_array(*v);
+        let n = prim
+            .normals
+            .get(i)
+            .map_or(Vec3::Y, |n| Vec3::from_array(*n));
+        let m = match (prim.joints.get(i), prim.weights.get(i)) {
+            (Some(j), Some(w)) if !mats.is_empty() => {
+                let mut m = Mat4::ZERO;
+                for k in 0..4 {
+                    if w[k] != 0.0 {
+                        m += *mats.get(j[k] as usize).unwrap_or(&Mat4::IDENTITY) * w[k];
+                    }
+                }
+                m
+            }
+            _ => p.world_from_mesh,
+        };
+        pos.push(m.transform_point3(v));
+        nrm.push(m.transform_vector3(n).normalize_or(Vec3::Y));
+    }
+    (pos, nrm)
+}
