@@ -109,7 +109,7 @@ pub(crate) fn joint_spec(
             limit_min_deg,
             limit_max_deg,
         } => {
-            if !finite3(*hinge_axis) || !(limit_min_deg.is_finite() && limit_max_deg.is_finite()) {
+            if !(finite3(*hinge_axis) && limit_min_deg.is_finite() && limit_max_deg.is_finite()) {
                 return Err(bad("hinge axis/limits"));
             }
             let (lo, hi) = (*limit_min_deg as f32, *limit_max_deg as f32);
@@ -151,13 +151,12 @@ pub(crate) fn joint_spec(
 
 /// The motor gains the settings ask for: None when drives are off.
 pub(crate) fn motor_gains(drive: &Drive, drives_on: bool, gain: f32) -> Option<(f32, f32, f32)> {
-    drives_on.then(|| {
-        (
-            drive.stiffness as f32 * gain,
-            drive.damping as f32 * gain,
-            drive.max_torque as f32,
-        )
-    })
+    let gains = (
+        drive.stiffness as f32 * gain,
+        drive.damping as f32 * gain,
+        drive.max_torque as f32,
+    );
+    drives_on.then_some(gains)
 }
 
 fn set_motors(j: &mut GenericJoint, axes: &[JointAxis], gains: Option<(f32, f32, f32)>) {

@@ -133,7 +133,7 @@ pub(crate) fn shape_of(bone: &str, shape: &ColliderShape) -> Result<SharedShape,
             radius,
             half_height,
         } => {
-            if !pos(*radius) || !(half_height.is_finite() && *half_height >= 0.0) {
+            if !(pos(*radius) && half_height.is_finite() && *half_height >= 0.0) {
                 return Err(bad("capsule radius/half_height"));
             }
             SharedShape::capsule_y(*half_height as f32, *radius as f32)

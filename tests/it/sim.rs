@@ -11,6 +11,7 @@ fn mannequin() -> Document {
 }
 
 #[derive(Debug)]
+#[allow(dead_code)] // printed with {:?}
 struct Outcome {
     fell_at_s: Option<f64>,
     max_tilt_deg: f32,
@@ -423,4 +424,64 @@ fn sim_telemetry_ring_is_bounded_and_exports_csv() {
     let last = sim.telemetry().body.latest().unwrap()[0];
     assert_eq!(last.grounded_feet, 0b11, "both feet on the ground");
     assert!(last.com_height_m > 0.8 && last.com_height_m < 1.2);
+}
+
+#[test]
+fn sim_cli_simulate_prints_the_json_report_and_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("t.csv");
+    let out = common::ragdoll_tuner()
+        .args([
+            "simulate",
+            common::path_str(&common::mannequin()),
+            "--seconds",
+            "1",
+            "--push",
+            "spine_upper:50,0,0@0.5",
+        ])
+        .args([
+            "--set",
+            "shin_l.constraint.limit_max_deg=120",
+            "--json",
+            "--csv",
+            common::path_str(&csv),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["steps"], 120);
+    assert_eq!(v["fell"], false);
+    assert!(v["fell_at_s"].is_null());
+    for key in [
+        "seconds",
+        "max_torso_tilt_deg",
+        "min_pelvis_height_ratio",
+        "wall_ms",
+    ] {
+        assert!(v[key].is_number(), "{key}: {v}");
+    }
+    let joints = v["joints"].as_array().unwrap();
+    assert_eq!(joints.len(), 17);
+    let shin = joints.iter().find(|j| j["name"] == "shin_l").unwrap();
+    for key in ["rms_error_deg", "max_error_deg", "max_limit_violation_deg"] {
+        assert!(shin[key].is_number());
+    }
+    assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 121);
+    // A malformed push is a clear error (exit 2).
+    let out = common::ragdoll_tuner()
+        .args([
+            "simulate",
+            common::path_str(&common::mannequin()),
+            "--push",
+            "spine_upper:50,0@1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("BONE:X,Y,Z@T"));
 }
