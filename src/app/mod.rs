@@ -8,6 +8,7 @@ pub mod files;
 mod headless;
 pub mod history;
 mod inspector;
+mod live_sim;
 mod loader;
 mod menu;
 mod outliner;
@@ -20,6 +21,7 @@ mod widgets;
 use crate::document::{Document, UriPolicy};
 use files::{Files, Pending};
 use headless::{Hook, Outcome};
+use sim_link::SimControls;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -82,6 +84,7 @@ impl EditorApp {
             }
             _ => None,
         };
+        let simulation: Box<dyn sim_link::Simulation> = Box::new(live_sim::LiveSim::new(&state.doc));
         Self {
             state,
             viewport,
@@ -89,7 +92,7 @@ impl EditorApp {
             files: Files::default(),
             plot,
             sim: sim_link::SimControls::default(),
-            simulation: None,
+            simulation: Some(simulation),
             sim_seen: (0, 0),
             hook,
             outcome: Outcome::default(),
@@ -97,6 +100,11 @@ impl EditorApp {
             last_frame: None,
             frame_ms: 0.0,
         }
+    }
+
+    /// The running simulation, if one is plugged in.
+    pub fn simulation(&self) -> Option<&dyn sim_link::Simulation> {
+        self.simulation.as_deref()
     }
 
     /// Plugs in a simulation: it is reset to the document and then driven by the controls.
@@ -119,12 +127,11 @@ impl EditorApp {
             sim.apply_edit(&st.doc);
         }
         self.sim_seen = (st.load_gen, st.doc_gen);
-        if self.sim.playing || self.sim.step_once {
-            let dt = if std::mem::take(&mut self.sim.step_once) {
-                1.0 / 120.0
-            } else {
-                (ctx.input(|i| i.stable_dt) as f64).min(0.05) * self.sim.time_scale
-            };
+        if std::mem::take(&mut self.sim.step_once) {
+            sim.single_step(&st.doc, &self.sim);
+            moved = true;
+        } else if self.sim.playing {
+            let dt = (ctx.input(|i| i.stable_dt) as f64).min(0.05) * self.sim.time_scale;
             sim.step(&st.doc, &self.sim, dt);
             moved = true;
             ctx.request_repaint();
@@ -132,6 +139,27 @@ impl EditorApp {
         if moved {
             self.viewport.set_pose(sim.pose().clone());
         }
+    }
+
+    /// Runs the simulation `seconds` of simulated time ahead at once (the `--sim-seconds`
+    /// hook), then shows its pose; the simulation stays paused.
+    pub fn fast_forward(&mut self, seconds: f64) {
+        let Some(sim) = &mut self.simulation else { return };
+        let st = &self.state;
+        if self.sim_seen.0 != st.load_gen {
+            sim.reset(&st.doc);
+            self.sim_seen = (st.load_gen, st.doc_gen);
+        }
+        let controls = SimControls { playing: true, ..self.sim.clone() };
+        let target = sim.time() + seconds;
+        while sim.time() + 1e-9 < target && sim.guard_message().is_none() {
+            let before = sim.time();
+            sim.step(&st.doc, &controls, (target - sim.time()).min(0.1));
+            if sim.time() <= before {
+                break;
+            }
+        }
+        self.viewport.set_pose(sim.pose().clone());
     }
 
     fn timing(&mut self) {
@@ -241,6 +269,10 @@ impl EditorApp {
             self.viewport.toolbar(ui, st);
             self.viewport.ui(ui, st);
         });
+        if let (Some((bone, impulse)), Some(sim)) = (self.viewport.pending_push.take(), &mut self.simulation) {
+            sim.push(&self.state.doc, bone, impulse);
+            self.state.status = format!("pushed {} with {:.0} N·s", self.state.doc.bone(bone).name, impulse.length());
+        }
     }
 }
 
@@ -301,11 +333,6 @@ pub fn run(opts: Options) -> ExitCode {
         },
         None => state::EditorState::mannequin_document(),
     };
-    if opts.sim_seconds.is_some() {
-        eprintln!(
-            "note: --sim-seconds is ignored: the simulation is not connected to the editor yet"
-        );
-    }
     let headless = opts.screenshot.is_some() || opts.bench_frames.is_some();
     let native = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
@@ -329,6 +356,11 @@ pub fn run(opts: Options) -> ExitCode {
         Box::new(move |cc| {
             let mut app = EditorApp::new(cc, doc, &opts);
             app.outcome = out;
+            if let Some(s) = opts.sim_seconds {
+                app.fast_forward(s);
+            }
+            // The frame benchmark measures the editor with the simulation running.
+            app.sim.playing = opts.bench_frames.is_some();
             Ok(Box::new(app))
         }),
     );

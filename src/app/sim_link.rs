@@ -1,9 +1,5 @@
-//! Where the simulation plugs in. The simulation layer (`src/sim/`, another branch) is not
-//! available yet, so [`SimControls`] holds the user's settings and [`Simulation`] is the
-//! interface the editor will drive.
-//!
-//! TODO(sim): implement [`Simulation`] for the Rapier world of `src/sim/`, create it in
-//! `EditorApp::new` and on every document load, and call `apply_edit` after each edit.
+//! Where the simulation plugs in: [`SimControls`] holds the user's settings and [`Simulation`]
+//! is what the editor drives (implemented over `crate::sim` by `live_sim::LiveSim`).
 
 use super::plot::Series;
 use crate::document::Document;
@@ -13,6 +9,8 @@ use crate::render::Pose;
 pub trait Simulation {
     /// Advances by `dt` seconds of simulated time (already scaled).
     fn step(&mut self, doc: &Document, controls: &SimControls, dt: f64);
+    /// Advances exactly one fixed step (the Step button).
+    fn single_step(&mut self, doc: &Document, controls: &SimControls);
     /// Back to the rest pose, time 0.
     fn reset(&mut self, doc: &Document);
     /// The document changed (an edit, undo or redo): update limits and gains in place.
@@ -25,6 +23,10 @@ pub trait Simulation {
     fn steps_per_second(&self) -> f64;
     /// Set when the stability guard paused the simulation.
     fn guard_message(&self) -> Option<String>;
+    /// Applies an impulse (N*s, world frame) to a bone's body.
+    fn push(&mut self, doc: &Document, bone: crate::document::BoneId, impulse_n_s: glam::Vec3);
+    /// The limits the running solver enforces on a bone's joint, if it has one.
+    fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimitsRad>;
     /// Telemetry: joint angle errors (deg), torso tilt (deg), centre-of-mass height (m).
     fn series(&self) -> Vec<Series<'_>>;
 }
@@ -60,7 +62,7 @@ impl Default for SimControls {
 impl SimControls {
     pub fn ui(&mut self, ui: &mut egui::Ui, connected: bool) {
         if !connected {
-            ui.weak("Simulation not connected yet (rest pose shown).");
+            ui.weak("No simulation (rest pose shown).");
         }
         ui.horizontal(|ui| {
             let play = if self.playing { "Pause" } else { "Play" };

@@ -8,7 +8,7 @@ use crate::render::gizmo::{joint_segments, Segment};
 use crate::render::joint::joint_frame;
 use crate::render::skin::SkinModel;
 use crate::render::{GpuScene, OrbitCamera, PixelRect, Pose, SceneInput};
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -34,7 +34,14 @@ pub struct Viewport {
     segments: Arc<Vec<Segment>>,
     segments_gen: u64,
     colliders: Arc<Vec<crate::render::colliders::PlacedCollider>>,
+    /// A Ctrl+drag on a body: the bone and where the drag started (screen points).
+    push_drag: Option<(crate::document::BoneId, egui::Pos2)>,
+    /// A push the user finished: bone and impulse (N*s, world), for the simulation to take.
+    pub pending_push: Option<(crate::document::BoneId, Vec3)>,
 }
+
+/// Impulse per screen point of a Ctrl+drag push (N*s).
+const PUSH_N_S_PER_POINT: f32 = 1.0;
 
 impl Viewport {
     pub fn new(has_gl: bool) -> Self {
@@ -53,6 +60,8 @@ impl Viewport {
             segments: Arc::default(),
             segments_gen: 0,
             colliders: Arc::default(),
+            push_drag: None,
+            pending_push: None,
         }
     }
 
@@ -190,7 +199,45 @@ impl Viewport {
         }
     }
 
+    /// The body under a screen position, if any.
+    fn body_at(&self, resp: &egui::Response, pos: egui::Pos2) -> Option<crate::document::BoneId> {
+        let local = pos - resp.rect.min;
+        let (o, dir) = self.camera.ray(
+            Vec2::new(local.x, local.y),
+            Vec2::new(resp.rect.width(), resp.rect.height()),
+        );
+        pick(&self.colliders, o, dir)
+    }
+
+    /// Ctrl+drag from a body pushes it: the drag, in the camera's plane, becomes an impulse
+    /// applied when the button is released. Returns true while such a drag is under way.
+    fn push_input(&mut self, ui: &egui::Ui, resp: &egui::Response) -> bool {
+        let ctrl = ui.input(|i| i.modifiers.command);
+        if resp.drag_started_by(egui::PointerButton::Primary) && ctrl {
+            let start = resp.interact_pointer_pos();
+            self.push_drag = start.and_then(|p| Some((self.body_at(resp, p)?, p)));
+        }
+        let Some((bone, start)) = self.push_drag else { return false };
+        let now = resp.interact_pointer_pos().or(ui.input(|i| i.pointer.latest_pos())).unwrap_or(start);
+        if resp.drag_stopped() {
+            let d = now - start;
+            let view_inv = self.camera.view().inverse();
+            let (right, up) = (view_inv.x_axis.truncate(), view_inv.y_axis.truncate());
+            self.pending_push = Some((bone, (right * d.x - up * d.y) * PUSH_N_S_PER_POINT));
+            self.push_drag = None;
+        } else {
+            let stroke = egui::Stroke::new(3.0, egui::Color32::from_rgb(255, 170, 40));
+            ui.painter().arrow(start, now - start, stroke);
+            let n_s = (now - start).length() * PUSH_N_S_PER_POINT;
+            ui.painter().text(now, egui::Align2::LEFT_BOTTOM, format!("{n_s:.0} N·s"), egui::FontId::proportional(14.0), egui::Color32::WHITE);
+        }
+        true
+    }
+
     fn input(&mut self, ui: &egui::Ui, resp: &egui::Response, st: &mut EditorState) {
+        if self.push_input(ui, resp) {
+            return;
+        }
         let d = resp.drag_delta();
         let d = Vec2::new(d.x, d.y);
         let shift = ui.input(|i| i.modifiers.shift);
@@ -213,12 +260,7 @@ impl Viewport {
         }
         if resp.clicked() {
             if let Some(pos) = resp.interact_pointer_pos() {
-                let local = pos - resp.rect.min;
-                let (o, dir) = self.camera.ray(
-                    Vec2::new(local.x, local.y),
-                    Vec2::new(resp.rect.width(), resp.rect.height()),
-                );
-                st.selection = pick(&self.colliders, o, dir);
+                st.selection = self.body_at(resp, pos);
             }
         }
         if resp.double_clicked() {

@@ -22,7 +22,7 @@ pub use settings::{SimSettings, SolverPreset};
 pub use telemetry::{BodySample, FrameRing, JointSample, JointStats, Telemetry};
 pub use world::GroupMap;
 
-use crate::document::Document;
+use crate::document::{BoneId, Document};
 use glam::Vec3;
 use ragdoll::Ragdoll;
 use rapier3d::prelude::*;
@@ -319,6 +319,36 @@ impl Simulation {
         let rb = &mut self.world.bodies[h];
         rb.reset_torques(true);
         rb.add_torque(torque_n_m, true);
+        Ok(())
+    }
+
+    /// Current world pose of every body of ragdoll 0, by bone (the rest of the skeleton
+    /// follows its nearest posed ancestor; that is the caller's business).
+    pub fn body_poses(&self) -> impl Iterator<Item = (BoneId, Pose)> + '_ {
+        self.dolls[0]
+            .bodies
+            .iter()
+            .filter_map(|b| Some((b.bone, *self.world.bodies.get(b.body)?.position())))
+    }
+
+    /// Pins a bone's body in place (kinematic) or releases it (dynamic). Used to hold the
+    /// pelvis while tuning limbs.
+    pub fn set_pinned(&mut self, bone: BoneId, pinned: bool) -> Result<(), SimError> {
+        let rec = self.dolls[0].bodies.iter().find(|b| b.bone == bone);
+        let rec = rec.ok_or_else(|| SimError::UnknownBone(format!("bone #{}", bone.0)))?;
+        let Some(body) = self.world.bodies.get_mut(rec.body) else {
+            return Ok(());
+        };
+        let kind = if pinned {
+            RigidBodyType::KinematicPositionBased
+        } else {
+            RigidBodyType::Dynamic
+        };
+        if body.body_type() != kind {
+            body.set_body_type(kind, true);
+            body.set_linvel(Vec3::ZERO, true);
+            body.set_angvel(Vec3::ZERO, true);
+        }
         Ok(())
     }
 

@@ -1,0 +1,266 @@
+//! The Rapier simulation of `crate::sim`, driven by the editor: the controls become sim
+//! settings, edits reach the running world through `Simulation::sync`, the bodies pose the
+//! viewport, and the telemetry rings feed the plots.
+
+use super::plot::{PlotKind, Series};
+use super::sim_link::{SimControls, Simulation as Live};
+use crate::document::{BoneId, ConstraintKind, Document};
+use crate::render::Pose;
+use crate::sim::{SimError, SimSettings, Simulation};
+use glam::{DMat4, DQuat, DVec3, Vec3};
+use std::time::Instant;
+
+/// At most this many fixed steps per frame, so a slow frame does not snowball.
+const MAX_STEPS_PER_FRAME: usize = 16;
+
+/// Plot buffers rebuilt from the telemetry rings when the simulation moved.
+#[derive(Default)]
+struct PlotData {
+    times: Vec<f64>,
+    joint_error: Vec<Vec<f64>>,
+    joint_names: Vec<String>,
+    joint_limit_deg: Vec<Option<f64>>,
+    tilt: Vec<f64>,
+    com: Vec<f64>,
+    at_step: u64,
+}
+
+/// The simulation as the editor sees it.
+pub struct LiveSim {
+    sim: Option<Simulation>,
+    /// Why the world could not be built, shown in the status bar.
+    error: Option<String>,
+    pose: Pose,
+    /// Bones in parent-before-child order, with their rest transforms.
+    order: Vec<BoneId>,
+    rest: Vec<DMat4>,
+    pinned: Option<BoneId>,
+    rate: (Instant, u64, f64),
+    plot: PlotData,
+}
+
+impl LiveSim {
+    pub fn new(doc: &Document) -> Self {
+        let mut s = Self {
+            sim: None,
+            error: None,
+            pose: Pose::rest(doc),
+            order: Vec::new(),
+            rest: Vec::new(),
+            pinned: None,
+            rate: (Instant::now(), 0, 0.0),
+            plot: PlotData::default(),
+        };
+        s.reset(doc);
+        s
+    }
+
+    fn apply_controls(&mut self, doc: &Document, c: &SimControls) {
+        let Some(sim) = &mut self.sim else { return };
+        let s = sim.settings_mut();
+        s.gravity_m_s2 = if c.gravity { Vec3::new(0.0, -9.81, 0.0) } else { Vec3::ZERO };
+        s.balance = c.balance;
+        s.drives = c.drives;
+        s.time_scale = 1.0; // The editor scales the frame time itself.
+        let pelvis = doc.bone_by_name(&doc.balance.pelvis_bone);
+        let want = if c.pin_pelvis { pelvis } else { None };
+        if want != self.pinned {
+            if let Some(b) = self.pinned {
+                let _ = sim.set_pinned(b, false);
+            }
+            if let Some(b) = want {
+                let _ = sim.set_pinned(b, true);
+            }
+            self.pinned = want;
+        }
+    }
+
+    /// World transforms of every bone: bodies where there are bodies, the rest of the
+    /// skeleton carried along by its nearest ancestor bone.
+    fn update_pose(&mut self, doc: &Document) {
+        let Some(sim) = &self.sim else { return };
+        let mut world: Vec<Option<DMat4>> = vec![None; doc.bones.len()];
+        for (id, p) in sim.body_poses() {
+            let scale = self.rest[id.index()].to_scale_rotation_translation().0;
+            let rot = DQuat::from_xyzw(p.rotation.x as f64, p.rotation.y as f64, p.rotation.z as f64, p.rotation.w as f64);
+            let t = DVec3::new(p.translation.x as f64, p.translation.y as f64, p.translation.z as f64);
+            world[id.index()] = Some(DMat4::from_scale_rotation_translation(scale, rot, t));
+        }
+        for &id in &self.order {
+            if world[id.index()].is_some() {
+                continue;
+            }
+            let i = id.index();
+            world[i] = Some(match doc.bone(id).parent {
+                Some(p) => {
+                    let parent_now = world[p.index()].unwrap_or(self.rest[p.index()]);
+                    parent_now * self.rest[p.index()].inverse() * self.rest[i]
+                }
+                None => self.rest[i],
+            });
+        }
+        self.pose = Pose { world_from_bone: world.into_iter().zip(&self.rest).map(|(w, r)| w.unwrap_or(*r)).collect() };
+    }
+
+    /// Copies the telemetry rings into plain series for the plot panel.
+    fn update_plot(&mut self, doc: &Document) {
+        let Some(sim) = &self.sim else { return };
+        if sim.steps() == self.plot.at_step && !self.plot.times.is_empty() {
+            return;
+        }
+        let tel = sim.telemetry();
+        let d = &mut self.plot;
+        d.at_step = sim.steps();
+        d.times.clear();
+        d.tilt.clear();
+        d.com.clear();
+        for f in tel.body.iter() {
+            d.times.push(f[0].time_s);
+            d.tilt.push(f[0].torso_tilt_deg as f64);
+            d.com.push(f[0].com_height_m as f64);
+        }
+        let n = tel.joint_names.len();
+        d.joint_names = tel.joint_names.clone();
+        d.joint_error.resize_with(n, Vec::new);
+        d.joint_limit_deg = tel.joint_names.iter().map(|name| limit_of(doc, name)).collect();
+        for e in &mut d.joint_error {
+            e.clear();
+        }
+        for f in tel.joints.iter() {
+            for (e, s) in d.joint_error.iter_mut().zip(f) {
+                e.push(s.error_deg as f64);
+            }
+        }
+    }
+    /// Steps-per-second estimate, pose and plot buffers after the world moved.
+    fn after_steps(&mut self, doc: &Document) {
+        let Some(sim) = &self.sim else { return };
+        let (since, steps0, _) = self.rate;
+        let elapsed = since.elapsed().as_secs_f64();
+        if elapsed >= 1.0 {
+            self.rate = (Instant::now(), sim.steps(), (sim.steps() - steps0) as f64 / elapsed);
+        }
+        self.update_pose(doc);
+        self.update_plot(doc);
+    }
+}
+
+/// The largest angle the joint's limits allow away from rest (deg), drawn as the limit line.
+fn limit_of(doc: &Document, name: &str) -> Option<f64> {
+    let c = doc.bone(doc.bone_by_name(name)?).physics.as_ref()?.constraint.as_ref()?;
+    Some(match c.kind {
+        ConstraintKind::BallSocket { swing_limit_deg, .. } => swing_limit_deg,
+        ConstraintKind::Hinge { limit_min_deg, limit_max_deg, .. } => limit_min_deg.abs().max(limit_max_deg.abs()),
+    })
+}
+
+/// Bones sorted so that every parent comes before its children.
+fn parent_first(doc: &Document) -> Vec<BoneId> {
+    let depth = |id: BoneId| std::iter::successors(doc.bone(id).parent, |p| doc.bone(*p).parent).count();
+    let mut ids: Vec<BoneId> = doc.bone_ids().collect();
+    ids.sort_by_key(|&id| depth(id));
+    ids
+}
+
+impl Live for LiveSim {
+    fn step(&mut self, doc: &Document, controls: &SimControls, dt: f64) {
+        self.apply_controls(doc, controls);
+        let Some(sim) = &mut self.sim else { return };
+        if sim.paused().is_some() {
+            return;
+        }
+        let _ = sim.advance(dt, MAX_STEPS_PER_FRAME);
+        self.after_steps(doc);
+    }
+
+    fn single_step(&mut self, doc: &Document, controls: &SimControls) {
+        self.apply_controls(doc, controls);
+        if let Some(sim) = &mut self.sim {
+            let _ = sim.step();
+        }
+        self.after_steps(doc);
+    }
+    fn reset(&mut self, doc: &Document) {
+        self.order = parent_first(doc);
+        self.rest = doc.bones.iter().map(|b| doc.skeleton.nodes[b.node].world_from_node).collect();
+        self.pose = Pose::rest(doc);
+        self.pinned = None;
+        self.plot = PlotData::default();
+        match Simulation::new(doc, SimSettings::default()) {
+            Ok(sim) => {
+                self.rate = (Instant::now(), 0, 0.0);
+                self.sim = Some(sim);
+                self.error = None;
+                self.update_plot(doc);
+            }
+            Err(e) => {
+                self.sim = None;
+                self.error = Some(format!("no simulation: {e}"));
+            }
+        }
+    }
+
+    fn apply_edit(&mut self, doc: &Document) {
+        let result = match &mut self.sim {
+            Some(sim) => sim.sync(doc).map(|_| ()),
+            None => Err(SimError::Empty),
+        };
+        match result {
+            Ok(()) => {
+                self.plot.at_step = u64::MAX; // Limit lines may have moved.
+                self.update_plot(doc);
+            }
+            // Bodies appeared or vanished (or the world never built): start over.
+            Err(_) => self.reset(doc),
+        }
+    }
+
+    fn push(&mut self, doc: &Document, bone: BoneId, impulse_n_s: Vec3) {
+        if let Some(sim) = &mut self.sim {
+            let _ = sim.apply_impulse(&doc.bone(bone).name, impulse_n_s);
+        }
+    }
+
+    fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimitsRad> {
+        self.sim.as_ref()?.joint_limits(bone)
+    }
+
+    fn pose(&self) -> &Pose {
+        &self.pose
+    }
+
+    fn time(&self) -> f64 {
+        self.sim.as_ref().map_or(0.0, Simulation::time_s)
+    }
+
+    fn steps_per_second(&self) -> f64 {
+        self.rate.2
+    }
+
+    fn guard_message(&self) -> Option<String> {
+        match &self.sim {
+            Some(sim) => sim.paused().map(|p| format!("{p}; edit the bone, then Reset")),
+            None => self.error.clone(),
+        }
+    }
+
+    fn series(&self) -> Vec<Series<'_>> {
+        let d = &self.plot;
+        let mut out: Vec<Series<'_>> = d
+            .joint_names
+            .iter()
+            .zip(&d.joint_error)
+            .zip(&d.joint_limit_deg)
+            .map(|((name, values), limit)| Series {
+                name: name.clone(),
+                plot: PlotKind::JointError,
+                times: &d.times,
+                values,
+                limit: *limit,
+            })
+            .collect();
+        out.push(Series { name: "torso tilt".into(), plot: PlotKind::Tilt, times: &d.times, values: &d.tilt, limit: Some(60.0) });
+        out.push(Series { name: "COM height".into(), plot: PlotKind::ComHeight, times: &d.times, values: &d.com, limit: None });
+        out
+    }
+}
