@@ -12,5 +12,5 @@ pub mod app;
 pub mod cli;
 pub mod document;
 pub mod mannequin;
-pub mod sim;
 pub mod render;
+pub mod sim;

@@ -58,7 +58,11 @@ impl LiveSim {
     fn apply_controls(&mut self, doc: &Document, c: &SimControls) {
         let Some(sim) = &mut self.sim else { return };
         let s = sim.settings_mut();
-        s.gravity_m_s2 = if c.gravity { Vec3::new(0.0, -9.81, 0.0) } else { Vec3::ZERO };
+        s.gravity_m_s2 = if c.gravity {
+            Vec3::new(0.0, -9.81, 0.0)
+        } else {
+            Vec3::ZERO
+        };
         s.balance = c.balance;
         s.drives = c.drives;
         s.time_scale = 1.0; // The editor scales the frame time itself.
@@ -82,8 +86,17 @@ impl LiveSim {
         let mut world: Vec<Option<DMat4>> = vec![None; doc.bones.len()];
         for (id, p) in sim.body_poses() {
             let scale = self.rest[id.index()].to_scale_rotation_translation().0;
-            let rot = DQuat::from_xyzw(p.rotation.x as f64, p.rotation.y as f64, p.rotation.z as f64, p.rotation.w as f64);
-            let t = DVec3::new(p.translation.x as f64, p.translation.y as f64, p.translation.z as f64);
+            let rot = DQuat::from_xyzw(
+                p.rotation.x as f64,
+                p.rotation.y as f64,
+                p.rotation.z as f64,
+                p.rotation.w as f64,
+            );
+            let t = DVec3::new(
+                p.translation.x as f64,
+                p.translation.y as f64,
+                p.translation.z as f64,
+            );
             world[id.index()] = Some(DMat4::from_scale_rotation_translation(scale, rot, t));
         }
         for &id in &self.order {
@@ -99,7 +112,13 @@ impl LiveSim {
                 None => self.rest[i],
             });
         }
-        self.pose = Pose { world_from_bone: world.into_iter().zip(&self.rest).map(|(w, r)| w.unwrap_or(*r)).collect() };
+        self.pose = Pose {
+            world_from_bone: world
+                .into_iter()
+                .zip(&self.rest)
+                .map(|(w, r)| w.unwrap_or(*r))
+                .collect(),
+        };
     }
 
     /// Copies the telemetry rings into plain series for the plot panel.
@@ -122,7 +141,11 @@ impl LiveSim {
         let n = tel.joint_names.len();
         d.joint_names = tel.joint_names.clone();
         d.joint_error.resize_with(n, Vec::new);
-        d.joint_limit_deg = tel.joint_names.iter().map(|name| limit_of(doc, name)).collect();
+        d.joint_limit_deg = tel
+            .joint_names
+            .iter()
+            .map(|name| limit_of(doc, name))
+            .collect();
         for e in &mut d.joint_error {
             e.clear();
         }
@@ -138,7 +161,11 @@ impl LiveSim {
         let (since, steps0, _) = self.rate;
         let elapsed = since.elapsed().as_secs_f64();
         if elapsed >= 1.0 {
-            self.rate = (Instant::now(), sim.steps(), (sim.steps() - steps0) as f64 / elapsed);
+            self.rate = (
+                Instant::now(),
+                sim.steps(),
+                (sim.steps() - steps0) as f64 / elapsed,
+            );
         }
         self.update_pose(doc);
         self.update_plot(doc);
@@ -147,16 +174,28 @@ impl LiveSim {
 
 /// The largest angle the joint's limits allow away from rest (deg), drawn as the limit line.
 fn limit_of(doc: &Document, name: &str) -> Option<f64> {
-    let c = doc.bone(doc.bone_by_name(name)?).physics.as_ref()?.constraint.as_ref()?;
+    let c = doc
+        .bone(doc.bone_by_name(name)?)
+        .physics
+        .as_ref()?
+        .constraint
+        .as_ref()?;
     Some(match c.kind {
-        ConstraintKind::BallSocket { swing_limit_deg, .. } => swing_limit_deg,
-        ConstraintKind::Hinge { limit_min_deg, limit_max_deg, .. } => limit_min_deg.abs().max(limit_max_deg.abs()),
+        ConstraintKind::BallSocket {
+            swing_limit_deg, ..
+        } => swing_limit_deg,
+        ConstraintKind::Hinge {
+            limit_min_deg,
+            limit_max_deg,
+            ..
+        } => limit_min_deg.abs().max(limit_max_deg.abs()),
     })
 }
 
 /// Bones sorted so that every parent comes before its children.
 fn parent_first(doc: &Document) -> Vec<BoneId> {
-    let depth = |id: BoneId| std::iter::successors(doc.bone(id).parent, |p| doc.bone(*p).parent).count();
+    let depth =
+        |id: BoneId| std::iter::successors(doc.bone(id).parent, |p| doc.bone(*p).parent).count();
     let mut ids: Vec<BoneId> = doc.bone_ids().collect();
     ids.sort_by_key(|&id| depth(id));
     ids
@@ -182,7 +221,11 @@ impl Live for LiveSim {
     }
     fn reset(&mut self, doc: &Document) {
         self.order = parent_first(doc);
-        self.rest = doc.bones.iter().map(|b| doc.skeleton.nodes[b.node].world_from_node).collect();
+        self.rest = doc
+            .bones
+            .iter()
+            .map(|b| doc.skeleton.nodes[b.node].world_from_node)
+            .collect();
         self.pose = Pose::rest(doc);
         self.pinned = None;
         self.plot = PlotData::default();
@@ -239,7 +282,9 @@ impl Live for LiveSim {
 
     fn guard_message(&self) -> Option<String> {
         match &self.sim {
-            Some(sim) => sim.paused().map(|p| format!("{p}; edit the bone, then Reset")),
+            Some(sim) => sim
+                .paused()
+                .map(|p| format!("{p}; edit the bone, then Reset")),
             None => self.error.clone(),
         }
     }
@@ -259,8 +304,20 @@ impl Live for LiveSim {
                 limit: *limit,
             })
             .collect();
-        out.push(Series { name: "torso tilt".into(), plot: PlotKind::Tilt, times: &d.times, values: &d.tilt, limit: Some(60.0) });
-        out.push(Series { name: "COM height".into(), plot: PlotKind::ComHeight, times: &d.times, values: &d.com, limit: None });
+        out.push(Series {
+            name: "torso tilt".into(),
+            plot: PlotKind::Tilt,
+            times: &d.times,
+            values: &d.tilt,
+            limit: Some(60.0),
+        });
+        out.push(Series {
+            name: "COM height".into(),
+            plot: PlotKind::ComHeight,
+            times: &d.times,
+            values: &d.com,
+            limit: None,
+        });
         out
     }
 }

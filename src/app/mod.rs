@@ -84,7 +84,8 @@ impl EditorApp {
             }
             _ => None,
         };
-        let simulation: Box<dyn sim_link::Simulation> = Box::new(live_sim::LiveSim::new(&state.doc));
+        let simulation: Box<dyn sim_link::Simulation> =
+            Box::new(live_sim::LiveSim::new(&state.doc));
         Self {
             state,
             viewport,
@@ -144,13 +145,18 @@ impl EditorApp {
     /// Runs the simulation `seconds` of simulated time ahead at once (the `--sim-seconds`
     /// hook), then shows its pose; the simulation stays paused.
     pub fn fast_forward(&mut self, seconds: f64) {
-        let Some(sim) = &mut self.simulation else { return };
+        let Some(sim) = &mut self.simulation else {
+            return;
+        };
         let st = &self.state;
         if self.sim_seen.0 != st.load_gen {
             sim.reset(&st.doc);
             self.sim_seen = (st.load_gen, st.doc_gen);
         }
-        let controls = SimControls { playing: true, ..self.sim.clone() };
+        let controls = SimControls {
+            playing: true,
+            ..self.sim.clone()
+        };
         let target = sim.time() + seconds;
         while sim.time() + 1e-9 < target && sim.guard_message().is_none() {
             let before = sim.time();
@@ -269,9 +275,15 @@ impl EditorApp {
             self.viewport.toolbar(ui, st);
             self.viewport.ui(ui, st);
         });
-        if let (Some((bone, impulse)), Some(sim)) = (self.viewport.pending_push.take(), &mut self.simulation) {
+        if let (Some((bone, impulse)), Some(sim)) =
+            (self.viewport.pending_push.take(), &mut self.simulation)
+        {
             sim.push(&self.state.doc, bone, impulse);
-            self.state.status = format!("pushed {} with {:.0} N·s", self.state.doc.bone(bone).name, impulse.length());
+            self.state.status = format!(
+                "pushed {} with {:.0} N·s",
+                self.state.doc.bone(bone).name,
+                impulse.length()
+            );
         }
     }
 }

@@ -217,8 +217,13 @@ impl Viewport {
             let start = resp.interact_pointer_pos();
             self.push_drag = start.and_then(|p| Some((self.body_at(resp, p)?, p)));
         }
-        let Some((bone, start)) = self.push_drag else { return false };
-        let now = resp.interact_pointer_pos().or(ui.input(|i| i.pointer.latest_pos())).unwrap_or(start);
+        let Some((bone, start)) = self.push_drag else {
+            return false;
+        };
+        let now = resp
+            .interact_pointer_pos()
+            .or(ui.input(|i| i.pointer.latest_pos()))
+            .unwrap_or(start);
         if resp.drag_stopped() {
             let d = now - start;
             let view_inv = self.camera.view().inverse();
@@ -229,7 +234,13 @@ impl Viewport {
             let stroke = egui::Stroke::new(3.0, egui::Color32::from_rgb(255, 170, 40));
             ui.painter().arrow(start, now - start, stroke);
             let n_s = (now - start).length() * PUSH_N_S_PER_POINT;
-            ui.painter().text(now, egui::Align2::LEFT_BOTTOM, format!("{n_s:.0} N·s"), egui::FontId::proportional(14.0), egui::Color32::WHITE);
+            ui.painter().text(
+                now,
+                egui::Align2::LEFT_BOTTOM,
+                format!("{n_s:.0} N·s"),
+                egui::FontId::proportional(14.0),
+                egui::Color32::WHITE,
+            );
         }
         true
     }

@@ -22,9 +22,15 @@ pub fn run(mb: usize, dir: &Path, runs: usize) -> anyhow::Result<ExitCode> {
         settle();
         let t = Instant::now();
         let mut doc = Document::open(&src)?;
-        let id = doc.bone_by_name("thigh_l").ok_or_else(|| anyhow::anyhow!("no thigh_l"))?;
+        let id = doc
+            .bone_by_name("thigh_l")
+            .ok_or_else(|| anyhow::anyhow!("no thigh_l"))?;
         let target = doc.bone_target(id);
-        doc.apply(&Edit::Set { target, key: "mass".into(), value: json!(8.0 + i as f64) })?;
+        doc.apply(&Edit::Set {
+            target,
+            key: "mass".into(),
+            value: json!(8.0 + i as f64),
+        })?;
         doc.save()?;
         save_s.push(t.elapsed().as_secs_f64());
     }

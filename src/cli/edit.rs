@@ -5,7 +5,13 @@ use anyhow::Context;
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn run(file: &Path, output: &Path, sets: &[String], force: bool, policy: UriPolicy) -> anyhow::Result<ExitCode> {
+pub fn run(
+    file: &Path,
+    output: &Path,
+    sets: &[String],
+    force: bool,
+    policy: UriPolicy,
+) -> anyhow::Result<ExitCode> {
     let mut doc = super::open(file, policy)?;
     let before: Vec<Diagnostic> = doc.diagnostics.clone();
     apply_sets(&mut doc, sets).with_context(|| format!("{}", file.display()))?;
@@ -18,7 +24,10 @@ pub fn run(file: &Path, output: &Path, sets: &[String], force: bool, policy: Uri
         eprintln!("{}: {d}", file.display());
     }
     if !new_errors.is_empty() && !force {
-        eprintln!("not written: the edits introduce {} error(s); fix them or pass --force", new_errors.len());
+        eprintln!(
+            "not written: the edits introduce {} error(s); fix them or pass --force",
+            new_errors.len()
+        );
         return Ok(ExitCode::from(1));
     }
     doc.write_to(output)?;
@@ -31,7 +40,8 @@ pub fn apply_sets(doc: &mut crate::document::Document, sets: &[String]) -> anyho
     for s in sets {
         let (lhs, value) = parse_assignment(s)?;
         let (target, key) = doc.resolve_key(&lhs)?;
-        doc.apply(&Edit::Set { target, key, value }).with_context(|| format!("--set {s}"))?;
+        doc.apply(&Edit::Set { target, key, value })
+            .with_context(|| format!("--set {s}"))?;
     }
     Ok(())
 }

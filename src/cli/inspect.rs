@@ -62,7 +62,9 @@ fn print_text(doc: &Document) {
     println!("{}: {} bones", doc.path.display(), doc.bones.len());
     for id in doc.bone_ids() {
         let b = doc.bone(id);
-        let parent = b.parent.map_or("-".to_string(), |p| doc.bone(p).name.clone());
+        let parent = b
+            .parent
+            .map_or("-".to_string(), |p| doc.bone(p).name.clone());
         let mark = if b.has_problems { "  [!]" } else { "" };
         println!("node {:>3}  {}  (parent {parent}){mark}", b.node, b.name);
         let Some(p) = &b.physics else {
@@ -99,7 +101,10 @@ fn print_text(doc: &Document) {
 fn shape_text(s: &crate::document::ColliderShape) -> String {
     use crate::document::ColliderShape::*;
     match s {
-        Capsule { radius, half_height } => format!("capsule radius {radius} m half_height {half_height} m"),
+        Capsule {
+            radius,
+            half_height,
+        } => format!("capsule radius {radius} m half_height {half_height} m"),
         Sphere { radius } => format!("sphere radius {radius} m"),
         Box { half_extents } => format!("box half_extents {half_extents:?} m"),
     }
@@ -108,10 +113,17 @@ fn shape_text(s: &crate::document::ColliderShape) -> String {
 fn kind_text(k: &crate::document::ConstraintKind) -> String {
     use crate::document::ConstraintKind::*;
     match k {
-        BallSocket { swing_limit_deg, twist_limit_deg } => {
+        BallSocket {
+            swing_limit_deg,
+            twist_limit_deg,
+        } => {
             format!("ball_socket swing {swing_limit_deg} deg twist +-{twist_limit_deg} deg")
         }
-        Hinge { hinge_axis, limit_min_deg, limit_max_deg } => {
+        Hinge {
+            hinge_axis,
+            limit_min_deg,
+            limit_max_deg,
+        } => {
             format!("hinge axis {hinge_axis:?} {limit_min_deg}..{limit_max_deg} deg")
         }
     }

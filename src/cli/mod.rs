@@ -14,7 +14,12 @@ use std::process::ExitCode;
 
 /// ragdoll-tuner: tune physics ragdolls stored in glTF extras.
 #[derive(Debug, Parser)]
-#[command(name = "ragdoll-tuner", version, about, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "ragdoll-tuner",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -143,7 +148,12 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
     let result = match command {
         Command::Inspect { file, json } => inspect::run(&file, json, policy),
         Command::Validate { file } => validate::run(&file, policy),
-        Command::Edit { file, output, sets, force } => edit::run(&file, &output, &sets, force, policy),
+        Command::Edit {
+            file,
+            output,
+            sets,
+            force,
+        } => edit::run(&file, &output, &sets, force, policy),
         Command::Simulate {
             file,
             seconds,

@@ -9,13 +9,29 @@ pub fn run(file: &Path, policy: UriPolicy) -> anyhow::Result<ExitCode> {
     let doc = super::open(file, policy)?;
     let mut diags = doc.diagnostics.clone();
     if let Err(e) = doc.load_geometry() {
-        diags.push(Diagnostic::error(None, "document", "geometry", e.to_string()));
+        diags.push(Diagnostic::error(
+            None,
+            "document",
+            "geometry",
+            e.to_string(),
+        ));
     }
     for d in &diags {
         println!("{}: {d}", file.display());
     }
-    let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+    let errors = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
     let warnings = diags.len() - errors;
-    println!("{}: {} bones, {errors} errors, {warnings} warnings", file.display(), doc.bones.len());
-    Ok(if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    println!(
+        "{}: {} bones, {errors} errors, {warnings} warnings",
+        file.display(),
+        doc.bones.len()
+    );
+    Ok(if errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -14,7 +14,11 @@ enum Source {
     /// Only in memory (documents made from bytes).
     Memory,
     /// In a file, at `offset`; `stamp` detects a file changed on disk since it was opened.
-    File { path: PathBuf, offset: u64, stamp: (u64, Option<SystemTime>) },
+    File {
+        path: PathBuf,
+        offset: u64,
+        stamp: (u64, Option<SystemTime>),
+    },
 }
 
 /// A BIN chunk, loaded on first use.
@@ -32,22 +36,45 @@ fn stamp_of(path: &Path) -> std::io::Result<(u64, Option<SystemTime>)> {
 
 impl BinChunk {
     pub fn in_memory(bytes: Vec<u8>) -> Self {
-        Self { source: Source::Memory, len: bytes.len() as u64, bytes: OnceLock::from(bytes) }
+        Self {
+            source: Source::Memory,
+            len: bytes.len() as u64,
+            bytes: OnceLock::from(bytes),
+        }
     }
 
     pub fn in_file(path: &Path, offset: u64, len: u64) -> std::io::Result<Self> {
         let stamp = stamp_of(path)?;
-        Ok(Self { source: Source::File { path: path.into(), offset, stamp }, len, bytes: OnceLock::new() })
+        Ok(Self {
+            source: Source::File {
+                path: path.into(),
+                offset,
+                stamp,
+            },
+            len,
+            bytes: OnceLock::new(),
+        })
     }
 
     /// The file region, checked to be unchanged since it was opened.
     fn open_region(&self) -> Result<Option<std::io::Take<std::fs::File>>, DocError> {
-        let Source::File { path, offset, stamp } = &self.source else { return Ok(None) };
-        let read_err = |source| DocError::Read { path: path.clone(), source };
+        let Source::File {
+            path,
+            offset,
+            stamp,
+        } = &self.source
+        else {
+            return Ok(None);
+        };
+        let read_err = |source| DocError::Read {
+            path: path.clone(),
+            source,
+        };
         if stamp_of(path).map_err(read_err)? != *stamp {
             return Err(DocError::Unsupported {
                 path: path.clone(),
-                reason: "the file changed on disk since it was opened; reopen it before saving".into(),
+                reason: "the file changed on disk since it was opened; reopen it before saving"
+                    .into(),
             });
         }
         let mut f = std::fs::File::open(path).map_err(read_err)?;
@@ -66,7 +93,9 @@ impl BinChunk {
                 Source::File { path, .. } => path.clone(),
                 Source::Memory => PathBuf::new(),
             };
-            region.read_to_end(&mut out).map_err(|source| DocError::Read { path, source })?;
+            region
+                .read_to_end(&mut out)
+                .map_err(|source| DocError::Read { path, source })?;
         }
         Ok(self.bytes.get_or_init(|| out))
     }
@@ -80,7 +109,10 @@ impl BinChunk {
         let mut region = region.ok_or_else(|| std::io::Error::other("BIN chunk has no source"))?;
         let copied = std::io::copy(&mut region, w)?;
         if copied != self.len {
-            return Err(std::io::Error::other(format!("BIN chunk: copied {copied} of {} bytes", self.len)));
+            return Err(std::io::Error::other(format!(
+                "BIN chunk: copied {copied} of {} bytes",
+                self.len
+            )));
         }
         Ok(())
     }
@@ -88,7 +120,11 @@ impl BinChunk {
     /// After the document was saved over its own file: the chunk now lives at `offset`.
     pub fn relocate(&mut self, path: &Path, offset: u64) -> std::io::Result<()> {
         let stamp = stamp_of(path)?;
-        self.source = Source::File { path: path.into(), offset, stamp };
+        self.source = Source::File {
+            path: path.into(),
+            offset,
+            stamp,
+        };
         Ok(())
     }
 

@@ -53,8 +53,11 @@ pub(crate) fn bone_nodes(json: &Value, skeleton: &Skeleton, previous: &[usize]) 
 
 /// Nearest ancestor of each bone that is itself a bone.
 pub(crate) fn bone_parents(skeleton: &Skeleton, nodes: &[usize]) -> Vec<Option<BoneId>> {
-    let by_node: HashMap<usize, BoneId> =
-        nodes.iter().enumerate().map(|(i, &n)| (n, BoneId(i as u32))).collect();
+    let by_node: HashMap<usize, BoneId> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (n, BoneId(i as u32)))
+        .collect();
     nodes
         .iter()
         .map(|&n| skeleton.ancestors(n).find_map(|a| by_node.get(&a).copied()))

@@ -42,24 +42,32 @@ pub fn locate_chunks(
     mut word_at: impl FnMut(u64) -> Result<u32, String>,
 ) -> Result<(ChunkSpan, Option<ChunkSpan>), String> {
     if file_len < HEADER_LEN as u64 {
-        return Err(format!("file is {file_len} bytes, shorter than the 12-byte GLB header"));
+        return Err(format!(
+            "file is {file_len} bytes, shorter than the 12-byte GLB header"
+        ));
     }
     if word_at(0)?.to_le_bytes() != *MAGIC {
         return Err("bad magic: expected 'glTF'".into());
     }
     let version = word_at(4)?;
     if version != 2 {
-        return Err(format!("unsupported GLB version {version} (only 2 is supported)"));
+        return Err(format!(
+            "unsupported GLB version {version} (only 2 is supported)"
+        ));
     }
     let declared = u64::from(word_at(8)?);
     if declared > file_len {
-        return Err(format!("header declares {declared} bytes but the file has {file_len} (truncated?)"));
+        return Err(format!(
+            "header declares {declared} bytes but the file has {file_len} (truncated?)"
+        ));
     }
     let (mut at, mut index) = (HEADER_LEN as u64, 0);
     let (mut json, mut bin) = (None, None);
     while at < declared {
         if at + CHUNK_HEADER_LEN as u64 > declared {
-            return Err(format!("file ends at byte {declared} inside the header of chunk {index}"));
+            return Err(format!(
+                "file ends at byte {declared} inside the header of chunk {index}"
+            ));
         }
         let len = u64::from(word_at(at)?);
         let kind = word_at(at + 4)?;
@@ -86,7 +94,10 @@ pub fn locate_chunks(
 pub fn parse_glb(data: &[u8]) -> Result<GlbChunks<'_>, String> {
     let (json, bin) = locate_chunks(data.len() as u64, |at| read_u32(data, at as usize))?;
     let body = |s: ChunkSpan| &data[s.start as usize..(s.start + s.len) as usize];
-    Ok(GlbChunks { json: body(json), bin: bin.map(body) })
+    Ok(GlbChunks {
+        json: body(json),
+        bin: bin.map(body),
+    })
 }
 
 fn padded_len(len: usize) -> usize {
@@ -103,7 +114,9 @@ pub fn glb_len(json_len: usize, bin_len: Option<usize>) -> usize {
 
 /// Streams a GLB: JSON padded with spaces, BIN padded with zeros, as the spec asks.
 pub fn write_glb<W: Write>(out: &mut W, json: &[u8], bin: Option<&[u8]>) -> std::io::Result<()> {
-    write_glb_with(out, json, bin.map(|b| b.len() as u64), |w| w.write_all(bin.unwrap_or_default()))
+    write_glb_with(out, json, bin.map(|b| b.len() as u64), |w| {
+        w.write_all(bin.unwrap_or_default())
+    })
 }
 
 /// Streams a GLB whose BIN body (`bin_len` bytes) is written by `write_bin`.

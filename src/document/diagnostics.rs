@@ -67,7 +67,11 @@ impl std::fmt::Display for Diagnostic {
                 "{}: node {} '{}': {}: {}",
                 self.severity, n, self.bone, self.key, self.message
             ),
-            None => write!(f, "{}: document: {}: {}", self.severity, self.key, self.message),
+            None => write!(
+                f,
+                "{}: document: {}: {}",
+                self.severity, self.key, self.message
+            ),
         }
     }
 }

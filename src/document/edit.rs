@@ -17,16 +17,28 @@ pub enum EditTarget {
 /// or `balance.upright_kp` on the document).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Edit {
-    Set { target: EditTarget, key: String, value: Value },
-    Remove { target: EditTarget, key: String },
+    Set {
+        target: EditTarget,
+        key: String,
+        value: Value,
+    },
+    Remove {
+        target: EditTarget,
+        key: String,
+    },
     /// Replaces the whole `extras` value (None removes it): the inverse of every edit.
-    ReplaceExtras { target: EditTarget, extras: Option<Value> },
+    ReplaceExtras {
+        target: EditTarget,
+        extras: Option<Value>,
+    },
 }
 
 impl Edit {
     pub fn target(&self) -> EditTarget {
         match self {
-            Edit::Set { target, .. } | Edit::Remove { target, .. } | Edit::ReplaceExtras { target, .. } => *target,
+            Edit::Set { target, .. }
+            | Edit::Remove { target, .. }
+            | Edit::ReplaceExtras { target, .. } => *target,
         }
     }
 }
@@ -40,7 +52,11 @@ fn check_key(target: EditTarget, key: &str, doc: &Document) -> Result<(), EditEr
         (EditTarget::Document, _) => {
             return Err(EditError::UnknownDocumentKey {
                 key: key.into(),
-                known: BALANCE_KEYS.iter().map(|k| format!("balance.{k}")).collect::<Vec<_>>().join(", "),
+                known: BALANCE_KEYS
+                    .iter()
+                    .map(|k| format!("balance.{k}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
             })
         }
         (_, [k]) if PHYSICS_KEYS.contains(k) => return Ok(()),
@@ -52,7 +68,9 @@ fn check_key(target: EditTarget, key: &str, doc: &Document) -> Result<(), EditEr
         (_, ["offset", ..]) => OFFSET_KEYS,
         _ => PHYSICS_KEYS,
     };
-    let EditTarget::Node(node) = target else { unreachable!("document keys returned above") };
+    let EditTarget::Node(node) = target else {
+        unreachable!("document keys returned above")
+    };
     Err(EditError::UnknownKey {
         node,
         bone: doc.skeleton.nodes[node].name.clone(),
@@ -103,7 +121,9 @@ impl Document {
             key: key.into(),
             reason: reason.into(),
         };
-        let owner = self.owner_mut(target).ok_or_else(|| not_object("extras", "the node is not a JSON object"))?;
+        let owner = self
+            .owner_mut(target)
+            .ok_or_else(|| not_object("extras", "the node is not a JSON object"))?;
         match edit {
             Edit::ReplaceExtras { extras, .. } => match extras {
                 Some(v) => {
@@ -124,7 +144,10 @@ impl Document {
         }
         self.edits_since_save += 1;
         self.analyse();
-        Ok(Edit::ReplaceExtras { target, extras: before })
+        Ok(Edit::ReplaceExtras {
+            target,
+            extras: before,
+        })
     }
 
     /// The target for a bone's edits.
@@ -141,7 +164,11 @@ impl Document {
         let best = self
             .names
             .iter()
-            .filter(|(name, _)| lhs.len() > name.len() + 1 && lhs.starts_with(name.as_str()) && lhs.as_bytes()[name.len()] == b'.')
+            .filter(|(name, _)| {
+                lhs.len() > name.len() + 1
+                    && lhs.starts_with(name.as_str())
+                    && lhs.as_bytes()[name.len()] == b'.'
+            })
             .max_by_key(|(name, _)| name.len());
         if let Some((name, id)) = best {
             return Ok((self.bone_target(*id), lhs[name.len() + 1..].to_string()));
@@ -166,10 +193,18 @@ impl Document {
 
 /// `extras.physics` of an owner object, created when absent.
 fn physics_object(owner: &mut Map<String, Value>) -> Result<&mut Map<String, Value>, &'static str> {
-    let extras = owner.entry("extras").or_insert_with(|| Value::Object(Map::new()));
-    let extras = extras.as_object_mut().ok_or("its 'extras' is not a JSON object")?;
-    let physics = extras.entry("physics").or_insert_with(|| Value::Object(Map::new()));
-    physics.as_object_mut().ok_or("its 'extras.physics' is not a JSON object")
+    let extras = owner
+        .entry("extras")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let extras = extras
+        .as_object_mut()
+        .ok_or("its 'extras' is not a JSON object")?;
+    let physics = extras
+        .entry("physics")
+        .or_insert_with(|| Value::Object(Map::new()));
+    physics
+        .as_object_mut()
+        .ok_or("its 'extras.physics' is not a JSON object")
 }
 
 fn set_path(obj: &mut Map<String, Value>, key: &str, value: Value) -> Result<(), String> {
@@ -184,7 +219,9 @@ fn set_path(obj: &mut Map<String, Value>, key: &str, value: Value) -> Result<(),
         }
         Some(rest) => {
             let child = obj.entry(head).or_insert_with(|| Value::Object(Map::new()));
-            let child = child.as_object_mut().ok_or_else(|| format!("'{head}' holds a non-object value"))?;
+            let child = child
+                .as_object_mut()
+                .ok_or_else(|| format!("'{head}' holds a non-object value"))?;
             set_path(child, rest, value)
         }
     }
@@ -205,7 +242,9 @@ fn remove_path(obj: &mut Map<String, Value>, key: &str) {
 
 /// Splits `BONE.KEY=VALUE`; VALUE is JSON when it parses as JSON, else a plain string.
 pub fn parse_assignment(text: &str) -> Result<(String, Value), EditError> {
-    let (lhs, rhs) = text.split_once('=').ok_or_else(|| EditError::Syntax(text.into()))?;
+    let (lhs, rhs) = text
+        .split_once('=')
+        .ok_or_else(|| EditError::Syntax(text.into()))?;
     if lhs.is_empty() || !lhs.contains('.') {
         return Err(EditError::Syntax(text.into()));
     }

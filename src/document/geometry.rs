@@ -34,29 +34,51 @@ impl Document {
     /// The bytes of every buffer: the GLB BIN chunk, `data:` URIs or files beside the asset
     /// (under the document's URI policy).
     pub fn load_buffers(&self) -> Result<Vec<Cow<'_, [u8]>>, DocError> {
-        let list = self.json.get("buffers").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+        let list = self
+            .json
+            .get("buffers")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
         list.iter()
             .enumerate()
             .map(|(i, b)| {
                 let declared = b.get("byteLength").and_then(Value::as_u64).unwrap_or(0);
                 match b.get("uri").and_then(Value::as_str) {
-                    None => self.bin()?.map(Cow::Borrowed).ok_or_else(|| DocError::Gltf {
-                        path: self.path.clone(),
-                        reason: format!("buffers[{i}] has no uri and the file has no GLB BIN chunk"),
-                    }),
-                    Some(u) => self.read_uri(&format!("buffers[{i}].uri"), u, Some(declared)).map(Cow::Owned),
+                    None => self
+                        .bin()?
+                        .map(Cow::Borrowed)
+                        .ok_or_else(|| DocError::Gltf {
+                            path: self.path.clone(),
+                            reason: format!(
+                                "buffers[{i}] has no uri and the file has no GLB BIN chunk"
+                            ),
+                        }),
+                    Some(u) => self
+                        .read_uri(&format!("buffers[{i}].uri"), u, Some(declared))
+                        .map(Cow::Owned),
                 }
             })
             .collect()
     }
 
     /// Reads an external or `data:` URI. `limit` caps how many bytes are read from a file.
-    pub(crate) fn read_uri(&self, key: &str, u: &str, limit: Option<u64>) -> Result<Vec<u8>, DocError> {
-        let uri_err = |reason: String| DocError::Uri { path: self.path.clone(), uri_key: key.into(), reason };
+    pub(crate) fn read_uri(
+        &self,
+        key: &str,
+        u: &str,
+        limit: Option<u64>,
+    ) -> Result<Vec<u8>, DocError> {
+        let uri_err = |reason: String| DocError::Uri {
+            path: self.path.clone(),
+            uri_key: key.into(),
+            reason,
+        };
         match uri::resolve(u, &self.base_dir(), self.uri_policy).map_err(uri_err)? {
             UriSource::Data(d) => Ok(d),
             UriSource::File(p) => {
-                let f = std::fs::File::open(&p).map_err(|e| uri_err(format!("cannot open {}: {e}", p.display())))?;
+                let f = std::fs::File::open(&p)
+                    .map_err(|e| uri_err(format!("cannot open {}: {e}", p.display())))?;
                 let mut out = Vec::new();
                 f.take(limit.unwrap_or(u64::MAX))
                     .read_to_end(&mut out)
@@ -86,23 +108,39 @@ impl Document {
         for node in gdoc.nodes() {
             let Some(mesh) = node.mesh() else { continue };
             for prim in mesh.primitives() {
-                geo.primitives.push(read_primitive(node.index(), node.skin().map(|s| s.index()), &prim, get));
+                geo.primitives.push(read_primitive(
+                    node.index(),
+                    node.skin().map(|s| s.index()),
+                    &prim,
+                    get,
+                ));
             }
         }
         Ok(geo)
     }
 
     fn gltf_err(&self, reason: String) -> DocError {
-        DocError::Gltf { path: self.path.clone(), reason }
+        DocError::Gltf {
+            path: self.path.clone(),
+            reason,
+        }
     }
 }
 
-fn read_primitive<'a, 's, F>(node: usize, skin: Option<usize>, prim: &'a gltf::Primitive<'a>, get: F) -> MeshPrimitive
+fn read_primitive<'a, 's, F>(
+    node: usize,
+    skin: Option<usize>,
+    prim: &'a gltf::Primitive<'a>,
+    get: F,
+) -> MeshPrimitive
 where
     F: Clone + Fn(gltf::Buffer<'a>) -> Option<&'s [u8]>,
 {
     let r = prim.reader(get);
-    let positions: Vec<[f32; 3]> = r.read_positions().map(Iterator::collect).unwrap_or_default();
+    let positions: Vec<[f32; 3]> = r
+        .read_positions()
+        .map(Iterator::collect)
+        .unwrap_or_default();
     let n = positions.len();
     let indices = r
         .read_indices()
@@ -112,8 +150,14 @@ where
         node,
         skin,
         normals: r.read_normals().map(Iterator::collect).unwrap_or_default(),
-        joints: r.read_joints(0).map(|j| j.into_u16().collect()).unwrap_or_default(),
-        weights: r.read_weights(0).map(|w| w.into_f32().collect()).unwrap_or_default(),
+        joints: r
+            .read_joints(0)
+            .map(|j| j.into_u16().collect())
+            .unwrap_or_default(),
+        weights: r
+            .read_weights(0)
+            .map(|w| w.into_f32().collect())
+            .unwrap_or_default(),
         positions,
         indices,
     }
@@ -136,7 +180,10 @@ fn check_accessors(doc: &gltf::Document, buffers: &[Cow<[u8]>]) -> Result<(), St
     }
     for acc in doc.accessors() {
         if acc.sparse().is_some() {
-            return Err(format!("accessors[{}]: sparse accessors are not supported", acc.index()));
+            return Err(format!(
+                "accessors[{}]: sparse accessors are not supported",
+                acc.index()
+            ));
         }
         let Some(view) = acc.view() else { continue };
         let elem = acc.size();

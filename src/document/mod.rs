@@ -21,9 +21,9 @@ pub use bones::{Bone, BoneId};
 pub use diagnostics::{has_errors, Diagnostic, Severity};
 pub use edit::{parse_assignment, Edit, EditTarget};
 pub use error::{DocError, EditError};
+pub use save::write_atomic;
 pub use schema::*;
 pub use skeleton::{display_name, NodeInfo, Skeleton, SkinInfo};
-pub use save::write_atomic;
 pub use uri::UriPolicy;
 
 use serde_json::Value;
@@ -79,7 +79,10 @@ impl Document {
     /// Opens a file with an explicit URI policy.
     pub fn open_with(path: impl AsRef<Path>, policy: UriPolicy) -> Result<Self, DocError> {
         let path = path.as_ref();
-        let read_err = |source| DocError::Read { path: path.into(), source };
+        let read_err = |source| DocError::Read {
+            path: path.into(),
+            source,
+        };
         let mut file = std::fs::File::open(path).map_err(read_err)?;
         let mut magic = [0u8; 4];
         let n = std::io::Read::read(&mut file, &mut magic).map_err(read_err)?;
@@ -94,7 +97,10 @@ impl Document {
     /// Parses file bytes; `path` names the file in messages and anchors relative URIs.
     pub fn from_bytes(path: &Path, data: &[u8], policy: UriPolicy) -> Result<Self, DocError> {
         if container::is_glb(data) {
-            let chunks = container::parse_glb(data).map_err(|reason| DocError::Glb { path: path.into(), reason })?;
+            let chunks = container::parse_glb(data).map_err(|reason| DocError::Glb {
+                path: path.into(),
+                reason,
+            })?;
             let bin = chunks.bin.map(|b| bin::BinChunk::in_memory(b.to_vec()));
             return Self::from_parts(path, Format::Glb, chunks.json.to_vec(), bin, policy);
         }
@@ -108,7 +114,10 @@ impl Document {
         bin: Option<bin::BinChunk>,
         policy: UriPolicy,
     ) -> Result<Self, DocError> {
-        let json_err = |reason: String| DocError::Json { path: path.into(), reason };
+        let json_err = |reason: String| DocError::Json {
+            path: path.into(),
+            reason,
+        };
         let text = std::str::from_utf8(&json_bytes)
             .map_err(|e| json_err(format!("not UTF-8 text ({e})")))?;
         if text.trim().is_empty() {
@@ -147,18 +156,37 @@ impl Document {
             .map(|(&node, parent)| {
                 let name = self.skeleton.nodes[node].name.clone();
                 let physics = bones::node_physics(&self.json, node).map(|v| {
-                    let mut cx = parse::Ctx { node: Some(node), bone: &name, diags: &mut diags };
+                    let mut cx = parse::Ctx {
+                        node: Some(node),
+                        bone: &name,
+                        diags: &mut diags,
+                    };
                     parse::parse_bone_physics(v, &mut cx)
                 });
-                Bone { node, name, parent, physics, has_problems: false }
+                Bone {
+                    node,
+                    name,
+                    parent,
+                    physics,
+                    has_problems: false,
+                }
             })
             .collect();
         self.names = name_index(&list);
         validate::check_bones(&mut list, &self.names, &mut diags);
         let balance_json = self.json.pointer("/extras/physics/balance");
-        let mut cx = parse::Ctx { node: None, bone: "document", diags: &mut diags };
+        let mut cx = parse::Ctx {
+            node: None,
+            bone: "document",
+            diags: &mut diags,
+        };
         self.balance = parse::parse_balance(balance_json, &mut cx);
-        validate::check_balance(&self.balance, balance_json.is_some(), &self.names, &mut diags);
+        validate::check_balance(
+            &self.balance,
+            balance_json.is_some(),
+            &self.names,
+            &mut diags,
+        );
         for b in &mut list {
             b.has_problems = diags.iter().any(|d| d.node == Some(b.node));
         }
@@ -181,7 +209,10 @@ impl Document {
 
     /// The bone on a node, if the node is a bone.
     pub fn bone_of_node(&self, node: usize) -> Option<BoneId> {
-        self.bones.iter().position(|b| b.node == node).map(|i| BoneId(i as u32))
+        self.bones
+            .iter()
+            .position(|b| b.node == node)
+            .map(|i| BoneId(i as u32))
     }
 
     /// The document's JSON (read only; change it through [`Document::apply`]).
@@ -201,24 +232,43 @@ impl Document {
 
     /// The folder external URIs are resolved against.
     pub fn base_dir(&self) -> PathBuf {
-        self.path.parent().map(Path::to_path_buf).unwrap_or_default()
+        self.path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
     }
 }
 
 /// Reads a GLB's JSON chunk and locates its BIN chunk without reading it.
-fn read_glb_json(path: &Path, file: &mut std::fs::File) -> Result<(Vec<u8>, Option<bin::BinChunk>), DocError> {
+fn read_glb_json(
+    path: &Path,
+    file: &mut std::fs::File,
+) -> Result<(Vec<u8>, Option<bin::BinChunk>), DocError> {
     use std::io::{Read, Seek, SeekFrom};
-    let read_err = |source| DocError::Read { path: path.into(), source };
+    let read_err = |source| DocError::Read {
+        path: path.into(),
+        source,
+    };
     let file_len = file.metadata().map_err(read_err)?.len();
     let (json, bin) = container::locate_chunks(file_len, |at| {
         let mut w = [0u8; 4];
-        file.seek(SeekFrom::Start(at)).and_then(|_| file.read_exact(&mut w)).map_err(|e| e.to_string())?;
+        file.seek(SeekFrom::Start(at))
+            .and_then(|_| file.read_exact(&mut w))
+            .map_err(|e| e.to_string())?;
         Ok(u32::from_le_bytes(w))
     })
-    .map_err(|reason| DocError::Glb { path: path.into(), reason })?;
+    .map_err(|reason| DocError::Glb {
+        path: path.into(),
+        reason,
+    })?;
     let mut text = vec![0u8; json.len as usize];
-    file.seek(SeekFrom::Start(json.start)).and_then(|_| file.read_exact(&mut text)).map_err(read_err)?;
-    let bin = bin.map(|b| bin::BinChunk::in_file(path, b.start, b.len)).transpose().map_err(read_err)?;
+    file.seek(SeekFrom::Start(json.start))
+        .and_then(|_| file.read_exact(&mut text))
+        .map_err(read_err)?;
+    let bin = bin
+        .map(|b| bin::BinChunk::in_file(path, b.start, b.len))
+        .transpose()
+        .map_err(read_err)?;
     Ok((text, bin))
 }
 
@@ -235,7 +285,10 @@ fn name_index(bones: &[Bone]) -> HashMap<String, BoneId> {
 
 /// Validates the glTF structure with the `gltf` crate and reads the node tree.
 fn read_skeleton(path: &Path, text: &str) -> Result<Skeleton, DocError> {
-    let gltf_err = |reason: String| DocError::Gltf { path: path.into(), reason };
+    let gltf_err = |reason: String| DocError::Gltf {
+        path: path.into(),
+        reason,
+    };
     let root = gltf::json::Root::from_str(text).map_err(|e| gltf_err(e.to_string()))?;
     let doc = gltf::Document::from_json(root).map_err(|e| gltf_err(describe_gltf_error(e)))?;
     Skeleton::from_gltf(&doc).map_err(gltf_err)

@@ -34,37 +34,70 @@ impl Ctx<'_> {
         self.diags.push(d);
     }
 
-    fn wrong_type(&mut self, key: &str, expected: &str, got: &Value, default: impl std::fmt::Debug) {
+    fn wrong_type(
+        &mut self,
+        key: &str,
+        expected: &str,
+        got: &Value,
+        default: impl std::fmt::Debug,
+    ) {
         self.error(
             key,
-            format!("expected {expected}, found {} ({got}); using the default {default:?}", type_name(got)),
+            format!(
+                "expected {expected}, found {} ({got}); using the default {default:?}",
+                type_name(got)
+            ),
         );
     }
 
     /// A number at `obj[name]`: default when missing, error (and default) when wrong or out of range.
-    fn number(&mut self, obj: &Map<String, Value>, prefix: &str, name: &str, default: f64, range: Range) -> f64 {
+    fn number(
+        &mut self,
+        obj: &Map<String, Value>,
+        prefix: &str,
+        name: &str,
+        default: f64,
+        range: Range,
+    ) -> f64 {
         let key = join(prefix, name);
-        let Some(v) = obj.get(name) else { return default };
+        let Some(v) = obj.get(name) else {
+            return default;
+        };
         let Some(x) = v.as_f64() else {
             if v.is_number() {
-                self.error(&key, format!("{v} is not a finite number; using the default {default}"));
+                self.error(
+                    &key,
+                    format!("{v} is not a finite number; using the default {default}"),
+                );
             } else {
                 self.wrong_type(&key, "a number", v, default);
             }
             return default;
         };
         if !x.is_finite() {
-            self.error(&key, format!("{v} is not a finite number; using the default {default}"));
+            self.error(
+                &key,
+                format!("{v} is not a finite number; using the default {default}"),
+            );
             return default;
         }
         if let Some(why) = range.check(x) {
-            self.error(&key, format!("{x} is out of range: {why}; using the default {default}"));
+            self.error(
+                &key,
+                format!("{x} is out of range: {why}; using the default {default}"),
+            );
             return default;
         }
         x
     }
 
-    fn string(&mut self, obj: &Map<String, Value>, prefix: &str, name: &str, default: &str) -> String {
+    fn string(
+        &mut self,
+        obj: &Map<String, Value>,
+        prefix: &str,
+        name: &str,
+        default: &str,
+    ) -> String {
         match obj.get(name) {
             None => default.to_string(),
             Some(Value::String(s)) => s.clone(),
@@ -76,7 +109,12 @@ impl Ctx<'_> {
     }
 
     /// A fixed-length array of finite numbers, or None (with an error) when malformed.
-    fn vector<const N: usize>(&mut self, obj: &Map<String, Value>, prefix: &str, name: &str) -> Option<[f64; N]> {
+    fn vector<const N: usize>(
+        &mut self,
+        obj: &Map<String, Value>,
+        prefix: &str,
+        name: &str,
+    ) -> Option<[f64; N]> {
         let key = join(prefix, name);
         let v = obj.get(name)?;
         let parsed = v.as_array().filter(|a| a.len() == N).and_then(|a| {
@@ -87,7 +125,10 @@ impl Ctx<'_> {
             Some(out)
         });
         if parsed.is_none() {
-            self.error(&key, format!("expected an array of {N} finite numbers, found {v}; using the default"));
+            self.error(
+                &key,
+                format!("expected an array of {N} finite numbers, found {v}; using the default"),
+            );
         }
         parsed
     }
@@ -96,7 +137,10 @@ impl Ctx<'_> {
         for k in obj.keys().filter(|k| !known.contains(&k.as_str())) {
             self.warning(
                 &join(prefix, k),
-                format!("unknown key (kept in the file, ignored by the tool); known keys: {}", known.join(", ")),
+                format!(
+                    "unknown key (kept in the file, ignored by the tool); known keys: {}",
+                    known.join(", ")
+                ),
             );
         }
     }
@@ -115,7 +159,9 @@ impl Range {
         match self {
             Range::Positive if x <= 0.0 => Some("must be greater than 0".into()),
             Range::NonNegative if x < 0.0 => Some("must not be negative".into()),
-            Range::Within(lo, hi) if !(lo..=hi).contains(&x) => Some(format!("must lie within {lo}..{hi}")),
+            Range::Within(lo, hi) if !(lo..=hi).contains(&x) => {
+                Some(format!("must lie within {lo}..{hi}"))
+            }
             _ => None,
         }
     }
@@ -153,7 +199,12 @@ fn parse_collider(obj: &Map<String, Value>, cx: &mut Ctx) -> Option<Collider> {
         Value::String(s) => s.as_str(),
         Value::Null => return None,
         v => {
-            cx.wrong_type("collider", "a string (capsule, sphere, box or none)", v, "no collider");
+            cx.wrong_type(
+                "collider",
+                "a string (capsule, sphere, box or none)",
+                v,
+                "no collider",
+            );
             return None;
         }
     };
@@ -161,7 +212,13 @@ fn parse_collider(obj: &Map<String, Value>, cx: &mut Ctx) -> Option<Collider> {
     let shape = match kind {
         "capsule" => ColliderShape::Capsule {
             radius: radius(cx),
-            half_height: cx.number(obj, "", "half_height", DEFAULT_HALF_HEIGHT_M, Range::NonNegative),
+            half_height: cx.number(
+                obj,
+                "",
+                "half_height",
+                DEFAULT_HALF_HEIGHT_M,
+                Range::NonNegative,
+            ),
         },
         "sphere" => ColliderShape::Sphere { radius: radius(cx) },
         "box" => ColliderShape::Box {
@@ -169,7 +226,10 @@ fn parse_collider(obj: &Map<String, Value>, cx: &mut Ctx) -> Option<Collider> {
         },
         "none" => return None,
         other => {
-            cx.error("collider", format!("unknown collider type '{other}'; expected capsule, sphere, box or none"));
+            cx.error(
+                "collider",
+                format!("unknown collider type '{other}'; expected capsule, sphere, box or none"),
+            );
             return None;
         }
     };
@@ -189,9 +249,16 @@ fn parse_half_extents(obj: &Map<String, Value>, cx: &mut Ctx) -> [f64; 3] {
 }
 
 fn parse_offset(value: Option<&Value>, cx: &mut Ctx) -> ColliderOffset {
-    let Some(value) = value else { return ColliderOffset::default() };
+    let Some(value) = value else {
+        return ColliderOffset::default();
+    };
     let Some(obj) = value.as_object() else {
-        cx.wrong_type("offset", "an object {translation, rotation}", value, "along the bone");
+        cx.wrong_type(
+            "offset",
+            "an object {translation, rotation}",
+            value,
+            "along the bone",
+        );
         return ColliderOffset::default();
     };
     cx.unknown_keys(obj, "offset", OFFSET_KEYS);
@@ -199,11 +266,17 @@ fn parse_offset(value: Option<&Value>, cx: &mut Ctx) -> ColliderOffset {
     let rotation = cx.vector::<4>(obj, "offset", "rotation").filter(|q| {
         let ok = q.iter().map(|x| x * x).sum::<f64>() > 1e-12;
         if !ok {
-            cx.error("offset.rotation", "zero-length quaternion; using the default");
+            cx.error(
+                "offset.rotation",
+                "zero-length quaternion; using the default",
+            );
         }
         ok
     });
-    ColliderOffset { translation, rotation }
+    ColliderOffset {
+        translation,
+        rotation,
+    }
 }
 
 fn parse_constraint(value: &Value, cx: &mut Ctx) -> Option<Constraint> {
@@ -216,7 +289,12 @@ fn parse_constraint(value: &Value, cx: &mut Ctx) -> Option<Constraint> {
         None => None,
         Some(Value::String(s)) => Some(s.clone()),
         Some(v) => {
-            cx.wrong_type("constraint.parent_bone", "a string", v, "the nearest ancestor bone");
+            cx.wrong_type(
+                "constraint.parent_bone",
+                "a string",
+                v,
+                "the nearest ancestor bone",
+            );
             None
         }
     };
@@ -224,33 +302,72 @@ fn parse_constraint(value: &Value, cx: &mut Ctx) -> Option<Constraint> {
         Some(Value::String(t)) if t == "ball_socket" => parse_ball_socket(obj, cx),
         Some(Value::String(t)) if t == "hinge" => parse_hinge(obj, cx),
         Some(Value::String(t)) => {
-            cx.error("constraint.type", format!("unknown constraint type '{t}'; expected ball_socket or hinge"));
+            cx.error(
+                "constraint.type",
+                format!("unknown constraint type '{t}'; expected ball_socket or hinge"),
+            );
             return None;
         }
         Some(v) => {
-            cx.wrong_type("constraint.type", "a string (ball_socket or hinge)", v, "no constraint");
+            cx.wrong_type(
+                "constraint.type",
+                "a string (ball_socket or hinge)",
+                v,
+                "no constraint",
+            );
             return None;
         }
         None => {
-            cx.error("constraint.type", "missing; expected ball_socket or hinge (the constraint is ignored)");
+            cx.error(
+                "constraint.type",
+                "missing; expected ball_socket or hinge (the constraint is ignored)",
+            );
             return None;
         }
     };
-    Some(Constraint { kind, parent_defaulted: parent_bone.is_none(), parent_bone })
+    Some(Constraint {
+        kind,
+        parent_defaulted: parent_bone.is_none(),
+        parent_bone,
+    })
 }
 
 fn parse_ball_socket(obj: &Map<String, Value>, cx: &mut Ctx) -> ConstraintKind {
     let range = Range::Within(0.0, 180.0);
     ConstraintKind::BallSocket {
-        swing_limit_deg: cx.number(obj, "constraint", "swing_limit_deg", DEFAULT_SWING_LIMIT_DEG, range),
-        twist_limit_deg: cx.number(obj, "constraint", "twist_limit_deg", DEFAULT_TWIST_LIMIT_DEG, range),
+        swing_limit_deg: cx.number(
+            obj,
+            "constraint",
+            "swing_limit_deg",
+            DEFAULT_SWING_LIMIT_DEG,
+            range,
+        ),
+        twist_limit_deg: cx.number(
+            obj,
+            "constraint",
+            "twist_limit_deg",
+            DEFAULT_TWIST_LIMIT_DEG,
+            range,
+        ),
     }
 }
 
 fn parse_hinge(obj: &Map<String, Value>, cx: &mut Ctx) -> ConstraintKind {
     let range = Range::Within(-180.0, 180.0);
-    let mut min = cx.number(obj, "constraint", "limit_min_deg", DEFAULT_LIMIT_MIN_DEG, range);
-    let mut max = cx.number(obj, "constraint", "limit_max_deg", DEFAULT_LIMIT_MAX_DEG, range);
+    let mut min = cx.number(
+        obj,
+        "constraint",
+        "limit_min_deg",
+        DEFAULT_LIMIT_MIN_DEG,
+        range,
+    );
+    let mut max = cx.number(
+        obj,
+        "constraint",
+        "limit_max_deg",
+        DEFAULT_LIMIT_MAX_DEG,
+        range,
+    );
     if min > max {
         cx.error(
             "constraint.limit_min_deg",
@@ -261,25 +378,57 @@ fn parse_hinge(obj: &Map<String, Value>, cx: &mut Ctx) -> ConstraintKind {
     let axis = match cx.vector::<3>(obj, "constraint", "hinge_axis") {
         Some(a) if a.iter().map(|x| x * x).sum::<f64>() > 1e-12 => a,
         Some(_) => {
-            cx.error("constraint.hinge_axis", "zero-length axis; using the default [0, 0, 1]");
+            cx.error(
+                "constraint.hinge_axis",
+                "zero-length axis; using the default [0, 0, 1]",
+            );
             DEFAULT_HINGE_AXIS
         }
         None => DEFAULT_HINGE_AXIS,
     };
-    ConstraintKind::Hinge { hinge_axis: axis, limit_min_deg: min, limit_max_deg: max }
+    ConstraintKind::Hinge {
+        hinge_axis: axis,
+        limit_min_deg: min,
+        limit_max_deg: max,
+    }
 }
 
 fn parse_drive(value: Option<&Value>, cx: &mut Ctx) -> Drive {
-    let Some(value) = value else { return Drive::default() };
+    let Some(value) = value else {
+        return Drive::default();
+    };
     let Some(obj) = value.as_object() else {
-        cx.wrong_type("drive", "an object {stiffness, damping, max_torque}", value, Drive::default());
+        cx.wrong_type(
+            "drive",
+            "an object {stiffness, damping, max_torque}",
+            value,
+            Drive::default(),
+        );
         return Drive::default();
     };
     cx.unknown_keys(obj, "drive", DRIVE_KEYS);
     Drive {
-        stiffness: cx.number(obj, "drive", "stiffness", DEFAULT_DRIVE_STIFFNESS, Range::NonNegative),
-        damping: cx.number(obj, "drive", "damping", DEFAULT_DRIVE_DAMPING, Range::NonNegative),
-        max_torque: cx.number(obj, "drive", "max_torque", DEFAULT_DRIVE_MAX_TORQUE, Range::NonNegative),
+        stiffness: cx.number(
+            obj,
+            "drive",
+            "stiffness",
+            DEFAULT_DRIVE_STIFFNESS,
+            Range::NonNegative,
+        ),
+        damping: cx.number(
+            obj,
+            "drive",
+            "damping",
+            DEFAULT_DRIVE_DAMPING,
+            Range::NonNegative,
+        ),
+        max_torque: cx.number(
+            obj,
+            "drive",
+            "max_torque",
+            DEFAULT_DRIVE_MAX_TORQUE,
+            Range::NonNegative,
+        ),
     }
 }
 
@@ -304,9 +453,21 @@ pub(crate) fn parse_balance(value: Option<&Value>, cx: &mut Ctx) -> BalanceSetti
     let gain = Range::NonNegative;
     out.upright_kp = cx.number(obj, "balance", "upright_kp", out.upright_kp, gain);
     out.upright_kd = cx.number(obj, "balance", "upright_kd", out.upright_kd, gain);
-    out.upright_max_torque = cx.number(obj, "balance", "upright_max_torque", out.upright_max_torque, gain);
+    out.upright_max_torque = cx.number(
+        obj,
+        "balance",
+        "upright_max_torque",
+        out.upright_max_torque,
+        gain,
+    );
     out.ankle_kp = cx.number(obj, "balance", "ankle_kp", out.ankle_kp, gain);
     out.ankle_kd = cx.number(obj, "balance", "ankle_kd", out.ankle_kd, gain);
-    out.ankle_max_torque = cx.number(obj, "balance", "ankle_max_torque", out.ankle_max_torque, gain);
+    out.ankle_max_torque = cx.number(
+        obj,
+        "balance",
+        "ankle_max_torque",
+        out.ankle_max_torque,
+        gain,
+    );
     out
 }

@@ -25,26 +25,42 @@ impl Document {
     pub fn bone_to_child(&self, id: BoneId) -> Option<DVec3> {
         let node = &self.skeleton.nodes[self.bone(id).node];
         let child = *node.children.first()?;
-        let t = self.skeleton.nodes[child].parent_from_node.w_axis.truncate();
+        let t = self.skeleton.nodes[child]
+            .parent_from_node
+            .w_axis
+            .truncate();
         (t.length() > 1e-6).then_some(t)
     }
 
     /// The collider's placement in bone space, defaults applied.
     pub fn collider_placement(&self, id: BoneId, collider: &Collider) -> BoneFromCollider {
         let to_child = self.bone_to_child(id);
-        let along = to_child.map_or(DQuat::IDENTITY, |d| DQuat::from_rotation_arc(DVec3::Y, d.normalize()));
+        let along = to_child.map_or(DQuat::IDENTITY, |d| {
+            DQuat::from_rotation_arc(DVec3::Y, d.normalize())
+        });
         let rotation = collider
             .offset
             .rotation
             .map_or(along, |q| DQuat::from_array(q).normalize());
-        let translation = collider.offset.translation.map(DVec3::from_array).unwrap_or_else(|| {
-            match (to_child, &collider.shape) {
+        let translation = collider
+            .offset
+            .translation
+            .map(DVec3::from_array)
+            .unwrap_or_else(|| match (to_child, &collider.shape) {
                 (Some(d), _) => d * 0.5,
-                (None, ColliderShape::Capsule { radius, half_height }) => rotation * DVec3::Y * (radius + half_height),
+                (
+                    None,
+                    ColliderShape::Capsule {
+                        radius,
+                        half_height,
+                    },
+                ) => rotation * DVec3::Y * (radius + half_height),
                 (None, _) => DVec3::ZERO,
-            }
-        });
-        BoneFromCollider { translation, rotation }
+            });
+        BoneFromCollider {
+            translation,
+            rotation,
+        }
     }
 
     /// The bone's primary axis in bone space (twist axis of a ball socket): its collider's

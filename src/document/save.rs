@@ -27,7 +27,10 @@ impl Document {
         self.mark_saved();
         if let Some(bin) = &mut self.bin {
             let offset = container::bin_offset(self.original_json.len());
-            bin.relocate(out, offset).map_err(|source| DocError::Read { path: out.into(), source })?;
+            bin.relocate(out, offset).map_err(|source| DocError::Read {
+                path: out.into(),
+                source,
+            })?;
         }
         Ok(())
     }
@@ -61,11 +64,16 @@ impl Document {
         if !self.is_dirty() && format == self.format {
             return self.original_json.clone();
         }
-        encode_json(&self.json, format == Format::Gltf && self.original_json.contains(&b'\n'))
+        encode_json(
+            &self.json,
+            format == Format::Gltf && self.original_json.contains(&b'\n'),
+        )
     }
 
     fn has_external_uris(&self) -> bool {
-        uri_entries(&self.json).iter().any(|(_, _, u)| !u.starts_with("data:"))
+        uri_entries(&self.json)
+            .iter()
+            .any(|(_, _, u)| !u.starts_with("data:"))
     }
 
     /// `.gltf` saved into another folder: copies its relative external files along.
@@ -75,15 +83,24 @@ impl Document {
             return Ok(());
         }
         for (key, _, u) in uri_entries(&self.json) {
-            let uri_err = |reason: String| DocError::Uri { path: self.path.clone(), uri_key: key.clone(), reason };
-            if let UriSource::File(src) = uri::resolve(&u, &self.base_dir(), self.uri_policy).map_err(uri_err)? {
+            let uri_err = |reason: String| DocError::Uri {
+                path: self.path.clone(),
+                uri_key: key.clone(),
+                reason,
+            };
+            if let UriSource::File(src) =
+                uri::resolve(&u, &self.base_dir(), self.uri_policy).map_err(uri_err)?
+            {
                 if Path::new(&u).is_absolute() || u.starts_with("file:") {
                     continue; // An allowed absolute path stays valid from anywhere.
                 }
                 let bytes = self.read_uri(&key, &u, None)?;
                 let dest = out_dir.join(src.strip_prefix(self.base_dir()).unwrap_or(&src));
                 if let Some(parent) = dest.parent() {
-                    std::fs::create_dir_all(parent).map_err(|source| DocError::Write { path: dest.clone(), source })?;
+                    std::fs::create_dir_all(parent).map_err(|source| DocError::Write {
+                        path: dest.clone(),
+                        source,
+                    })?;
                 }
                 write_atomic(&dest, |w| w.write_all(&bytes))?;
             }
@@ -104,7 +121,11 @@ impl Document {
         }
         rebase_views(&mut json, &bases);
         self.pack_images(&mut json, &mut bin)?;
-        let first = json.pointer("/buffers/0").and_then(Value::as_object).cloned().unwrap_or_default();
+        let first = json
+            .pointer("/buffers/0")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
         if !bin.is_empty() {
             let mut buffer = first;
             buffer.remove("uri");
@@ -117,9 +138,18 @@ impl Document {
     }
 
     fn pack_images(&self, json: &mut Value, bin: &mut Vec<u8>) -> Result<(), DocError> {
-        let count = json.get("images").and_then(Value::as_array).map_or(0, Vec::len);
+        let count = json
+            .get("images")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
         for i in 0..count {
-            let Some(u) = json["images"][i].get("uri").and_then(Value::as_str).map(String::from) else { continue };
+            let Some(u) = json["images"][i]
+                .get("uri")
+                .and_then(Value::as_str)
+                .map(String::from)
+            else {
+                continue;
+            };
             let key = format!("images[{i}].uri");
             let bytes = self.read_uri(&key, &u, None)?;
             align(bin, 8);
@@ -132,7 +162,9 @@ impl Document {
             let Some(views) = views else { continue };
             views.push(view);
             let view_index = views.len() - 1;
-            let image = json["images"][i].as_object_mut().expect("images[i] was read as an object above");
+            let image = json["images"][i]
+                .as_object_mut()
+                .expect("images[i] was read as an object above");
             image.remove("uri");
             image.insert("bufferView".into(), json!(view_index));
             if !image.contains_key("mimeType") {
@@ -148,9 +180,15 @@ impl Document {
         let mut json = self.json.clone();
         if let Some(bin) = self.bin()? {
             let bin_path = out.with_extension("bin");
-            let name = bin_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = bin_path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             write_atomic(&bin_path, |w| w.write_all(bin))?;
-            if let Some(b0) = json.pointer_mut("/buffers/0").and_then(Value::as_object_mut) {
+            if let Some(b0) = json
+                .pointer_mut("/buffers/0")
+                .and_then(Value::as_object_mut)
+            {
                 b0.insert("uri".into(), json!(name));
             }
         }
@@ -160,7 +198,11 @@ impl Document {
 }
 
 fn encode_json(json: &Value, pretty: bool) -> Vec<u8> {
-    let out = if pretty { serde_json::to_vec_pretty(json) } else { serde_json::to_vec(json) };
+    let out = if pretty {
+        serde_json::to_vec_pretty(json)
+    } else {
+        serde_json::to_vec(json)
+    };
     out.expect("a serde_json::Value always serializes")
 }
 
@@ -168,7 +210,9 @@ fn encode_json(json: &Value, pretty: bool) -> Vec<u8> {
 fn uri_entries(json: &Value) -> Vec<(String, &'static str, String)> {
     let mut out = Vec::new();
     for array in ["buffers", "images"] {
-        let Some(list) = json.get(array).and_then(Value::as_array) else { continue };
+        let Some(list) = json.get(array).and_then(Value::as_array) else {
+            continue;
+        };
         for (i, item) in list.iter().enumerate() {
             if let Some(u) = item.get("uri").and_then(Value::as_str) {
                 out.push((format!("{array}[{i}].uri"), array, u.to_string()));
@@ -179,7 +223,9 @@ fn uri_entries(json: &Value) -> Vec<(String, &'static str, String)> {
 }
 
 fn rebase_views(json: &mut Value, bases: &[u64]) {
-    let Some(views) = json.get_mut("bufferViews").and_then(Value::as_array_mut) else { return };
+    let Some(views) = json.get_mut("bufferViews").and_then(Value::as_array_mut) else {
+        return;
+    };
     for view in views.iter_mut().filter_map(Value::as_object_mut) {
         let buffer = view.get("buffer").and_then(Value::as_u64).unwrap_or(0) as usize;
         let base = bases.get(buffer).copied().unwrap_or(0);
@@ -209,7 +255,11 @@ fn mime_type(u: &str, bytes: &[u8]) -> &'static str {
 
 fn same_dir(a: &Path, b: &Path) -> bool {
     let canon = |p: &Path| {
-        let p = if p.as_os_str().is_empty() { Path::new(".") } else { p };
+        let p = if p.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            p
+        };
         p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
     };
     canon(a) == canon(b)
@@ -221,10 +271,19 @@ pub fn write_atomic(
     path: &Path,
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
 ) -> Result<(), DocError> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp: PathBuf = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let werr = |source| DocError::Write { path: path.to_path_buf(), source };
+    let werr = |source| DocError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
     let result = (|| {
         let file = std::fs::File::create(&tmp)?;
         let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
@@ -238,4 +297,3 @@ pub fn write_atomic(
     }
     result.map_err(werr)
 }
-

@@ -46,9 +46,17 @@ fn local_matrix(t: gltf::scene::Transform) -> DMat4 {
         gltf::scene::Transform::Matrix { matrix } => {
             DMat4::from_cols_array_2d(&matrix.map(|c| c.map(f64::from)))
         }
-        gltf::scene::Transform::Decomposed { translation, rotation, scale } => {
+        gltf::scene::Transform::Decomposed {
+            translation,
+            rotation,
+            scale,
+        } => {
             let q = DQuat::from_array(rotation.map(f64::from));
-            let q = if q.length_squared() > 0.0 { q.normalize() } else { DQuat::IDENTITY };
+            let q = if q.length_squared() > 0.0 {
+                q.normalize()
+            } else {
+                DQuat::IDENTITY
+            };
             DMat4::from_scale_rotation_translation(
                 DVec3::from_array(scale.map(f64::from)),
                 q,
@@ -77,7 +85,9 @@ impl Skeleton {
         for i in 0..nodes.len() {
             for c in nodes[i].children.clone() {
                 if c == i {
-                    return Err(format!("node {i} lists itself as a child (cycle in node children)"));
+                    return Err(format!(
+                        "node {i} lists itself as a child (cycle in node children)"
+                    ));
                 }
                 if let Some(p) = nodes[c].parent {
                     return Err(format!(
@@ -108,10 +118,14 @@ impl Skeleton {
 /// World transforms by an explicit-stack walk from the roots; a node never reached is in a cycle.
 fn compute_world(nodes: &mut [NodeInfo]) -> Result<(), String> {
     let mut visited = vec![false; nodes.len()];
-    let mut stack: Vec<usize> = (0..nodes.len()).filter(|&i| nodes[i].parent.is_none()).collect();
+    let mut stack: Vec<usize> = (0..nodes.len())
+        .filter(|&i| nodes[i].parent.is_none())
+        .collect();
     while let Some(i) = stack.pop() {
         visited[i] = true;
-        let parent_world = nodes[i].parent.map_or(DMat4::IDENTITY, |p| nodes[p].world_from_node);
+        let parent_world = nodes[i]
+            .parent
+            .map_or(DMat4::IDENTITY, |p| nodes[p].world_from_node);
         nodes[i].world_from_node = parent_world * nodes[i].parent_from_node;
         stack.extend(nodes[i].children.iter().copied());
     }

@@ -67,7 +67,9 @@ pub fn resolve(uri: &str, base_dir: &Path, policy: UriPolicy) -> Result<UriSourc
         None => (uri.to_string(), false),
     };
     if !is_file_url && uri.contains("://") {
-        return Err(format!("'{uri}' is a remote URL; only local files are loaded"));
+        return Err(format!(
+            "'{uri}' is a remote URL; only local files are loaded"
+        ));
     }
     let decoded = percent_decode(&path_text)?;
     let rel = Path::new(&decoded);
@@ -75,7 +77,9 @@ pub fn resolve(uri: &str, base_dir: &Path, policy: UriPolicy) -> Result<UriSourc
         || is_file_url
         || decoded.starts_with('\\')
         || decoded.contains(":\\")
-        || rel.components().any(|c| matches!(c, Component::ParentDir | Component::Prefix(_)));
+        || rel
+            .components()
+            .any(|c| matches!(c, Component::ParentDir | Component::Prefix(_)));
     if escapes && policy == UriPolicy::AssetFolderOnly {
         return Err(format!(
             "refused '{uri}': external files must lie inside the asset's folder \
@@ -83,7 +87,11 @@ pub fn resolve(uri: &str, base_dir: &Path, policy: UriPolicy) -> Result<UriSourc
              pass --allow-external-uris to allow them)"
         ));
     }
-    let full = if rel.is_absolute() { rel.to_path_buf() } else { base_dir.join(rel) };
+    let full = if rel.is_absolute() {
+        rel.to_path_buf()
+    } else {
+        base_dir.join(rel)
+    };
     if policy == UriPolicy::AssetFolderOnly {
         check_inside(&full, base_dir, uri)?;
     }
@@ -112,15 +120,27 @@ mod tests {
     #[test]
     fn refuses_escapes() {
         let base = Path::new("/tmp");
-        for uri in ["/etc/passwd", "../etc/passwd", "file:///etc/passwd", "a/../../x"] {
-            assert!(resolve(uri, base, UriPolicy::AssetFolderOnly).is_err(), "{uri}");
+        for uri in [
+            "/etc/passwd",
+            "../etc/passwd",
+            "file:///etc/passwd",
+            "a/../../x",
+        ] {
+            assert!(
+                resolve(uri, base, UriPolicy::AssetFolderOnly).is_err(),
+                "{uri}"
+            );
         }
         assert!(resolve("/etc/passwd", base, UriPolicy::AllowAnyLocalFile).is_ok());
     }
 
     #[test]
     fn decodes_data_and_relative() {
-        let got = resolve("data:application/octet-stream;base64,AAEC", Path::new("."), UriPolicy::default());
+        let got = resolve(
+            "data:application/octet-stream;base64,AAEC",
+            Path::new("."),
+            UriPolicy::default(),
+        );
         assert_eq!(got.unwrap(), UriSource::Data(vec![0, 1, 2]));
         let got = resolve("sub%20dir/a.bin", Path::new("/x"), UriPolicy::default()).unwrap();
         assert_eq!(got, UriSource::File(PathBuf::from("/x/sub dir/a.bin")));

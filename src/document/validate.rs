@@ -27,7 +27,10 @@ fn report_duplicate_names(bones: &[Bone], diags: &mut Vec<Diagnostic>) {
                 Some(b.node),
                 &b.name,
                 "name",
-                format!("node {first} has the same name; use 'node{}' to address this one", b.node),
+                format!(
+                    "node {first} has the same name; use 'node{}' to address this one",
+                    b.node
+                ),
             ));
         }
     }
@@ -37,9 +40,20 @@ fn has_collider(b: &Bone) -> bool {
     b.physics.as_ref().is_some_and(|p| p.collider.is_some())
 }
 
-fn resolve_parent(bones: &mut [Bone], i: usize, names: &HashMap<String, BoneId>, diags: &mut Vec<Diagnostic>) {
+fn resolve_parent(
+    bones: &mut [Bone],
+    i: usize,
+    names: &HashMap<String, BoneId>,
+    diags: &mut Vec<Diagnostic>,
+) {
     let (node, name) = (bones[i].node, bones[i].name.clone());
-    let Some(c) = bones[i].physics.as_ref().and_then(|p| p.constraint.as_ref()) else { return };
+    let Some(c) = bones[i]
+        .physics
+        .as_ref()
+        .and_then(|p| p.constraint.as_ref())
+    else {
+        return;
+    };
     let key = "constraint.parent_bone";
     let parent = match &c.parent_bone {
         Some(p) => p.clone(),
@@ -47,7 +61,12 @@ fn resolve_parent(bones: &mut [Bone], i: usize, names: &HashMap<String, BoneId>,
             let nearest = std::iter::successors(bones[i].parent, |p| bones[p.index()].parent)
                 .find(|p| has_collider(&bones[p.index()]));
             let Some(p) = nearest else {
-                diags.push(Diagnostic::error(Some(node), &name, key, "missing, and no ancestor bone has a collider to default to"));
+                diags.push(Diagnostic::error(
+                    Some(node),
+                    &name,
+                    key,
+                    "missing, and no ancestor bone has a collider to default to",
+                ));
                 return;
             };
             let pname = bones[p.index()].name.clone();
@@ -57,18 +76,32 @@ fn resolve_parent(bones: &mut [Bone], i: usize, names: &HashMap<String, BoneId>,
                 key,
                 format!("missing; using '{pname}', the nearest ancestor bone with a collider"),
             ));
-            if let Some(c) = bones[i].physics.as_mut().and_then(|p| p.constraint.as_mut()) {
+            if let Some(c) = bones[i]
+                .physics
+                .as_mut()
+                .and_then(|p| p.constraint.as_mut())
+            {
                 c.parent_bone = Some(pname.clone());
             }
             pname
         }
     };
     if parent == name {
-        diags.push(Diagnostic::error(Some(node), &name, key, "names the bone itself"));
+        diags.push(Diagnostic::error(
+            Some(node),
+            &name,
+            key,
+            "names the bone itself",
+        ));
         return;
     }
     let Some(pid) = names.get(&parent) else {
-        diags.push(Diagnostic::error(Some(node), &name, key, format!("no bone named '{parent}'")));
+        diags.push(Diagnostic::error(
+            Some(node),
+            &name,
+            key,
+            format!("no bone named '{parent}'"),
+        ));
         return;
     };
     if !has_collider(&bones[i]) {
@@ -91,7 +124,13 @@ fn resolve_parent(bones: &mut [Bone], i: usize, names: &HashMap<String, BoneId>,
 
 /// The constraint parent of a bone, when it names a known bone.
 fn constraint_parent(b: &Bone, names: &HashMap<String, BoneId>) -> Option<BoneId> {
-    let p = b.physics.as_ref()?.constraint.as_ref()?.parent_bone.as_ref()?;
+    let p = b
+        .physics
+        .as_ref()?
+        .constraint
+        .as_ref()?
+        .parent_bone
+        .as_ref()?;
     names.get(p).copied()
 }
 
@@ -106,7 +145,10 @@ fn report_cycles(bones: &[Bone], names: &HashMap<String, BoneId>, diags: &mut Ve
                 2 => break,
                 1 => {
                     let from = path.iter().position(|p| *p == id).unwrap_or(0);
-                    let cycle: Vec<&str> = path[from..].iter().map(|p: &BoneId| bones[p.index()].name.as_str()).collect();
+                    let cycle: Vec<&str> = path[from..]
+                        .iter()
+                        .map(|p: &BoneId| bones[p.index()].name.as_str())
+                        .collect();
                     for p in &path[from..] {
                         let b = &bones[p.index()];
                         if cycle.len() > 1 {
@@ -114,7 +156,11 @@ fn report_cycles(bones: &[Bone], names: &HashMap<String, BoneId>, diags: &mut Ve
                                 Some(b.node),
                                 &b.name,
                                 "constraint.parent_bone",
-                                format!("constraint parents form a cycle: {} -> {}", cycle.join(" -> "), cycle[0]),
+                                format!(
+                                    "constraint parents form a cycle: {} -> {}",
+                                    cycle.join(" -> "),
+                                    cycle[0]
+                                ),
                             ));
                         }
                     }
@@ -145,7 +191,12 @@ pub(crate) fn check_balance(
     }
     let mut check = |key: &str, name: &str| {
         if !names.contains_key(name) {
-            diags.push(Diagnostic::error(None, "document", key, format!("no bone named '{name}'")));
+            diags.push(Diagnostic::error(
+                None,
+                "document",
+                key,
+                format!("no bone named '{name}'"),
+            ));
         }
     };
     check("balance.torso_bone", &balance.torso_bone);

@@ -20,10 +20,16 @@ pub fn capsule(radius: f32, half_height: f32) -> PartMesh {
     let rings = 2 * CAP_RINGS + 1;
     for ring in 0..=rings {
         let (phi, y_off) = if ring <= CAP_RINGS {
-            (-std::f32::consts::FRAC_PI_2 * (1.0 - ring as f32 / CAP_RINGS as f32), -half_height)
+            (
+                -std::f32::consts::FRAC_PI_2 * (1.0 - ring as f32 / CAP_RINGS as f32),
+                -half_height,
+            )
         } else {
             let k = ring - CAP_RINGS - 1;
-            (std::f32::consts::FRAC_PI_2 * k as f32 / CAP_RINGS as f32, half_height)
+            (
+                std::f32::consts::FRAC_PI_2 * k as f32 / CAP_RINGS as f32,
+                half_height,
+            )
         };
         for s in 0..=SEGMENTS {
             let theta = std::f32::consts::TAU * s as f32 / SEGMENTS as f32;
@@ -50,14 +56,18 @@ pub fn cuboid(half: Vec3) -> PartMesh {
         for sign in [-1.0f32, 1.0] {
             let mut n = Vec3::ZERO;
             n[axis] = sign;
-            let (u, v) = (Vec3::from_array(unit((axis + 1) % 3)), Vec3::from_array(unit((axis + 2) % 3)));
+            let (u, v) = (
+                Vec3::from_array(unit((axis + 1) % 3)),
+                Vec3::from_array(unit((axis + 2) % 3)),
+            );
             let (u, v) = if sign > 0.0 { (u, v) } else { (v, u) };
             let base = m.positions.len() as u32;
             for (a, b) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
                 m.positions.push((n + u * a + v * b) * half);
                 m.normals.push(n);
             }
-            m.indices.extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+            m.indices
+                .extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
         }
     }
     m

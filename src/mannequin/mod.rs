@@ -26,7 +26,10 @@ pub fn generate() -> Vec<u8> {
 }
 
 fn index_of(bones: &[BoneSpec], name: &str) -> usize {
-    bones.iter().position(|b| b.name == name).expect("spec parents name spec bones")
+    bones
+        .iter()
+        .position(|b| b.name == name)
+        .expect("spec parents name spec bones")
 }
 
 /// The node index of bone `i` (node 0 is the armature root, node 1 the skinned mesh, a scene root).
@@ -35,7 +38,9 @@ fn node_of(i: usize) -> usize {
 }
 
 fn local_translation(bones: &[BoneSpec], b: &BoneSpec) -> Vec3 {
-    let parent = b.parent.map_or(Vec3::ZERO, |p| Vec3::from_array(bones[index_of(bones, p)].world_m));
+    let parent = b.parent.map_or(Vec3::ZERO, |p| {
+        Vec3::from_array(bones[index_of(bones, p)].world_m)
+    });
     Vec3::from_array(b.world_m) - parent
 }
 
@@ -46,7 +51,10 @@ fn rounded(v: Vec3) -> Value {
 fn physics_extras(b: &BoneSpec) -> Value {
     let mut p = serde_json::Map::new();
     match b.shape {
-        Shape::Capsule { radius, half_height } => {
+        Shape::Capsule {
+            radius,
+            half_height,
+        } => {
             p.insert("collider".into(), json!("capsule"));
             p.insert("radius".into(), json!(radius));
             p.insert("half_height".into(), json!(half_height));
@@ -77,14 +85,22 @@ fn physics_extras(b: &BoneSpec) -> Value {
     if let Some(c) = constraint {
         p.insert("constraint".into(), c);
         let [stiffness, damping, max_torque] = b.drive;
-        p.insert("drive".into(), json!({ "stiffness": stiffness, "damping": damping, "max_torque": max_torque }));
+        p.insert(
+            "drive".into(),
+            json!({ "stiffness": stiffness, "damping": damping, "max_torque": max_torque }),
+        );
     }
     p.insert("collision_group".into(), json!(b.group));
     p.insert("collision_mask".into(), json!(b.mask));
     json!({ "physics": Value::Object(p) })
 }
 
-fn build_json(bones: &[BoneSpec], accessors: Vec<Value>, views: Vec<Value>, bin_len: usize) -> Value {
+fn build_json(
+    bones: &[BoneSpec],
+    accessors: Vec<Value>,
+    views: Vec<Value>,
+    bin_len: usize,
+) -> Value {
     let mut nodes = vec![
         json!({ "name": "mannequin", "children": [node_of(0)] }),
         json!({ "name": "mannequin_mesh", "mesh": 0, "skin": 0 }),
@@ -96,7 +112,8 @@ fn build_json(bones: &[BoneSpec], accessors: Vec<Value>, views: Vec<Value>, bin_
             .filter(|(_, c)| c.parent == Some(b.name))
             .map(|(j, _)| node_of(j))
             .collect();
-        let mut node = json!({ "name": b.name, "translation": rounded(local_translation(bones, b)) });
+        let mut node =
+            json!({ "name": b.name, "translation": rounded(local_translation(bones, b)) });
         if !children.is_empty() {
             node["children"] = json!(children);
         }
@@ -141,25 +158,42 @@ struct Vertices {
 }
 
 fn part_vertices(bones: &[BoneSpec]) -> Vertices {
-    let mut v = Vertices { positions: vec![], normals: vec![], joints: vec![], indices: vec![] };
+    let mut v = Vertices {
+        positions: vec![],
+        normals: vec![],
+        joints: vec![],
+        indices: vec![],
+    };
     for (i, b) in bones.iter().enumerate() {
         let part = match b.shape {
-            Shape::Capsule { radius, half_height } => mesh::capsule(radius, half_height),
+            Shape::Capsule {
+                radius,
+                half_height,
+            } => mesh::capsule(radius, half_height),
             Shape::Sphere { radius } => mesh::capsule(radius, 0.0),
             Shape::Box { half_extents } => mesh::cuboid(Vec3::from_array(half_extents)),
         };
         let first_child = bones.iter().find(|c| c.parent == Some(b.name));
-        let to_child = first_child.map(|c| Vec3::from_array(c.world_m) - Vec3::from_array(b.world_m));
-        let centre = b.offset_m.map(Vec3::from_array).or(to_child.map(|d| d * 0.5)).unwrap_or(Vec3::ZERO);
+        let to_child =
+            first_child.map(|c| Vec3::from_array(c.world_m) - Vec3::from_array(b.world_m));
+        let centre = b
+            .offset_m
+            .map(Vec3::from_array)
+            .or(to_child.map(|d| d * 0.5))
+            .unwrap_or(Vec3::ZERO);
         let rot = match (b.offset_m, to_child) {
             (None, Some(d)) => Quat::from_rotation_arc(Vec3::Y, d.normalize()),
             _ => Quat::IDENTITY,
         };
         let origin = Vec3::from_array(b.world_m) + centre;
         let base = v.positions.len() as u32;
-        v.positions.extend(part.positions.iter().map(|p| origin + rot * *p));
+        v.positions
+            .extend(part.positions.iter().map(|p| origin + rot * *p));
         v.normals.extend(part.normals.iter().map(|n| rot * *n));
-        v.joints.extend(std::iter::repeat_n([i as u16, 0, 0, 0], part.positions.len()));
+        v.joints.extend(std::iter::repeat_n(
+            [i as u16, 0, 0, 0],
+            part.positions.len(),
+        ));
         v.indices.extend(part.indices.iter().map(|k| base + k));
     }
     v
@@ -169,16 +203,39 @@ fn part_vertices(bones: &[BoneSpec]) -> Vertices {
 fn build_buffers(bones: &[BoneSpec]) -> (Vec<u8>, Vec<Value>, Vec<Value>) {
     let v = part_vertices(bones);
     let count = v.positions.len();
-    let (min, max) = v.positions.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
-    let f32s = |xs: &mut dyn Iterator<Item = f32>| xs.flat_map(f32::to_le_bytes).collect::<Vec<u8>>();
+    let (min, max) = v.positions.iter().fold(
+        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    );
+    let f32s =
+        |xs: &mut dyn Iterator<Item = f32>| xs.flat_map(f32::to_le_bytes).collect::<Vec<u8>>();
     let weights: Vec<u8> = f32s(&mut (0..count).flat_map(|_| [1.0f32, 0.0, 0.0, 0.0]));
-    let ibm: Vec<u8> = f32s(&mut bones.iter().flat_map(|b| glam::Mat4::from_translation(-Vec3::from_array(b.world_m)).to_cols_array()));
+    let ibm: Vec<u8> =
+        f32s(&mut bones.iter().flat_map(|b| {
+            glam::Mat4::from_translation(-Vec3::from_array(b.world_m)).to_cols_array()
+        }));
     let chunks: Vec<(Vec<u8>, Option<u32>)> = vec![
-        (f32s(&mut v.positions.iter().flat_map(|p| p.to_array())), Some(34962)),
-        (f32s(&mut v.normals.iter().flat_map(|p| p.to_array())), Some(34962)),
-        (v.joints.iter().flatten().flat_map(|j| j.to_le_bytes()).collect(), Some(34962)),
+        (
+            f32s(&mut v.positions.iter().flat_map(|p| p.to_array())),
+            Some(34962),
+        ),
+        (
+            f32s(&mut v.normals.iter().flat_map(|p| p.to_array())),
+            Some(34962),
+        ),
+        (
+            v.joints
+                .iter()
+                .flatten()
+                .flat_map(|j| j.to_le_bytes())
+                .collect(),
+            Some(34962),
+        ),
         (weights, Some(34962)),
-        (v.indices.iter().flat_map(|i| i.to_le_bytes()).collect(), Some(34963)),
+        (
+            v.indices.iter().flat_map(|i| i.to_le_bytes()).collect(),
+            Some(34963),
+        ),
         (ibm, None),
     ];
     let mut bin = Vec::new();

@@ -48,16 +48,26 @@ fn side(left: bool, l: &'static str, r: &'static str) -> &'static str {
 fn arm(left: bool) -> [BoneSpec; 3] {
     let x = if left { 0.22 } else { -0.22 };
     let group = side(left, "arm_l", "arm_r");
-    let mask = side(left, "world,torso,arm_r,leg_l,leg_r", "world,torso,arm_l,leg_l,leg_r");
+    let mask = side(
+        left,
+        "world,torso,arm_r,leg_l,leg_r",
+        "world,torso,arm_l,leg_l,leg_r",
+    );
     [
         BoneSpec {
             name: side(left, "upper_arm_l", "upper_arm_r"),
             parent: Some("spine_upper"),
             world_m: [x, 1.45, 0.0],
-            shape: Shape::Capsule { radius: 0.05, half_height: 0.09 },
+            shape: Shape::Capsule {
+                radius: 0.05,
+                half_height: 0.09,
+            },
             offset_m: None,
             mass_kg: 2.5,
-            joint: Joint::Ball { swing: 95.0, twist: 45.0 },
+            joint: Joint::Ball {
+                swing: 95.0,
+                twist: 45.0,
+            },
             drive: [150.0, 10.0, 100.0],
             group,
             mask,
@@ -66,10 +76,17 @@ fn arm(left: bool) -> [BoneSpec; 3] {
             name: side(left, "forearm_l", "forearm_r"),
             parent: Some(side(left, "upper_arm_l", "upper_arm_r")),
             world_m: [x, 1.17, 0.0],
-            shape: Shape::Capsule { radius: 0.04, half_height: 0.085 },
+            shape: Shape::Capsule {
+                radius: 0.04,
+                half_height: 0.085,
+            },
             offset_m: None,
             mass_kg: 1.5,
-            joint: Joint::Hinge { axis: [-1.0, 0.0, 0.0], min: 0.0, max: 145.0 },
+            joint: Joint::Hinge {
+                axis: [-1.0, 0.0, 0.0],
+                min: 0.0,
+                max: 145.0,
+            },
             drive: [80.0, 5.0, 60.0],
             group,
             mask,
@@ -78,10 +95,17 @@ fn arm(left: bool) -> [BoneSpec; 3] {
             name: side(left, "hand_l", "hand_r"),
             parent: Some(side(left, "forearm_l", "forearm_r")),
             world_m: [x, 0.92, 0.0],
-            shape: Shape::Capsule { radius: 0.035, half_height: 0.04 },
+            shape: Shape::Capsule {
+                radius: 0.035,
+                half_height: 0.04,
+            },
             offset_m: Some([0.0, -0.08, 0.0]),
             mass_kg: 0.5,
-            joint: Joint::Hinge { axis: [1.0, 0.0, 0.0], min: -70.0, max: 60.0 },
+            joint: Joint::Hinge {
+                axis: [1.0, 0.0, 0.0],
+                min: -70.0,
+                max: 60.0,
+            },
             drive: [20.0, 1.0, 20.0],
             group,
             mask,
@@ -98,10 +122,16 @@ fn leg(left: bool) -> [BoneSpec; 3] {
             name: side(left, "thigh_l", "thigh_r"),
             parent: Some("pelvis"),
             world_m: [x, 0.90, 0.0],
-            shape: Shape::Capsule { radius: 0.07, half_height: 0.14 },
+            shape: Shape::Capsule {
+                radius: 0.07,
+                half_height: 0.14,
+            },
             offset_m: None,
             mass_kg: 8.0,
-            joint: Joint::Ball { swing: 70.0, twist: 40.0 },
+            joint: Joint::Ball {
+                swing: 70.0,
+                twist: 40.0,
+            },
             drive: [1500.0, 100.0, 800.0],
             group,
             mask,
@@ -110,10 +140,17 @@ fn leg(left: bool) -> [BoneSpec; 3] {
             name: side(left, "shin_l", "shin_r"),
             parent: Some(side(left, "thigh_l", "thigh_r")),
             world_m: [x, 0.50, 0.0],
-            shape: Shape::Capsule { radius: 0.055, half_height: 0.15 },
+            shape: Shape::Capsule {
+                radius: 0.055,
+                half_height: 0.15,
+            },
             offset_m: None,
             mass_kg: 3.5,
-            joint: Joint::Hinge { axis: [1.0, 0.0, 0.0], min: 0.0, max: 135.0 },
+            joint: Joint::Hinge {
+                axis: [1.0, 0.0, 0.0],
+                min: 0.0,
+                max: 135.0,
+            },
             drive: [1500.0, 100.0, 800.0],
             group,
             mask,
@@ -122,10 +159,16 @@ fn leg(left: bool) -> [BoneSpec; 3] {
             name: side(left, "foot_l", "foot_r"),
             parent: Some(side(left, "shin_l", "shin_r")),
             world_m: [x, 0.08, 0.0],
-            shape: Shape::Box { half_extents: [0.05, 0.035, 0.12] },
+            shape: Shape::Box {
+                half_extents: [0.05, 0.035, 0.12],
+            },
             offset_m: Some([0.0, -0.045, 0.06]),
             mass_kg: 1.2,
-            joint: Joint::Hinge { axis: [1.0, 0.0, 0.0], min: -30.0, max: 20.0 },
+            joint: Joint::Hinge {
+                axis: [1.0, 0.0, 0.0],
+                min: -30.0,
+                max: 20.0,
+            },
             drive: [1000.0, 60.0, 400.0],
             group,
             mask,
@@ -162,15 +205,92 @@ pub fn bones() -> Vec<BoneSpec> {
     let mut out = vec![
         BoneSpec {
             offset_m: Some([0.0, 0.0, 0.0]),
-            ..torso_bone("pelvis", None, 0.95, Shape::Box { half_extents: [0.13, 0.08, 0.09] }, 10.0, Joint::Root, [0.0; 3])
+            ..torso_bone(
+                "pelvis",
+                None,
+                0.95,
+                Shape::Box {
+                    half_extents: [0.13, 0.08, 0.09],
+                },
+                10.0,
+                Joint::Root,
+                [0.0; 3],
+            )
         },
-        torso_bone("spine_lower", Some("pelvis"), 1.05, Shape::Capsule { radius: 0.10, half_height: 0.03 }, 8.0, Joint::Ball { swing: 15.0, twist: 10.0 }, spine),
-        torso_bone("spine_mid", Some("spine_lower"), 1.20, Shape::Capsule { radius: 0.11, half_height: 0.03 }, 8.0, Joint::Ball { swing: 18.0, twist: 12.0 }, spine),
-        torso_bone("spine_upper", Some("spine_mid"), 1.35, Shape::Capsule { radius: 0.12, half_height: 0.04 }, 10.0, Joint::Ball { swing: 20.0, twist: 15.0 }, spine),
-        torso_bone("neck", Some("spine_upper"), 1.50, Shape::Capsule { radius: 0.05, half_height: 0.02 }, 1.5, Joint::Ball { swing: 30.0, twist: 30.0 }, [150.0, 10.0, 100.0]),
+        torso_bone(
+            "spine_lower",
+            Some("pelvis"),
+            1.05,
+            Shape::Capsule {
+                radius: 0.10,
+                half_height: 0.03,
+            },
+            8.0,
+            Joint::Ball {
+                swing: 15.0,
+                twist: 10.0,
+            },
+            spine,
+        ),
+        torso_bone(
+            "spine_mid",
+            Some("spine_lower"),
+            1.20,
+            Shape::Capsule {
+                radius: 0.11,
+                half_height: 0.03,
+            },
+            8.0,
+            Joint::Ball {
+                swing: 18.0,
+                twist: 12.0,
+            },
+            spine,
+        ),
+        torso_bone(
+            "spine_upper",
+            Some("spine_mid"),
+            1.35,
+            Shape::Capsule {
+                radius: 0.12,
+                half_height: 0.04,
+            },
+            10.0,
+            Joint::Ball {
+                swing: 20.0,
+                twist: 15.0,
+            },
+            spine,
+        ),
+        torso_bone(
+            "neck",
+            Some("spine_upper"),
+            1.50,
+            Shape::Capsule {
+                radius: 0.05,
+                half_height: 0.02,
+            },
+            1.5,
+            Joint::Ball {
+                swing: 30.0,
+                twist: 30.0,
+            },
+            [150.0, 10.0, 100.0],
+        ),
         BoneSpec {
             offset_m: Some([0.0, 0.10, 0.0]),
-            ..torso_bone("head", Some("neck"), 1.58, Shape::Sphere { radius: 0.11 }, 5.0, Joint::Ball { swing: 35.0, twist: 45.0 }, [100.0, 8.0, 80.0])
+            ..torso_bone(
+                "head",
+                Some("neck"),
+                1.58,
+                Shape::Sphere { radius: 0.11 },
+                5.0,
+                Joint::Ball {
+                    swing: 35.0,
+                    twist: 45.0,
+                },
+                [100.0, 8.0, 80.0],
+            )
         },
     ];
     out.extend(arm(true));

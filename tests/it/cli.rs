@@ -23,7 +23,10 @@ fn inspect_json_is_one_object_with_defaults_filled_in() {
     let shin = bones.iter().find(|b| b["name"] == "shin_l").unwrap();
     assert_eq!(shin["parent"], json!("thigh_l"));
     assert_eq!(shin["collider"]["type"], json!("capsule"));
-    assert!(shin["collider"]["offset"]["translation"].is_array(), "default placement reported");
+    assert!(
+        shin["collider"]["offset"]["translation"].is_array(),
+        "default placement reported"
+    );
     assert_eq!(shin["constraint"]["type"], json!("hinge"));
     assert_eq!(shin["constraint"]["parent_bone"], json!("thigh_l"));
     assert_eq!(shin["constraint"]["limit_max_deg"], json!(135.0));
@@ -43,7 +46,10 @@ fn inspect_text_lists_bones_then_diagnostics() {
     let m = mannequin();
     let (code, stdout, _) = run(&["inspect", path_str(&m)]);
     assert_eq!(code, 0);
-    assert!(stdout.contains("shin_l") && stdout.contains("hinge axis [1.0, 0.0, 0.0] 0..135 deg"), "{stdout}");
+    assert!(
+        stdout.contains("shin_l") && stdout.contains("hinge axis [1.0, 0.0, 0.0] 0..135 deg"),
+        "{stdout}"
+    );
     assert!(stdout.contains("0 diagnostics"));
 }
 
@@ -51,16 +57,24 @@ fn inspect_text_lists_bones_then_diagnostics() {
 fn validate_exit_codes() {
     let m = mannequin();
     assert_eq!(run(&["validate", path_str(&m)]).0, 0);
-    let (_d, bad) = write_gltf(&gltf_with_nodes(json!([{"name": "a", "extras": {"physics": {"collider": "blob"}}}])));
+    let (_d, bad) = write_gltf(&gltf_with_nodes(
+        json!([{"name": "a", "extras": {"physics": {"collider": "blob"}}}]),
+    ));
     let (code, stdout, _) = run(&["validate", path_str(&bad)]);
     assert_eq!(code, 1);
-    assert!(stdout.contains("node 0 'a': collider: unknown collider type 'blob'"), "{stdout}");
+    assert!(
+        stdout.contains("node 0 'a': collider: unknown collider type 'blob'"),
+        "{stdout}"
+    );
     let dir = tempfile::tempdir().unwrap();
     let junk = dir.path().join("junk.glb");
     std::fs::write(&junk, b"glTF\x02\0\0\0\xff\xff\0\0").unwrap();
     let (code, _, stderr) = run(&["validate", path_str(&junk)]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("junk.glb") && stderr.contains("truncated"), "{stderr}");
+    assert!(
+        stderr.contains("junk.glb") && stderr.contains("truncated"),
+        "{stderr}"
+    );
     assert_eq!(run(&["validate", "/no/such/file.glb"]).0, 2);
 }
 
@@ -74,26 +88,49 @@ fn edit_resolves_dotted_names_and_creates_physics() {
     let (dir, src) = write_gltf(&gltf_with_nodes(nodes));
     let out = dir.path().join("out.glb");
     let (code, _, stderr) = run(&[
-        "edit", path_str(&src), "-o", path_str(&out),
-        "--set", "UpperArm.L.mass=4.5",
-        "--set", "mixamorig:LeftArm.collider=sphere",
-        "--set", "mixamorig:LeftArm.constraint.type=hinge",
-        "--set", "mixamorig:LeftArm.constraint.parent_bone=UpperArm.L",
-        "--set", "node2.constraint.hinge_axis=[1,0,0]",
-        "--set", "UpperArm.L.collision_mask=world,props",
+        "edit",
+        path_str(&src),
+        "-o",
+        path_str(&out),
+        "--set",
+        "UpperArm.L.mass=4.5",
+        "--set",
+        "mixamorig:LeftArm.collider=sphere",
+        "--set",
+        "mixamorig:LeftArm.constraint.type=hinge",
+        "--set",
+        "mixamorig:LeftArm.constraint.parent_bone=UpperArm.L",
+        "--set",
+        "node2.constraint.hinge_axis=[1,0,0]",
+        "--set",
+        "UpperArm.L.collision_mask=world,props",
     ]);
     assert_eq!(code, 0, "{stderr}");
     let doc = ragdoll_tuner::document::Document::open(&out).unwrap();
     assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
-    let arm = doc.bone(doc.bone_by_name("UpperArm.L").unwrap()).physics.clone().unwrap();
+    let arm = doc
+        .bone(doc.bone_by_name("UpperArm.L").unwrap())
+        .physics
+        .clone()
+        .unwrap();
     assert_eq!(arm.mass, 4.5);
     assert_eq!(arm.collision_mask, "world,props");
-    assert!(doc.bone_by_name("UpperArm").is_none(), "the plain parent node did not become a bone");
-    let left = doc.bone(doc.bone_by_name("mixamorig:LeftArm").unwrap()).physics.clone().unwrap();
+    assert!(
+        doc.bone_by_name("UpperArm").is_none(),
+        "the plain parent node did not become a bone"
+    );
+    let left = doc
+        .bone(doc.bone_by_name("mixamorig:LeftArm").unwrap())
+        .physics
+        .clone()
+        .unwrap();
     assert_eq!(left.collider.unwrap().shape.type_name(), "sphere");
     assert!(matches!(
         left.constraint.unwrap().kind,
-        ragdoll_tuner::document::ConstraintKind::Hinge { hinge_axis: [1.0, 0.0, 0.0], .. }
+        ragdoll_tuner::document::ConstraintKind::Hinge {
+            hinge_axis: [1.0, 0.0, 0.0],
+            ..
+        }
     ));
 }
 
@@ -102,15 +139,42 @@ fn edit_refuses_typos_unknown_bones_and_new_errors() {
     let m = mannequin();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("o.glb");
-    let (code, _, stderr) = run(&["edit", path_str(&m), "-o", path_str(&out), "--set", "thigh_l.mas=7"]);
+    let (code, _, stderr) = run(&[
+        "edit",
+        path_str(&m),
+        "-o",
+        path_str(&out),
+        "--set",
+        "thigh_l.mas=7",
+    ]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("unknown key 'mas'") && stderr.contains("thigh_l"), "{stderr}");
-    let (code, _, stderr) = run(&["edit", path_str(&m), "-o", path_str(&out), "--set", "tigh_l.mass=7"]);
+    assert!(
+        stderr.contains("unknown key 'mas'") && stderr.contains("thigh_l"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(&[
+        "edit",
+        path_str(&m),
+        "-o",
+        path_str(&out),
+        "--set",
+        "tigh_l.mass=7",
+    ]);
     assert_eq!(code, 2);
     assert!(stderr.contains("no bone named 'tigh_l'"), "{stderr}");
-    let (code, _, stderr) = run(&["edit", path_str(&m), "-o", path_str(&out), "--set", "thigh_l.mass=-7"]);
+    let (code, _, stderr) = run(&[
+        "edit",
+        path_str(&m),
+        "-o",
+        path_str(&out),
+        "--set",
+        "thigh_l.mass=-7",
+    ]);
     assert_eq!(code, 1);
-    assert!(stderr.contains("mass") && stderr.contains("greater than 0"), "{stderr}");
+    assert!(
+        stderr.contains("mass") && stderr.contains("greater than 0"),
+        "{stderr}"
+    );
     assert!(!out.exists(), "nothing written on error");
 }
 
@@ -121,15 +185,25 @@ fn edit_writes_gltf_and_glb_and_document_keys() {
     for name in ["o.gltf", "o.glb"] {
         let out = dir.path().join(name);
         let (code, _, stderr) = run(&[
-            "edit", path_str(&m), "-o", path_str(&out),
-            "--set", "shin_l.constraint.limit_min_deg=-120",
-            "--set", "thigh_l.mass=7.5",
-            "--set", "@balance.upright_kp=555",
+            "edit",
+            path_str(&m),
+            "-o",
+            path_str(&out),
+            "--set",
+            "shin_l.constraint.limit_min_deg=-120",
+            "--set",
+            "thigh_l.mass=7.5",
+            "--set",
+            "@balance.upright_kp=555",
         ]);
         assert_eq!(code, 0, "{stderr}");
         let doc = ragdoll_tuner::document::Document::open(&out).unwrap();
         assert_eq!(doc.balance.upright_kp, 555.0);
-        let thigh = doc.bone(doc.bone_by_name("thigh_l").unwrap()).physics.clone().unwrap();
+        let thigh = doc
+            .bone(doc.bone_by_name("thigh_l").unwrap())
+            .physics
+            .clone()
+            .unwrap();
         assert_eq!(thigh.mass, 7.5);
         assert_eq!(doc.load_geometry().unwrap().primitives.len(), 1);
     }

@@ -41,7 +41,11 @@ pub fn write_gltf(json: &serde_json::Value) -> (tempfile::TempDir, PathBuf) {
 pub fn gltf_with_nodes(nodes: serde_json::Value) -> serde_json::Value {
     let list = nodes.as_array().cloned().unwrap_or_default();
     let is_child = |i: usize| {
-        list.iter().any(|n| n["children"].as_array().is_some_and(|c| c.iter().any(|x| x.as_u64() == Some(i as u64))))
+        list.iter().any(|n| {
+            n["children"]
+                .as_array()
+                .is_some_and(|c| c.iter().any(|x| x.as_u64() == Some(i as u64)))
+        })
     };
     let roots: Vec<usize> = (0..list.len()).filter(|&i| !is_child(i)).collect();
     serde_json::json!({

@@ -328,19 +328,36 @@ fn inspector_edits_reach_the_running_simulation() {
         h.query_by_label_contains("sim 0.01 s").is_some(),
         "status shows the simulation time"
     );
-    let limits = |h: &Harness<'static, EditorApp>| h.state().simulation().and_then(|s| s.joint_limits("forearm_l"));
-    let Some(JointLimitsRad::Hinge { max_rad, .. }) = limits(&h) else { panic!("elbow is a hinge") };
+    let limits = |h: &Harness<'static, EditorApp>| {
+        h.state()
+            .simulation()
+            .and_then(|s| s.joint_limits("forearm_l"))
+    };
+    let Some(JointLimitsRad::Hinge { max_rad, .. }) = limits(&h) else {
+        panic!("elbow is a hinge")
+    };
     assert!((max_rad.to_degrees() - 145.0).abs() < 1e-3);
     h.get_by_label("forearm_l").click();
     h.run_steps(2);
     h.get_by_label("Max angle").set_value_accesskit(110.0);
     h.run_steps(3);
-    let Some(JointLimitsRad::Hinge { max_rad, .. }) = limits(&h) else { panic!("elbow is a hinge") };
-    assert!((max_rad.to_degrees() - 110.0).abs() < 1e-3, "the solver now enforces {}", max_rad.to_degrees());
+    let Some(JointLimitsRad::Hinge { max_rad, .. }) = limits(&h) else {
+        panic!("elbow is a hinge")
+    };
+    assert!(
+        (max_rad.to_degrees() - 110.0).abs() < 1e-3,
+        "the solver now enforces {}",
+        max_rad.to_degrees()
+    );
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run_steps(3);
-    let Some(JointLimitsRad::Hinge { max_rad, .. }) = limits(&h) else { panic!("elbow is a hinge") };
-    assert!((max_rad.to_degrees() - 145.0).abs() < 1e-3, "undo reaches the solver too");
+    let Some(JointLimitsRad::Hinge { max_rad, .. }) = limits(&h) else {
+        panic!("elbow is a hinge")
+    };
+    assert!(
+        (max_rad.to_degrees() - 145.0).abs() < 1e-3,
+        "undo reaches the solver too"
+    );
 }
 
 /// The gizmos read the same angles the solver limits: the render layer's joint state,
@@ -357,7 +374,8 @@ fn drawn_joint_angles_equal_the_solvers() {
     let (mut worst, mut compared) = (0.0f64, 0);
     for step in 0..360 {
         if step == 120 {
-            sim.apply_impulse("spine_upper", glam::Vec3::new(400.0, 0.0, 150.0)).expect("bone");
+            sim.apply_impulse("spine_upper", glam::Vec3::new(400.0, 0.0, 150.0))
+                .expect("bone");
         }
         sim.step().expect("no guard pause");
         if step % 10 != 0 {
@@ -365,7 +383,10 @@ fn drawn_joint_angles_equal_the_solvers() {
         }
         let mut pose = rest.clone();
         for (id, p) in sim.body_poses() {
-            pose[id.index()] = glam::DMat4::from_rotation_translation(p.rotation.as_dquat(), p.translation.as_dvec3());
+            pose[id.index()] = glam::DMat4::from_rotation_translation(
+                p.rotation.as_dquat(),
+                p.translation.as_dvec3(),
+            );
         }
         let tel = sim.telemetry();
         let frame = tel.joints.latest().expect("a frame");
@@ -373,7 +394,11 @@ fn drawn_joint_angles_equal_the_solvers() {
             let id = doc.bone_by_name(name).expect("joint bone");
             let j = joint_frame(&doc, id, &rest, &pose).expect("constrained");
             let diff = match j.state {
-                JointState::Ball { swing_deg, twist_deg, .. } => (swing_deg - sample.swing_deg as f64)
+                JointState::Ball {
+                    swing_deg,
+                    twist_deg,
+                    ..
+                } => (swing_deg - sample.swing_deg as f64)
                     .abs()
                     .max((twist_deg - sample.twist_deg as f64).abs()),
                 JointState::Hinge { angle_deg, .. } => (angle_deg - sample.twist_deg as f64).abs(),
@@ -384,5 +409,8 @@ fn drawn_joint_angles_equal_the_solvers() {
     }
     println!("gizmo vs solver: {compared} joint samples, worst difference {worst:.4} deg");
     assert!(compared > 500);
-    assert!(worst < 0.05, "drawn and solved angles differ by {worst} deg");
+    assert!(
+        worst < 0.05,
+        "drawn and solved angles differ by {worst} deg"
+    );
 }

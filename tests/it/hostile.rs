@@ -32,7 +32,11 @@ fn empty_and_garbage_files() {
     expect_err(b"", "empty.glb", "empty");
     expect_err(b"{\"asset\": ", "cut.gltf", "invalid glTF JSON");
     expect_err(&[0xff, 0xfe, 0x00, 0x41], "bin.gltf", "not UTF-8");
-    expect_err(b"glTX\x02\0\0\0\x0c\0\0\0", "magic.glb", "invalid glTF JSON");
+    expect_err(
+        b"glTX\x02\0\0\0\x0c\0\0\0",
+        "magic.glb",
+        "invalid glTF JSON",
+    );
     expect_err(b"[1, 2, 3]", "array.gltf", "invalid glTF");
 }
 
@@ -40,7 +44,11 @@ fn empty_and_garbage_files() {
 fn broken_glb_containers() {
     let good = std::fs::read(mannequin()).unwrap();
     expect_err(&good[..good.len() / 2], "truncated.glb", "truncated");
-    expect_err(&good[..10], "tiny.glb", "shorter than the 12-byte GLB header");
+    expect_err(
+        &good[..10],
+        "tiny.glb",
+        "shorter than the 12-byte GLB header",
+    );
     let mut v1 = good.clone();
     v1[4] = 1;
     expect_err(&v1, "version.glb", "unsupported GLB version 1");
@@ -60,8 +68,13 @@ fn cycles_and_shared_children_in_the_node_tree() {
     expect_err(&serde_json::to_vec(&cyc).unwrap(), "cycle.gltf", "cycle");
     let own = json!({"asset": {"version": "2.0"}, "nodes": [{"children": [0]}]});
     expect_err(&serde_json::to_vec(&own).unwrap(), "self.gltf", "cycle");
-    let shared = json!({"asset": {"version": "2.0"}, "nodes": [{"children": [2]}, {"children": [2]}, {}]});
-    expect_err(&serde_json::to_vec(&shared).unwrap(), "shared.gltf", "child of both");
+    let shared =
+        json!({"asset": {"version": "2.0"}, "nodes": [{"children": [2]}, {"children": [2]}, {}]});
+    expect_err(
+        &serde_json::to_vec(&shared).unwrap(),
+        "shared.gltf",
+        "child of both",
+    );
 }
 
 #[test]
@@ -70,7 +83,10 @@ fn a_100000_deep_node_chain_opens_without_overflow() {
     let mut text = String::from(r#"{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":["#);
     for i in 0..n {
         if i + 1 < n {
-            text.push_str(&format!(r#"{{"translation":[0,0.001,0],"children":[{}]}},"#, i + 1));
+            text.push_str(&format!(
+                r#"{{"translation":[0,0.001,0],"children":[{}]}},"#,
+                i + 1
+            ));
         } else {
             text.push_str(r#"{"extras":{"physics":{"collider":"sphere"}}}"#);
         }
@@ -103,9 +119,16 @@ fn accessor_counts_past_their_buffer() {
     let bin = [0u8; 36];
     let ok = open_bytes(&glb_of(&mesh_doc(3, json!([1])), Some(&bin)), "ok.glb").unwrap();
     assert_eq!(ok.load_geometry().unwrap().primitives[0].positions.len(), 3);
-    let doc = open_bytes(&glb_of(&mesh_doc(4_000_000_000, json!([1])), Some(&bin)), "huge.glb").unwrap();
+    let doc = open_bytes(
+        &glb_of(&mesh_doc(4_000_000_000, json!([1])), Some(&bin)),
+        "huge.glb",
+    )
+    .unwrap();
     let err = doc.load_geometry().unwrap_err().to_string();
-    assert!(err.contains("accessors[0]") && err.contains("do not fit"), "{err}");
+    assert!(
+        err.contains("accessors[0]") && err.contains("do not fit"),
+        "{err}"
+    );
     let mut short = mesh_doc(3, json!([1]));
     short["bufferViews"][0]["byteLength"] = json!(3600);
     let doc = open_bytes(&glb_of(&short, Some(&bin)), "view.glb").unwrap();
@@ -123,13 +146,21 @@ fn skin_joints_out_of_range() {
 
 #[test]
 fn uri_escapes_are_refused_and_never_exported() {
-    for uri in ["/etc/passwd", "../../../../etc/passwd", "file:///etc/passwd", "sub/../../x.bin"] {
+    for uri in [
+        "/etc/passwd",
+        "../../../../etc/passwd",
+        "file:///etc/passwd",
+        "sub/../../x.bin",
+    ] {
         let mut doc_json = mesh_doc(3, json!([1]));
         doc_json["buffers"][0]["uri"] = json!(uri);
         let (dir, path) = write_gltf(&doc_json);
         let doc = Document::open(&path).unwrap();
         let err = doc.load_geometry().unwrap_err().to_string();
-        assert!(err.contains("buffers[0].uri") && err.contains("refused"), "{err}");
+        assert!(
+            err.contains("buffers[0].uri") && err.contains("refused"),
+            "{err}"
+        );
         let out = dir.path().join("out.glb");
         let err = doc.write_to(&out).unwrap_err().to_string();
         assert!(err.contains("refused"), "{err}");
@@ -145,7 +176,10 @@ fn uri_escapes_are_refused_and_never_exported() {
 #[test]
 fn data_uris_load() {
     let mut doc_json = mesh_doc(3, json!([1]));
-    doc_json["buffers"][0]["uri"] = json!(format!("data:application/octet-stream;base64,{}", "A".repeat(48)));
+    doc_json["buffers"][0]["uri"] = json!(format!(
+        "data:application/octet-stream;base64,{}",
+        "A".repeat(48)
+    ));
     let (_dir, path) = write_gltf(&doc_json);
     let geo = Document::open(&path).unwrap().load_geometry().unwrap();
     assert_eq!(geo.primitives[0].positions, vec![[0.0; 3]; 3]);

@@ -57,5 +57,7 @@ fn rest_pose_world_transforms_compose_the_hierarchy() {
         assert!(n.world_from_node.abs_diff_eq(expected, 1e-9));
     }
     // CesiumMan's root carries a Z-up to Y-up rotation: its world matrix is not identity.
-    assert!(!doc.skeleton.nodes[0].world_from_node.abs_diff_eq(glam::DMat4::IDENTITY, 1e-6));
+    assert!(!doc.skeleton.nodes[0]
+        .world_from_node
+        .abs_diff_eq(glam::DMat4::IDENTITY, 1e-6));
 }

@@ -1,12 +1,12 @@
 //! The one integration-test binary: real files, the real document layer, the real CLI.
 
+mod cli;
 mod common;
 mod diagnostics;
+mod editor;
 mod hostile;
 mod load;
 mod mannequin;
 mod save;
-mod validator;
-mod cli;
 mod sim;
-mod editor;
+mod validator;

@@ -4,8 +4,24 @@ use crate::common::*;
 use ragdoll_tuner::document::*;
 
 const BONES: [&str; 18] = [
-    "pelvis", "spine_lower", "spine_mid", "spine_upper", "neck", "head", "upper_arm_l", "upper_arm_r", "forearm_l",
-    "forearm_r", "hand_l", "hand_r", "thigh_l", "thigh_r", "shin_l", "shin_r", "foot_l", "foot_r",
+    "pelvis",
+    "spine_lower",
+    "spine_mid",
+    "spine_upper",
+    "neck",
+    "head",
+    "upper_arm_l",
+    "upper_arm_r",
+    "forearm_l",
+    "forearm_r",
+    "hand_l",
+    "hand_r",
+    "thigh_l",
+    "thigh_r",
+    "shin_l",
+    "shin_r",
+    "foot_l",
+    "foot_r",
 ];
 
 #[test]
@@ -24,10 +40,16 @@ fn every_bone_has_physics_and_no_diagnostics() {
     assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
     assert_eq!(doc.bones.len(), 18);
     for name in BONES {
-        let p = doc.bone(doc.bone_by_name(name).unwrap()).physics.clone().unwrap();
+        let p = doc
+            .bone(doc.bone_by_name(name).unwrap())
+            .physics
+            .clone()
+            .unwrap();
         assert!(p.collider.is_some(), "{name}");
         if name != "pelvis" {
-            let c = p.constraint.unwrap_or_else(|| panic!("{name} has no constraint"));
+            let c = p
+                .constraint
+                .unwrap_or_else(|| panic!("{name} has no constraint"));
             assert!(!c.parent_defaulted);
             assert!(p.drive.is_some(), "{name} has no drive");
         }
@@ -38,21 +60,52 @@ fn every_bone_has_physics_and_no_diagnostics() {
 }
 
 fn kind(doc: &Document, name: &str) -> ConstraintKind {
-    doc.bone(doc.bone_by_name(name).unwrap()).physics.clone().unwrap().constraint.unwrap().kind
+    doc.bone(doc.bone_by_name(name).unwrap())
+        .physics
+        .clone()
+        .unwrap()
+        .constraint
+        .unwrap()
+        .kind
 }
 
 #[test]
 fn joints_use_the_reference_humanoid_ranges() {
     let doc = Document::open(mannequin()).unwrap();
-    for name in ["upper_arm_l", "upper_arm_r", "thigh_l", "thigh_r", "neck", "spine_lower", "spine_mid", "spine_upper", "head"] {
-        assert!(matches!(kind(&doc, name), ConstraintKind::BallSocket { .. }), "{name}");
+    for name in [
+        "upper_arm_l",
+        "upper_arm_r",
+        "thigh_l",
+        "thigh_r",
+        "neck",
+        "spine_lower",
+        "spine_mid",
+        "spine_upper",
+        "head",
+    ] {
+        assert!(
+            matches!(kind(&doc, name), ConstraintKind::BallSocket { .. }),
+            "{name}"
+        );
     }
     for name in ["spine_lower", "spine_mid", "spine_upper"] {
-        let ConstraintKind::BallSocket { swing_limit_deg, .. } = kind(&doc, name) else { unreachable!() };
-        assert!((15.0..=20.0).contains(&swing_limit_deg), "{name}: {swing_limit_deg}");
+        let ConstraintKind::BallSocket {
+            swing_limit_deg, ..
+        } = kind(&doc, name)
+        else {
+            unreachable!()
+        };
+        assert!(
+            (15.0..=20.0).contains(&swing_limit_deg),
+            "{name}: {swing_limit_deg}"
+        );
     }
     let hinge = |name| match kind(&doc, name) {
-        ConstraintKind::Hinge { limit_min_deg, limit_max_deg, .. } => (limit_min_deg, limit_max_deg),
+        ConstraintKind::Hinge {
+            limit_min_deg,
+            limit_max_deg,
+            ..
+        } => (limit_min_deg, limit_max_deg),
         other => panic!("{name}: {other:?}"),
     };
     assert_eq!(hinge("forearm_l"), (0.0, 145.0));

@@ -10,7 +10,10 @@ fn read_json_and_bin(path: &Path) -> (Value, Option<Vec<u8>>) {
     let data = std::fs::read(path).unwrap();
     if container::is_glb(&data) {
         let c = container::parse_glb(&data).unwrap();
-        (serde_json::from_slice(c.json).unwrap(), c.bin.map(<[u8]>::to_vec))
+        (
+            serde_json::from_slice(c.json).unwrap(),
+            c.bin.map(<[u8]>::to_vec),
+        )
     } else {
         (serde_json::from_slice(&data).unwrap(), None)
     }
@@ -18,7 +21,11 @@ fn read_json_and_bin(path: &Path) -> (Value, Option<Vec<u8>>) {
 
 /// Removes `nodes[node].extras.physics` so two documents can be compared outside the edit.
 fn without_physics(mut v: Value, node: usize) -> Value {
-    let n = v.get_mut("nodes").and_then(|n| n.get_mut(node)).and_then(|n| n.as_object_mut()).unwrap();
+    let n = v
+        .get_mut("nodes")
+        .and_then(|n| n.get_mut(node))
+        .and_then(|n| n.as_object_mut())
+        .unwrap();
     if let Some(e) = n.get_mut("extras").and_then(|e| e.as_object_mut()) {
         e.remove("physics");
         if e.is_empty() {
@@ -32,28 +39,53 @@ fn edit_and_save(src: &Path, out: &Path, bone: &str) -> usize {
     let mut doc = Document::open(src).unwrap();
     let id = doc.bone_by_name(bone).unwrap();
     let target = doc.bone_target(id);
-    doc.apply(&Edit::Set { target, key: "collider".into(), value: json!("capsule") }).unwrap();
-    doc.apply(&Edit::Set { target, key: "mass".into(), value: json!(7.5) }).unwrap();
-    doc.apply(&Edit::Set { target, key: "constraint.limit_min_deg".into(), value: json!(-120) }).unwrap();
+    doc.apply(&Edit::Set {
+        target,
+        key: "collider".into(),
+        value: json!("capsule"),
+    })
+    .unwrap();
+    doc.apply(&Edit::Set {
+        target,
+        key: "mass".into(),
+        value: json!(7.5),
+    })
+    .unwrap();
+    doc.apply(&Edit::Set {
+        target,
+        key: "constraint.limit_min_deg".into(),
+        value: json!(-120),
+    })
+    .unwrap();
     doc.write_to(out).unwrap();
     doc.bone(id).node
 }
 
 #[test]
 fn glb_round_trips_keep_bin_and_everything_but_the_edit() {
-    for (src, bone) in [(cesium_man(), "leg_joint_L_1"), (fox_glb(), "b_LeftLeg01_015")] {
+    for (src, bone) in [
+        (cesium_man(), "leg_joint_L_1"),
+        (fox_glb(), "b_LeftLeg01_015"),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out.glb");
         let node = edit_and_save(&src, &out, bone);
         let (j0, b0) = read_json_and_bin(&src);
         let (j1, b1) = read_json_and_bin(&out);
         assert_eq!(b0, b1, "BIN chunk must come back byte for byte");
-        assert!(without_physics(j0, node) == without_physics(j1.clone(), node), "JSON differs outside the edit");
+        assert!(
+            without_physics(j0, node) == without_physics(j1.clone(), node),
+            "JSON differs outside the edit"
+        );
         let physics = &j1["nodes"][node]["extras"]["physics"];
         assert_eq!(physics["mass"], json!(7.5));
         assert_eq!(physics["constraint"]["limit_min_deg"], json!(-120));
         let reopened = Document::open(&out).unwrap();
-        let p = reopened.bone(reopened.bone_by_name(bone).unwrap()).physics.clone().unwrap();
+        let p = reopened
+            .bone(reopened.bone_by_name(bone).unwrap())
+            .physics
+            .clone()
+            .unwrap();
         assert_eq!(p.mass, 7.5);
     }
 }
@@ -63,11 +95,20 @@ fn gltf_round_trip_saves_beside_its_buffers() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("Fox.gltf");
     let node = edit_and_save(&fox_gltf(), &out, "b_Head_05");
-    assert!(dir.path().join("Fox.bin").exists(), "external buffer copied beside the output");
-    assert!(dir.path().join("Texture.png").exists(), "external image copied beside the output");
+    assert!(
+        dir.path().join("Fox.bin").exists(),
+        "external buffer copied beside the output"
+    );
+    assert!(
+        dir.path().join("Texture.png").exists(),
+        "external image copied beside the output"
+    );
     let (j0, _) = read_json_and_bin(&fox_gltf());
     let (j1, _) = read_json_and_bin(&out);
-    assert!(without_physics(j0, node) == without_physics(j1, node), "JSON differs outside the edit");
+    assert!(
+        without_physics(j0, node) == without_physics(j1, node),
+        "JSON differs outside the edit"
+    );
     let reopened = Document::open(&out).unwrap();
     assert_eq!(reopened.load_geometry().unwrap().primitives.len(), 1);
 }
@@ -75,10 +116,19 @@ fn gltf_round_trip_saves_beside_its_buffers() {
 #[test]
 fn save_without_edits_writes_identical_json() {
     let dir = tempfile::tempdir().unwrap();
-    for (src, name) in [(cesium_man(), "a.glb"), (fox_gltf(), "Fox.gltf"), (mannequin(), "m.glb")] {
+    for (src, name) in [
+        (cesium_man(), "a.glb"),
+        (fox_gltf(), "Fox.gltf"),
+        (mannequin(), "m.glb"),
+    ] {
         let out = dir.path().join(name);
         Document::open(&src).unwrap().write_to(&out).unwrap();
-        assert_eq!(std::fs::read(&src).unwrap(), std::fs::read(&out).unwrap(), "{}", src.display());
+        assert_eq!(
+            std::fs::read(&src).unwrap(),
+            std::fs::read(&out).unwrap(),
+            "{}",
+            src.display()
+        );
     }
 }
 
@@ -99,20 +149,40 @@ fn unknown_keys_extensions_and_number_spelling_survive_an_edit() {
     std::fs::write(&src, text).unwrap();
     let mut doc = Document::open(&src).unwrap();
     let b = doc.bone_target(doc.bone_by_name("b").unwrap());
-    doc.apply(&Edit::Set { target: b, key: "constraint.twist_limit_deg".into(), value: json!(20) }).unwrap();
+    doc.apply(&Edit::Set {
+        target: b,
+        key: "constraint.twist_limit_deg".into(),
+        value: json!(20),
+    })
+    .unwrap();
     let out = dir.path().join("out.gltf");
     doc.write_to(&out).unwrap();
     let written = std::fs::read_to_string(&out).unwrap();
-    for literal in ["3.0000000000001", "123456789012345678901", "1e-7", "30.50", "\"zz_first\"", "\"custom\"", "VENDOR_thing"] {
+    for literal in [
+        "3.0000000000001",
+        "123456789012345678901",
+        "1e-7",
+        "30.50",
+        "\"zz_first\"",
+        "\"custom\"",
+        "VENDOR_thing",
+    ] {
         assert!(written.contains(literal), "{literal} lost:\n{written}");
     }
     // Key order is kept: zz_first still precedes physics, which precedes note.
-    let (z, p, n) = (written.find("zz_first").unwrap(), written.find("\"physics\"").unwrap(), written.find("\"note\"").unwrap());
+    let (z, p, n) = (
+        written.find("zz_first").unwrap(),
+        written.find("\"physics\"").unwrap(),
+        written.find("\"note\"").unwrap(),
+    );
     assert!(z < p && p < n);
     let (j0, _) = read_json_and_bin(&src);
     let (j1, _) = read_json_and_bin(&out);
     assert_eq!(j0["nodes"][0], j1["nodes"][0]);
-    assert_eq!(j1["nodes"][1]["extras"]["physics"]["constraint"]["twist_limit_deg"], json!(20));
+    assert_eq!(
+        j1["nodes"][1]["extras"]["physics"]["constraint"]["twist_limit_deg"],
+        json!(20)
+    );
 }
 
 #[test]
@@ -121,7 +191,12 @@ fn gltf_exports_to_a_self_contained_glb() {
     let out = dir.path().join("fox.glb");
     let mut doc = Document::open(fox_gltf()).unwrap();
     let t = doc.bone_target(doc.bone_by_name("b_Hip_01").unwrap());
-    doc.apply(&Edit::Set { target: t, key: "collider".into(), value: json!("box") }).unwrap();
+    doc.apply(&Edit::Set {
+        target: t,
+        key: "collider".into(),
+        value: json!("box"),
+    })
+    .unwrap();
     doc.write_to(&out).unwrap();
     let (json, bin) = read_json_and_bin(&out);
     assert_eq!(json["buffers"].as_array().unwrap().len(), 1);
@@ -135,11 +210,18 @@ fn gltf_exports_to_a_self_contained_glb() {
     // Reopened from a folder with no external files, it has the same content.
     let reopened = Document::open(&out).unwrap();
     let original = Document::open(fox_gltf()).unwrap();
-    let (a, b) = (original.load_geometry().unwrap(), reopened.load_geometry().unwrap());
+    let (a, b) = (
+        original.load_geometry().unwrap(),
+        reopened.load_geometry().unwrap(),
+    );
     assert_eq!(a.primitives[0].positions, b.primitives[0].positions);
     assert_eq!(a.primitives[0].weights, b.primitives[0].weights);
     assert_eq!(a.inverse_bind, b.inverse_bind);
-    let hip = reopened.bone(reopened.bone_by_name("b_Hip_01").unwrap()).physics.clone().unwrap();
+    let hip = reopened
+        .bone(reopened.bone_by_name("b_Hip_01").unwrap())
+        .physics
+        .clone()
+        .unwrap();
     assert_eq!(hip.collider.unwrap().shape.type_name(), "box");
 }
 
@@ -148,12 +230,22 @@ fn undo_restores_the_exact_json() {
     let mut doc = Document::open(cesium_man()).unwrap();
     let before = doc.json().clone();
     let t = doc.bone_target(doc.bone_by_name("leg_joint_L_1").unwrap());
-    let undo = doc.apply(&Edit::Set { target: t, key: "mass".into(), value: json!(3) }).unwrap();
+    let undo = doc
+        .apply(&Edit::Set {
+            target: t,
+            key: "mass".into(),
+            value: json!(3),
+        })
+        .unwrap();
     assert_ne!(doc.json(), &before);
     let redo = doc.apply(&undo).unwrap();
     assert_eq!(doc.json(), &before);
     doc.apply(&redo).unwrap();
-    assert_eq!(doc.json()["nodes"][doc.bone(doc.bone_by_name("leg_joint_L_1").unwrap()).node]["extras"]["physics"]["mass"], json!(3));
+    assert_eq!(
+        doc.json()["nodes"][doc.bone(doc.bone_by_name("leg_joint_L_1").unwrap()).node]["extras"]
+            ["physics"]["mass"],
+        json!(3)
+    );
 }
 
 #[test]
@@ -163,7 +255,9 @@ fn failed_write_leaves_the_original_intact() {
     std::fs::copy(mannequin(), &src).unwrap();
     let original = std::fs::read(&src).unwrap();
     let doc = Document::open(&src).unwrap();
-    let err = doc.write_to(&dir.path().join("no/such/dir/out.glb")).unwrap_err();
+    let err = doc
+        .write_to(&dir.path().join("no/such/dir/out.glb"))
+        .unwrap_err();
     assert!(err.to_string().contains("cannot write"), "{err}");
     assert!(err.to_string().contains("out.glb"), "{err}");
     assert_eq!(std::fs::read(&src).unwrap(), original);
@@ -180,14 +274,32 @@ fn repeated_saves_over_the_same_glb_keep_its_bin() {
     let mut doc = Document::open(&path).unwrap();
     let t = doc.bone_target(doc.bone_by_name("thigh_l").unwrap());
     for mass in [7.0, 7.25, 123456.5] {
-        doc.apply(&Edit::Set { target: t, key: "mass".into(), value: json!(mass) }).unwrap();
+        doc.apply(&Edit::Set {
+            target: t,
+            key: "mass".into(),
+            value: json!(mass),
+        })
+        .unwrap();
         doc.save().unwrap();
         assert!(!doc.is_dirty());
         let (json, bin) = read_json_and_bin(&path);
         assert_eq!(bin, bin0);
-        assert_eq!(json["nodes"][doc.bone(doc.bone_by_name("thigh_l").unwrap()).node]["extras"]["physics"]["mass"], json!(mass));
+        assert_eq!(
+            json["nodes"][doc.bone(doc.bone_by_name("thigh_l").unwrap()).node]["extras"]["physics"]
+                ["mass"],
+            json!(mass)
+        );
     }
-    assert_eq!(doc.load_geometry().unwrap().primitives[0].positions.len(), Document::open(mannequin()).unwrap().load_geometry().unwrap().primitives[0].positions.len());
+    assert_eq!(
+        doc.load_geometry().unwrap().primitives[0].positions.len(),
+        Document::open(mannequin())
+            .unwrap()
+            .load_geometry()
+            .unwrap()
+            .primitives[0]
+            .positions
+            .len()
+    );
 }
 
 #[test]
@@ -197,8 +309,14 @@ fn a_file_changed_on_disk_is_not_silently_mixed_in() {
     std::fs::copy(mannequin(), &path).unwrap();
     let doc = Document::open(&path).unwrap();
     std::fs::copy(cesium_man(), &path).unwrap();
-    let err = doc.write_to(&dir.path().join("out.glb")).unwrap_err().to_string();
-    assert!(err.contains("changed on disk") && err.contains("m.glb"), "{err}");
+    let err = doc
+        .write_to(&dir.path().join("out.glb"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("changed on disk") && err.contains("m.glb"),
+        "{err}"
+    );
     // Once the geometry is loaded, the BIN lives in memory and saving no longer needs the file.
     let path2 = dir.path().join("n.glb");
     std::fs::copy(mannequin(), &path2).unwrap();
@@ -206,5 +324,8 @@ fn a_file_changed_on_disk_is_not_silently_mixed_in() {
     doc.load_geometry().unwrap();
     std::fs::remove_file(&path2).unwrap();
     doc.write_to(&dir.path().join("rescued.glb")).unwrap();
-    assert_eq!(std::fs::read(dir.path().join("rescued.glb")).unwrap(), std::fs::read(mannequin()).unwrap());
+    assert_eq!(
+        std::fs::read(dir.path().join("rescued.glb")).unwrap(),
+        std::fs::read(mannequin()).unwrap()
+    );
 }

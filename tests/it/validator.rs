@@ -40,10 +40,21 @@ fn exported_glbs_pass_the_khronos_validator() {
     let fox = dir.path().join("fox.glb");
     let (code, _, stderr) = {
         let o = ragdoll_tuner()
-            .args(["edit", path_str(&fox_gltf()), "-o", path_str(&fox), "--set", "b_Hip_01.collider=box"])
+            .args([
+                "edit",
+                path_str(&fox_gltf()),
+                "-o",
+                path_str(&fox),
+                "--set",
+                "b_Hip_01.collider=box",
+            ])
             .output()
             .unwrap();
-        (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
     };
     assert_eq!(code, Some(0), "{stderr}");
     validate(&fox);
@@ -51,7 +62,14 @@ fn exported_glbs_pass_the_khronos_validator() {
     assert_eq!(report["warnings"], 0, "{report}");
     let edited = dir.path().join("m.glb");
     let o = ragdoll_tuner()
-        .args(["edit", path_str(&mannequin()), "-o", path_str(&edited), "--set", "shin_l.constraint.limit_min_deg=-10"])
+        .args([
+            "edit",
+            path_str(&mannequin()),
+            "-o",
+            path_str(&edited),
+            "--set",
+            "shin_l.constraint.limit_min_deg=-10",
+        ])
         .output()
         .unwrap();
     assert!(o.status.success());
