@@ -302,6 +302,9 @@ impl eframe::App for EditorApp {
         let started = Instant::now();
         self.close_guard(&ctx);
         menu::shortcuts(&ctx, &mut self.state);
+        if std::mem::take(&mut self.state.wants_save_as) {
+            self.files.ask(files::PathAction::SaveAs, &mut self.state);
+        }
         self.files.handle_drops(&ctx, &mut self.state);
         self.state.poll_loading();
         if self.state.loading.is_some() {
