@@ -130,7 +130,7 @@ pub fn text(
         .data_mut(|d| d.get_temp::<String>(id))
         .unwrap_or_else(|| current.to_string());
     let resp = ui
-        .add(egui::TextEdit::singleline(&mut buf).desired_width(140.0))
+        .add(egui::TextEdit::singleline(&mut buf).desired_width(ui.available_width().max(140.0)))
         .labelled_by(l.id);
     ui.end_row();
     if resp.lost_focus() {
