@@ -54,6 +54,23 @@ pub struct GpuScene {
     ambient: AmbientLight,
     sun: DirectionalLight,
     fill: DirectionalLight,
+    /// The last rendered image and what it showed: reused while nothing changed.
+    cache: Option<(Texture2D, DepthTexture2D)>,
+    cache_key: Option<CacheKey>,
+}
+
+/// Everything the cached image depends on.
+#[derive(Debug, Clone, PartialEq)]
+struct CacheKey {
+    model_gen: u64,
+    pose_gen: u64,
+    segments_gen: u64,
+    colliders: *const PlacedCollider,
+    selected: Option<BoneId>,
+    camera: OrbitCamera,
+    show_mesh: bool,
+    show_colliders: bool,
+    size: (u32, u32),
 }
 
 fn instances(segs: &[Segment]) -> Instances {
@@ -162,6 +179,8 @@ impl GpuScene {
             segments_gen: None,
             lines,
             grid,
+            cache: None,
+            cache_key: None,
         })
     }
 
@@ -239,6 +258,8 @@ impl GpuScene {
     }
 
     /// Draws the scene into `viewport`, clipped to `clip`, of a screen `screen` px large.
+    /// The scene is rendered into an offscreen texture only when something it shows changed;
+    /// otherwise the last image is copied to the screen.
     pub fn render(
         &mut self,
         input: &SceneInput,
@@ -246,25 +267,49 @@ impl GpuScene {
         clip: PixelRect,
         screen: [u32; 2],
     ) {
-        self.sync(input);
-        let cam = &input.camera;
-        let (near, far) = cam.near_far();
-        let vp = Viewport {
-            x: viewport.x,
-            y: viewport.y,
-            width: viewport.width.max(1),
-            height: viewport.height.max(1),
+        let (w, h) = (viewport.width.max(1), viewport.height.max(1));
+        let key = CacheKey {
+            model_gen: input.model_gen,
+            pose_gen: input.pose_gen,
+            segments_gen: input.segments_gen,
+            colliders: input.colliders.as_ptr(),
+            selected: input.selected,
+            camera: input.camera,
+            show_mesh: input.show_mesh,
+            show_colliders: input.show_colliders,
+            size: (w, h),
         };
-        let camera = Camera::new_perspective(
-            vp,
-            convert::vec3(cam.eye()),
-            convert::vec3(cam.target),
-            vec3(0.0, 1.0, 0.0),
-            radians(cam.fov_y),
-            near,
-            far,
-        );
-        // The clip rect is the whole panel: only the viewport's part of it may be cleared.
+        if self
+            .cache
+            .as_ref()
+            .is_none_or(|(t, _)| (t.width(), t.height()) != (w, h))
+        {
+            let color = Texture2D::new_empty::<[u8; 4]>(
+                &self.ctx,
+                w,
+                h,
+                Interpolation::Nearest,
+                Interpolation::Nearest,
+                None,
+                Wrapping::ClampToEdge,
+                Wrapping::ClampToEdge,
+            );
+            let depth = DepthTexture2D::new::<f32>(
+                &self.ctx,
+                w,
+                h,
+                Wrapping::ClampToEdge,
+                Wrapping::ClampToEdge,
+            );
+            self.cache = Some((color, depth));
+            self.cache_key = None;
+        }
+        if self.cache_key.as_ref() != Some(&key) {
+            self.sync(input);
+            self.draw_offscreen(input, w, h);
+            self.cache_key = Some(key);
+        }
+        // Copy the image into the viewport, clipped to the panel.
         let x0 = viewport.x.max(clip.x);
         let y0 = viewport.y.max(clip.y);
         let x1 = (viewport.x + viewport.width as i32).min(clip.x + clip.width as i32);
@@ -275,22 +320,64 @@ impl GpuScene {
             width: (x1 - x0).max(0) as u32,
             height: (y1 - y0).max(0) as u32,
         };
-        let lights: [&dyn Light; 3] = [&self.ambient, &self.sun, &self.fill];
-        let target = RenderTarget::screen(&self.ctx, screen[0], screen[1]);
-        target.clear_partially(
+        let Some((color, _)) = &self.cache else {
+            return;
+        };
+        let camera = Camera::new_2d(Viewport {
+            x: viewport.x,
+            y: viewport.y,
+            width: w,
+            height: h,
+        });
+        let effect = CopyEffect {
+            write_mask: WriteMask::COLOR,
+            blend: Blend::Disabled,
+        };
+        RenderTarget::screen(&self.ctx, screen[0], screen[1]).apply_screen_effect_partially(
             scissor,
-            ClearState::color_and_depth(0.16, 0.17, 0.2, 1.0, 1.0),
+            &effect,
+            &camera,
+            &[],
+            Some(ColorTexture::Single(color)),
+            None,
         );
+    }
+
+    /// Renders the whole scene into the offscreen texture (`w` x `h` px).
+    fn draw_offscreen(&self, input: &SceneInput, w: u32, h: u32) {
+        let Some((color, depth)) = &self.cache else {
+            return;
+        };
+        let cam = &input.camera;
+        let (near, far) = cam.near_far();
+        let vp = Viewport {
+            x: 0,
+            y: 0,
+            width: w,
+            height: h,
+        };
+        let camera = Camera::new_perspective(
+            vp,
+            convert::vec3(cam.eye()),
+            convert::vec3(cam.target),
+            vec3(0.0, 1.0, 0.0),
+            radians(cam.fov_y),
+            near,
+            far,
+        );
+        let lights: [&dyn Light; 3] = [&self.ambient, &self.sun, &self.fill];
+        let target = RenderTarget::new(color.as_color_target(None), depth.as_depth_target());
+        target.clear(ClearState::color_and_depth(0.16, 0.17, 0.2, 1.0, 1.0));
         let mut opaque: Vec<&dyn Object> = vec![&self.grid];
         if input.show_mesh {
             opaque.extend(self.meshes.iter().map(|m| m as &dyn Object));
         }
-        target.render_partially(scissor, &camera, opaque, &lights);
+        target.render(&camera, opaque, &lights);
         if input.show_colliders {
-            target.render_partially(scissor, &camera, self.colliders.iter(), &lights);
+            target.render(&camera, self.colliders.iter(), &lights);
         }
         // Gizmos on top: clear depth so the limits stay readable inside the body.
-        target.clear_partially(scissor, ClearState::depth(1.0));
-        target.render_partially(scissor, &camera, [&self.lines], &lights);
+        target.clear(ClearState::depth(1.0));
+        target.render(&camera, [&self.lines], &lights);
     }
 }
