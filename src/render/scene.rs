@@ -55,7 +55,11 @@ pub struct GpuScene {
     sun: DirectionalLight,
     fill: DirectionalLight,
     /// The last rendered image and what it showed: reused while nothing changed.
-    cache: Option<(Texture2D, DepthTexture2D)>,
+    /// Two images used in turn, so a new one is never drawn into a texture the previous
+    /// frame is still copying from (llvmpipe would wait for that frame to finish).
+    cache: [Option<(Texture2D, DepthTexture2D)>; 2],
+    /// Which of `cache` holds the current image.
+    front: usize,
     cache_key: Option<CacheKey>,
 }
 
@@ -179,7 +183,8 @@ impl GpuScene {
             segments_gen: None,
             lines,
             grid,
-            cache: None,
+            cache: [None, None],
+            front: 0,
             cache_key: None,
         })
     }
@@ -279,34 +284,43 @@ impl GpuScene {
             show_colliders: input.show_colliders,
             size: (w, h),
         };
-        if self
-            .cache
-            .as_ref()
-            .is_none_or(|(t, _)| (t.width(), t.height()) != (w, h))
-        {
-            let color = Texture2D::new_empty::<[u8; 4]>(
-                &self.ctx,
-                w,
-                h,
-                Interpolation::Nearest,
-                Interpolation::Nearest,
-                None,
-                Wrapping::ClampToEdge,
-                Wrapping::ClampToEdge,
-            );
-            let depth = DepthTexture2D::new::<f32>(
-                &self.ctx,
-                w,
-                h,
-                Wrapping::ClampToEdge,
-                Wrapping::ClampToEdge,
-            );
-            self.cache = Some((color, depth));
-            self.cache_key = None;
-        }
         if self.cache_key.as_ref() != Some(&key) {
+            let back = 1 - self.front;
+            if self.cache[back]
+                .as_ref()
+                .is_none_or(|(t, _)| (t.width(), t.height()) != (w, h))
+            {
+                let color = Texture2D::new_empty::<[u8; 4]>(
+                    &self.ctx,
+                    w,
+                    h,
+                    Interpolation::Nearest,
+                    Interpolation::Nearest,
+                    None,
+                    Wrapping::ClampToEdge,
+                    Wrapping::ClampToEdge,
+                );
+                let depth = DepthTexture2D::new::<f32>(
+                    &self.ctx,
+                    w,
+                    h,
+                    Wrapping::ClampToEdge,
+                    Wrapping::ClampToEdge,
+                );
+                self.cache[back] = Some((color, depth));
+            }
+            let t0 = std::time::Instant::now();
             self.sync(input);
-            self.draw_offscreen(input, w, h);
+            let t1 = std::time::Instant::now();
+            self.draw_offscreen(back, input, w, h);
+            if std::env::var_os("RT_PROF").is_some() {
+                eprintln!(
+                    "gl sync {:.2} draw {:.2}",
+                    (t1 - t0).as_secs_f64() * 1e3,
+                    t1.elapsed().as_secs_f64() * 1e3
+                );
+            }
+            self.front = back;
             self.cache_key = Some(key);
         }
         // Copy the image into the viewport, clipped to the panel.
@@ -320,7 +334,7 @@ impl GpuScene {
             width: (x1 - x0).max(0) as u32,
             height: (y1 - y0).max(0) as u32,
         };
-        let Some((color, _)) = &self.cache else {
+        let Some((color, _)) = &self.cache[self.front] else {
             return;
         };
         let camera = Camera::new_2d(Viewport {
@@ -344,8 +358,8 @@ impl GpuScene {
     }
 
     /// Renders the whole scene into the offscreen texture (`w` x `h` px).
-    fn draw_offscreen(&self, input: &SceneInput, w: u32, h: u32) {
-        let Some((color, depth)) = &self.cache else {
+    fn draw_offscreen(&self, slot: usize, input: &SceneInput, w: u32, h: u32) {
+        let Some((color, depth)) = &self.cache[slot] else {
             return;
         };
         let cam = &input.camera;
