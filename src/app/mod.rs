@@ -54,7 +54,13 @@ pub struct EditorApp {
     title: String,
     last_frame: Option<Instant>,
     frame_ms: f64,
+    /// When the viewport last got a pose from the running simulation.
+    last_pose: Option<Instant>,
 }
+
+/// While the simulation runs, the viewport takes a new pose at most this often (about the
+/// display rate): re-posing costs gizmo rebuilding, skinning and a 3D render.
+const POSE_INTERVAL: std::time::Duration = std::time::Duration::from_millis(16);
 
 impl EditorApp {
     /// Builds the app around a loaded document. `cc.gl` is None under tests: no 3D then.
@@ -100,6 +106,7 @@ impl EditorApp {
             title: String::new(),
             last_frame: None,
             frame_ms: 0.0,
+            last_pose: None,
         }
     }
 
@@ -121,9 +128,11 @@ impl EditorApp {
         };
         let st = &self.state;
         let mut moved = false;
+        let mut force = false;
         if self.sim_seen.0 != st.load_gen || std::mem::take(&mut self.sim.reset) {
             sim.reset(&st.doc);
             moved = true;
+            force = true;
         } else if self.sim_seen.1 != st.doc_gen {
             sim.apply_edit(&st.doc);
         }
@@ -131,14 +140,19 @@ impl EditorApp {
         if std::mem::take(&mut self.sim.step_once) {
             sim.single_step(&st.doc, &self.sim);
             moved = true;
+            force = true;
         } else if self.sim.playing {
             let dt = (ctx.input(|i| i.stable_dt) as f64).min(0.05) * self.sim.time_scale;
             sim.step(&st.doc, &self.sim, dt);
             moved = true;
-            ctx.request_repaint();
+            // The simulation needs frames at the display rate, not as fast as the CPU allows.
+            ctx.request_repaint_after(POSE_INTERVAL);
         }
-        if moved {
+        let due = self.last_pose.is_none_or(|t| t.elapsed() >= POSE_INTERVAL)
+            && std::env::var_os("RT_FREEZE").is_none();
+        if moved && (force || due) {
             self.viewport.set_pose(sim.pose().clone());
+            self.last_pose = Some(Instant::now());
         }
     }
 
@@ -257,23 +271,28 @@ impl EditorApp {
                             .show(ui, |ui| self.sim.ui(ui, self.simulation.is_some()));
                     });
             });
-        egui::Panel::bottom("plots")
-            .resizable(true)
-            .default_size(230.0)
-            .show(ui, |ui| {
-                let (series, now) = match &self.simulation {
-                    Some(sim) => (sim.series(), sim.time()),
-                    None => (Vec::new(), 0.0),
-                };
-                let selected = st.selection.map(|id| st.doc.bone(id).name.clone());
-                if let Some(csv) = self.plot.ui(ui, &series, now, selected.as_deref()) {
-                    self.files.csv = Some(csv);
-                    self.files.ask(files::PathAction::ExportCsv, st);
-                }
-            });
+        let skip = |k: &str| std::env::var_os(k).is_some();
+        if !skip("RT_NO_PLOT") {
+            egui::Panel::bottom("plots")
+                .resizable(true)
+                .default_size(230.0)
+                .show(ui, |ui| {
+                    let (series, now) = match &self.simulation {
+                        Some(sim) => (sim.series(), sim.time()),
+                        None => (Vec::new(), 0.0),
+                    };
+                    let selected = st.selection.map(|id| st.doc.bone(id).name.clone());
+                    if let Some(csv) = self.plot.ui(ui, &series, now, selected.as_deref()) {
+                        self.files.csv = Some(csv);
+                        self.files.ask(files::PathAction::ExportCsv, st);
+                    }
+                });
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             self.viewport.toolbar(ui, st);
-            self.viewport.ui(ui, st);
+            if !skip("RT_NO_3D") {
+                self.viewport.ui(ui, st);
+            }
         });
         if let (Some((bone, impulse)), Some(sim)) =
             (self.viewport.pending_push.take(), &mut self.simulation)
@@ -309,8 +328,17 @@ impl eframe::App for EditorApp {
         }
         self.state.autosave_tick();
         self.state.history.end_drag_unless(ctx.dragged_id());
+        let t0 = Instant::now();
         self.drive_simulation(&ctx);
+        let t1 = Instant::now();
         self.panels(ui);
+        if std::env::var_os("RT_PROF").is_some() {
+            eprintln!(
+                "sim {:.2} panels {:.2}",
+                (t1 - t0).as_secs_f64() * 1e3,
+                t1.elapsed().as_secs_f64() * 1e3
+            );
+        }
         self.files.windows(&ctx, &mut self.state);
         let title = self.state.title();
         if title != self.title {

@@ -130,11 +130,14 @@ impl PlotPanel {
         ui.horizontal(|ui| {
             for (id, kind, ylabel, share) in plots {
                 let width = ((total - 48.0) * share).max(80.0);
-                let columns = (width * ppp) as usize;
-                Plot::new(id)
+                let columns = (width * ppp) as usize / if std::env::var_os("RT_HALF").is_some() { 2 } else { 1 };
+                let mut plot = Plot::new(id);
+                if std::env::var_os("RT_NO_LEGEND").is_none() {
+                    plot = plot.legend(Legend::default());
+                }
+                plot
                     .width(width)
                     .height(height)
-                    .legend(Legend::default())
                     .x_axis_label("time (s)")
                     .y_axis_label(ylabel)
                     .include_x(t0)

@@ -160,7 +160,9 @@ impl GpuScene {
             color: Srgba::WHITE,
             ..Default::default()
         };
-        let unit = CpuMesh::cylinder(8);
+        // Gizmo lines are a few pixels thick and unlit: a square prism reads as well as a round
+        // cylinder at half the vertex work.
+        let unit = CpuMesh::cylinder(4);
         let lines = Gm::new(
             InstancedMesh::new(&ctx, &Instances::default(), &unit),
             line_mat.clone(),
@@ -386,12 +388,18 @@ impl GpuScene {
         if input.show_mesh {
             opaque.extend(self.meshes.iter().map(|m| m as &dyn Object));
         }
+        let t0 = std::time::Instant::now();
         target.render(&camera, opaque, &lights);
+        let t1 = std::time::Instant::now();
         if input.show_colliders {
             target.render(&camera, self.colliders.iter(), &lights);
         }
+        let t2 = std::time::Instant::now();
         // Gizmos on top: clear depth so the limits stay readable inside the body.
         target.clear(ClearState::depth(1.0));
         target.render(&camera, [&self.lines], &lights);
+        if std::env::var_os("RT_PROF").is_some() {
+            eprintln!("draw opaque {:.2} coll {:.2} lines {:.2}", (t1 - t0).as_secs_f64() * 1e3, (t2 - t1).as_secs_f64() * 1e3, t2.elapsed().as_secs_f64() * 1e3);
+        }
     }
 }
