@@ -59,7 +59,8 @@ pub struct EditorApp {
 }
 
 /// While the simulation runs, the viewport takes a new pose at most this often (about the
-/// display rate): re-posing costs gizmo rebuilding, skinning and a 3D render.
+/// display rate), and frames are requested at this rate: re-posing costs gizmo rebuilding,
+/// skinning and a 3D render.
 const POSE_INTERVAL: std::time::Duration = std::time::Duration::from_millis(16);
 
 impl EditorApp {
@@ -148,8 +149,7 @@ impl EditorApp {
             // The simulation needs frames at the display rate, not as fast as the CPU allows.
             ctx.request_repaint_after(POSE_INTERVAL);
         }
-        let due = self.last_pose.is_none_or(|t| t.elapsed() >= POSE_INTERVAL)
-            && std::env::var_os("RT_FREEZE").is_none();
+        let due = self.last_pose.is_none_or(|t| t.elapsed() >= POSE_INTERVAL);
         if moved && (force || due) {
             self.viewport.set_pose(sim.pose().clone());
             self.last_pose = Some(Instant::now());
@@ -271,28 +271,23 @@ impl EditorApp {
                             .show(ui, |ui| self.sim.ui(ui, self.simulation.is_some()));
                     });
             });
-        let skip = |k: &str| std::env::var_os(k).is_some();
-        if !skip("RT_NO_PLOT") {
-            egui::Panel::bottom("plots")
-                .resizable(true)
-                .default_size(230.0)
-                .show(ui, |ui| {
-                    let (series, now) = match &self.simulation {
-                        Some(sim) => (sim.series(), sim.time()),
-                        None => (Vec::new(), 0.0),
-                    };
-                    let selected = st.selection.map(|id| st.doc.bone(id).name.clone());
-                    if let Some(csv) = self.plot.ui(ui, &series, now, selected.as_deref()) {
-                        self.files.csv = Some(csv);
-                        self.files.ask(files::PathAction::ExportCsv, st);
-                    }
-                });
-        }
+        egui::Panel::bottom("plots")
+            .resizable(true)
+            .default_size(230.0)
+            .show(ui, |ui| {
+                let (series, now) = match &self.simulation {
+                    Some(sim) => (sim.series(), sim.time()),
+                    None => (Vec::new(), 0.0),
+                };
+                let selected = st.selection.map(|id| st.doc.bone(id).name.clone());
+                if let Some(csv) = self.plot.ui(ui, &series, now, selected.as_deref()) {
+                    self.files.csv = Some(csv);
+                    self.files.ask(files::PathAction::ExportCsv, st);
+                }
+            });
         egui::CentralPanel::default().show(ui, |ui| {
             self.viewport.toolbar(ui, st);
-            if !skip("RT_NO_3D") {
-                self.viewport.ui(ui, st);
-            }
+            self.viewport.ui(ui, st);
         });
         if let (Some((bone, impulse)), Some(sim)) =
             (self.viewport.pending_push.take(), &mut self.simulation)
@@ -328,17 +323,8 @@ impl eframe::App for EditorApp {
         }
         self.state.autosave_tick();
         self.state.history.end_drag_unless(ctx.dragged_id());
-        let t0 = Instant::now();
         self.drive_simulation(&ctx);
-        let t1 = Instant::now();
         self.panels(ui);
-        if std::env::var_os("RT_PROF").is_some() {
-            eprintln!(
-                "sim {:.2} panels {:.2}",
-                (t1 - t0).as_secs_f64() * 1e3,
-                t1.elapsed().as_secs_f64() * 1e3
-            );
-        }
         self.files.windows(&ctx, &mut self.state);
         let title = self.state.title();
         if title != self.title {

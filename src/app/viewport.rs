@@ -48,8 +48,8 @@ impl Viewport {
         Self {
             camera: OrbitCamera::default(),
             all_joints: true,
-            show_mesh: std::env::var_os("RT_NO_MESH").is_none(),
-            show_colliders: std::env::var_os("RT_NO_COLL").is_none(),
+            show_mesh: true,
+            show_colliders: true,
             has_gl,
             pose: Arc::default(),
             pose_gen: 0,

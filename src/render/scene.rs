@@ -311,17 +311,8 @@ impl GpuScene {
                 );
                 self.cache[back] = Some((color, depth));
             }
-            let t0 = std::time::Instant::now();
             self.sync(input);
-            let t1 = std::time::Instant::now();
             self.draw_offscreen(back, input, w, h);
-            if std::env::var_os("RT_PROF").is_some() {
-                eprintln!(
-                    "gl sync {:.2} draw {:.2}",
-                    (t1 - t0).as_secs_f64() * 1e3,
-                    t1.elapsed().as_secs_f64() * 1e3
-                );
-            }
             self.front = back;
             self.cache_key = Some(key);
         }
@@ -388,18 +379,12 @@ impl GpuScene {
         if input.show_mesh {
             opaque.extend(self.meshes.iter().map(|m| m as &dyn Object));
         }
-        let t0 = std::time::Instant::now();
         target.render(&camera, opaque, &lights);
-        let t1 = std::time::Instant::now();
         if input.show_colliders {
             target.render(&camera, self.colliders.iter(), &lights);
         }
-        let t2 = std::time::Instant::now();
         // Gizmos on top: clear depth so the limits stay readable inside the body.
         target.clear(ClearState::depth(1.0));
         target.render(&camera, [&self.lines], &lights);
-        if std::env::var_os("RT_PROF").is_some() {
-            eprintln!("draw opaque {:.2} coll {:.2} lines {:.2}", (t1 - t0).as_secs_f64() * 1e3, (t2 - t1).as_secs_f64() * 1e3, t2.elapsed().as_secs_f64() * 1e3);
-        }
     }
 }
