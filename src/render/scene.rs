@@ -43,13 +43,9 @@ pub struct PixelRect {
 /// GPU resources, created once per GL context.
 pub struct GpuScene {
     ctx: Context,
-    model_gen: Option<u64>,
-    pose_gen: Option<u64>,
-    meshes: Vec<Gm<Mesh, PhysicalMaterial>>,
-    collider_shapes: Vec<ColliderShape>,
-    colliders: Vec<Gm<Mesh, ColorMaterial>>,
-    segments_gen: Option<u64>,
-    lines: Gm<InstancedMesh, ColorMaterial>,
+    /// Per offscreen image, the geometry it was drawn from: updating a buffer the previous
+    /// frame's drawing still reads would make llvmpipe wait for that frame.
+    frames: [FrameGeometry; 2],
     grid: Gm<InstancedMesh, ColorMaterial>,
     ambient: AmbientLight,
     sun: DirectionalLight,
@@ -61,6 +57,17 @@ pub struct GpuScene {
     /// Which of `cache` holds the current image.
     front: usize,
     cache_key: Option<CacheKey>,
+}
+
+/// The per-frame (pose, selection, document) geometry of the scene.
+struct FrameGeometry {
+    model_gen: Option<u64>,
+    pose_gen: Option<u64>,
+    meshes: Vec<Gm<Mesh, PhysicalMaterial>>,
+    collider_shapes: Vec<ColliderShape>,
+    colliders: Vec<Gm<Mesh, ColorMaterial>>,
+    segments_gen: Option<u64>,
+    lines: Gm<InstancedMesh, ColorMaterial>,
 }
 
 /// Everything the cached image depends on.
@@ -163,10 +170,19 @@ impl GpuScene {
         // Gizmo lines are a few pixels thick and unlit: a square prism reads as well as a round
         // cylinder at half the vertex work.
         let unit = CpuMesh::cylinder(4);
-        let lines = Gm::new(
-            InstancedMesh::new(&ctx, &Instances::default(), &unit),
-            line_mat.clone(),
-        );
+        let frame = || FrameGeometry {
+            model_gen: None,
+            pose_gen: None,
+            meshes: Vec::new(),
+            collider_shapes: Vec::new(),
+            colliders: Vec::new(),
+            segments_gen: None,
+            lines: Gm::new(
+                InstancedMesh::new(&ctx, &Instances::default(), &unit),
+                line_mat.clone(),
+            ),
+        };
+        let frames = [frame(), frame()];
         let grid_segs = super::gizmo::grid_and_axes(5);
         let grid = Gm::new(
             InstancedMesh::new(&ctx, &instances(&grid_segs), &unit),
@@ -177,13 +193,7 @@ impl GpuScene {
             sun: DirectionalLight::new(&ctx, 1.6, Srgba::WHITE, vec3(-0.4, -1.0, -0.6)),
             fill: DirectionalLight::new(&ctx, 0.5, Srgba::WHITE, vec3(0.6, -0.2, 0.8)),
             ctx,
-            model_gen: None,
-            pose_gen: None,
-            meshes: Vec::new(),
-            collider_shapes: Vec::new(),
-            colliders: Vec::new(),
-            segments_gen: None,
-            lines,
+            frames,
             grid,
             cache: [None, None],
             front: 0,
@@ -191,16 +201,16 @@ impl GpuScene {
         })
     }
 
-    fn sync(&mut self, input: &SceneInput) {
-        if self.model_gen != Some(input.model_gen) {
-            self.model_gen = Some(input.model_gen);
-            self.pose_gen = None;
+    fn sync(ctx: &Context, f: &mut FrameGeometry, input: &SceneInput) {
+        if f.model_gen != Some(input.model_gen) {
+            f.model_gen = Some(input.model_gen);
+            f.pose_gen = None;
             let mat = CpuMaterial {
                 albedo: Srgba::new(170, 160, 150, 255),
                 roughness: 0.7,
                 ..Default::default()
             };
-            self.meshes = input
+            f.meshes = input
                 .model
                 .iter()
                 .flat_map(|m| m.primitives.iter())
@@ -213,16 +223,16 @@ impl GpuScene {
                         ..Default::default()
                     };
                     Gm::new(
-                        Mesh::new(&self.ctx, &cpu),
-                        PhysicalMaterial::new_opaque(&self.ctx, &mat),
+                        Mesh::new(ctx, &cpu),
+                        PhysicalMaterial::new_opaque(ctx, &mat),
                     )
                 })
                 .collect();
         }
-        if self.pose_gen != Some(input.pose_gen) {
-            self.pose_gen = Some(input.pose_gen);
+        if f.pose_gen != Some(input.pose_gen) {
+            f.pose_gen = Some(input.pose_gen);
             if let Some(model) = &input.model {
-                for (gm, p) in self.meshes.iter_mut().zip(&model.primitives) {
+                for (gm, p) in f.meshes.iter_mut().zip(&model.primitives) {
                     let (pos, nrm) = skin(p, &input.pose);
                     let pos: Vec<Vec3> = pos.iter().map(|v| convert::vec3(*v)).collect();
                     let nrm: Vec<Vec3> = nrm.iter().map(|v| convert::vec3(*v)).collect();
@@ -232,22 +242,22 @@ impl GpuScene {
             }
         }
         let shapes: Vec<ColliderShape> = input.colliders.iter().map(|c| c.shape.clone()).collect();
-        if shapes != self.collider_shapes {
-            self.colliders = shapes
+        if shapes != f.collider_shapes {
+            f.colliders = shapes
                 .iter()
                 .map(|s| {
                     let mat = CpuMaterial {
                         albedo: Srgba::new(90, 160, 255, 70),
                         ..Default::default()
                     };
-                    let mut cm = ColorMaterial::new_transparent(&self.ctx, &mat);
+                    let mut cm = ColorMaterial::new_transparent(ctx, &mat);
                     cm.render_states.cull = Cull::Back;
-                    Gm::new(Mesh::new(&self.ctx, &shape_mesh(s)), cm)
+                    Gm::new(Mesh::new(ctx, &shape_mesh(s)), cm)
                 })
                 .collect();
-            self.collider_shapes = shapes;
+            f.collider_shapes = shapes;
         }
-        for (gm, c) in self.colliders.iter_mut().zip(input.colliders.iter()) {
+        for (gm, c) in f.colliders.iter_mut().zip(input.colliders.iter()) {
             gm.geometry
                 .set_transformation(convert::mat4(c.world_from_collider));
             gm.material.color = if Some(c.bone) == input.selected {
@@ -256,11 +266,9 @@ impl GpuScene {
                 Srgba::new(90, 160, 255, 60)
             };
         }
-        if self.segments_gen != Some(input.segments_gen) {
-            self.segments_gen = Some(input.segments_gen);
-            self.lines
-                .geometry
-                .set_instances(&instances(&input.segments));
+        if f.segments_gen != Some(input.segments_gen) {
+            f.segments_gen = Some(input.segments_gen);
+            f.lines.geometry.set_instances(&instances(&input.segments));
         }
     }
 
@@ -311,7 +319,7 @@ impl GpuScene {
                 );
                 self.cache[back] = Some((color, depth));
             }
-            self.sync(input);
+            Self::sync(&self.ctx, &mut self.frames[back], input);
             self.draw_offscreen(back, input, w, h);
             self.front = back;
             self.cache_key = Some(key);
@@ -377,14 +385,14 @@ impl GpuScene {
         target.clear(ClearState::color_and_depth(0.16, 0.17, 0.2, 1.0, 1.0));
         let mut opaque: Vec<&dyn Object> = vec![&self.grid];
         if input.show_mesh {
-            opaque.extend(self.meshes.iter().map(|m| m as &dyn Object));
+            opaque.extend(self.frames[slot].meshes.iter().map(|m| m as &dyn Object));
         }
         target.render(&camera, opaque, &lights);
         if input.show_colliders {
-            target.render(&camera, self.colliders.iter(), &lights);
+            target.render(&camera, self.frames[slot].colliders.iter(), &lights);
         }
         // Gizmos on top: clear depth so the limits stay readable inside the body.
         target.clear(ClearState::depth(1.0));
-        target.render(&camera, [&self.lines], &lights);
+        target.render(&camera, [&self.frames[slot].lines], &lights);
     }
 }
