@@ -23,6 +23,8 @@ struct PlotData {
     tilt: Vec<f64>,
     com: Vec<f64>,
     at_step: u64,
+    /// Step of the newest telemetry frame copied.
+    last_step: Option<u64>,
 }
 
 /// The simulation as the editor sees it.
@@ -121,7 +123,8 @@ impl LiveSim {
         };
     }
 
-    /// Copies the telemetry rings into plain series for the plot panel.
+    /// Appends the telemetry frames recorded since the last call to the plot buffers (a full
+    /// copy only after a reset), and drops samples older than the rings keep.
     fn update_plot(&mut self, doc: &Document) {
         let Some(sim) = &self.sim else { return };
         if sim.steps() == self.plot.at_step && !self.plot.times.is_empty() {
@@ -129,31 +132,58 @@ impl LiveSim {
         }
         let tel = sim.telemetry();
         let d = &mut self.plot;
-        d.at_step = sim.steps();
-        d.times.clear();
-        d.tilt.clear();
-        d.com.clear();
-        for f in tel.body.iter() {
-            d.times.push(f[0].time_s);
-            d.tilt.push(f[0].torso_tilt_deg as f64);
-            d.com.push(f[0].com_height_m as f64);
-        }
         let n = tel.joint_names.len();
-        d.joint_names = tel.joint_names.clone();
-        d.joint_error.resize_with(n, Vec::new);
-        d.joint_limit_deg = tel
-            .joint_names
-            .iter()
-            .map(|name| limit_of(doc, name))
-            .collect();
-        for e in &mut d.joint_error {
-            e.clear();
+        if d.joint_names.len() != n || d.at_step == u64::MAX {
+            d.joint_names = tel.joint_names.clone();
+            d.joint_limit_deg = tel
+                .joint_names
+                .iter()
+                .map(|name| limit_of(doc, name))
+                .collect();
         }
-        for f in tel.joints.iter() {
-            for (e, s) in d.joint_error.iter_mut().zip(f) {
+        let len = tel.body.len();
+        let last_step = d.last_step;
+        // Frames newer than the last one copied, oldest first.
+        let fresh = match last_step {
+            Some(s) if d.joint_error.len() == n => (0..len)
+                .rev()
+                .take_while(|&i| tel.body.frame(i).is_some_and(|f| f[0].step > s))
+                .count(),
+            _ => {
+                d.times.clear();
+                d.tilt.clear();
+                d.com.clear();
+                d.joint_error.resize_with(n, Vec::new);
+                for e in &mut d.joint_error {
+                    e.clear();
+                }
+                len
+            }
+        };
+        for i in len - fresh..len {
+            let (Some(b), Some(j)) = (tel.body.frame(i), tel.joints.frame(i)) else {
+                continue;
+            };
+            d.times.push(b[0].time_s);
+            d.tilt.push(b[0].torso_tilt_deg as f64);
+            d.com.push(b[0].com_height_m as f64);
+            for (e, s) in d.joint_error.iter_mut().zip(j) {
                 e.push(s.error_deg as f64);
             }
+            d.last_step = Some(b[0].step);
         }
+        // Keep what the rings keep; trim in batches so the copy is rare.
+        let cap = tel.body.capacity();
+        if d.times.len() > cap + cap / 4 {
+            let cut = d.times.len() - cap;
+            d.times.drain(..cut);
+            d.tilt.drain(..cut);
+            d.com.drain(..cut);
+            for e in &mut d.joint_error {
+                e.drain(..cut.min(e.len()));
+            }
+        }
+        d.at_step = sim.steps();
     }
     /// Steps-per-second estimate, pose and plot buffers after the world moved.
     fn after_steps(&mut self, doc: &Document) {

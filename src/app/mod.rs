@@ -54,7 +54,14 @@ pub struct EditorApp {
     title: String,
     last_frame: Option<Instant>,
     frame_ms: f64,
+    /// When the viewport last got a pose from the running simulation.
+    last_pose: Option<Instant>,
 }
+
+/// While the simulation runs, the viewport takes a new pose at most this often (about the
+/// display rate), and frames are requested at this rate: re-posing costs gizmo rebuilding,
+/// skinning and a 3D render.
+const POSE_INTERVAL: std::time::Duration = std::time::Duration::from_millis(16);
 
 impl EditorApp {
     /// Builds the app around a loaded document. `cc.gl` is None under tests: no 3D then.
@@ -100,6 +107,7 @@ impl EditorApp {
             title: String::new(),
             last_frame: None,
             frame_ms: 0.0,
+            last_pose: None,
         }
     }
 
@@ -121,9 +129,11 @@ impl EditorApp {
         };
         let st = &self.state;
         let mut moved = false;
+        let mut force = false;
         if self.sim_seen.0 != st.load_gen || std::mem::take(&mut self.sim.reset) {
             sim.reset(&st.doc);
             moved = true;
+            force = true;
         } else if self.sim_seen.1 != st.doc_gen {
             sim.apply_edit(&st.doc);
         }
@@ -131,14 +141,18 @@ impl EditorApp {
         if std::mem::take(&mut self.sim.step_once) {
             sim.single_step(&st.doc, &self.sim);
             moved = true;
+            force = true;
         } else if self.sim.playing {
             let dt = (ctx.input(|i| i.stable_dt) as f64).min(0.05) * self.sim.time_scale;
             sim.step(&st.doc, &self.sim, dt);
             moved = true;
-            ctx.request_repaint();
+            // The simulation needs frames at the display rate, not as fast as the CPU allows.
+            ctx.request_repaint_after(POSE_INTERVAL);
         }
-        if moved {
+        let due = self.last_pose.is_none_or(|t| t.elapsed() >= POSE_INTERVAL);
+        if moved && (force || due) {
             self.viewport.set_pose(sim.pose().clone());
+            self.last_pose = Some(Instant::now());
         }
     }
 

@@ -30,36 +30,57 @@ pub struct Series<'a> {
 /// order) per column of `columns` equal-width columns.
 pub fn decimate(times: &[f64], values: &[f64], t0: f64, t1: f64, columns: usize) -> Vec<[f64; 2]> {
     let n = times.len().min(values.len());
-    let start = times[..n].partition_point(|&t| t < t0);
-    let end = times[..n].partition_point(|&t| t <= t1);
+    let bounds = column_bounds(&times[..n], t0, t1, columns);
+    let mut out = Vec::new();
+    decimate_into(&bounds, times, values, &mut out);
+    out
+}
+
+/// Index ranges of the non-empty columns: `bounds[k]..bounds[k + 1]` is one column. When the
+/// window holds at most two samples per column, every sample is its own "column".
+pub fn column_bounds(times: &[f64], t0: f64, t1: f64, columns: usize) -> Vec<usize> {
+    let start = times.partition_point(|&t| t < t0);
+    let end = times.partition_point(|&t| t <= t1);
     let cols = columns.max(1);
     if end - start <= 2 * cols {
-        return (start..end).map(|i| [times[i], values[i]]).collect();
+        return (start..=end).collect();
     }
     let width = (t1 - t0).max(1e-12) / cols as f64;
-    let mut out = Vec::with_capacity(2 * cols);
+    let mut bounds = Vec::with_capacity(cols + 1);
+    bounds.push(start);
     let mut i = start;
     while i < end {
+        // The first sample past this column's right edge (times are sorted).
         let col = ((times[i] - t0) / width).floor();
+        let j = i + 1 + times[i + 1..end].partition_point(|&t| ((t - t0) / width).floor() <= col);
+        bounds.push(j);
+        i = j;
+    }
+    bounds
+}
+
+/// Appends, per column of `bounds`, its min and max sample in time order.
+pub fn decimate_into(bounds: &[usize], times: &[f64], values: &[f64], out: &mut Vec<[f64; 2]>) {
+    for w in bounds.windows(2) {
+        let (i, j) = (w[0], w[1].min(values.len()));
+        if i >= j {
+            continue;
+        }
         let (mut lo, mut hi) = (i, i);
-        let mut j = i;
-        while j < end && ((times[j] - t0) / width).floor() == col {
-            if values[j] < values[lo] {
-                lo = j;
+        for (k, &v) in values[i..j].iter().enumerate() {
+            if v < values[lo] {
+                lo = i + k;
             }
-            if values[j] > values[hi] {
-                hi = j;
+            if v > values[hi] {
+                hi = i + k;
             }
-            j += 1;
         }
         let (a, b) = if lo <= hi { (lo, hi) } else { (hi, lo) };
         out.push([times[a], values[a]]);
         if b != a {
             out.push([times[b], values[b]]);
         }
-        i = j;
     }
-    out
 }
 
 /// Plot panel state.
@@ -132,9 +153,9 @@ impl PlotPanel {
                 let width = ((total - 48.0) * share).max(80.0);
                 let columns = (width * ppp) as usize;
                 Plot::new(id)
+                    .legend(Legend::default())
                     .width(width)
                     .height(height)
-                    .legend(Legend::default())
                     .x_axis_label("time (s)")
                     .y_axis_label(ylabel)
                     .include_x(t0)
@@ -147,8 +168,19 @@ impl PlotPanel {
                                     || self.all_joints
                                     || selected == Some(s.name.as_str()))
                         };
+                        // Joint series share one time axis: find the columns once.
+                        let mut shared: Option<(*const f64, usize, Vec<usize>)> = None;
                         for s in series.iter().filter(wanted) {
-                            let pts = decimate(s.times, s.values, t0, t1, columns);
+                            let key = (s.times.as_ptr(), s.times.len());
+                            if shared.as_ref().is_none_or(|(p, n, _)| (*p, *n) != key) {
+                                let n = s.times.len().min(s.values.len());
+                                let b = column_bounds(&s.times[..n], t0, t1, columns);
+                                shared = Some((key.0, key.1, b));
+                            }
+                            let bounds =
+                                shared.as_ref().map(|(_, _, b)| b.as_slice()).unwrap_or(&[]);
+                            let mut pts = Vec::with_capacity(2 * bounds.len());
+                            decimate_into(bounds, s.times, s.values, &mut pts);
                             p.line(Line::new(s.name.clone(), PlotPoints::from(pts)));
                             if let Some(l) = s.limit {
                                 p.hline(HLine::new(format!("{} limit", s.name), l));

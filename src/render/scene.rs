@@ -43,6 +43,24 @@ pub struct PixelRect {
 /// GPU resources, created once per GL context.
 pub struct GpuScene {
     ctx: Context,
+    /// Per offscreen image, the geometry it was drawn from: updating a buffer the previous
+    /// frame's drawing still reads would make llvmpipe wait for that frame.
+    frames: [FrameGeometry; 2],
+    grid: Gm<InstancedMesh, ColorMaterial>,
+    ambient: AmbientLight,
+    sun: DirectionalLight,
+    fill: DirectionalLight,
+    /// The last rendered image and what it showed: reused while nothing changed.
+    /// Two images used in turn, so a new one is never drawn into a texture the previous
+    /// frame is still copying from (llvmpipe would wait for that frame to finish).
+    cache: [Option<(Texture2D, DepthTexture2D)>; 2],
+    /// Which of `cache` holds the current image.
+    front: usize,
+    cache_key: Option<CacheKey>,
+}
+
+/// The per-frame (pose, selection, document) geometry of the scene.
+struct FrameGeometry {
     model_gen: Option<u64>,
     pose_gen: Option<u64>,
     meshes: Vec<Gm<Mesh, PhysicalMaterial>>,
@@ -50,10 +68,20 @@ pub struct GpuScene {
     colliders: Vec<Gm<Mesh, ColorMaterial>>,
     segments_gen: Option<u64>,
     lines: Gm<InstancedMesh, ColorMaterial>,
-    grid: Gm<InstancedMesh, ColorMaterial>,
-    ambient: AmbientLight,
-    sun: DirectionalLight,
-    fill: DirectionalLight,
+}
+
+/// Everything the cached image depends on.
+#[derive(Debug, Clone, PartialEq)]
+struct CacheKey {
+    model_gen: u64,
+    pose_gen: u64,
+    segments_gen: u64,
+    colliders: *const PlacedCollider,
+    selected: Option<BoneId>,
+    camera: OrbitCamera,
+    show_mesh: bool,
+    show_colliders: bool,
+    size: (u32, u32),
 }
 
 fn instances(segs: &[Segment]) -> Instances {
@@ -139,11 +167,22 @@ impl GpuScene {
             color: Srgba::WHITE,
             ..Default::default()
         };
-        let unit = CpuMesh::cylinder(8);
-        let lines = Gm::new(
-            InstancedMesh::new(&ctx, &Instances::default(), &unit),
-            line_mat.clone(),
-        );
+        // Gizmo lines are a few pixels thick and unlit: a square prism reads as well as a round
+        // cylinder at half the vertex work.
+        let unit = CpuMesh::cylinder(4);
+        let frame = || FrameGeometry {
+            model_gen: None,
+            pose_gen: None,
+            meshes: Vec::new(),
+            collider_shapes: Vec::new(),
+            colliders: Vec::new(),
+            segments_gen: None,
+            lines: Gm::new(
+                InstancedMesh::new(&ctx, &Instances::default(), &unit),
+                line_mat.clone(),
+            ),
+        };
+        let frames = [frame(), frame()];
         let grid_segs = super::gizmo::grid_and_axes(5);
         let grid = Gm::new(
             InstancedMesh::new(&ctx, &instances(&grid_segs), &unit),
@@ -154,27 +193,24 @@ impl GpuScene {
             sun: DirectionalLight::new(&ctx, 1.6, Srgba::WHITE, vec3(-0.4, -1.0, -0.6)),
             fill: DirectionalLight::new(&ctx, 0.5, Srgba::WHITE, vec3(0.6, -0.2, 0.8)),
             ctx,
-            model_gen: None,
-            pose_gen: None,
-            meshes: Vec::new(),
-            collider_shapes: Vec::new(),
-            colliders: Vec::new(),
-            segments_gen: None,
-            lines,
+            frames,
             grid,
+            cache: [None, None],
+            front: 0,
+            cache_key: None,
         })
     }
 
-    fn sync(&mut self, input: &SceneInput) {
-        if self.model_gen != Some(input.model_gen) {
-            self.model_gen = Some(input.model_gen);
-            self.pose_gen = None;
+    fn sync(ctx: &Context, f: &mut FrameGeometry, input: &SceneInput) {
+        if f.model_gen != Some(input.model_gen) {
+            f.model_gen = Some(input.model_gen);
+            f.pose_gen = None;
             let mat = CpuMaterial {
                 albedo: Srgba::new(170, 160, 150, 255),
                 roughness: 0.7,
                 ..Default::default()
             };
-            self.meshes = input
+            f.meshes = input
                 .model
                 .iter()
                 .flat_map(|m| m.primitives.iter())
@@ -187,16 +223,16 @@ impl GpuScene {
                         ..Default::default()
                     };
                     Gm::new(
-                        Mesh::new(&self.ctx, &cpu),
-                        PhysicalMaterial::new_opaque(&self.ctx, &mat),
+                        Mesh::new(ctx, &cpu),
+                        PhysicalMaterial::new_opaque(ctx, &mat),
                     )
                 })
                 .collect();
         }
-        if self.pose_gen != Some(input.pose_gen) {
-            self.pose_gen = Some(input.pose_gen);
+        if f.pose_gen != Some(input.pose_gen) {
+            f.pose_gen = Some(input.pose_gen);
             if let Some(model) = &input.model {
-                for (gm, p) in self.meshes.iter_mut().zip(&model.primitives) {
+                for (gm, p) in f.meshes.iter_mut().zip(&model.primitives) {
                     let (pos, nrm) = skin(p, &input.pose);
                     let pos: Vec<Vec3> = pos.iter().map(|v| convert::vec3(*v)).collect();
                     let nrm: Vec<Vec3> = nrm.iter().map(|v| convert::vec3(*v)).collect();
@@ -206,22 +242,22 @@ impl GpuScene {
             }
         }
         let shapes: Vec<ColliderShape> = input.colliders.iter().map(|c| c.shape.clone()).collect();
-        if shapes != self.collider_shapes {
-            self.colliders = shapes
+        if shapes != f.collider_shapes {
+            f.colliders = shapes
                 .iter()
                 .map(|s| {
                     let mat = CpuMaterial {
                         albedo: Srgba::new(90, 160, 255, 70),
                         ..Default::default()
                     };
-                    let mut cm = ColorMaterial::new_transparent(&self.ctx, &mat);
+                    let mut cm = ColorMaterial::new_transparent(ctx, &mat);
                     cm.render_states.cull = Cull::Back;
-                    Gm::new(Mesh::new(&self.ctx, &shape_mesh(s)), cm)
+                    Gm::new(Mesh::new(ctx, &shape_mesh(s)), cm)
                 })
                 .collect();
-            self.collider_shapes = shapes;
+            f.collider_shapes = shapes;
         }
-        for (gm, c) in self.colliders.iter_mut().zip(input.colliders.iter()) {
+        for (gm, c) in f.colliders.iter_mut().zip(input.colliders.iter()) {
             gm.geometry
                 .set_transformation(convert::mat4(c.world_from_collider));
             gm.material.color = if Some(c.bone) == input.selected {
@@ -230,15 +266,15 @@ impl GpuScene {
                 Srgba::new(90, 160, 255, 60)
             };
         }
-        if self.segments_gen != Some(input.segments_gen) {
-            self.segments_gen = Some(input.segments_gen);
-            self.lines
-                .geometry
-                .set_instances(&instances(&input.segments));
+        if f.segments_gen != Some(input.segments_gen) {
+            f.segments_gen = Some(input.segments_gen);
+            f.lines.geometry.set_instances(&instances(&input.segments));
         }
     }
 
     /// Draws the scene into `viewport`, clipped to `clip`, of a screen `screen` px large.
+    /// The scene is rendered into an offscreen texture only when something it shows changed;
+    /// otherwise the last image is copied to the screen.
     pub fn render(
         &mut self,
         input: &SceneInput,
@@ -246,25 +282,49 @@ impl GpuScene {
         clip: PixelRect,
         screen: [u32; 2],
     ) {
-        self.sync(input);
-        let cam = &input.camera;
-        let (near, far) = cam.near_far();
-        let vp = Viewport {
-            x: viewport.x,
-            y: viewport.y,
-            width: viewport.width.max(1),
-            height: viewport.height.max(1),
+        let (w, h) = (viewport.width.max(1), viewport.height.max(1));
+        let key = CacheKey {
+            model_gen: input.model_gen,
+            pose_gen: input.pose_gen,
+            segments_gen: input.segments_gen,
+            colliders: input.colliders.as_ptr(),
+            selected: input.selected,
+            camera: input.camera,
+            show_mesh: input.show_mesh,
+            show_colliders: input.show_colliders,
+            size: (w, h),
         };
-        let camera = Camera::new_perspective(
-            vp,
-            convert::vec3(cam.eye()),
-            convert::vec3(cam.target),
-            vec3(0.0, 1.0, 0.0),
-            radians(cam.fov_y),
-            near,
-            far,
-        );
-        // The clip rect is the whole panel: only the viewport's part of it may be cleared.
+        if self.cache_key.as_ref() != Some(&key) {
+            let back = 1 - self.front;
+            if self.cache[back]
+                .as_ref()
+                .is_none_or(|(t, _)| (t.width(), t.height()) != (w, h))
+            {
+                let color = Texture2D::new_empty::<[u8; 4]>(
+                    &self.ctx,
+                    w,
+                    h,
+                    Interpolation::Nearest,
+                    Interpolation::Nearest,
+                    None,
+                    Wrapping::ClampToEdge,
+                    Wrapping::ClampToEdge,
+                );
+                let depth = DepthTexture2D::new::<f32>(
+                    &self.ctx,
+                    w,
+                    h,
+                    Wrapping::ClampToEdge,
+                    Wrapping::ClampToEdge,
+                );
+                self.cache[back] = Some((color, depth));
+            }
+            Self::sync(&self.ctx, &mut self.frames[back], input);
+            self.draw_offscreen(back, input, w, h);
+            self.front = back;
+            self.cache_key = Some(key);
+        }
+        // Copy the image into the viewport, clipped to the panel.
         let x0 = viewport.x.max(clip.x);
         let y0 = viewport.y.max(clip.y);
         let x1 = (viewport.x + viewport.width as i32).min(clip.x + clip.width as i32);
@@ -275,22 +335,64 @@ impl GpuScene {
             width: (x1 - x0).max(0) as u32,
             height: (y1 - y0).max(0) as u32,
         };
-        let lights: [&dyn Light; 3] = [&self.ambient, &self.sun, &self.fill];
-        let target = RenderTarget::screen(&self.ctx, screen[0], screen[1]);
-        target.clear_partially(
+        let Some((color, _)) = &self.cache[self.front] else {
+            return;
+        };
+        let camera = Camera::new_2d(Viewport {
+            x: viewport.x,
+            y: viewport.y,
+            width: w,
+            height: h,
+        });
+        let effect = CopyEffect {
+            write_mask: WriteMask::COLOR,
+            blend: Blend::Disabled,
+        };
+        RenderTarget::screen(&self.ctx, screen[0], screen[1]).apply_screen_effect_partially(
             scissor,
-            ClearState::color_and_depth(0.16, 0.17, 0.2, 1.0, 1.0),
+            &effect,
+            &camera,
+            &[],
+            Some(ColorTexture::Single(color)),
+            None,
         );
+    }
+
+    /// Renders the whole scene into the offscreen texture (`w` x `h` px).
+    fn draw_offscreen(&self, slot: usize, input: &SceneInput, w: u32, h: u32) {
+        let Some((color, depth)) = &self.cache[slot] else {
+            return;
+        };
+        let cam = &input.camera;
+        let (near, far) = cam.near_far();
+        let vp = Viewport {
+            x: 0,
+            y: 0,
+            width: w,
+            height: h,
+        };
+        let camera = Camera::new_perspective(
+            vp,
+            convert::vec3(cam.eye()),
+            convert::vec3(cam.target),
+            vec3(0.0, 1.0, 0.0),
+            radians(cam.fov_y),
+            near,
+            far,
+        );
+        let lights: [&dyn Light; 3] = [&self.ambient, &self.sun, &self.fill];
+        let target = RenderTarget::new(color.as_color_target(None), depth.as_depth_target());
+        target.clear(ClearState::color_and_depth(0.16, 0.17, 0.2, 1.0, 1.0));
         let mut opaque: Vec<&dyn Object> = vec![&self.grid];
         if input.show_mesh {
-            opaque.extend(self.meshes.iter().map(|m| m as &dyn Object));
+            opaque.extend(self.frames[slot].meshes.iter().map(|m| m as &dyn Object));
         }
-        target.render_partially(scissor, &camera, opaque, &lights);
+        target.render(&camera, opaque, &lights);
         if input.show_colliders {
-            target.render_partially(scissor, &camera, self.colliders.iter(), &lights);
+            target.render(&camera, self.frames[slot].colliders.iter(), &lights);
         }
         // Gizmos on top: clear depth so the limits stay readable inside the body.
-        target.clear_partially(scissor, ClearState::depth(1.0));
-        target.render_partially(scissor, &camera, [&self.lines], &lights);
+        target.clear(ClearState::depth(1.0));
+        target.render(&camera, [&self.frames[slot].lines], &lights);
     }
 }

@@ -80,6 +80,10 @@ pub fn skin(p: &SkinnedPrimitive, pose: &Pose) -> (Vec<Vec3>, Vec<Vec3>) {
             .get(i)
             .map_or(Vec3::Y, |n| Vec3::from_array(*n));
         let m = match (prim.joints.get(i), prim.weights.get(i)) {
+            // Rigidly bound vertices (one joint, full weight) need no blending.
+            (Some(j), Some(w)) if !mats.is_empty() && w[0] == 1.0 => {
+                *mats.get(j[0] as usize).unwrap_or(&Mat4::IDENTITY)
+            }
             (Some(j), Some(w)) if !mats.is_empty() => {
                 let mut m = Mat4::ZERO;
                 for k in 0..4 {
