@@ -82,27 +82,8 @@ pub enum Command {
     /// errors and limit violations. Exit 1 when the stability guard paused the run.
     Simulate {
         file: PathBuf,
-        /// Simulated seconds.
-        #[arg(long, default_value_t = 10.0)]
-        seconds: f64,
-        /// Balance off, drives on.
-        #[arg(long)]
-        no_balance: bool,
-        /// Drives and balance off.
-        #[arg(long)]
-        passive: bool,
-        /// BONE:X,Y,Z@T: an impulse in N*s (world frame) at time T seconds, e.g. spine_upper:150,0,0@2.
-        #[arg(long = "push", value_name = "BONE:X,Y,Z@T")]
-        pushes: Vec<String>,
-        /// BONE.KEY=VALUE edits applied before the run (as in `edit`; nothing is saved).
-        #[arg(long = "set", value_name = "BONE.KEY=VALUE")]
-        sets: Vec<String>,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-        /// Write the per-step telemetry as CSV.
-        #[arg(long, value_name = "OUT")]
-        csv: Option<PathBuf>,
+        #[command(flatten)]
+        args: simulate::SimulateArgs,
     },
     /// Steps 1, 10 and 100 default mannequins at 120 Hz (editor and Rapier-default solver
     /// settings), side by side with bare Rapier stepping the same bodies and joints.
@@ -154,27 +135,7 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
             sets,
             force,
         } => edit::run(&file, &output, &sets, force, policy),
-        Command::Simulate {
-            file,
-            seconds,
-            no_balance,
-            passive,
-            pushes,
-            sets,
-            json,
-            csv,
-        } => {
-            let args = simulate::SimulateArgs {
-                seconds,
-                no_balance,
-                passive,
-                pushes,
-                sets,
-                json,
-                csv,
-            };
-            simulate::run(&file, &args, policy)
-        }
+        Command::Simulate { file, args } => simulate::run(&file, &args, policy),
         Command::Bench {
             json,
             seconds_per_case,

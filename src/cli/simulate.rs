@@ -11,14 +11,28 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// The options of one `simulate` run.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct SimulateArgs {
+    /// Simulated seconds.
+    #[arg(long, default_value_t = 10.0)]
     pub seconds: f64,
+    /// Balance off, drives on.
+    #[arg(long)]
     pub no_balance: bool,
+    /// Drives and balance off.
+    #[arg(long)]
     pub passive: bool,
+    /// BONE:X,Y,Z@T: an impulse in N*s (world frame) at time T seconds, e.g. spine_upper:150,0,0@2.
+    #[arg(long = "push", value_name = "BONE:X,Y,Z@T")]
     pub pushes: Vec<String>,
+    /// BONE.KEY=VALUE edits applied before the run (as in `edit`; nothing is saved).
+    #[arg(long = "set", value_name = "BONE.KEY=VALUE")]
     pub sets: Vec<String>,
+    /// Print one JSON object.
+    #[arg(long)]
     pub json: bool,
+    /// Write the per-step telemetry as CSV.
+    #[arg(long, value_name = "OUT")]
     pub csv: Option<PathBuf>,
 }
 
