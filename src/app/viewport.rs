@@ -34,10 +34,28 @@ pub struct Viewport {
     segments: Arc<Vec<Segment>>,
     segments_gen: u64,
     colliders: Arc<Vec<crate::render::colliders::PlacedCollider>>,
+    /// The view of the whole character, set on load (F with nothing selected returns to it).
+    home: OrbitCamera,
     /// A Ctrl+drag on a body: the bone and where the drag started (screen points).
     push_drag: Option<(crate::document::BoneId, egui::Pos2)>,
     /// A push the user finished: bone and impulse (N*s, world), for the simulation to take.
     pub pending_push: Option<(crate::document::BoneId, Vec3)>,
+}
+
+/// The camera that shows the whole character: the box around its rest-pose bone origins.
+fn home_camera(rest: &Pose) -> OrbitCamera {
+    let points = rest
+        .world_from_bone
+        .iter()
+        .map(|m| m.w_axis.truncate().as_vec3());
+    let (min, max) = points.fold(
+        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+        |(lo, hi), p| (lo.min(p), hi.max(p)),
+    );
+    if rest.world_from_bone.len() < 2 || !(min.is_finite() && max.is_finite()) {
+        return OrbitCamera::default();
+    }
+    OrbitCamera::home(min, max)
 }
 
 /// Impulse per screen point of a Ctrl+drag push (N*s).
@@ -62,6 +80,7 @@ impl Viewport {
             colliders: Arc::default(),
             push_drag: None,
             pending_push: None,
+            home: OrbitCamera::default(),
         }
     }
 
@@ -81,6 +100,8 @@ impl Viewport {
             self.rest = Arc::new(Pose::rest(&st.doc));
             self.pose = self.rest.clone();
             self.pose_gen += 1;
+            self.home = home_camera(&self.rest);
+            self.camera = self.home;
         }
         let key = (st.doc_gen, self.pose_gen, st.selection, self.all_joints);
         if key != self.seen {
@@ -118,7 +139,7 @@ impl Viewport {
             .and_then(|id| bone_bounds(&self.colliders, &self.pose, id))
         {
             Some((c, r)) => self.camera.frame(c, r),
-            None => self.camera = OrbitCamera::default(),
+            None => self.camera = self.home,
         }
     }
 

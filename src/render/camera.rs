@@ -61,7 +61,18 @@ impl OrbitCamera {
 
     /// Zooms by scroll steps (positive = closer).
     pub fn zoom(&mut self, steps: f32) {
-        self.distance = (self.distance * (-steps * 0.1).exp()).clamp(0.05, 500.0);
+        self.distance = (self.distance * (-steps * 0.1).exp()).clamp(0.05, 1.0e5);
+    }
+
+    /// The default view of a whole character whose rest-pose joints span the box
+    /// `min..max`: centred on it, backed off so it fills about two thirds of the height.
+    pub fn home(min: Vec3, max: Vec3) -> Self {
+        let half = ((max - min) * 0.5).max_element().max(0.05);
+        Self {
+            target: (min + max) * 0.5,
+            distance: half * 3.9,
+            ..Self::default()
+        }
     }
 
     /// Centres on a sphere and backs off to fit it.
