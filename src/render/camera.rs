@@ -67,10 +67,16 @@ impl OrbitCamera {
     /// The default view of a whole character whose rest-pose joints span the box
     /// `min..max`: centred on it, backed off so it fills about two thirds of the height.
     pub fn home(min: Vec3, max: Vec3) -> Self {
-        let half = ((max - min) * 0.5).max_element().max(0.05);
+        // Joints sit inside the skin: leave room around them, and above the top joint for a head.
+        let size = (max - min).max_element().max(0.1);
+        let (min, max) = (
+            min - Vec3::splat(0.05 * size),
+            max + Vec3::new(0.05, 0.2, 0.05) * size,
+        );
+        let half = ((max - min) * 0.5).max_element();
         Self {
             target: (min + max) * 0.5,
-            distance: half * 3.9,
+            distance: half * 3.0,
             ..Self::default()
         }
     }
