@@ -1,7 +1,7 @@
 //! The document-level balance gains.
 
 use super::state::EditorState;
-use super::widgets::{self, Num};
+use super::widgets;
 use crate::document::EditTarget;
 use serde_json::Value;
 
@@ -67,21 +67,6 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
                     1.0,
                 ),
             ];
-            for (label, value, key, unit, speed) in rows {
-                widgets::num(
-                    ui,
-                    st,
-                    t,
-                    Num {
-                        label,
-                        value,
-                        key,
-                        unit,
-                        range: 0.0..=1.0e6,
-                        speed,
-                        slider: false,
-                    },
-                );
-            }
+            widgets::gains(ui, st, t, &rows);
         });
 }

@@ -42,49 +42,19 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
         return;
     };
     let bones: Vec<String> = st.doc.bones.iter().map(|b| b.name.clone()).collect();
-    egui::CollapsingHeader::new("Collider")
-        .default_open(true)
-        .show(ui, |ui| {
-            egui::Grid::new("collider_grid")
-                .num_columns(2)
-                .striped(true)
-                .show(ui, |ui| collider(ui, st, target, &p));
-        });
-    egui::CollapsingHeader::new("Constraint")
-        .default_open(true)
-        .show(ui, |ui| {
-            egui::Grid::new("constraint_grid")
-                .num_columns(2)
-                .striped(true)
-                .show(ui, |ui| constraint(ui, st, target, &p, &bones));
-        });
+    widgets::section(ui, "Collider", |ui| collider(ui, st, target, &p));
+    widgets::section(ui, "Constraint", |ui| {
+        constraint(ui, st, target, &p, &bones)
+    });
     if let Some(d) = p.drive {
-        egui::CollapsingHeader::new("Drive")
-            .default_open(true)
-            .show(ui, |ui| {
-                egui::Grid::new("drive_grid")
-                    .num_columns(2)
-                    .striped(true)
-                    .show(ui, |ui| {
-                        let rows = [
-                            ("Stiffness", d.stiffness, "drive.stiffness", "N·m/rad", 5.0),
-                            ("Damping", d.damping, "drive.damping", "N·m·s/rad", 0.5),
-                            ("Max torque", d.max_torque, "drive.max_torque", "N·m", 1.0),
-                        ];
-                        for (label, value, key, unit, speed) in rows {
-                            let n = Num {
-                                label,
-                                value,
-                                key,
-                                unit,
-                                range: 0.0..=1.0e6,
-                                speed,
-                                slider: false,
-                            };
-                            widgets::num(ui, st, target, n);
-                        }
-                    });
-            });
+        widgets::section(ui, "Drive", |ui| {
+            let rows = [
+                ("Stiffness", d.stiffness, "drive.stiffness", "N·m/rad", 5.0),
+                ("Damping", d.damping, "drive.damping", "N·m·s/rad", 0.5),
+                ("Max torque", d.max_torque, "drive.max_torque", "N·m", 1.0),
+            ];
+            widgets::gains(ui, st, target, &rows);
+        });
     }
 }
 

@@ -87,6 +87,37 @@ pub fn vec3(
     }
 }
 
+/// One non-negative gain row: label, current value, key, unit, drag speed.
+pub type GainRow<'a> = (&'a str, f64, &'a str, &'a str, f64);
+
+/// Rows of non-negative gains (drive and balance panels), each a `num` without a slider.
+pub fn gains(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, rows: &[GainRow<'_>]) {
+    for &(label, value, key, unit, speed) in rows {
+        let n = Num {
+            label,
+            value,
+            key,
+            unit,
+            range: 0.0..=1.0e6,
+            speed,
+            slider: false,
+        };
+        num(ui, st, target, n);
+    }
+}
+
+/// A collapsible section holding a two-column grid, open by default.
+pub fn section(ui: &mut egui::Ui, title: &str, add: impl FnOnce(&mut egui::Ui)) {
+    egui::CollapsingHeader::new(title)
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::Grid::new(("grid", title))
+                .num_columns(2)
+                .striped(true)
+                .show(ui, add);
+        });
+}
+
 /// A choice among fixed strings.
 pub fn choice(
     ui: &mut egui::Ui,
@@ -107,8 +138,9 @@ pub fn choice(
                     picked = Some(o.clone());
                 }
             }
-        });
-    let _ = l;
+        })
+        .response
+        .labelled_by(l.id);
     ui.end_row();
     if let Some(p) = picked {
         st.edit(target, key, Value::String(p), None);
