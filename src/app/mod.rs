@@ -13,6 +13,7 @@ mod loader;
 mod menu;
 mod outliner;
 pub mod plot;
+mod plot_line;
 pub mod sim_link;
 pub mod state;
 mod viewport;

@@ -2,7 +2,8 @@
 //! tilt and centre-of-mass height. Series arrive as plain slices; each is decimated to a min
 //! and a max per pixel column of the plot before drawing.
 
-use egui_plot::{HLine, Legend, Line, Plot, PlotPoints};
+use super::plot_line::{auto_color, ColumnLine};
+use egui_plot::{Legend, Plot};
 
 /// Which plot a series belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,7 +171,7 @@ impl PlotPanel {
                         };
                         // Joint series share one time axis: find the columns once.
                         let mut shared: Option<(*const f64, usize, Vec<usize>)> = None;
-                        for s in series.iter().filter(wanted) {
+                        for (i, s) in series.iter().filter(wanted).enumerate() {
                             let key = (s.times.as_ptr(), s.times.len());
                             if shared.as_ref().is_none_or(|(p, n, _)| (*p, *n) != key) {
                                 let n = s.times.len().min(s.values.len());
@@ -181,10 +182,7 @@ impl PlotPanel {
                                 shared.as_ref().map(|(_, _, b)| b.as_slice()).unwrap_or(&[]);
                             let mut pts = Vec::with_capacity(2 * bounds.len());
                             decimate_into(bounds, s.times, s.values, &mut pts);
-                            p.line(Line::new(s.name.clone(), PlotPoints::from(pts)));
-                            if let Some(l) = s.limit {
-                                p.hline(HLine::new(format!("{} limit", s.name), l));
-                            }
+                            p.add(ColumnLine::new(s.name.clone(), auto_color(i), &pts, s.limit));
                         }
                     });
             }

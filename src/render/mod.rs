@@ -8,6 +8,7 @@ pub mod gizmo;
 pub mod joint;
 pub mod pose;
 pub mod scene;
+mod shade;
 pub mod skin;
 
 pub use camera::OrbitCamera;

@@ -1,5 +1,5 @@
-//! The GL side of the viewport (three-d): skinned character, translucent colliders, gizmo
-//! lines as instanced thin cylinders, grid and axes. Knows nothing about egui beyond being
+//! The GL side of the viewport (three-d): skinned character (lit per vertex), translucent
+//! colliders, gizmo lines as instanced thin cylinders, grid and axes. Knows nothing about egui beyond being
 //! handed the shared glow context and a viewport in pixels.
 
 use super::camera::OrbitCamera;
@@ -7,7 +7,8 @@ use super::colliders::PlacedCollider;
 use super::convert;
 use super::gizmo::Segment;
 use super::pose::Pose;
-use super::skin::{skin, SkinModel};
+use super::shade;
+use super::skin::{skin, SkinModel, SkinnedPrimitive};
 use crate::document::{BoneId, ColliderShape};
 use std::sync::Arc;
 use three_d::*;
@@ -47,9 +48,6 @@ pub struct GpuScene {
     /// frame's drawing still reads would make llvmpipe wait for that frame.
     frames: [FrameGeometry; 2],
     grid: Gm<InstancedMesh, ColorMaterial>,
-    ambient: AmbientLight,
-    sun: DirectionalLight,
-    fill: DirectionalLight,
     /// The last rendered image and what it showed: reused while nothing changed.
     /// Two images used in turn, so a new one is never drawn into a texture the previous
     /// frame is still copying from (llvmpipe would wait for that frame to finish).
@@ -63,7 +61,7 @@ pub struct GpuScene {
 struct FrameGeometry {
     model_gen: Option<u64>,
     pose_gen: Option<u64>,
-    meshes: Vec<Gm<Mesh, PhysicalMaterial>>,
+    meshes: Vec<Gm<Mesh, ColorMaterial>>,
     collider_shapes: Vec<ColliderShape>,
     colliders: Vec<Gm<Mesh, ColorMaterial>>,
     segments_gen: Option<u64>,
@@ -160,6 +158,19 @@ fn shape_mesh(shape: &ColliderShape) -> CpuMesh {
     }
 }
 
+/// One primitive skinned to `pose`, lit per vertex, on the GPU.
+fn posed_mesh(ctx: &Context, p: &SkinnedPrimitive, pose: &Pose) -> Mesh {
+    let (pos, nrm) = skin(p, pose);
+    let lit = shade::lit_colors(&nrm, shade::ALBEDO_LINEAR);
+    let cpu = CpuMesh {
+        positions: Positions::F32(pos.iter().map(|v| convert::vec3(*v)).collect()),
+        colors: Some(lit.into_iter().map(Srgba::from).collect()),
+        indices: Indices::U32(p.prim.indices.clone()),
+        ..Default::default()
+    };
+    Mesh::new(ctx, &cpu)
+}
+
 impl GpuScene {
     pub fn new(gl: Arc<three_d::context::Context>) -> Result<Self, String> {
         let ctx = Context::from_gl_context(gl).map_err(|e| e.to_string())?;
@@ -189,9 +200,6 @@ impl GpuScene {
             line_mat,
         );
         Ok(Self {
-            ambient: AmbientLight::new(&ctx, 0.35, Srgba::WHITE),
-            sun: DirectionalLight::new(&ctx, 1.6, Srgba::WHITE, vec3(-0.4, -1.0, -0.6)),
-            fill: DirectionalLight::new(&ctx, 0.5, Srgba::WHITE, vec3(0.6, -0.2, 0.8)),
             ctx,
             frames,
             grid,
@@ -204,40 +212,26 @@ impl GpuScene {
     fn sync(ctx: &Context, f: &mut FrameGeometry, input: &SceneInput) {
         if f.model_gen != Some(input.model_gen) {
             f.model_gen = Some(input.model_gen);
-            f.pose_gen = None;
-            let mat = CpuMaterial {
-                albedo: Srgba::new(170, 160, 150, 255),
-                roughness: 0.7,
+            f.pose_gen = Some(input.pose_gen);
+            // Unlit: the vertex colours carry the lighting (see `shade`).
+            let material = ColorMaterial {
+                color: Srgba::WHITE,
                 ..Default::default()
             };
             f.meshes = input
                 .model
                 .iter()
                 .flat_map(|m| m.primitives.iter())
-                .map(|p| {
-                    let (pos, nrm) = skin(p, &input.pose);
-                    let cpu = CpuMesh {
-                        positions: Positions::F32(pos.iter().map(|v| convert::vec3(*v)).collect()),
-                        normals: Some(nrm.iter().map(|v| convert::vec3(*v)).collect()),
-                        indices: Indices::U32(p.prim.indices.clone()),
-                        ..Default::default()
-                    };
-                    Gm::new(
-                        Mesh::new(ctx, &cpu),
-                        PhysicalMaterial::new_opaque(ctx, &mat),
-                    )
-                })
+                .map(|p| Gm::new(posed_mesh(ctx, p, &input.pose), material.clone()))
                 .collect();
         }
         if f.pose_gen != Some(input.pose_gen) {
             f.pose_gen = Some(input.pose_gen);
             if let Some(model) = &input.model {
                 for (gm, p) in f.meshes.iter_mut().zip(&model.primitives) {
-                    let (pos, nrm) = skin(p, &input.pose);
-                    let pos: Vec<Vec3> = pos.iter().map(|v| convert::vec3(*v)).collect();
-                    let nrm: Vec<Vec3> = nrm.iter().map(|v| convert::vec3(*v)).collect();
-                    gm.geometry.set_positions(&pos).ok();
-                    gm.geometry.set_normals(&nrm).ok();
+                    // A new mesh, not `set_positions`: three-d 0.19 checks the new positions
+                    // against the index count of an indexed mesh and refuses them.
+                    gm.geometry = posed_mesh(ctx, p, &input.pose);
                 }
             }
         }
@@ -380,7 +374,8 @@ impl GpuScene {
             near,
             far,
         );
-        let lights: [&dyn Light; 3] = [&self.ambient, &self.sun, &self.fill];
+        // Everything is unlit: the mesh carries per-vertex lighting (see `shade`).
+        let lights: [&dyn Light; 0] = [];
         let target = RenderTarget::new(color.as_color_target(None), depth.as_depth_target());
         target.clear(ClearState::color_and_depth(0.16, 0.17, 0.2, 1.0, 1.0));
         let mut opaque: Vec<&dyn Object> = vec![&self.grid];
