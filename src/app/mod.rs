@@ -206,46 +206,52 @@ impl EditorApp {
         }
     }
 
-    fn panels(&mut self, ui: &mut egui::Ui) {
+    fn panels(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let st = &mut self.state;
-        egui::Panel::top("menu").show(ui, |ui| menu::bar(ui, st, &mut self.files));
-        egui::Panel::bottom("status").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                match &self.simulation {
-                    Some(sim) => {
-                        ui.label(format!("sim {:.2} s", sim.time()));
-                        ui.separator();
-                        ui.label(format!("{:.0} steps/s", sim.steps_per_second()));
-                        ui.separator();
-                        if let Some(m) = sim.guard_message() {
-                            ui.colored_label(egui::Color32::from_rgb(240, 170, 40), m);
+        egui::Panel::top("menu")
+            .frame(unfilled_side(ui))
+            .show(ui, |ui| menu::bar(ui, st, &mut self.files));
+        egui::Panel::bottom("status")
+            .frame(unfilled_side(ui))
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    match &self.simulation {
+                        Some(sim) => {
+                            ui.label(format!("sim {:.2} s", sim.time()));
+                            ui.separator();
+                            ui.label(format!("{:.0} steps/s", sim.steps_per_second()));
+                            ui.separator();
+                            if let Some(m) = sim.guard_message() {
+                                ui.colored_label(egui::Color32::from_rgb(240, 170, 40), m);
+                                ui.separator();
+                            }
+                        }
+                        None => {
+                            ui.weak("simulation not connected");
                             ui.separator();
                         }
                     }
-                    None => {
-                        ui.weak("simulation not connected");
+                    ui.label(format!("frame {:.1} ms", self.frame_ms));
+                    ui.separator();
+                    if let Some(l) = &st.loading {
+                        ui.spinner();
+                        ui.label(format!(
+                            "loading {} ({:.1} s)",
+                            l.path.display(),
+                            l.started.elapsed().as_secs_f64()
+                        ));
                         ui.separator();
                     }
-                }
-                ui.label(format!("frame {:.1} ms", self.frame_ms));
-                ui.separator();
-                if let Some(l) = &st.loading {
-                    ui.spinner();
-                    ui.label(format!(
-                        "loading {} ({:.1} s)",
-                        l.path.display(),
-                        l.started.elapsed().as_secs_f64()
-                    ));
-                    ui.separator();
-                }
-                ui.label(&st.status);
+                    ui.label(&st.status);
+                });
             });
-        });
         egui::Panel::left("left")
+            .frame(unfilled_side(ui))
             .resizable(true)
             .default_size(270.0)
             .show(ui, |ui| {
                 egui::Panel::bottom("diagnostics")
+                    .frame(unfilled_side(ui))
                     .resizable(true)
                     .default_size(150.0)
                     .show(ui, |ui| {
@@ -256,6 +262,7 @@ impl EditorApp {
                 self.outliner.ui(ui, st);
             });
         egui::Panel::right("right")
+            .frame(unfilled_side(ui))
             .resizable(true)
             .default_size(340.0)
             .show(ui, |ui| {
@@ -273,6 +280,7 @@ impl EditorApp {
                     });
             });
         egui::Panel::bottom("plots")
+            .frame(unfilled_side(ui))
             .resizable(true)
             .default_size(230.0)
             .show(ui, |ui| {
@@ -286,9 +294,10 @@ impl EditorApp {
                     self.files.ask(files::PathAction::ExportCsv, st);
                 }
             });
-        egui::CentralPanel::default().show(ui, |ui| {
+        let central = egui::Frame::central_panel(ui.style()).fill(egui::Color32::TRANSPARENT);
+        egui::CentralPanel::default().frame(central).show(ui, |ui| {
             self.viewport.toolbar(ui, st);
-            self.viewport.ui(ui, st);
+            self.viewport.ui(ui, st, frame);
         });
         if let (Some((bone, impulse)), Some(sim)) =
             (self.viewport.pending_push.take(), &mut self.simulation)
@@ -304,7 +313,12 @@ impl EditorApp {
 }
 
 impl eframe::App for EditorApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    /// The panels' colour: the panels themselves are not filled again (see `unfilled_side`).
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        visuals.panel_fill.to_normalized_gamma_f32()
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.timing();
         if let Some(h) = &mut self.hook {
@@ -328,7 +342,7 @@ impl eframe::App for EditorApp {
         self.state.autosave_tick();
         self.state.history.end_drag_unless(ctx.dragged_id());
         self.drive_simulation(&ctx);
-        self.panels(ui);
+        self.panels(ui, frame);
         self.files.windows(&ctx, &mut self.state);
         let title = self.state.title();
         if title != self.title {
@@ -349,6 +363,13 @@ impl eframe::App for EditorApp {
             .collect();
         storage.set_string("recent", recent.join("\n"));
     }
+}
+
+/// A side or top panel's frame without its fill. Panels are filled with `panel_fill`, the
+/// colour the whole window is cleared to first (see `clear_color`), so painting it again only
+/// costs time: under a software renderer the UI's price is its painted pixels.
+fn unfilled_side(ui: &egui::Ui) -> egui::Frame {
+    egui::Frame::side_top_panel(ui.style()).fill(egui::Color32::TRANSPARENT)
 }
 
 /// Opens the editor window; returns when it closes.

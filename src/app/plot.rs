@@ -182,7 +182,12 @@ impl PlotPanel {
                                 shared.as_ref().map(|(_, _, b)| b.as_slice()).unwrap_or(&[]);
                             let mut pts = Vec::with_capacity(2 * bounds.len());
                             decimate_into(bounds, s.times, s.values, &mut pts);
-                            p.add(ColumnLine::new(s.name.clone(), auto_color(i), &pts, s.limit));
+                            p.add(ColumnLine::new(
+                                s.name.clone(),
+                                auto_color(i),
+                                &pts,
+                                s.limit,
+                            ));
                         }
                     });
             }

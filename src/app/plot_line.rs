@@ -36,7 +36,11 @@ impl ColumnLine {
 }
 
 /// The vertical span of the line in each pixel column, left to right: (x, top, bottom).
-fn column_spans(points: &[PlotPoint], transform: &PlotTransform, clip: Rect) -> Vec<(f32, f32, f32)> {
+fn column_spans(
+    points: &[PlotPoint],
+    transform: &PlotTransform,
+    clip: Rect,
+) -> Vec<(f32, f32, f32)> {
     let mut spans: Vec<(f32, f32, f32)> = Vec::new();
     let mut prev_y: Option<f32> = None;
     for p in points {
@@ -86,7 +90,11 @@ fn strip(mesh: &mut Mesh, spans: &[(f32, f32, f32)], width: f32, color: Color32)
 
 impl PlotItem for ColumnLine {
     fn shapes(&self, ui: &egui::Ui, transform: &PlotTransform, shapes: &mut Vec<Shape>) {
-        let width = if self.highlighted() { 2.0 * WIDTH } else { WIDTH };
+        let width = if self.highlighted() {
+            2.0 * WIDTH
+        } else {
+            WIDTH
+        };
         let clip = ui.clip_rect().intersect(*transform.frame());
         let mut mesh = Mesh::default();
         if let Some(limit) = self.limit {
@@ -97,7 +105,12 @@ impl PlotItem for ColumnLine {
                 strip(&mut mesh, &[(x[0], y, y), (x[1], y, y)], 1.0, faint);
             }
         }
-        strip(&mut mesh, &column_spans(&self.points, transform, clip), width, self.color);
+        strip(
+            &mut mesh,
+            &column_spans(&self.points, transform, clip),
+            width,
+            self.color,
+        );
         if !mesh.is_empty() {
             shapes.push(Shape::mesh(mesh));
         }

@@ -7,15 +7,9 @@ use crate::render::colliders::{bone_bounds, pick, placed_colliders};
 use crate::render::gizmo::{joint_segments, Segment};
 use crate::render::joint::joint_frame;
 use crate::render::skin::SkinModel;
-use crate::render::{GpuScene, OrbitCamera, PixelRect, Pose, SceneInput};
+use crate::render::{GpuScene, OrbitCamera, Pose, SceneInput};
 use glam::{Vec2, Vec3};
-use std::cell::RefCell;
 use std::sync::Arc;
-
-thread_local! {
-    /// The GL scene lives on the GL thread (the paint callback runs there).
-    static GPU: RefCell<Option<Result<GpuScene, String>>> = const { RefCell::new(None) };
-}
 
 /// Viewport state.
 pub struct Viewport {
@@ -40,6 +34,10 @@ pub struct Viewport {
     push_drag: Option<(crate::document::BoneId, egui::Pos2)>,
     /// A push the user finished: bone and impulse (N*s, world), for the simulation to take.
     pub pending_push: Option<(crate::document::BoneId, Vec3)>,
+    /// The GL scene, created on the first frame that has a GL context.
+    gpu: Option<Result<GpuScene, String>>,
+    /// The scene image as registered with egui (its GL texture never changes name).
+    texture_id: Option<egui::TextureId>,
 }
 
 /// The camera that shows the whole character: the box around its rest-pose bone origins.
@@ -81,6 +79,8 @@ impl Viewport {
             push_drag: None,
             pending_push: None,
             home: OrbitCamera::default(),
+            gpu: None,
+            texture_id: None,
         }
     }
 
@@ -154,7 +154,29 @@ impl Viewport {
         });
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, st: &mut EditorState) {
+    /// Renders the 3D scene into its image now (on the UI thread, before the window is
+    /// painted) and returns the image's texture for egui, registering it on first use.
+    fn render_image(
+        &mut self,
+        frame: &mut eframe::Frame,
+        input: &SceneInput,
+        size: [u32; 2],
+    ) -> Result<egui::TextureId, String> {
+        let Some(gl) = frame.gl().cloned() else {
+            return Err("no GL context".into());
+        };
+        let scene = self
+            .gpu
+            .get_or_insert_with(|| GpuScene::new(gl))
+            .as_mut()
+            .map_err(|e| e.clone())?;
+        let texture = scene.render(input, size);
+        Ok(*self
+            .texture_id
+            .get_or_insert_with(|| frame.register_native_glow_texture(texture)))
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, st: &mut EditorState, frame: &mut eframe::Frame) {
         self.sync(st);
         let rect = ui.available_rect_before_wrap();
         let resp = ui.allocate_rect(rect, egui::Sense::click_and_drag());
@@ -171,7 +193,7 @@ impl Viewport {
             );
             return;
         }
-        let input = Arc::new(SceneInput {
+        let input = SceneInput {
             model_gen: self.seen_load,
             model: self.model.clone(),
             pose_gen: self.pose_gen,
@@ -183,40 +205,24 @@ impl Viewport {
             camera: self.camera,
             show_mesh: self.show_mesh,
             show_colliders: self.show_colliders,
-        });
-        let cb = eframe::egui_glow::CallbackFn::new(move |info, painter| {
-            let v = info.viewport_in_pixels();
-            let c = info.clip_rect_in_pixels();
-            let px = |r: egui::epaint::ViewportInPixels| PixelRect {
-                x: r.left_px,
-                y: r.from_bottom_px,
-                width: r.width_px.max(0) as u32,
-                height: r.height_px.max(0) as u32,
-            };
-            GPU.with(|g| {
-                let mut g = g.borrow_mut();
-                let scene = g.get_or_insert_with(|| GpuScene::new(painter.gl().clone()));
-                if let Ok(scene) = scene {
-                    scene.render(&input, px(v), px(c), info.screen_size_px);
-                }
-            });
-        });
-        ui.painter().add(egui::PaintCallback {
-            rect,
-            callback: Arc::new(cb),
-        });
-        if let Some(Err(e)) = GPU.with(|g| {
-            g.borrow()
-                .as_ref()
-                .map(|r| r.as_ref().map(|_| ()).map_err(Clone::clone))
-        }) {
-            ui.painter().text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                format!("3D unavailable: {e}"),
-                egui::FontId::proportional(14.0),
-                egui::Color32::RED,
-            );
+        };
+        let size = (rect.size() * ui.ctx().pixels_per_point()).round();
+        let shown = self.render_image(frame, &input, [size.x as u32, size.y as u32]);
+        match shown {
+            Ok(id) => {
+                // GL rows run bottom-up: flip the image vertically.
+                let uv = egui::Rect::from_min_max(egui::pos2(0.0, 1.0), egui::pos2(1.0, 0.0));
+                ui.painter().image(id, rect, uv, egui::Color32::WHITE);
+            }
+            Err(e) => {
+                ui.painter().text(
+                    rect.center(),
+                    egui::Align2::CENTER_CENTER,
+                    format!("3D unavailable: {e}"),
+                    egui::FontId::proportional(14.0),
+                    egui::Color32::RED,
+                );
+            }
         }
     }
 

@@ -1,11 +1,13 @@
 //! The 3D viewport's scene (three-d). Pure-glam parts (pose, joint math, gizmo geometry, camera,
 //! picking, skinning) are separate from the GL part ([`scene`]), so they test without a GPU.
 
+pub mod batch;
 pub mod camera;
 pub mod colliders;
 mod convert;
 pub mod gizmo;
 pub mod joint;
+pub mod offscreen;
 pub mod pose;
 pub mod scene;
 mod shade;
@@ -13,4 +15,4 @@ pub mod skin;
 
 pub use camera::OrbitCamera;
 pub use pose::Pose;
-pub use scene::{GpuScene, PixelRect, SceneInput};
+pub use scene::{GpuScene, SceneInput};

@@ -1,11 +1,16 @@
 //! The GL side of the viewport (three-d): skinned character (lit per vertex), translucent
-//! colliders, gizmo lines as instanced thin cylinders, grid and axes. Knows nothing about egui beyond being
-//! handed the shared glow context and a viewport in pixels.
+//! colliders, gizmo lines, grid and axes, rendered into an offscreen image the UI shows.
+//! Knows nothing about egui beyond being handed the shared glow context.
+//!
+//! Everything is batched (see [`super::batch`]): one mesh per skinned primitive, one for all
+//! collider shells, one for the grid and one for the gizmos, so a frame is a handful of draws.
 
+use super::batch::{self, Batch, Placed};
 use super::camera::OrbitCamera;
 use super::colliders::PlacedCollider;
 use super::convert;
 use super::gizmo::Segment;
+use super::offscreen::Offscreen;
 use super::pose::Pose;
 use super::shade;
 use super::skin::{skin, SkinModel, SkinnedPrimitive};
@@ -32,41 +37,41 @@ pub struct SceneInput {
     pub show_colliders: bool,
 }
 
-/// Pixel rectangles of the target (x, y from the bottom-left, width, height).
-#[derive(Debug, Clone, Copy)]
-pub struct PixelRect {
-    pub x: i32,
-    pub y: i32,
-    pub width: u32,
-    pub height: u32,
-}
-
 /// GPU resources, created once per GL context.
 pub struct GpuScene {
     ctx: Context,
-    /// Per offscreen image, the geometry it was drawn from: updating a buffer the previous
-    /// frame's drawing still reads would make llvmpipe wait for that frame.
-    frames: [FrameGeometry; 2],
-    grid: Gm<InstancedMesh, ColorMaterial>,
-    /// The last rendered image and what it showed: reused while nothing changed.
-    /// Two images used in turn, so a new one is never drawn into a texture the previous
-    /// frame is still copying from (llvmpipe would wait for that frame to finish).
-    cache: [Option<(Texture2D, DepthTexture2D)>; 2],
-    /// Which of `cache` holds the current image.
-    front: usize,
-    cache_key: Option<CacheKey>,
+    geometry: FrameGeometry,
+    grid_segments: Vec<Segment>,
+    /// The grid and axes as ribbons facing the eye they were built for.
+    grid: Option<(glam::Vec3, Gm<Mesh, ColorMaterial>)>,
+    /// The rendered image, redrawn only when something it shows changed.
+    image: Offscreen,
+    /// What `image` shows.
+    image_key: Option<CacheKey>,
+}
+
+/// A collider shell's template: local positions and triangle indices.
+struct Shell {
+    positions: Vec<glam::Vec3>,
+    indices: Vec<u32>,
 }
 
 /// The per-frame (pose, selection, document) geometry of the scene.
+#[derive(Default)]
 struct FrameGeometry {
     model_gen: Option<u64>,
     pose_gen: Option<u64>,
     meshes: Vec<Gm<Mesh, ColorMaterial>>,
+    /// Templates of the colliders' shapes, rebuilt when a shape changes.
     collider_shapes: Vec<ColliderShape>,
-    colliders: Vec<Gm<Mesh, ColorMaterial>>,
-    segments_gen: Option<u64>,
-    lines: Gm<InstancedMesh, ColorMaterial>,
+    shells: Vec<Shell>,
+    /// All collider shells, and the (colliders, selection) they were built from.
+    colliders: Option<(ColliderKey, Gm<Mesh, ColorMaterial>)>,
+    /// The gizmos, and the (segments, eye) they were built for.
+    lines: Option<((u64, glam::Vec3), Gm<Mesh, ColorMaterial>)>,
 }
+
+type ColliderKey = (*const PlacedCollider, Option<BoneId>);
 
 /// Everything the cached image depends on.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,28 +85,6 @@ struct CacheKey {
     show_mesh: bool,
     show_colliders: bool,
     size: (u32, u32),
-}
-
-fn instances(segs: &[Segment]) -> Instances {
-    let mut transformations = Vec::with_capacity(segs.len());
-    let mut colors = Vec::with_capacity(segs.len());
-    for s in segs {
-        let d = s.b - s.a;
-        let len = d.length().max(1e-6);
-        let rot = glam::Quat::from_rotation_arc(glam::Vec3::X, d / len);
-        let m = glam::Mat4::from_scale_rotation_translation(
-            glam::Vec3::new(len, s.radius, s.radius),
-            rot,
-            s.a,
-        );
-        transformations.push(convert::mat4(m));
-        colors.push(convert::color(s.color));
-    }
-    Instances {
-        transformations,
-        colors: Some(colors),
-        ..Default::default()
-    }
 }
 
 fn capsule_mesh(radius: f32, half_height: f32) -> CpuMesh {
@@ -171,49 +154,75 @@ fn posed_mesh(ctx: &Context, p: &SkinnedPrimitive, pose: &Pose) -> Mesh {
     Mesh::new(ctx, &cpu)
 }
 
+fn shell(shape: &ColliderShape) -> Shell {
+    let m = shape_mesh(shape);
+    let positions: Vec<glam::Vec3> = m
+        .positions
+        .to_f32()
+        .iter()
+        .map(|p| glam::Vec3::new(p.x, p.y, p.z))
+        .collect();
+    let indices = m
+        .indices
+        .to_u32()
+        .unwrap_or_else(|| (0..positions.len() as u32).collect());
+    Shell { positions, indices }
+}
+
+/// A batch on the GPU, drawn with its vertex colours.
+fn batch_gm(ctx: &Context, b: &Batch, transparent: bool) -> Gm<Mesh, ColorMaterial> {
+    let cpu = CpuMesh {
+        positions: Positions::F32(b.positions.iter().map(|v| convert::vec3(*v)).collect()),
+        colors: Some(b.colors.iter().map(|c| Srgba::from(*c)).collect()),
+        indices: Indices::U32(b.indices.clone()),
+        ..Default::default()
+    };
+    let material = if transparent {
+        let mut m = ColorMaterial::new_transparent(
+            ctx,
+            &CpuMaterial {
+                albedo: Srgba::WHITE,
+                ..Default::default()
+            },
+        );
+        m.render_states.cull = Cull::Back;
+        m
+    } else {
+        ColorMaterial {
+            color: Srgba::WHITE,
+            ..Default::default()
+        }
+    };
+    Gm::new(Mesh::new(ctx, &cpu), material)
+}
+
+const COLLIDER: [u8; 4] = [90, 160, 255, 60];
+const COLLIDER_SELECTED: [u8; 4] = [255, 200, 60, 110];
+
 impl GpuScene {
     pub fn new(gl: Arc<three_d::context::Context>) -> Result<Self, String> {
         let ctx = Context::from_gl_context(gl).map_err(|e| e.to_string())?;
-        let line_mat = ColorMaterial {
-            color: Srgba::WHITE,
-            ..Default::default()
-        };
-        // Gizmo lines are a few pixels thick and unlit: a square prism reads as well as a round
-        // cylinder at half the vertex work.
-        let unit = CpuMesh::cylinder(4);
-        let frame = || FrameGeometry {
-            model_gen: None,
-            pose_gen: None,
-            meshes: Vec::new(),
-            collider_shapes: Vec::new(),
-            colliders: Vec::new(),
-            segments_gen: None,
-            lines: Gm::new(
-                InstancedMesh::new(&ctx, &Instances::default(), &unit),
-                line_mat.clone(),
-            ),
-        };
-        let frames = [frame(), frame()];
-        let grid_segs = super::gizmo::grid_and_axes(5);
-        let grid = Gm::new(
-            InstancedMesh::new(&ctx, &instances(&grid_segs), &unit),
-            line_mat,
-        );
+        let image = Offscreen::new(&ctx)?;
         Ok(Self {
             ctx,
-            frames,
-            grid,
-            cache: [None, None],
-            front: 0,
-            cache_key: None,
+            geometry: FrameGeometry::default(),
+            grid_segments: super::gizmo::grid_and_axes(5),
+            grid: None,
+            image,
+            image_key: None,
         })
     }
 
     fn sync(ctx: &Context, f: &mut FrameGeometry, input: &SceneInput) {
+        let eye = input.camera.eye();
         if f.model_gen != Some(input.model_gen) {
             f.model_gen = Some(input.model_gen);
+            f.pose_gen = None;
+        }
+        if f.pose_gen != Some(input.pose_gen) {
             f.pose_gen = Some(input.pose_gen);
-            // Unlit: the vertex colours carry the lighting (see `shade`).
+            // A new mesh per pose, not `set_positions`: three-d 0.19 checks new positions
+            // against the index count of an indexed mesh and refuses them.
             let material = ColorMaterial {
                 color: Srgba::WHITE,
                 ..Default::default()
@@ -225,58 +234,38 @@ impl GpuScene {
                 .map(|p| Gm::new(posed_mesh(ctx, p, &input.pose), material.clone()))
                 .collect();
         }
-        if f.pose_gen != Some(input.pose_gen) {
-            f.pose_gen = Some(input.pose_gen);
-            if let Some(model) = &input.model {
-                for (gm, p) in f.meshes.iter_mut().zip(&model.primitives) {
-                    // A new mesh, not `set_positions`: three-d 0.19 checks the new positions
-                    // against the index count of an indexed mesh and refuses them.
-                    gm.geometry = posed_mesh(ctx, p, &input.pose);
-                }
-            }
-        }
         let shapes: Vec<ColliderShape> = input.colliders.iter().map(|c| c.shape.clone()).collect();
         if shapes != f.collider_shapes {
-            f.colliders = shapes
-                .iter()
-                .map(|s| {
-                    let mat = CpuMaterial {
-                        albedo: Srgba::new(90, 160, 255, 70),
-                        ..Default::default()
-                    };
-                    let mut cm = ColorMaterial::new_transparent(ctx, &mat);
-                    cm.render_states.cull = Cull::Back;
-                    Gm::new(Mesh::new(ctx, &shape_mesh(s)), cm)
-                })
-                .collect();
+            f.shells = shapes.iter().map(shell).collect();
             f.collider_shapes = shapes;
+            f.colliders = None;
         }
-        for (gm, c) in f.colliders.iter_mut().zip(input.colliders.iter()) {
-            gm.geometry
-                .set_transformation(convert::mat4(c.world_from_collider));
-            gm.material.color = if Some(c.bone) == input.selected {
-                Srgba::new(255, 200, 60, 110)
-            } else {
-                Srgba::new(90, 160, 255, 60)
-            };
+        let key = (input.colliders.as_ptr(), input.selected);
+        if f.colliders.as_ref().is_none_or(|(k, _)| *k != key) {
+            let placed = input.colliders.iter().zip(&f.shells).map(|(c, s)| Placed {
+                positions: &s.positions,
+                indices: &s.indices,
+                world_from_local: c.world_from_collider,
+                color: if Some(c.bone) == input.selected {
+                    COLLIDER_SELECTED
+                } else {
+                    COLLIDER
+                },
+            });
+            f.colliders = Some((key, batch_gm(ctx, &batch::merge(placed), true)));
         }
-        if f.segments_gen != Some(input.segments_gen) {
-            f.segments_gen = Some(input.segments_gen);
-            f.lines.geometry.set_instances(&instances(&input.segments));
+        let key = (input.segments_gen, eye);
+        if f.lines.as_ref().is_none_or(|(k, _)| *k != key) {
+            let b = batch::ribbons(&input.segments, eye);
+            f.lines = Some((key, batch_gm(ctx, &b, false)));
         }
     }
 
-    /// Draws the scene into `viewport`, clipped to `clip`, of a screen `screen` px large.
-    /// The scene is rendered into an offscreen texture only when something it shows changed;
-    /// otherwise the last image is copied to the screen.
-    pub fn render(
-        &mut self,
-        input: &SceneInput,
-        viewport: PixelRect,
-        clip: PixelRect,
-        screen: [u32; 2],
-    ) {
-        let (w, h) = (viewport.width.max(1), viewport.height.max(1));
+    /// Brings the offscreen image up to date with `input` at `size` pixels (rendering only
+    /// when something it shows changed) and returns its colour texture: RGBA8 with
+    /// sRGB-encoded values, rows bottom-up. Leaves the default framebuffer bound.
+    pub fn render(&mut self, input: &SceneInput, size: [u32; 2]) -> three_d::context::Texture {
+        let [w, h] = [size[0].max(1), size[1].max(1)];
         let key = CacheKey {
             model_gen: input.model_gen,
             pose_gen: input.pose_gen,
@@ -288,75 +277,31 @@ impl GpuScene {
             show_colliders: input.show_colliders,
             size: (w, h),
         };
-        if self.cache_key.as_ref() != Some(&key) {
-            let back = 1 - self.front;
-            if self.cache[back]
-                .as_ref()
-                .is_none_or(|(t, _)| (t.width(), t.height()) != (w, h))
-            {
-                let color = Texture2D::new_empty::<[u8; 4]>(
-                    &self.ctx,
-                    w,
-                    h,
-                    Interpolation::Nearest,
-                    Interpolation::Nearest,
-                    None,
-                    Wrapping::ClampToEdge,
-                    Wrapping::ClampToEdge,
-                );
-                let depth = DepthTexture2D::new::<f32>(
-                    &self.ctx,
-                    w,
-                    h,
-                    Wrapping::ClampToEdge,
-                    Wrapping::ClampToEdge,
-                );
-                self.cache[back] = Some((color, depth));
+        if self.image_key.as_ref() != Some(&key) {
+            self.image.ensure_size(&self.ctx, [w, h]);
+            Self::sync(&self.ctx, &mut self.geometry, input);
+            let eye = input.camera.eye();
+            if self.grid.as_ref().is_none_or(|(e, _)| *e != eye) {
+                let b = batch::ribbons(&self.grid_segments, eye);
+                self.grid = Some((eye, batch_gm(&self.ctx, &b, false)));
             }
-            Self::sync(&self.ctx, &mut self.frames[back], input);
-            self.draw_offscreen(back, input, w, h);
-            self.front = back;
-            self.cache_key = Some(key);
+            let target = RenderTarget::from_framebuffer(&self.ctx, w, h, self.image.framebuffer());
+            self.draw(&target, input, w, h);
+            // The framebuffer is ours: take it back before the target would delete it.
+            target.into_framebuffer();
+            // SAFETY: rebinding the default framebuffer the UI painter draws into.
+            unsafe {
+                use three_d::context::HasContext;
+                self.ctx
+                    .bind_framebuffer(three_d::context::FRAMEBUFFER, None);
+            }
+            self.image_key = Some(key);
         }
-        // Copy the image into the viewport, clipped to the panel.
-        let x0 = viewport.x.max(clip.x);
-        let y0 = viewport.y.max(clip.y);
-        let x1 = (viewport.x + viewport.width as i32).min(clip.x + clip.width as i32);
-        let y1 = (viewport.y + viewport.height as i32).min(clip.y + clip.height as i32);
-        let scissor = ScissorBox {
-            x: x0,
-            y: y0,
-            width: (x1 - x0).max(0) as u32,
-            height: (y1 - y0).max(0) as u32,
-        };
-        let Some((color, _)) = &self.cache[self.front] else {
-            return;
-        };
-        let camera = Camera::new_2d(Viewport {
-            x: viewport.x,
-            y: viewport.y,
-            width: w,
-            height: h,
-        });
-        let effect = CopyEffect {
-            write_mask: WriteMask::COLOR,
-            blend: Blend::Disabled,
-        };
-        RenderTarget::screen(&self.ctx, screen[0], screen[1]).apply_screen_effect_partially(
-            scissor,
-            &effect,
-            &camera,
-            &[],
-            Some(ColorTexture::Single(color)),
-            None,
-        );
+        self.image.texture()
     }
 
-    /// Renders the whole scene into the offscreen texture (`w` x `h` px).
-    fn draw_offscreen(&self, slot: usize, input: &SceneInput, w: u32, h: u32) {
-        let Some((color, depth)) = &self.cache[slot] else {
-            return;
-        };
+    /// Renders the whole scene into `target` (`w` x `h` px).
+    fn draw(&self, target: &RenderTarget, input: &SceneInput, w: u32, h: u32) {
         let cam = &input.camera;
         let (near, far) = cam.near_far();
         let vp = Viewport {
@@ -376,18 +321,19 @@ impl GpuScene {
         );
         // Everything is unlit: the mesh carries per-vertex lighting (see `shade`).
         let lights: [&dyn Light; 0] = [];
-        let target = RenderTarget::new(color.as_color_target(None), depth.as_depth_target());
+        let f = &self.geometry;
         target.clear(ClearState::color_and_depth(0.16, 0.17, 0.2, 1.0, 1.0));
-        let mut opaque: Vec<&dyn Object> = vec![&self.grid];
+        let mut opaque: Vec<&dyn Object> = Vec::new();
+        opaque.extend(self.grid.as_ref().map(|(_, g)| g as &dyn Object));
         if input.show_mesh {
-            opaque.extend(self.frames[slot].meshes.iter().map(|m| m as &dyn Object));
+            opaque.extend(f.meshes.iter().map(|m| m as &dyn Object));
         }
         target.render(&camera, opaque, &lights);
         if input.show_colliders {
-            target.render(&camera, self.frames[slot].colliders.iter(), &lights);
+            target.render(&camera, f.colliders.iter().map(|(_, g)| g), &lights);
         }
         // Gizmos on top: clear depth so the limits stay readable inside the body.
         target.clear(ClearState::depth(1.0));
-        target.render(&camera, [&self.frames[slot].lines], &lights);
+        target.render(&camera, f.lines.iter().map(|(_, g)| g), &lights);
     }
 }

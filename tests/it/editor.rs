@@ -265,22 +265,14 @@ fn autosave_offers_recovery_after_a_crash() {
     );
 }
 
-/// The real window under X (Xvfb in CI): the screenshot hook writes a PNG whose viewport shows
-/// the mannequin and the gizmo colours. Skipped when no X display is set.
-#[test]
-fn screenshot_shows_mannequin_and_gizmos() {
-    if std::env::var_os("DISPLAY").is_none() {
-        eprintln!("skipped: no DISPLAY (run under Xvfb to check the real window)");
-        return;
-    }
+/// Runs the screenshot hook on `file` (the default mannequin when None) with extra arguments
+/// and returns the PNG as (width, height, RGBA bytes).
+fn screenshot(file: Option<&Path>, args: &[&str]) -> (usize, usize, Vec<u8>) {
     let dir = tempfile::tempdir().expect("temp dir");
     let png_path = dir.path().join("shot.png");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ragdoll-tuner"))
-        .args(["--screenshot"])
-        .arg(&png_path)
-        .args(["--select", "forearm_l"])
-        .output()
-        .expect("editor runs");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ragdoll-tuner"));
+    cmd.args(file).arg("--screenshot").arg(&png_path).args(args);
+    let out = cmd.output().expect("editor runs");
     assert!(
         out.status.success(),
         "{}",
@@ -292,26 +284,97 @@ fn screenshot_shows_mannequin_and_gizmos() {
     let mut reader = decoder.read_info().expect("valid png");
     let mut buf = vec![0; reader.output_buffer_size().expect("size")];
     let info = reader.next_frame(&mut buf).expect("png frame");
-    let (w, h) = (info.width as usize, info.height as usize);
-    assert!(w >= 1000 && h >= 600, "whole window: {w}x{h}");
-    let (mut green, mut red, mut body) = (0, 0, 0);
-    // The viewport lies between the side panels and above the plots.
+    (info.width as usize, info.height as usize, buf)
+}
+
+/// Pixels of the viewport (between the side panels, above the plots) by class.
+#[derive(Debug, Default)]
+struct ViewportPixels {
+    green: usize,
+    red: usize,
+    body: usize,
+    /// The highest row (from the top) with a body pixel.
+    body_top: Option<usize>,
+}
+
+fn classify(w: usize, h: usize, buf: &[u8]) -> ViewportPixels {
+    let mut px = ViewportPixels::default();
     for y in h / 10..h * 6 / 10 {
         for x in w / 4..w * 7 / 10 {
             let p = &buf[(y * w + x) * 4..(y * w + x) * 4 + 3];
             let (r, g, b) = (p[0] as i32, p[1] as i32, p[2] as i32);
             if g > 150 && r < 120 && b < 100 {
-                green += 1;
+                px.green += 1;
             } else if r > 170 && g < 90 && b < 90 {
-                red += 1;
+                px.red += 1;
             } else if r > 120 && (r - g).abs() < 25 && (g - b).abs() < 30 && r < 235 {
-                body += 1;
+                px.body += 1;
+                px.body_top.get_or_insert(y);
             }
         }
     }
-    assert!(body > 5_000, "mannequin pixels: {body}");
-    assert!(green > 200, "green gizmo pixels: {green}");
-    assert!(red > 100, "red gizmo pixels: {red}");
+    px
+}
+
+fn needs_display() -> bool {
+    if std::env::var_os("DISPLAY").is_none() {
+        eprintln!("skipped: no DISPLAY (run under Xvfb to check the real window)");
+        return true;
+    }
+    false
+}
+
+/// The real window under X (Xvfb in CI): the screenshot hook writes a PNG whose viewport shows
+/// the mannequin and the gizmo colours. Skipped when no X display is set.
+#[test]
+fn screenshot_shows_mannequin_and_gizmos() {
+    if needs_display() {
+        return;
+    }
+    let (w, h, buf) = screenshot(None, &["--select", "forearm_l"]);
+    assert!(w >= 1000 && h >= 600, "whole window: {w}x{h}");
+    let px = classify(w, h, &buf);
+    assert!(px.body > 5_000, "mannequin pixels: {px:?}");
+    assert!(px.green > 200, "green gizmo pixels: {px:?}");
+    assert!(px.red > 100, "red gizmo pixels: {px:?}");
+}
+
+/// The drawn mesh follows the simulation: with every joint drive at zero stiffness the
+/// mannequin collapses, and its top drops well down the viewport.
+#[test]
+fn screenshot_mesh_follows_the_simulation() {
+    if needs_display() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let limp = dir.path().join("limp.glb");
+    let doc = Document::open(&common::mannequin()).expect("mannequin opens");
+    let mut edit = common::ragdoll_tuner();
+    edit.arg("edit").arg(common::mannequin());
+    for id in doc.bone_ids() {
+        let bone = doc.bone(id);
+        if bone.physics.as_ref().is_some_and(|p| p.drive.is_some()) {
+            edit.arg("--set")
+                .arg(format!("{}.drive.stiffness=0", bone.name));
+        }
+    }
+    let out = edit.arg("-o").arg(&limp).output().expect("edit runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (w, h, standing) = screenshot(Some(&limp), &[]);
+    let (_, _, fallen) = screenshot(Some(&limp), &["--sim-seconds", "4"]);
+    let (standing, fallen) = (classify(w, h, &standing), classify(w, h, &fallen));
+    let (top0, top1) = (
+        standing.body_top.expect("standing mannequin drawn"),
+        fallen.body_top.expect("fallen mannequin drawn"),
+    );
+    assert!(
+        top1 > top0 + h / 8,
+        "the fallen mesh's top row {top1} should lie well below the standing one's {top0}"
+    );
 }
 
 #[test]
