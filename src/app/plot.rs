@@ -162,6 +162,8 @@ impl PlotPanel {
                     .include_x(t0)
                     .include_x(t1)
                     .allow_scroll(false)
+                    // The panel colour is the background: no second fill of the plot area.
+                    .show_background(false)
                     .show(ui, |p| {
                         let wanted = |s: &&Series| {
                             s.plot == kind

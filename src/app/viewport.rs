@@ -6,6 +6,7 @@ use crate::document::geometry::Geometry;
 use crate::render::colliders::{bone_bounds, pick, placed_colliders};
 use crate::render::gizmo::{joint_segments, Segment};
 use crate::render::joint::joint_frame;
+use crate::render::offscreen::{blit, ImageHandle};
 use crate::render::skin::SkinModel;
 use crate::render::{GpuScene, OrbitCamera, Pose, SceneInput};
 use glam::{Vec2, Vec3};
@@ -36,8 +37,6 @@ pub struct Viewport {
     pub pending_push: Option<(crate::document::BoneId, Vec3)>,
     /// The GL scene, created on the first frame that has a GL context.
     gpu: Option<Result<GpuScene, String>>,
-    /// The scene image as registered with egui (its GL texture never changes name).
-    texture_id: Option<egui::TextureId>,
 }
 
 /// The camera that shows the whole character: the box around its rest-pose bone origins.
@@ -80,7 +79,6 @@ impl Viewport {
             pending_push: None,
             home: OrbitCamera::default(),
             gpu: None,
-            texture_id: None,
         }
     }
 
@@ -155,13 +153,13 @@ impl Viewport {
     }
 
     /// Renders the 3D scene into its image now (on the UI thread, before the window is
-    /// painted) and returns the image's texture for egui, registering it on first use.
+    /// painted) and returns the image for the paint pass to copy in.
     fn render_image(
         &mut self,
-        frame: &mut eframe::Frame,
+        frame: &eframe::Frame,
         input: &SceneInput,
         size: [u32; 2],
-    ) -> Result<egui::TextureId, String> {
+    ) -> Result<ImageHandle, String> {
         let Some(gl) = frame.gl().cloned() else {
             return Err("no GL context".into());
         };
@@ -170,10 +168,7 @@ impl Viewport {
             .get_or_insert_with(|| GpuScene::new(gl))
             .as_mut()
             .map_err(|e| e.clone())?;
-        let texture = scene.render(input, size);
-        Ok(*self
-            .texture_id
-            .get_or_insert_with(|| frame.register_native_glow_texture(texture)))
+        Ok(scene.render(input, size))
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, st: &mut EditorState, frame: &mut eframe::Frame) {
@@ -209,10 +204,16 @@ impl Viewport {
         let size = (rect.size() * ui.ctx().pixels_per_point()).round();
         let shown = self.render_image(frame, &input, [size.x as u32, size.y as u32]);
         match shown {
-            Ok(id) => {
-                // GL rows run bottom-up: flip the image vertically.
-                let uv = egui::Rect::from_min_max(egui::pos2(0.0, 1.0), egui::pos2(1.0, 0.0));
-                ui.painter().image(id, rect, uv, egui::Color32::WHITE);
+            Ok(image) => {
+                let cb = eframe::egui_glow::CallbackFn::new(move |info, painter| {
+                    let v = info.viewport_in_pixels();
+                    let dst = [v.left_px, v.from_bottom_px, v.width_px, v.height_px];
+                    blit(painter.gl(), image, dst);
+                });
+                ui.painter().add(egui::PaintCallback {
+                    rect,
+                    callback: Arc::new(cb),
+                });
             }
             Err(e) => {
                 ui.painter().text(

@@ -1,11 +1,10 @@
 //! The viewport's image: a colour texture plus depth buffer behind a framebuffer we own.
 //!
 //! three-d renders into it (through `RenderTarget::from_framebuffer`) before the UI paints,
-//! and the UI shows the texture as an ordinary image. The whole window is then one pass of
-//! the UI painter: a paint callback that switched framebuffers in the middle of that pass
-//! made a tile-based software renderer (llvmpipe) finish the half-painted window first and
-//! then load it again, which cost more than the 3D itself. The texture keeps its GL name
-//! when resized, so whoever registered it for display never has to re-register it.
+//! never in the middle of the UI's pass: there, switching framebuffers made a tile-based
+//! software renderer (llvmpipe) finish the half-painted window first and load it again. The
+//! UI's pass then only copies the image onto the window with [`blit`]: no blending and no
+//! filtering, which under llvmpipe costs a fraction of drawing it as a textured quad.
 
 use three_d::context::{self as gl, HasContext};
 
@@ -43,13 +42,16 @@ impl Offscreen {
         }
     }
 
-    /// The colour texture (the same GL name for the life of this image).
-    pub fn texture(&self) -> gl::Texture {
-        self.texture
-    }
-
     pub fn framebuffer(&self) -> gl::Framebuffer {
         self.fbo
+    }
+
+    /// What [`blit`] needs to show the image.
+    pub fn handle(&self) -> ImageHandle {
+        ImageHandle {
+            fbo: self.fbo,
+            size: self.size,
+        }
     }
 
     /// Makes the image `size` pixels, reallocating storage only when the size changed.
@@ -94,5 +96,37 @@ impl Offscreen {
             ctx.bind_framebuffer(gl::FRAMEBUFFER, None);
         }
         self.size = size;
+    }
+}
+
+/// The framebuffer holding a rendered image, and its size in pixels.
+#[derive(Debug, Clone, Copy)]
+pub struct ImageHandle {
+    fbo: gl::Framebuffer,
+    size: [u32; 2],
+}
+
+/// Copies the image onto the default framebuffer at `dst` = (x, y from the bottom-left,
+/// width, height) in pixels, within the current scissor box, then rebinds the default
+/// framebuffer.
+pub fn blit(ctx: &gl::Context, image: ImageHandle, dst: [i32; 4]) {
+    let [x, y, w, h] = dst;
+    // SAFETY: both framebuffers exist on this context; the copy reads and writes colour only.
+    unsafe {
+        ctx.bind_framebuffer(gl::READ_FRAMEBUFFER, Some(image.fbo));
+        ctx.bind_framebuffer(gl::DRAW_FRAMEBUFFER, None);
+        ctx.blit_framebuffer(
+            0,
+            0,
+            image.size[0] as i32,
+            image.size[1] as i32,
+            x,
+            y,
+            x + w,
+            y + h,
+            gl::COLOR_BUFFER_BIT,
+            gl::NEAREST,
+        );
+        ctx.bind_framebuffer(gl::FRAMEBUFFER, None);
     }
 }

@@ -10,7 +10,7 @@ use super::camera::OrbitCamera;
 use super::colliders::PlacedCollider;
 use super::convert;
 use super::gizmo::Segment;
-use super::offscreen::Offscreen;
+use super::offscreen::{ImageHandle, Offscreen};
 use super::pose::Pose;
 use super::shade;
 use super::skin::{skin, SkinModel, SkinnedPrimitive};
@@ -88,7 +88,7 @@ struct CacheKey {
 }
 
 fn capsule_mesh(radius: f32, half_height: f32) -> CpuMesh {
-    let mut m = CpuMesh::sphere(14);
+    let mut m = CpuMesh::sphere(SHELL_SUBDIVISIONS);
     let normals: Vec<Vec3> = m.positions.to_f32().iter().map(|p| p.normalize()).collect();
     let pos: Vec<Vec3> = m
         .positions
@@ -112,6 +112,10 @@ fn capsule_mesh(radius: f32, half_height: f32) -> CpuMesh {
     m
 }
 
+/// Angular subdivisions of a collider shell: enough for a translucent outline, and every
+/// triangle is blended, so no more.
+const SHELL_SUBDIVISIONS: u32 = 10;
+
 /// Colliders are drawn this much larger (m) than they are, so a body mesh that coincides with
 /// them does not z-fight with the translucent shells.
 const SHELL_M: f64 = 0.004;
@@ -120,7 +124,7 @@ fn shape_mesh(shape: &ColliderShape) -> CpuMesh {
     let shell = |x: f64| (x + SHELL_M) as f32;
     match *shape {
         ColliderShape::Sphere { radius } => {
-            let mut m = CpuMesh::sphere(14);
+            let mut m = CpuMesh::sphere(SHELL_SUBDIVISIONS);
             m.transform(Mat4::from_scale(shell(radius))).ok();
             m
         }
@@ -262,9 +266,9 @@ impl GpuScene {
     }
 
     /// Brings the offscreen image up to date with `input` at `size` pixels (rendering only
-    /// when something it shows changed) and returns its colour texture: RGBA8 with
-    /// sRGB-encoded values, rows bottom-up. Leaves the default framebuffer bound.
-    pub fn render(&mut self, input: &SceneInput, size: [u32; 2]) -> three_d::context::Texture {
+    /// when something it shows changed) and returns it for [`super::offscreen::blit`].
+    /// Leaves the default framebuffer bound.
+    pub fn render(&mut self, input: &SceneInput, size: [u32; 2]) -> ImageHandle {
         let [w, h] = [size[0].max(1), size[1].max(1)];
         let key = CacheKey {
             model_gen: input.model_gen,
@@ -297,7 +301,7 @@ impl GpuScene {
             }
             self.image_key = Some(key);
         }
-        self.image.texture()
+        self.image.handle()
     }
 
     /// Renders the whole scene into `target` (`w` x `h` px).
