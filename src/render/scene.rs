@@ -114,7 +114,7 @@ fn capsule_mesh(radius: f32, half_height: f32) -> CpuMesh {
 
 /// Angular subdivisions of a collider shell: enough for a translucent outline, and every
 /// triangle is blended, so no more.
-const SHELL_SUBDIVISIONS: u32 = 10;
+const SHELL_SUBDIVISIONS: u32 = 8;
 
 /// Colliders are drawn this much larger (m) than they are, so a body mesh that coincides with
 /// them does not z-fight with the translucent shells.
@@ -173,30 +173,46 @@ fn shell(shape: &ColliderShape) -> Shell {
     Shell { positions, indices }
 }
 
+/// How a batch is drawn.
+#[derive(Clone, Copy)]
+enum Layer {
+    /// Depth-tested and depth-writing.
+    Opaque,
+    /// Blended over what is there, back faces culled.
+    Translucent,
+    /// On top of everything (gizmos stay readable inside the body).
+    Overlay,
+}
+
 /// A batch on the GPU, drawn with its vertex colours.
-fn batch_gm(ctx: &Context, b: &Batch, transparent: bool) -> Gm<Mesh, ColorMaterial> {
+fn batch_gm(ctx: &Context, b: &Batch, layer: Layer) -> Gm<Mesh, ColorMaterial> {
     let cpu = CpuMesh {
         positions: Positions::F32(b.positions.iter().map(|v| convert::vec3(*v)).collect()),
         colors: Some(b.colors.iter().map(|c| Srgba::from(*c)).collect()),
         indices: Indices::U32(b.indices.clone()),
         ..Default::default()
     };
-    let material = if transparent {
-        let mut m = ColorMaterial::new_transparent(
-            ctx,
-            &CpuMaterial {
-                albedo: Srgba::WHITE,
-                ..Default::default()
-            },
-        );
-        m.render_states.cull = Cull::Back;
-        m
-    } else {
-        ColorMaterial {
-            color: Srgba::WHITE,
-            ..Default::default()
-        }
+    let mut material = ColorMaterial {
+        color: Srgba::WHITE,
+        ..Default::default()
     };
+    match layer {
+        Layer::Opaque => {}
+        Layer::Translucent => {
+            material = ColorMaterial::new_transparent(
+                ctx,
+                &CpuMaterial {
+                    albedo: Srgba::WHITE,
+                    ..Default::default()
+                },
+            );
+            material.render_states.cull = Cull::Back;
+        }
+        Layer::Overlay => {
+            material.render_states.depth_test = DepthTest::Always;
+            material.render_states.write_mask = WriteMask::COLOR;
+        }
+    }
     Gm::new(Mesh::new(ctx, &cpu), material)
 }
 
@@ -227,10 +243,12 @@ impl GpuScene {
             f.pose_gen = Some(input.pose_gen);
             // A new mesh per pose, not `set_positions`: three-d 0.19 checks new positions
             // against the index count of an indexed mesh and refuses them.
-            let material = ColorMaterial {
+            let mut material = ColorMaterial {
                 color: Srgba::WHITE,
                 ..Default::default()
             };
+            // A character is a closed surface: its back faces are never seen.
+            material.render_states.cull = Cull::Back;
             f.meshes = input
                 .model
                 .iter()
@@ -256,12 +274,12 @@ impl GpuScene {
                     COLLIDER
                 },
             });
-            f.colliders = Some((key, batch_gm(ctx, &batch::merge(placed), true)));
+            f.colliders = Some((key, batch_gm(ctx, &batch::merge(placed), Layer::Translucent)));
         }
         let key = (input.segments_gen, eye);
         if f.lines.as_ref().is_none_or(|(k, _)| *k != key) {
             let b = batch::ribbons(&input.segments, eye);
-            f.lines = Some((key, batch_gm(ctx, &b, false)));
+            f.lines = Some((key, batch_gm(ctx, &b, Layer::Overlay)));
         }
     }
 
@@ -287,7 +305,7 @@ impl GpuScene {
             let eye = input.camera.eye();
             if self.grid.as_ref().is_none_or(|(e, _)| *e != eye) {
                 let b = batch::ribbons(&self.grid_segments, eye);
-                self.grid = Some((eye, batch_gm(&self.ctx, &b, false)));
+                self.grid = Some((eye, batch_gm(&self.ctx, &b, Layer::Opaque)));
             }
             let target = RenderTarget::from_framebuffer(&self.ctx, w, h, self.image.framebuffer());
             self.draw(&target, input, w, h);
@@ -336,8 +354,7 @@ impl GpuScene {
         if input.show_colliders {
             target.render(&camera, f.colliders.iter().map(|(_, g)| g), &lights);
         }
-        // Gizmos on top: clear depth so the limits stay readable inside the body.
-        target.clear(ClearState::depth(1.0));
+        // Gizmos last, on top of everything (see `Layer::Overlay`).
         target.render(&camera, f.lines.iter().map(|(_, g)| g), &lights);
     }
 }
