@@ -6,11 +6,18 @@ use crate::document::geometry::Geometry;
 use crate::render::colliders::{bone_bounds, pick, placed_colliders};
 use crate::render::gizmo::{joint_segments, Segment};
 use crate::render::joint::joint_frame;
-use crate::render::offscreen::{blit, ImageHandle};
+use crate::render::offscreen::blit;
 use crate::render::skin::SkinModel;
-use crate::render::{GpuScene, OrbitCamera, Pose, SceneInput};
+use crate::render::{GpuScene, OrbitCamera, Pose, SceneInput, Show};
 use glam::{Vec2, Vec3};
+use std::cell::RefCell;
 use std::sync::Arc;
+
+thread_local! {
+    /// The GL scene lives on the GL thread: the UI prepares it there and the paint pass,
+    /// on the same thread, draws it.
+    static GPU: RefCell<Option<Result<GpuScene, String>>> = const { RefCell::new(None) };
+}
 
 /// Viewport state.
 pub struct Viewport {
@@ -35,8 +42,6 @@ pub struct Viewport {
     push_drag: Option<(crate::document::BoneId, egui::Pos2)>,
     /// A push the user finished: bone and impulse (N*s, world), for the simulation to take.
     pub pending_push: Option<(crate::document::BoneId, Vec3)>,
-    /// The GL scene, created on the first frame that has a GL context.
-    gpu: Option<Result<GpuScene, String>>,
 }
 
 /// The camera that shows the whole character: the box around its rest-pose bone origins.
@@ -78,7 +83,6 @@ impl Viewport {
             push_drag: None,
             pending_push: None,
             home: OrbitCamera::default(),
-            gpu: None,
         }
     }
 
@@ -152,23 +156,25 @@ impl Viewport {
         });
     }
 
-    /// Renders the 3D scene into its image now (on the UI thread, before the window is
-    /// painted) and returns the image for the paint pass to copy in.
-    fn render_image(
+    /// Gets the 3D scene ready for this frame's paint pass (on the UI thread, before the
+    /// window is painted) and says how it is to be shown.
+    fn prepare_scene(
         &mut self,
         frame: &eframe::Frame,
         input: &SceneInput,
         size: [u32; 2],
-    ) -> Result<ImageHandle, String> {
+    ) -> Result<Show, String> {
         let Some(gl) = frame.gl().cloned() else {
             return Err("no GL context".into());
         };
-        let scene = self
-            .gpu
-            .get_or_insert_with(|| GpuScene::new(gl))
-            .as_mut()
-            .map_err(|e| e.clone())?;
-        Ok(scene.render(input, size))
+        GPU.with(|g| {
+            let mut g = g.borrow_mut();
+            let scene = g
+                .get_or_insert_with(|| GpuScene::new(gl))
+                .as_mut()
+                .map_err(|e| e.clone())?;
+            Ok(scene.prepare(input, size))
+        })
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, st: &mut EditorState, frame: &mut eframe::Frame) {
@@ -202,13 +208,29 @@ impl Viewport {
             show_colliders: self.show_colliders,
         };
         let size = (rect.size() * ui.ctx().pixels_per_point()).round();
-        let shown = self.render_image(frame, &input, [size.x as u32, size.y as u32]);
+        let shown = self.prepare_scene(frame, &input, [size.x as u32, size.y as u32]);
+        let px = |r: egui::epaint::ViewportInPixels| {
+            [r.left_px, r.from_bottom_px, r.width_px, r.height_px]
+        };
         match shown {
-            Ok(image) => {
+            Ok(Show::Image(image)) => {
                 let cb = eframe::egui_glow::CallbackFn::new(move |info, painter| {
-                    let v = info.viewport_in_pixels();
-                    let dst = [v.left_px, v.from_bottom_px, v.width_px, v.height_px];
-                    blit(painter.gl(), image, dst);
+                    blit(painter.gl(), image, px(info.viewport_in_pixels()));
+                });
+                ui.painter().add(egui::PaintCallback {
+                    rect,
+                    callback: Arc::new(cb),
+                });
+            }
+            Ok(Show::Direct) => {
+                let input = Arc::new(input);
+                let cb = eframe::egui_glow::CallbackFn::new(move |info, _painter| {
+                    let (v, c) = (info.viewport_in_pixels(), info.clip_rect_in_pixels());
+                    GPU.with(|g| {
+                        if let Some(Ok(scene)) = g.borrow().as_ref() {
+                            scene.draw_direct(&input, px(v), px(c), info.screen_size_px);
+                        }
+                    });
                 });
                 ui.painter().add(egui::PaintCallback {
                     rect,

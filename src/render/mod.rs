@@ -15,4 +15,4 @@ pub mod skin;
 
 pub use camera::OrbitCamera;
 pub use pose::Pose;
-pub use scene::{GpuScene, SceneInput};
+pub use scene::{GpuScene, SceneInput, Show};

@@ -48,6 +48,16 @@ pub struct GpuScene {
     image: Offscreen,
     /// What `image` shows.
     image_key: Option<CacheKey>,
+    /// What the previous frame showed.
+    last_key: Option<CacheKey>,
+}
+
+/// How the viewport shows the scene this frame (see [`GpuScene::prepare`]).
+pub enum Show {
+    /// The offscreen image is current: copy it in (see [`super::offscreen::blit`]).
+    Image(ImageHandle),
+    /// The scene is changing: draw it into the window with [`GpuScene::draw_direct`].
+    Direct,
 }
 
 /// A collider shell's template: local positions and triangle indices.
@@ -230,6 +240,7 @@ impl GpuScene {
             grid: None,
             image,
             image_key: None,
+            last_key: None,
         })
     }
 
@@ -274,7 +285,10 @@ impl GpuScene {
                     COLLIDER
                 },
             });
-            f.colliders = Some((key, batch_gm(ctx, &batch::merge(placed), Layer::Translucent)));
+            f.colliders = Some((
+                key,
+                batch_gm(ctx, &batch::merge(placed), Layer::Translucent),
+            ));
         }
         let key = (input.segments_gen, eye);
         if f.lines.as_ref().is_none_or(|(k, _)| *k != key) {
@@ -283,12 +297,8 @@ impl GpuScene {
         }
     }
 
-    /// Brings the offscreen image up to date with `input` at `size` pixels (rendering only
-    /// when something it shows changed) and returns it for [`super::offscreen::blit`].
-    /// Leaves the default framebuffer bound.
-    pub fn render(&mut self, input: &SceneInput, size: [u32; 2]) -> ImageHandle {
-        let [w, h] = [size[0].max(1), size[1].max(1)];
-        let key = CacheKey {
+    fn key(input: &SceneInput, size: [u32; 2]) -> CacheKey {
+        CacheKey {
             model_gen: input.model_gen,
             pose_gen: input.pose_gen,
             segments_gen: input.segments_gen,
@@ -297,41 +307,93 @@ impl GpuScene {
             camera: input.camera,
             show_mesh: input.show_mesh,
             show_colliders: input.show_colliders,
-            size: (w, h),
-        };
-        if self.image_key.as_ref() != Some(&key) {
-            self.image.ensure_size(&self.ctx, [w, h]);
+            size: (size[0].max(1), size[1].max(1)),
+        }
+    }
+
+    /// Decides how this frame shows the scene at `size` pixels and gets the GPU geometry
+    /// ready for it. While the scene keeps changing (the simulation runs, the camera moves)
+    /// it is drawn straight into the window during the UI's pass ([`Self::draw_direct`]);
+    /// once it holds still for a frame it is rendered once into the offscreen image, which
+    /// later frames only copy in.
+    pub fn prepare(&mut self, input: &SceneInput, size: [u32; 2]) -> Show {
+        let key = Self::key(input, size);
+        let show = if self.image_key.as_ref() == Some(&key) {
+            Show::Image(self.image.handle())
+        } else {
             Self::sync(&self.ctx, &mut self.geometry, input);
             let eye = input.camera.eye();
             if self.grid.as_ref().is_none_or(|(e, _)| *e != eye) {
                 let b = batch::ribbons(&self.grid_segments, eye);
                 self.grid = Some((eye, batch_gm(&self.ctx, &b, Layer::Opaque)));
             }
-            let target = RenderTarget::from_framebuffer(&self.ctx, w, h, self.image.framebuffer());
-            self.draw(&target, input, w, h);
-            // The framebuffer is ours: take it back before the target would delete it.
-            target.into_framebuffer();
-            // SAFETY: rebinding the default framebuffer the UI painter draws into.
-            unsafe {
-                use three_d::context::HasContext;
-                self.ctx
-                    .bind_framebuffer(three_d::context::FRAMEBUFFER, None);
+            if self.last_key.as_ref() != Some(&key) {
+                Show::Direct
+            } else {
+                self.render_image(input, key.clone());
+                Show::Image(self.image.handle())
             }
-            self.image_key = Some(key);
-        }
-        self.image.handle()
+        };
+        self.last_key = Some(key);
+        show
     }
 
-    /// Renders the whole scene into `target` (`w` x `h` px).
-    fn draw(&self, target: &RenderTarget, input: &SceneInput, w: u32, h: u32) {
+    /// Renders the scene into the offscreen image. Leaves the default framebuffer bound.
+    fn render_image(&mut self, input: &SceneInput, key: CacheKey) {
+        let (w, h) = key.size;
+        self.image.ensure_size(&self.ctx, [w, h]);
+        let target = RenderTarget::from_framebuffer(&self.ctx, w, h, self.image.framebuffer());
+        let whole = ScissorBox::new_at_origo(w, h);
+        target.clear(ClearState::color_and_depth(0.16, 0.17, 0.2, 1.0, 1.0));
+        self.draw(&target, whole, Viewport::new_at_origo(w, h), input);
+        // The framebuffer is ours: take it back before the target would delete it.
+        target.into_framebuffer();
+        // SAFETY: rebinding the default framebuffer the UI painter draws into.
+        unsafe {
+            use three_d::context::HasContext;
+            self.ctx
+                .bind_framebuffer(three_d::context::FRAMEBUFFER, None);
+        }
+        self.image_key = Some(key);
+    }
+
+    /// Draws the scene into the window (the default framebuffer, `screen` pixels) at
+    /// `viewport` = (x, y from the bottom-left, width, height), clipped to `clip`.
+    pub fn draw_direct(
+        &self,
+        input: &SceneInput,
+        viewport: [i32; 4],
+        clip: [i32; 4],
+        screen: [u32; 2],
+    ) {
+        let x0 = viewport[0].max(clip[0]);
+        let y0 = viewport[1].max(clip[1]);
+        let x1 = (viewport[0] + viewport[2]).min(clip[0] + clip[2]);
+        let y1 = (viewport[1] + viewport[3]).min(clip[1] + clip[3]);
+        let scissor = ScissorBox {
+            x: x0,
+            y: y0,
+            width: (x1 - x0).max(0) as u32,
+            height: (y1 - y0).max(0) as u32,
+        };
+        let vp = Viewport {
+            x: viewport[0],
+            y: viewport[1],
+            width: viewport[2].max(1) as u32,
+            height: viewport[3].max(1) as u32,
+        };
+        let target = RenderTarget::screen(&self.ctx, screen[0], screen[1]);
+        target.clear_partially(
+            scissor,
+            ClearState::color_and_depth(0.16, 0.17, 0.2, 1.0, 1.0),
+        );
+        self.draw(&target, scissor, vp, input);
+    }
+
+    /// Draws the scene's objects into `target` at `vp`, within `scissor`.
+    fn draw(&self, target: &RenderTarget, scissor: ScissorBox, vp: Viewport, input: &SceneInput) {
         let cam = &input.camera;
         let (near, far) = cam.near_far();
-        let vp = Viewport {
-            x: 0,
-            y: 0,
-            width: w,
-            height: h,
-        };
         let camera = Camera::new_perspective(
             vp,
             convert::vec3(cam.eye()),
@@ -344,17 +406,21 @@ impl GpuScene {
         // Everything is unlit: the mesh carries per-vertex lighting (see `shade`).
         let lights: [&dyn Light; 0] = [];
         let f = &self.geometry;
-        target.clear(ClearState::color_and_depth(0.16, 0.17, 0.2, 1.0, 1.0));
         let mut opaque: Vec<&dyn Object> = Vec::new();
         opaque.extend(self.grid.as_ref().map(|(_, g)| g as &dyn Object));
         if input.show_mesh {
             opaque.extend(f.meshes.iter().map(|m| m as &dyn Object));
         }
-        target.render(&camera, opaque, &lights);
+        target.render_partially(scissor, &camera, opaque, &lights);
         if input.show_colliders {
-            target.render(&camera, f.colliders.iter().map(|(_, g)| g), &lights);
+            target.render_partially(
+                scissor,
+                &camera,
+                f.colliders.iter().map(|(_, g)| g),
+                &lights,
+            );
         }
         // Gizmos last, on top of everything (see `Layer::Overlay`).
-        target.render(&camera, f.lines.iter().map(|(_, g)| g), &lights);
+        target.render_partially(scissor, &camera, f.lines.iter().map(|(_, g)| g), &lights);
     }
 }
