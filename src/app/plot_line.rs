@@ -70,6 +70,54 @@ fn column_spans(
     spans
 }
 
+/// Drops columns the strip would pass within `tol` pixels of anyway (the "sleeve" method:
+/// the slopes from the last kept column that still pass every column since, within `tol`,
+/// narrow as columns are added; when none is left the previous column is kept). A settled,
+/// flat line costs two vertices instead of two per column; the error stays under `2 * tol`.
+pub fn simplify(spans: &[(f32, f32, f32)], tol: f32) -> Vec<(f32, f32, f32)> {
+    let Some((&first, rest)) = spans.split_first() else {
+        return Vec::new();
+    };
+    let mut out = vec![first];
+    let mut anchor = first;
+    let mut prev = first;
+    let full = [
+        f32::NEG_INFINITY,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::INFINITY,
+    ];
+    let mut sleeve = full;
+    for &s in rest {
+        let narrowed = narrow(sleeve, anchor, s, tol);
+        if narrowed[0] <= narrowed[1] && narrowed[2] <= narrowed[3] {
+            sleeve = narrowed;
+        } else {
+            out.push(prev);
+            anchor = prev;
+            sleeve = narrow(full, anchor, s, tol);
+        }
+        prev = s;
+    }
+    if out.len() == 1 || out.last() != Some(&prev) {
+        out.push(prev);
+    }
+    out
+}
+
+/// The slope ranges [top lo, top hi, bottom lo, bottom hi] from `anchor` that pass within
+/// `tol` of `s`, intersected with `sleeve`.
+fn narrow(sleeve: [f32; 4], anchor: (f32, f32, f32), s: (f32, f32, f32), tol: f32) -> [f32; 4] {
+    let dx = (s.0 - anchor.0).max(1e-3);
+    let slope = |y: f32, a: f32, d: f32| (y + d - a) / dx;
+    [
+        sleeve[0].max(slope(s.1, anchor.1, -tol)),
+        sleeve[1].min(slope(s.1, anchor.1, tol)),
+        sleeve[2].max(slope(s.2, anchor.2, -tol)),
+        sleeve[3].min(slope(s.2, anchor.2, tol)),
+    ]
+}
+
 /// Appends a strip through `spans`, each at least `width` tall.
 fn strip(mesh: &mut Mesh, spans: &[(f32, f32, f32)], width: f32, color: Color32) {
     if spans.len() < 2 {
@@ -105,12 +153,8 @@ impl PlotItem for ColumnLine {
                 strip(&mut mesh, &[(x[0], y, y), (x[1], y, y)], 1.0, faint);
             }
         }
-        strip(
-            &mut mesh,
-            &column_spans(&self.points, transform, clip),
-            width,
-            self.color,
-        );
+        let spans = simplify(&column_spans(&self.points, transform, clip), 0.25);
+        strip(&mut mesh, &spans, width, self.color);
         if !mesh.is_empty() {
             shapes.push(Shape::mesh(mesh));
         }
@@ -151,4 +195,31 @@ pub fn auto_color(i: usize) -> Color32 {
     let golden_ratio = std::f32::consts::GOLDEN_RATIO - 1.0;
     let h = (i as f32 * golden_ratio).fract();
     egui::ecolor::Hsva::new(h, 0.85, 0.5, 1.0).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::simplify;
+
+    #[test]
+    fn a_flat_line_keeps_its_ends_and_a_step_keeps_its_corners() {
+        let flat: Vec<_> = (0..600).map(|x| (x as f32, 10.0, 10.0)).collect();
+        assert_eq!(simplify(&flat, 0.25).len(), 2);
+        let step: Vec<_> = (0..100)
+            .map(|x| {
+                let y = if x < 50 { 10.0 } else { 40.0 };
+                (x as f32, y, y)
+            })
+            .collect();
+        let s = simplify(&step, 0.25);
+        assert!(s.len() <= 5, "{s:?}");
+        // Every column stays within 2 * tol of the simplified strip.
+        for &(x, y, _) in &step {
+            let i = s.partition_point(|p| p.0 <= x).clamp(1, s.len() - 1);
+            let (a, b) = (s[i - 1], s[i]);
+            let t = (x - a.0) / (b.0 - a.0);
+            let on = a.1 + (b.1 - a.1) * t;
+            assert!((on - y).abs() <= 0.5 + 1e-3, "x {x}: {on} vs {y}");
+        }
+    }
 }
