@@ -8,6 +8,8 @@ use crate::document::{BoneId, ConstraintKind, Document};
 use crate::render::Pose;
 use crate::sim::{SimError, SimSettings, Simulation};
 use glam::{DMat4, DQuat, DVec3, Vec3};
+use std::cell::RefCell;
+use std::sync::mpsc;
 use std::time::Instant;
 
 /// At most this many fixed steps per frame, so a slow frame does not snowball.
@@ -27,9 +29,40 @@ struct PlotData {
     last_step: Option<u64>,
 }
 
+/// A world handed to the stepping thread: advance it by dt seconds, send it back.
+type Job = (Simulation, f64, mpsc::Sender<Simulation>);
+
+/// Starts the thread that steps worlds between frames; returns its job queue.
+fn spawn_stepper() -> Option<mpsc::Sender<Job>> {
+    let (tx, rx) = mpsc::channel::<Job>();
+    std::thread::Builder::new()
+        .name("sim-step".into())
+        .spawn(move || {
+            for (mut sim, dt, back) in rx {
+                let _ = sim.advance(dt, MAX_STEPS_PER_FRAME);
+                if back.send(sim).is_err() {
+                    break;
+                }
+            }
+        })
+        .ok()?;
+    Some(tx)
+}
+
 /// The simulation as the editor sees it.
+///
+/// While it plays, the world is stepped on its own thread during the rest of the frame
+/// (UI, painting, presenting) and taken back at the start of the next one, so Rapier's
+/// time stays off the UI thread; what a frame shows is the state the previous frame asked
+/// for. Anything that reads or changes the world takes it back first ([`Self::settle`]).
 pub struct LiveSim {
-    sim: Option<Simulation>,
+    sim: RefCell<Option<Simulation>>,
+    /// The world while the stepping thread has it.
+    away: RefCell<Option<mpsc::Receiver<Simulation>>>,
+    stepper: Option<mpsc::Sender<Job>>,
+    /// Simulated seconds and the stability guard's message, as of the last settled state.
+    time_s: f64,
+    paused: Option<String>,
     /// Why the world could not be built, shown in the status bar.
     error: Option<String>,
     pose: Pose,
@@ -44,7 +77,11 @@ pub struct LiveSim {
 impl LiveSim {
     pub fn new(doc: &Document) -> Self {
         let mut s = Self {
-            sim: None,
+            sim: RefCell::new(None),
+            away: RefCell::new(None),
+            stepper: None,
+            time_s: 0.0,
+            paused: None,
             error: None,
             pose: Pose::rest(doc),
             order: Vec::new(),
@@ -57,8 +94,19 @@ impl LiveSim {
         s
     }
 
+    /// Takes the world back from the stepping thread, if it is there (waiting for it).
+    fn settle(&self) {
+        if let Some(rx) = self.away.borrow_mut().take() {
+            // A closed channel means the stepping thread died with the world: none is left.
+            *self.sim.borrow_mut() = rx.recv().ok();
+        }
+    }
+
     fn apply_controls(&mut self, doc: &Document, c: &SimControls) {
-        let Some(sim) = &mut self.sim else { return };
+        self.settle();
+        let Some(sim) = self.sim.get_mut() else {
+            return;
+        };
         let s = sim.settings_mut();
         s.gravity_m_s2 = if c.gravity {
             Vec3::new(0.0, -9.81, 0.0)
@@ -84,9 +132,12 @@ impl LiveSim {
     /// World transforms of every bone: bodies where there are bodies, the rest of the
     /// skeleton carried along by its nearest ancestor bone.
     fn update_pose(&mut self, doc: &Document) {
-        let Some(sim) = &self.sim else { return };
+        let bodies = match self.sim.get_mut() {
+            Some(sim) => sim.body_poses(),
+            None => return,
+        };
         let mut world: Vec<Option<DMat4>> = vec![None; doc.bones.len()];
-        for (id, p) in sim.body_poses() {
+        for (id, p) in bodies {
             let scale = self.rest[id.index()].to_scale_rotation_translation().0;
             let rot = DQuat::from_xyzw(
                 p.rotation.x as f64,
@@ -126,7 +177,9 @@ impl LiveSim {
     /// Appends the telemetry frames recorded since the last call to the plot buffers (a full
     /// copy only after a reset), and drops samples older than the rings keep.
     fn update_plot(&mut self, doc: &Document) {
-        let Some(sim) = &self.sim else { return };
+        let Some(sim) = self.sim.get_mut() else {
+            return;
+        };
         if sim.steps() == self.plot.at_step && !self.plot.times.is_empty() {
             return;
         }
@@ -187,7 +240,10 @@ impl LiveSim {
     }
     /// Steps-per-second estimate, pose and plot buffers after the world moved.
     fn after_steps(&mut self, doc: &Document) {
-        let Some(sim) = &self.sim else { return };
+        self.settle();
+        let Some(sim) = self.sim.get_mut() else {
+            return;
+        };
         let (since, steps0, _) = self.rate;
         let elapsed = since.elapsed().as_secs_f64();
         if elapsed >= 1.0 {
@@ -199,6 +255,17 @@ impl LiveSim {
         }
         self.update_pose(doc);
         self.update_plot(doc);
+        self.refresh_status();
+    }
+
+    /// Copies the time and the guard's message out of the (settled) world.
+    fn refresh_status(&mut self) {
+        let sim = self.sim.get_mut();
+        self.time_s = sim.as_ref().map_or(0.0, Simulation::time_s);
+        self.paused = sim
+            .as_ref()
+            .and_then(|s| s.paused())
+            .map(|p| format!("{p}; edit the bone, then Reset"));
     }
 }
 
@@ -234,7 +301,9 @@ fn parent_first(doc: &Document) -> Vec<BoneId> {
 impl Live for LiveSim {
     fn step(&mut self, doc: &Document, controls: &SimControls, dt: f64) {
         self.apply_controls(doc, controls);
-        let Some(sim) = &mut self.sim else { return };
+        let Some(sim) = self.sim.get_mut() else {
+            return;
+        };
         if sim.paused().is_some() {
             return;
         }
@@ -242,9 +311,32 @@ impl Live for LiveSim {
         self.after_steps(doc);
     }
 
+    fn step_in_background(&mut self, doc: &Document, controls: &SimControls, dt: f64) {
+        // Show what the stepping thread made of the last frame's request...
+        self.after_steps(doc);
+        self.apply_controls(doc, controls);
+        let Some(sim) = self.sim.get_mut().take_if(|s| s.paused().is_none()) else {
+            return;
+        };
+        // ...and hand it this frame's.
+        let stepper = self
+            .stepper
+            .get_or_insert_with(|| spawn_stepper().unwrap_or_else(|| mpsc::channel().0));
+        let (back, rx) = mpsc::channel();
+        match stepper.send((sim, dt, back)) {
+            Ok(()) => *self.away.get_mut() = Some(rx),
+            Err(mpsc::SendError((mut sim, dt, _))) => {
+                // No stepping thread: step here.
+                self.stepper = None;
+                let _ = sim.advance(dt, MAX_STEPS_PER_FRAME);
+                *self.sim.get_mut() = Some(sim);
+            }
+        }
+    }
+
     fn single_step(&mut self, doc: &Document, controls: &SimControls) {
         self.apply_controls(doc, controls);
-        if let Some(sim) = &mut self.sim {
+        if let Some(sim) = self.sim.get_mut() {
             let _ = sim.step();
         }
         self.after_steps(doc);
@@ -259,22 +351,26 @@ impl Live for LiveSim {
         self.pose = Pose::rest(doc);
         self.pinned = None;
         self.plot = PlotData::default();
+        self.settle();
         match Simulation::new(doc, SimSettings::default()) {
             Ok(sim) => {
                 self.rate = (Instant::now(), 0, 0.0);
-                self.sim = Some(sim);
+                *self.sim.get_mut() = Some(sim);
                 self.error = None;
                 self.update_plot(doc);
+                self.refresh_status();
             }
             Err(e) => {
-                self.sim = None;
+                *self.sim.get_mut() = None;
+                self.refresh_status();
                 self.error = Some(format!("no simulation: {e}"));
             }
         }
     }
 
     fn apply_edit(&mut self, doc: &Document) {
-        let result = match &mut self.sim {
+        self.settle();
+        let result = match self.sim.get_mut() {
             Some(sim) => sim.sync(doc).map(|_| ()),
             None => Err(SimError::Empty),
         };
@@ -282,6 +378,7 @@ impl Live for LiveSim {
             Ok(()) => {
                 self.plot.at_step = u64::MAX; // Limit lines may have moved.
                 self.update_plot(doc);
+                self.refresh_status();
             }
             // Bodies appeared or vanished (or the world never built): start over.
             Err(_) => self.reset(doc),
@@ -289,13 +386,15 @@ impl Live for LiveSim {
     }
 
     fn push(&mut self, doc: &Document, bone: BoneId, impulse_n_s: Vec3) {
-        if let Some(sim) = &mut self.sim {
+        self.settle();
+        if let Some(sim) = self.sim.get_mut() {
             let _ = sim.apply_impulse(&doc.bone(bone).name, impulse_n_s);
         }
     }
 
     fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimitsRad> {
-        self.sim.as_ref()?.joint_limits(bone)
+        self.settle();
+        self.sim.borrow().as_ref()?.joint_limits(bone)
     }
 
     fn pose(&self) -> &Pose {
@@ -303,7 +402,7 @@ impl Live for LiveSim {
     }
 
     fn time(&self) -> f64 {
-        self.sim.as_ref().map_or(0.0, Simulation::time_s)
+        self.time_s
     }
 
     fn steps_per_second(&self) -> f64 {
@@ -311,12 +410,7 @@ impl Live for LiveSim {
     }
 
     fn guard_message(&self) -> Option<String> {
-        match &self.sim {
-            Some(sim) => sim
-                .paused()
-                .map(|p| format!("{p}; edit the bone, then Reset")),
-            None => self.error.clone(),
-        }
+        self.error.clone().or_else(|| self.paused.clone())
     }
 
     fn series(&self) -> Vec<Series<'_>> {
@@ -349,5 +443,31 @@ impl Live for LiveSim {
             limit: None,
         });
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stepping thread runs the same fixed steps as stepping in place: after the same
+    /// frames the world is in the same state, bit for bit.
+    #[test]
+    fn background_stepping_matches_stepping_in_place() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/mannequin.glb");
+        let doc = Document::open(&path).expect("mannequin opens");
+        let controls = SimControls {
+            playing: true,
+            ..Default::default()
+        };
+        let (mut here, mut away) = (LiveSim::new(&doc), LiveSim::new(&doc));
+        for _ in 0..40 {
+            here.step(&doc, &controls, 1.0 / 60.0);
+            away.step_in_background(&doc, &controls, 1.0 / 60.0);
+        }
+        away.after_steps(&doc);
+        assert!(here.time() > 0.6, "time {}", here.time());
+        assert_eq!(here.time(), away.time());
+        assert_eq!(here.pose().world_from_bone, away.pose().world_from_bone);
     }
 }

@@ -145,7 +145,7 @@ impl EditorApp {
             force = true;
         } else if self.sim.playing {
             let dt = (ctx.input(|i| i.stable_dt) as f64).min(0.05) * self.sim.time_scale;
-            sim.step(&st.doc, &self.sim, dt);
+            sim.step_in_background(&st.doc, &self.sim, dt);
             moved = true;
             // The simulation needs frames at the display rate, not as fast as the CPU allows.
             ctx.request_repaint_after(POSE_INTERVAL);

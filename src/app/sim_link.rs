@@ -9,6 +9,11 @@ use crate::render::Pose;
 pub trait Simulation {
     /// Advances by `dt` seconds of simulated time (already scaled).
     fn step(&mut self, doc: &Document, controls: &SimControls, dt: f64);
+    /// Like [`Self::step`], but the stepping may happen while the rest of the frame is
+    /// built and painted: what is shown (pose, telemetry, time) may lag by one frame.
+    fn step_in_background(&mut self, doc: &Document, controls: &SimControls, dt: f64) {
+        self.step(doc, controls, dt);
+    }
     /// Advances exactly one fixed step (the Step button).
     fn single_step(&mut self, doc: &Document, controls: &SimControls);
     /// Back to the rest pose, time 0.
