@@ -20,8 +20,10 @@ pub enum Hook {
         full: Vec<f64>,
         bare: Vec<f64>,
         last: Option<Instant>,
-        /// CPU time of the editor's own `ui()` per full frame (ms).
+        /// Per full frame, the editor's `ui()` time outside GL work (ms)...
         ui_cpu: Vec<f64>,
+        /// ...and the GL work inside it: the viewport's buffer uploads (ms).
+        ui_gl: Vec<f64>,
     },
 }
 
@@ -44,6 +46,7 @@ impl Hook {
             bare: Vec::new(),
             last: None,
             ui_cpu: Vec::new(),
+            ui_gl: Vec::new(),
         }
     }
 
@@ -89,6 +92,7 @@ impl Hook {
                 bare,
                 last,
                 ui_cpu,
+                ui_gl,
             } => {
                 let now = Instant::now();
                 if let Some(prev) = last.replace(now) {
@@ -106,6 +110,7 @@ impl Hook {
                         "p95_frame_ms": round(percentile(full, 0.95)),
                         "bare_median_frame_ms": round(percentile(bare, 0.5)),
                         "ui_cpu_median_ms": round(percentile(ui_cpu, 0.5)),
+                        "ui_gl_median_ms": round(percentile(ui_gl, 0.5)),
                     });
                     finish(ctx, outcome, Ok(json.to_string()));
                 }
@@ -115,17 +120,19 @@ impl Hook {
 }
 
 impl Hook {
-    /// Records the CPU time of one full editor frame's `ui()`.
-    pub fn record_ui_cpu(&mut self, ms: f64) {
+    /// Records one full editor frame's `ui()` time: all of it, and the part spent in GL.
+    pub fn record_ui_cpu(&mut self, total_ms: f64, gl_ms: f64) {
         if let Hook::Bench {
             frames,
             full,
             ui_cpu,
+            ui_gl,
             ..
         } = self
         {
             if full.len() < *frames {
-                ui_cpu.push(ms);
+                ui_cpu.push(total_ms - gl_ms);
+                ui_gl.push(gl_ms);
             }
         }
     }

@@ -350,7 +350,10 @@ impl eframe::App for EditorApp {
             self.title = title;
         }
         if let Some(h) = &mut self.hook {
-            h.record_ui_cpu(started.elapsed().as_secs_f64() * 1e3);
+            h.record_ui_cpu(
+                started.elapsed().as_secs_f64() * 1e3,
+                std::mem::take(&mut self.viewport.gl_ms),
+            );
         }
     }
 

@@ -154,7 +154,12 @@ impl PlotPanel {
                 let width = ((total - 48.0) * share).max(80.0);
                 let columns = (width * ppp) as usize;
                 Plot::new(id)
-                    .legend(Legend::default())
+                    // No legend box: with every joint listed it would hide most of the data.
+                    .legend(
+                        Legend::default()
+                            .background_alpha(0.0)
+                            .text_style(egui::TextStyle::Small),
+                    )
                     .width(width)
                     .height(height)
                     .x_axis_label("time (s)")

@@ -42,6 +42,8 @@ pub struct Viewport {
     push_drag: Option<(crate::document::BoneId, egui::Pos2)>,
     /// A push the user finished: bone and impulse (N*s, world), for the simulation to take.
     pub pending_push: Option<(crate::document::BoneId, Vec3)>,
+    /// Time spent preparing GL resources since the frame benchmark last took it (ms).
+    pub gl_ms: f64,
 }
 
 /// The camera that shows the whole character: the box around its rest-pose bone origins.
@@ -82,6 +84,7 @@ impl Viewport {
             colliders: Arc::default(),
             push_drag: None,
             pending_push: None,
+            gl_ms: 0.0,
             home: OrbitCamera::default(),
         }
     }
@@ -173,7 +176,10 @@ impl Viewport {
                 .get_or_insert_with(|| GpuScene::new(gl))
                 .as_mut()
                 .map_err(|e| e.clone())?;
-            Ok(scene.prepare(input, size))
+            let started = std::time::Instant::now();
+            let show = scene.prepare(input, size);
+            self.gl_ms += started.elapsed().as_secs_f64() * 1e3;
+            Ok(show)
         })
     }
 
