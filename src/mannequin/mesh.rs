@@ -10,8 +10,8 @@ pub struct PartMesh {
     pub indices: Vec<u32>,
 }
 
-const SEGMENTS: u32 = 16;
-const CAP_RINGS: u32 = 4;
+const SEGMENTS: u32 = 12;
+const CAP_RINGS: u32 = 3;
 
 /// A capsule along +Y centred on the origin (a sphere when `half_height` is 0).
 pub fn capsule(radius: f32, half_height: f32) -> PartMesh {
