@@ -59,6 +59,8 @@ pub struct LiveSim {
     sim: RefCell<Option<Simulation>>,
     /// The world while the stepping thread has it.
     away: RefCell<Option<mpsc::Receiver<Simulation>>>,
+    /// Set when the stepping thread died with the world (a panic inside Rapier).
+    lost: std::cell::Cell<bool>,
     stepper: Option<mpsc::Sender<Job>>,
     /// Simulated seconds and the stability guard's message, as of the last settled state.
     time_s: f64,
@@ -79,6 +81,7 @@ impl LiveSim {
         let mut s = Self {
             sim: RefCell::new(None),
             away: RefCell::new(None),
+            lost: std::cell::Cell::new(false),
             stepper: None,
             time_s: 0.0,
             paused: None,
@@ -98,7 +101,9 @@ impl LiveSim {
     fn settle(&self) {
         if let Some(rx) = self.away.borrow_mut().take() {
             // A closed channel means the stepping thread died with the world: none is left.
-            *self.sim.borrow_mut() = rx.recv().ok();
+            let sim = rx.recv().ok();
+            self.lost.set(sim.is_none());
+            *self.sim.borrow_mut() = sim;
         }
     }
 
@@ -352,6 +357,7 @@ impl Live for LiveSim {
         self.pinned = None;
         self.plot = PlotData::default();
         self.settle();
+        self.lost.set(false);
         match Simulation::new(doc, SimSettings::default()) {
             Ok(sim) => {
                 self.rate = (Instant::now(), 0, 0.0);
@@ -410,6 +416,9 @@ impl Live for LiveSim {
     }
 
     fn guard_message(&self) -> Option<String> {
+        if self.lost.get() {
+            return Some("the simulation stopped unexpectedly; press Reset".into());
+        }
         self.error.clone().or_else(|| self.paused.clone())
     }
 

@@ -135,6 +135,9 @@ impl PlotPanel {
                 ui.weak("No telemetry yet (simulation not connected).");
             }
         });
+        if self.all_joints {
+            joint_key(ui, series);
+        }
         let t1 = self.paused_at.unwrap_or(now).max(self.window);
         let t0 = t1 - self.window;
         let height = ui.available_height().max(80.0);
@@ -153,14 +156,17 @@ impl PlotPanel {
             for (id, kind, ylabel, share) in plots {
                 let width = ((total - 48.0) * share).max(80.0);
                 let columns = (width * ppp) as usize;
-                Plot::new(id)
-                    // No legend box: with every joint listed it would hide most of the data.
-                    .legend(
+                let mut plot = Plot::new(id);
+                // Every joint's name does not fit in the plot: they are listed above it.
+                if !(self.all_joints && kind == PlotKind::JointError) {
+                    // No legend box over the data.
+                    plot = plot.legend(
                         Legend::default()
                             .background_alpha(0.0)
                             .text_style(egui::TextStyle::Small),
-                    )
-                    .width(width)
+                    );
+                }
+                plot.width(width)
                     .height(height)
                     .x_axis_label("time (s)")
                     .y_axis_label(ylabel)
@@ -201,6 +207,22 @@ impl PlotPanel {
         });
         csv
     }
+}
+
+/// The joints' names in their line colours, wrapped above the plots (with every joint shown,
+/// a legend inside the plot would not fit).
+fn joint_key(ui: &mut egui::Ui, series: &[Series]) {
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 10.0;
+        let joints = series.iter().filter(|s| s.plot == PlotKind::JointError);
+        for (i, s) in joints.enumerate() {
+            let color = auto_color(i);
+            let (swatch, _) = ui.allocate_exact_size(egui::vec2(10.0, 3.0), egui::Sense::hover());
+            ui.painter().rect_filled(swatch, 0.0, color);
+            ui.add_space(-6.0);
+            ui.label(egui::RichText::new(&s.name).small().color(color));
+        }
+    });
 }
 
 /// All series as CSV rows: series,unit,time_s,value.
