@@ -15,6 +15,7 @@ use super::pose::Pose;
 use super::shade;
 use super::skin::{skin, SkinModel, SkinnedPrimitive};
 use crate::document::{BoneId, ColliderShape};
+use crate::mannequin::mesh;
 use std::sync::Arc;
 use three_d::*;
 
@@ -97,63 +98,9 @@ struct CacheKey {
     size: (u32, u32),
 }
 
-fn capsule_mesh(radius: f32, half_height: f32) -> CpuMesh {
-    let mut m = CpuMesh::sphere(SHELL_SUBDIVISIONS);
-    let normals: Vec<Vec3> = m.positions.to_f32().iter().map(|p| p.normalize()).collect();
-    let pos: Vec<Vec3> = m
-        .positions
-        .to_f32()
-        .iter()
-        .map(|p| {
-            p * radius
-                + vec3(
-                    0.0,
-                    if p.y >= 0.0 {
-                        half_height
-                    } else {
-                        -half_height
-                    },
-                    0.0,
-                )
-        })
-        .collect();
-    m.positions = Positions::F32(pos);
-    m.normals = Some(normals);
-    m
-}
-
-/// Angular subdivisions of a collider shell: enough for a translucent outline, and every
-/// triangle is blended, so no more.
-const SHELL_SUBDIVISIONS: u32 = 8;
-
 /// Colliders are drawn this much larger (m) than they are, so a body mesh that coincides with
 /// them does not z-fight with the translucent shells.
 const SHELL_M: f64 = 0.004;
-
-fn shape_mesh(shape: &ColliderShape) -> CpuMesh {
-    let shell = |x: f64| (x + SHELL_M) as f32;
-    match *shape {
-        ColliderShape::Sphere { radius } => {
-            let mut m = CpuMesh::sphere(SHELL_SUBDIVISIONS);
-            m.transform(Mat4::from_scale(shell(radius))).ok();
-            m
-        }
-        ColliderShape::Capsule {
-            radius,
-            half_height,
-        } => capsule_mesh(shell(radius), half_height as f32),
-        ColliderShape::Box { half_extents: e } => {
-            let mut m = CpuMesh::cube();
-            m.transform(Mat4::from_nonuniform_scale(
-                shell(e[0]),
-                shell(e[1]),
-                shell(e[2]),
-            ))
-            .ok();
-            m
-        }
-    }
-}
 
 /// One primitive skinned to `pose`, lit per vertex, on the GPU.
 fn posed_mesh(ctx: &Context, p: &SkinnedPrimitive, pose: &Pose) -> Mesh {
@@ -168,19 +115,25 @@ fn posed_mesh(ctx: &Context, p: &SkinnedPrimitive, pose: &Pose) -> Mesh {
     Mesh::new(ctx, &cpu)
 }
 
+/// A collider's translucent shell, tessellated like the mannequin's body parts (12 sides):
+/// every triangle is blended, so no more than an outline needs, and a body that matches its
+/// colliders is matched facet for facet.
 fn shell(shape: &ColliderShape) -> Shell {
-    let m = shape_mesh(shape);
-    let positions: Vec<glam::Vec3> = m
-        .positions
-        .to_f32()
-        .iter()
-        .map(|p| glam::Vec3::new(p.x, p.y, p.z))
-        .collect();
-    let indices = m
-        .indices
-        .to_u32()
-        .unwrap_or_else(|| (0..positions.len() as u32).collect());
-    Shell { positions, indices }
+    let grow = |x: f64| (x + SHELL_M) as f32;
+    let m = match *shape {
+        ColliderShape::Sphere { radius } => mesh::capsule(grow(radius), 0.0),
+        ColliderShape::Capsule {
+            radius,
+            half_height,
+        } => mesh::capsule(grow(radius), half_height as f32),
+        ColliderShape::Box { half_extents: e } => {
+            mesh::cuboid(glam::Vec3::new(grow(e[0]), grow(e[1]), grow(e[2])))
+        }
+    };
+    Shell {
+        positions: m.positions,
+        indices: m.indices,
+    }
 }
 
 /// How a batch is drawn.
