@@ -206,7 +206,7 @@ impl EditorApp {
         }
     }
 
-    fn panels(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+    fn panels(&mut self, ui: &mut egui::Ui, frame: &eframe::Frame) {
         let st = &mut self.state;
         egui::Panel::top("menu")
             .frame(unfilled_side(ui))

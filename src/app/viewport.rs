@@ -167,13 +167,13 @@ impl Viewport {
         input: &SceneInput,
         size: [u32; 2],
     ) -> Result<Show, String> {
-        let Some(gl) = frame.gl().cloned() else {
+        let Some(gl) = frame.gl() else {
             return Err("no GL context".into());
         };
         GPU.with(|g| {
             let mut g = g.borrow_mut();
             let scene = g
-                .get_or_insert_with(|| GpuScene::new(gl))
+                .get_or_insert_with(|| GpuScene::new(gl.clone()))
                 .as_mut()
                 .map_err(|e| e.clone())?;
             let started = std::time::Instant::now();
@@ -183,7 +183,7 @@ impl Viewport {
         })
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, st: &mut EditorState, frame: &mut eframe::Frame) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, st: &mut EditorState, frame: &eframe::Frame) {
         self.sync(st);
         let rect = ui.available_rect_before_wrap();
         let resp = ui.allocate_rect(rect, egui::Sense::click_and_drag());

@@ -179,6 +179,15 @@ fn batch_gm(ctx: &Context, b: &Batch, layer: Layer) -> Gm<Mesh, ColorMaterial> {
     Gm::new(Mesh::new(ctx, &cpu), material)
 }
 
+/// The viewport's background colour, with the depth buffer cleared to far.
+const BACKGROUND: ClearState = ClearState {
+    red: Some(0.16),
+    green: Some(0.17),
+    blue: Some(0.2),
+    alpha: Some(1.0),
+    depth: Some(1.0),
+};
+
 const COLLIDER: [u8; 4] = [90, 160, 255, 60];
 const COLLIDER_SELECTED: [u8; 4] = [255, 200, 60, 110];
 
@@ -297,7 +306,7 @@ impl GpuScene {
         self.image.ensure_size(&self.ctx, [w, h]);
         let target = RenderTarget::from_framebuffer(&self.ctx, w, h, self.image.framebuffer());
         let whole = ScissorBox::new_at_origo(w, h);
-        target.clear(ClearState::color_and_depth(0.16, 0.17, 0.2, 1.0, 1.0));
+        target.clear(BACKGROUND);
         self.draw(&target, whole, Viewport::new_at_origo(w, h), input);
         // The framebuffer is ours: take it back before the target would delete it.
         target.into_framebuffer();
@@ -336,10 +345,7 @@ impl GpuScene {
             height: viewport[3].max(1) as u32,
         };
         let target = RenderTarget::screen(&self.ctx, screen[0], screen[1]);
-        target.clear_partially(
-            scissor,
-            ClearState::color_and_depth(0.16, 0.17, 0.2, 1.0, 1.0),
-        );
+        target.clear_partially(scissor, BACKGROUND);
         self.draw(&target, scissor, vp, input);
     }
 
