@@ -13,4 +13,5 @@ pub mod cli;
 pub mod document;
 pub mod mannequin;
 pub mod render;
+pub mod shapes;
 pub mod sim;

@@ -324,19 +324,25 @@ impl Live for LiveSim {
             return;
         };
         // ...and hand it this frame's.
-        let stepper = self
-            .stepper
-            .get_or_insert_with(|| spawn_stepper().unwrap_or_else(|| mpsc::channel().0));
-        let (back, rx) = mpsc::channel();
-        match stepper.send((sim, dt, back)) {
-            Ok(()) => *self.away.get_mut() = Some(rx),
-            Err(mpsc::SendError((mut sim, dt, _))) => {
-                // No stepping thread: step here.
-                self.stepper = None;
-                let _ = sim.advance(dt, MAX_STEPS_PER_FRAME);
-                *self.sim.get_mut() = Some(sim);
-            }
+        if self.stepper.is_none() {
+            self.stepper = spawn_stepper();
         }
+        let (back, rx) = mpsc::channel();
+        let job = match &self.stepper {
+            Some(stepper) => match stepper.send((sim, dt, back)) {
+                Ok(()) => {
+                    *self.away.get_mut() = Some(rx);
+                    return;
+                }
+                Err(mpsc::SendError(job)) => job,
+            },
+            None => (sim, dt, back),
+        };
+        // No stepping thread (it could not start, or died): step here, try again next frame.
+        self.stepper = None;
+        let (mut sim, dt, _) = job;
+        let _ = sim.advance(dt, MAX_STEPS_PER_FRAME);
+        *self.sim.get_mut() = Some(sim);
     }
 
     fn single_step(&mut self, doc: &Document, controls: &SimControls) {

@@ -1,10 +1,10 @@
 //! Generator of the bundled default character, `assets/mannequin.glb`: a skinned humanoid
 //! whose visible mesh matches its colliders, with physics extras on every bone.
 
-pub mod mesh;
 pub mod spec;
 
 use crate::document::container::write_glb;
+use crate::shapes as mesh;
 use glam::{Quat, Vec3};
 use serde_json::{json, Value};
 use spec::{BoneSpec, Joint, Shape};

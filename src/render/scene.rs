@@ -15,7 +15,7 @@ use super::pose::Pose;
 use super::shade;
 use super::skin::{skin, SkinModel, SkinnedPrimitive};
 use crate::document::{BoneId, ColliderShape};
-use crate::mannequin::mesh;
+use crate::shapes::{self, PartMesh};
 use std::sync::Arc;
 use three_d::*;
 
@@ -61,12 +61,6 @@ pub enum Show {
     Direct,
 }
 
-/// A collider shell's template: local positions and triangle indices.
-struct Shell {
-    positions: Vec<glam::Vec3>,
-    indices: Vec<u32>,
-}
-
 /// The per-frame (pose, selection, document) geometry of the scene.
 #[derive(Default)]
 struct FrameGeometry {
@@ -75,7 +69,7 @@ struct FrameGeometry {
     meshes: Vec<Gm<Mesh, ColorMaterial>>,
     /// Templates of the colliders' shapes, rebuilt when a shape changes.
     collider_shapes: Vec<ColliderShape>,
-    shells: Vec<Shell>,
+    shells: Vec<PartMesh>,
     /// All collider shells, and the (colliders, selection) they were built from.
     colliders: Option<(ColliderKey, Gm<Mesh, ColorMaterial>)>,
     /// The gizmos, and the (segments, eye) they were built for.
@@ -115,24 +109,19 @@ fn posed_mesh(ctx: &Context, p: &SkinnedPrimitive, pose: &Pose) -> Mesh {
     Mesh::new(ctx, &cpu)
 }
 
-/// A collider's translucent shell, tessellated like the mannequin's body parts (12 sides):
-/// every triangle is blended, so no more than an outline needs, and a body that matches its
-/// colliders is matched facet for facet.
-fn shell(shape: &ColliderShape) -> Shell {
+/// A collider's translucent shell (see [`shapes`]): every triangle is blended, so no more
+/// than an outline needs.
+fn shell(shape: &ColliderShape) -> PartMesh {
     let grow = |x: f64| (x + SHELL_M) as f32;
-    let m = match *shape {
-        ColliderShape::Sphere { radius } => mesh::capsule(grow(radius), 0.0),
+    match *shape {
+        ColliderShape::Sphere { radius } => shapes::capsule(grow(radius), 0.0),
         ColliderShape::Capsule {
             radius,
             half_height,
-        } => mesh::capsule(grow(radius), half_height as f32),
+        } => shapes::capsule(grow(radius), half_height as f32),
         ColliderShape::Box { half_extents: e } => {
-            mesh::cuboid(glam::Vec3::new(grow(e[0]), grow(e[1]), grow(e[2])))
+            shapes::cuboid(glam::Vec3::new(grow(e[0]), grow(e[1]), grow(e[2])))
         }
-    };
-    Shell {
-        positions: m.positions,
-        indices: m.indices,
     }
 }
 
@@ -229,10 +218,10 @@ impl GpuScene {
                 .map(|p| Gm::new(posed_mesh(ctx, p, &input.pose), material.clone()))
                 .collect();
         }
-        let shapes: Vec<ColliderShape> = input.colliders.iter().map(|c| c.shape.clone()).collect();
-        if shapes != f.collider_shapes {
-            f.shells = shapes.iter().map(shell).collect();
-            f.collider_shapes = shapes;
+        let shapes = input.colliders.iter().map(|c| &c.shape);
+        if !shapes.clone().eq(&f.collider_shapes) {
+            f.collider_shapes = shapes.cloned().collect();
+            f.shells = f.collider_shapes.iter().map(shell).collect();
             f.colliders = None;
         }
         let key = (input.colliders.as_ptr(), input.selected);

@@ -27,7 +27,10 @@ impl SkinModel {
         let primitives = geo
             .primitives
             .into_iter()
-            .map(|prim| {
+            .map(|mut prim| {
+                if prim.normals.len() != prim.positions.len() {
+                    prim.normals = smooth_normals(&prim.positions, &prim.indices);
+                }
                 let joints = prim
                     .skin
                     .and_then(|s| Some((doc.skeleton.skins.get(s)?, geo.inverse_bind.get(s)?)))
@@ -58,6 +61,24 @@ impl SkinModel {
             .collect();
         Self { primitives }
     }
+}
+
+/// Area-weighted vertex normals, for a primitive that has none (glTF leaves them to the
+/// viewer); without them it would be lit as one flat silhouette.
+fn smooth_normals(positions: &[[f32; 3]], indices: &[u32]) -> Vec<[f32; 3]> {
+    let mut acc = vec![Vec3::ZERO; positions.len()];
+    let p = |i: u32| positions.get(i as usize).map(|v| Vec3::from_array(*v));
+    for t in indices.chunks_exact(3) {
+        if let (Some(a), Some(b), Some(c)) = (p(t[0]), p(t[1]), p(t[2])) {
+            let n = (b - a).cross(c - a);
+            for &i in t {
+                acc[i as usize] += n;
+            }
+        }
+    }
+    acc.iter()
+        .map(|n| n.normalize_or(Vec3::Y).to_array())
+        .collect()
 }
 
 /// Skinned world positions and normals of one primitive under `pose`.
@@ -99,4 +120,22 @@ pub fn skin(p: &SkinnedPrimitive, pose: &Pose) -> (Vec<Vec3>, Vec<Vec3>) {
         nrm.push(m.transform_vector3(n).normalize_or(Vec3::Y));
     }
     (pos, nrm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::smooth_normals;
+
+    #[test]
+    fn missing_normals_point_out_of_the_faces() {
+        // Two triangles of the unit square in the XY plane, wound counter-clockwise seen from +Z.
+        let pos = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.0, 1.0, 0.0],
+        ];
+        let n = smooth_normals(&pos, &[0, 1, 2, 0, 2, 3]);
+        assert!(n.iter().all(|v| (v[2] - 1.0).abs() < 1e-6), "{n:?}");
+    }
 }

@@ -1,4 +1,6 @@
-//! Low-poly body-part meshes (capsule, sphere, box) for the mannequin's visible skin.
+//! Low-poly closed meshes of the collider shapes (capsule, sphere, box), outward-facing:
+//! the mannequin's visible body parts and the viewport's collider shells, so a body built to
+//! match its colliders matches them facet for facet.
 
 use glam::Vec3;
 
