@@ -4,6 +4,7 @@ mod bench;
 mod bench_io;
 mod edit;
 mod inspect;
+pub mod poses;
 pub mod simulate;
 mod validate;
 

@@ -133,11 +133,8 @@ impl Ragdoll {
             .zip(frame.iter_mut())
             .zip(t.joint_stats.iter_mut())
         {
-            let r1 = *world.bodies[self.bodies[j.spec.parent].body].rotation()
-                * j.spec.parent_from_frame.rotation;
-            let r2 = *world.bodies[self.bodies[j.spec.child].body].rotation()
-                * j.spec.child_from_frame.rotation;
-            let (sample, off_axis) = measure_joint(r1.inverse() * r2, &j.spec.limits);
+            let q = joints::relative_rotation(world, &self.bodies, &j.spec);
+            let (sample, off_axis) = measure_joint(q, &j.spec.limits);
             *out = sample;
             stats.samples += 1;
             stats.sum_sq_error_deg2 += (sample.error_deg as f64) * (sample.error_deg as f64);
@@ -236,10 +233,7 @@ impl Ragdoll {
         for i in (0..self.joints.len()).rev() {
             if !kept[i] {
                 let j = self.joints.remove(i);
-                world.remove_impulse_joint(j.main);
-                if let Some(d) = j.drive_joint {
-                    world.remove_impulse_joint(d);
-                }
+                joints::remove(world, &j);
                 changed += 1;
             }
         }

@@ -78,8 +78,9 @@ fn seed_example_parses_exactly() {
     assert_eq!(
         c.kind,
         ConstraintKind::BallSocket {
-            swing_limit_deg: 80.0,
-            twist_limit_deg: 45.0
+            swing_limit_deg: SwingExtentsDeg::circular(80.0),
+            twist_limit_deg: TwistRangeDeg::symmetric(45.0),
+            swing_y_axis: None,
         }
     );
     assert_eq!(c.parent_bone.as_deref(), Some("spine_upper"));
@@ -132,8 +133,9 @@ fn missing_keys_take_the_seed_defaults() {
     assert_eq!(
         a.constraint.unwrap().kind,
         ConstraintKind::BallSocket {
-            swing_limit_deg: 180.0,
-            twist_limit_deg: 180.0
+            swing_limit_deg: SwingExtentsDeg::circular(180.0),
+            twist_limit_deg: TwistRangeDeg::symmetric(180.0),
+            swing_y_axis: None,
         }
     );
     assert_eq!(a.drive, Some(Drive::default()));

@@ -5,6 +5,7 @@ mod common;
 mod diagnostics;
 mod editor;
 mod hostile;
+mod limits;
 mod load;
 mod mannequin;
 mod save;

@@ -3,7 +3,7 @@
 use crate::common;
 use glam::Vec3;
 use ragdoll_tuner::document::{Document, Edit};
-use ragdoll_tuner::sim::{FrameRing, JointLimitsRad, SimSettings, Simulation};
+use ragdoll_tuner::sim::{FrameRing, JointLimits, SimSettings, Simulation};
 use serde_json::json;
 
 fn mannequin() -> Document {
@@ -251,9 +251,9 @@ fn sim_live_knee_limit_edit_holds_from_then_on() {
     assert!(sim.sync(&doc).unwrap() >= 1);
     assert_eq!(
         sim.joint_limits("shin_l"),
-        Some(JointLimitsRad::Hinge {
+        Some(JointLimits::Hinge {
             min_rad: 0.0,
-            max_rad: 60f32.to_radians()
+            max_rad: 60f64.to_radians()
         })
     );
     let mut worst_after_settle = 0.0f32;
@@ -484,4 +484,34 @@ fn sim_cli_simulate_prints_the_json_report_and_csv() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("BONE:X,Y,Z@T"));
+}
+
+#[test]
+fn scratch_elbow_variants() {
+    for variant in 0..3 {
+        let mut doc = mannequin();
+        let id = doc.bone_by_name("hand_l").unwrap();
+        let v = match variant {
+            0 => None,
+            1 => Some(json!({"type":"hinge","hinge_axis":[1,0,0],"limit_min_deg":-60,"limit_max_deg":70,"parent_bone":"forearm_l"})),
+            _ => Some(json!({"type":"ball_socket","swing_limit_deg":40,"twist_limit_deg":[-10,10],"parent_bone":"forearm_l"})),
+        };
+        if let Some(v) = v {
+            doc.apply(&Edit::Set { target: doc.bone_target(id), key: "constraint".into(), value: v }).unwrap();
+        }
+        let s = SimSettings { gravity_m_s2: Vec3::ZERO, ..SimSettings::passive() };
+        let mut sim = Simulation::new(&doc, s).unwrap();
+        let i = sim.telemetry().joint_names.iter().position(|n| n == "forearm_l").unwrap();
+        let mut worst = 0.0f32;
+        for sign in [-1.0f32, 1.0] {
+        for k in 0..180 {
+            let ramp = (k as f32 / 60.0).min(1.0);
+            sim.set_external_torque("forearm_l", Vec3::X * 150.0 * ramp * sign).unwrap();
+            sim.set_external_torque("upper_arm_l", -Vec3::X * 150.0 * ramp * sign).unwrap();
+            sim.step().unwrap();
+            worst = worst.max(sim.telemetry().joints.latest().unwrap()[i].violation_deg);
+        }
+        }
+        println!("variant {variant}: elbow violation {worst:.3}");
+    }
 }
