@@ -60,6 +60,8 @@ pub struct SwingBoundary {
     /// pos_y, neg_y, pos_z, neg_z (radians).
     pub extents_rad: [f64; 4],
     discs: Vec<Disc>,
+    /// The same discs as cones on the sphere.
+    cones: Vec<Cone>,
 }
 
 /// Outward axis directions of the four extents in the (u, v) plane.
@@ -121,9 +123,11 @@ impl SwingBoundary {
                 discs.push(disc);
             }
         }
+        let cones = discs.iter().map(disc_cone).collect();
         Self {
             extents_rad: ext,
             discs,
+            cones,
         }
     }
 
@@ -159,8 +163,53 @@ impl SwingBoundary {
     }
 
     /// The cones whose intersection is the region, in the joint frame (for the solver).
-    pub fn cones(&self) -> Vec<Cone> {
-        self.discs.iter().map(disc_cone).collect()
+    pub fn cones(&self) -> &[Cone] {
+        &self.cones
+    }
+
+    /// How far (radians, angle on the sphere) the unit direction `d` of the joint frame lies
+    /// outside the region: the distance to its nearest point, 0 inside. Near a corner this is
+    /// less than the tilt past the boundary at the same azimuth.
+    pub fn distance_outside(&self, d: DVec3) -> f64 {
+        let inside = |p: DVec3| {
+            self.cones
+                .iter()
+                .all(|c| p.angle_between(c.axis) <= c.half_angle_rad + 1e-9)
+        };
+        if inside(d) {
+            return 0.0;
+        }
+        let mut best = f64::INFINITY;
+        for c in &self.cones {
+            let angle = d.angle_between(c.axis);
+            if angle <= c.half_angle_rad {
+                continue;
+            }
+            let side = d - c.axis * d.dot(c.axis);
+            if side.length_squared() < 1e-18 {
+                continue;
+            }
+            let p = c.axis * c.half_angle_rad.cos() + side.normalize() * c.half_angle_rad.sin();
+            if inside(p) {
+                best = best.min(angle - c.half_angle_rad);
+            }
+        }
+        for (i, a) in self.cones.iter().enumerate() {
+            for b in &self.cones[i + 1..] {
+                for p in circle_crossings(a, b) {
+                    if inside(p) {
+                        best = best.min(d.angle_between(p));
+                    }
+                }
+            }
+        }
+        if best.is_finite() {
+            best
+        } else {
+            // No candidate found (degenerate cones): the tilt past the boundary instead.
+            let tilt = d.x.clamp(-1.0, 1.0).acos();
+            (tilt - self.max_tilt_rad(d.z.atan2(d.y))).max(0.0)
+        }
     }
 
     /// The largest tilt at azimuths 0, step, 2 step, ... below 360 degrees, in degrees.
@@ -173,6 +222,26 @@ impl SwingBoundary {
             })
             .collect()
     }
+}
+
+/// The points where two cones' rims cross (none, or two).
+fn circle_crossings(a: &Cone, b: &Cone) -> Vec<DVec3> {
+    let c = a.axis.dot(b.axis);
+    let n = a.axis.cross(b.axis);
+    let n2 = n.length_squared();
+    if n2 < 1e-14 {
+        return Vec::new();
+    }
+    let (ca, cb) = (a.half_angle_rad.cos(), b.half_angle_rad.cos());
+    let alpha = (ca - c * cb) / (1.0 - c * c);
+    let beta = (cb - c * ca) / (1.0 - c * c);
+    let base = a.axis * alpha + b.axis * beta;
+    let rest = 1.0 - base.length_squared();
+    if rest < 0.0 {
+        return Vec::new();
+    }
+    let g = (rest / n2).sqrt();
+    vec![base + n * g, base - n * g]
 }
 
 /// The circular cone on the sphere that a disc (centred on the u or v axis) projects from.
@@ -282,6 +351,29 @@ mod tests {
                     assert_eq!(b.contains(tilt, psi), inside);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn distance_outside_is_the_angle_to_the_region() {
+        let b = deg([120.0, 15.0, 45.0, 30.0]);
+        assert_eq!(b.distance_outside(DVec3::X), 0.0);
+        // Straight past a smooth stretch of the rim: the tilt past it.
+        let d = dir(20f64.to_radians(), std::f64::consts::PI);
+        assert!((b.distance_outside(d).to_degrees() - 5.0).abs() < 1e-6);
+        // Beside the pointed forward extent: far less than the tilt past the boundary there.
+        let psi = 2f64.to_radians();
+        let d = dir(118f64.to_radians(), psi);
+        let tilt_past = 118.0 - b.max_tilt_rad(psi).to_degrees();
+        let dist = b.distance_outside(d).to_degrees();
+        assert!(dist > 0.0 && dist < tilt_past && dist < 2.0, "{dist} vs {tilt_past}");
+        // Every sampled outside point is at most its tilt-past distance away.
+        for i in 0..72 {
+            let psi = (i as f64 * 5.0).to_radians();
+            let t = b.max_tilt_rad(psi);
+            let d = dir(t + 3f64.to_radians(), psi);
+            let dist = b.distance_outside(d).to_degrees();
+            assert!(dist > 0.0 && dist <= 3.0 + 1e-6, "{i}: {dist}");
         }
     }
 

@@ -35,7 +35,9 @@ pub struct JointMeasure {
     pub max_tilt_rad: f64,
     /// Share of the range in use, 0..=1 (1 at or past a limit).
     pub limit_use: f64,
-    /// How far past the limits (radians; a hinge's off-axis bend counts); 0 inside.
+    /// How far past the limits (radians); 0 inside. Swing: the angle from the primary axis to
+    /// the nearest allowed direction; twist: the angle past its range; a hinge's off-axis bend
+    /// counts as violation.
     pub violation_rad: f64,
 }
 
@@ -56,6 +58,11 @@ pub fn range_use(angle: f64, min: f64, max: f64) -> f64 {
         0.0
     };
     u.clamp(0.0, 1.0)
+}
+
+/// The primary axis of the child frame, in the parent joint frame.
+fn q_dir(q: DQuat) -> glam::DVec3 {
+    q * glam::DVec3::X
 }
 
 fn past_range(angle: f64, min: f64, max: f64) -> f64 {
@@ -95,9 +102,9 @@ impl JointLimits {
                     twist_rad: st.twist_rad,
                     max_tilt_rad: max_tilt,
                     limit_use: tilt_use.max(twist_use),
-                    violation_rad: (st.tilt_rad - max_tilt)
-                        .max(past_range(st.twist_rad, *twist_min_rad, *twist_max_rad))
-                        .max(0.0),
+                    violation_rad: swing
+                        .distance_outside(q_dir(q))
+                        .max(past_range(st.twist_rad, *twist_min_rad, *twist_max_rad)),
                 }
             }
             JointLimits::Hinge { min_rad, max_rad } => JointMeasure {

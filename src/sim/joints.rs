@@ -170,7 +170,7 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>) -> Built {
                 .local_frame2(f2)
                 .contacts_enabled(false);
             let mut extra = Vec::new();
-            match cones.as_slice() {
+            match cones {
                 [c] if (c.axis - DVec3::X).length() < 1e-9 => {
                     main = main
                         .coupled_axes(JointAxesMask::ANG_Y | JointAxesMask::ANG_Z)

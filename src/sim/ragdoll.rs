@@ -43,14 +43,18 @@ impl Ragdoll {
                 specs.push(spec);
             }
         }
-        let joints: Vec<JointRec> = specs
+        // Inserted leaves first: Rapier's solver visits joints in insertion order, and a limit
+        // solved after its children's holds better when a limb slams into it.
+        let mut joints: Vec<JointRec> = specs
             .into_iter()
+            .rev()
             .map(|spec| {
                 let name = doc.bone(spec.bone).name.clone();
                 let gains = joints::motor_gains(&spec.drive, s.drives, s.gain_multiplier);
                 joints::insert(world, &bodies, spec, name, gains)
             })
             .collect();
+        joints.reverse();
         let balance = BalanceRig::new(world, doc, &bodies);
         let telemetry = Telemetry::new(
             joints.iter().map(|j| j.name.clone()).collect(),

@@ -486,32 +486,3 @@ fn sim_cli_simulate_prints_the_json_report_and_csv() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("BONE:X,Y,Z@T"));
 }
 
-#[test]
-fn scratch_elbow_variants() {
-    for variant in 0..3 {
-        let mut doc = mannequin();
-        let id = doc.bone_by_name("hand_l").unwrap();
-        let v = match variant {
-            0 => None,
-            1 => Some(json!({"type":"hinge","hinge_axis":[1,0,0],"limit_min_deg":-60,"limit_max_deg":70,"parent_bone":"forearm_l"})),
-            _ => Some(json!({"type":"ball_socket","swing_limit_deg":40,"twist_limit_deg":[-10,10],"parent_bone":"forearm_l"})),
-        };
-        if let Some(v) = v {
-            doc.apply(&Edit::Set { target: doc.bone_target(id), key: "constraint".into(), value: v }).unwrap();
-        }
-        let s = SimSettings { gravity_m_s2: Vec3::ZERO, ..SimSettings::passive() };
-        let mut sim = Simulation::new(&doc, s).unwrap();
-        let i = sim.telemetry().joint_names.iter().position(|n| n == "forearm_l").unwrap();
-        let mut worst = 0.0f32;
-        for sign in [-1.0f32, 1.0] {
-        for k in 0..180 {
-            let ramp = (k as f32 / 60.0).min(1.0);
-            sim.set_external_torque("forearm_l", Vec3::X * 150.0 * ramp * sign).unwrap();
-            sim.set_external_torque("upper_arm_l", -Vec3::X * 150.0 * ramp * sign).unwrap();
-            sim.step().unwrap();
-            worst = worst.max(sim.telemetry().joints.latest().unwrap()[i].violation_deg);
-        }
-        }
-        println!("variant {variant}: elbow violation {worst:.3}");
-    }
-}
