@@ -187,10 +187,11 @@ impl Document {
             &self.names,
             &mut diags,
         );
-        for b in &mut list {
+        self.bones = list;
+        diags.extend(validate::check_swing_axes(self));
+        for b in &mut self.bones {
             b.has_problems = diags.iter().any(|d| d.node == Some(b.node));
         }
-        self.bones = list;
         self.diagnostics = diags;
     }
 

@@ -3,8 +3,8 @@
 //!
 //! The joint frame lives in the child bone's space at rest, at the bone's origin:
 //! - ball socket: X = the bone's primary axis ([`Document::primary_axis`]); Y = `swing_y_axis`
-//!   made perpendicular to X, by default bone-space +Z made perpendicular to X (bone-space +X
-//!   when +Z is parallel to X); Z = X x Y.
+//!   made perpendicular to X; by default (or when it is within a degree of X) bone-space +Z
+//!   made perpendicular to X, or bone-space +X when +Z is within a degree of X; Z = X x Y.
 //! - hinge: X = `hinge_axis`; Y = the primary axis made perpendicular to X (the zero-angle
 //!   direction); Z = X x Y.
 //!
@@ -42,22 +42,23 @@ pub fn constraint_parent(doc: &Document, id: BoneId) -> Option<BoneId> {
     (parent != id && has_collider(doc, id) && has_collider(doc, parent)).then_some(parent)
 }
 
-/// A unit vector perpendicular to `x`, from `hint` made perpendicular; `fallback` (then any)
-/// when `hint` is parallel to `x`.
-pub fn perpendicular(x: DVec3, hint: DVec3, fallback: DVec3) -> DVec3 {
-    for h in [hint, fallback] {
+/// A unit vector perpendicular to unit `x`: the first of `hints` not (within a degree)
+/// parallel to it, made perpendicular; any perpendicular when all are.
+pub fn perpendicular(x: DVec3, hints: &[DVec3]) -> DVec3 {
+    for h in hints {
+        let h = h.normalize_or_zero();
         let p = h - x * h.dot(x);
-        if p.length_squared() > 1e-10 {
+        if p.length() > 0.017 {
             return p.normalize();
         }
     }
     x.any_orthonormal_vector()
 }
 
-/// The rotation whose columns are X, Y (made perpendicular) and X x Y.
-pub fn frame_rotation(x: DVec3, y_hint: DVec3, fallback: DVec3) -> DQuat {
+/// The rotation whose columns are X, Y (the first usable hint made perpendicular) and X x Y.
+pub fn frame_rotation(x: DVec3, y_hints: &[DVec3]) -> DQuat {
     let x = x.normalize_or(DVec3::X);
-    let y = perpendicular(x, y_hint, fallback);
+    let y = perpendicular(x, y_hints);
     DQuat::from_mat3(&DMat3::from_cols(x, y, x.cross(y))).normalize()
 }
 
@@ -99,12 +100,12 @@ pub fn bone_from_joint(doc: &Document, id: BoneId, kind: &ConstraintKind) -> DQu
     let primary = doc.primary_axis(id).normalize_or(DVec3::Y);
     match kind {
         ConstraintKind::BallSocket { swing_y_axis, .. } => {
-            let hint = swing_y_axis.map_or(DVec3::Z, DVec3::from_array);
-            frame_rotation(primary, hint, DVec3::X)
+            let given = swing_y_axis.map_or(DVec3::ZERO, DVec3::from_array);
+            frame_rotation(primary, &[given, DVec3::Z, DVec3::X])
         }
         ConstraintKind::Hinge { hinge_axis, .. } => {
             let axis = DVec3::from_array(*hinge_axis).normalize_or(DVec3::Z);
-            frame_rotation(axis, primary, DVec3::Y)
+            frame_rotation(axis, &[primary, DVec3::Y, DVec3::Z])
         }
     }
 }
@@ -168,7 +169,7 @@ mod tests {
 
     #[test]
     fn frame_columns_are_orthonormal_and_x_first() {
-        let q = frame_rotation(DVec3::new(0.0, -1.0, 0.2), DVec3::Z, DVec3::X);
+        let q = frame_rotation(DVec3::new(0.0, -1.0, 0.2), &[DVec3::Z, DVec3::X]);
         let x = q * DVec3::X;
         assert!((x - DVec3::new(0.0, -1.0, 0.2).normalize()).length() < 1e-12);
         let y = q * DVec3::Y;
