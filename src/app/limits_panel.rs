@@ -68,10 +68,10 @@ pub fn ball_socket(
     swing_y_axis: Option<[f64; 3]>,
 ) {
     let circular = swing.as_circular();
-    ui.label("Circular swing");
+    ui.label("Swing cone");
     let mut keep_equal = circular.is_some();
     let toggled = ui
-        .checkbox(&mut keep_equal, "")
+        .checkbox(&mut keep_equal, "Circular swing")
         .on_hover_text("Keep the four swing extents equal (a circular cone)")
         .changed();
     ui.end_row();

@@ -8,7 +8,7 @@ use ragdoll_tuner::app::{EditorApp, Options};
 use ragdoll_tuner::document::{ConstraintKind, Document};
 use std::path::Path;
 
-fn harness(path: &Path) -> Harness<'static, EditorApp> {
+pub(crate) fn harness(path: &Path) -> Harness<'static, EditorApp> {
     let doc = Document::open(path).expect("fixture opens");
     Harness::builder()
         .with_size([1280.0, 800.0])

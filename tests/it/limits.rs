@@ -311,3 +311,47 @@ fn simulate_writes_poses_that_check_the_limits() {
     println!("hip from the poses CSV: worst {worst:.3} deg past");
     assert!(worst <= 2.0);
 }
+
+/// The inspector edits the four extents (labelled anatomically), keeps them equal under the
+/// "circular" toggle, edits the twist range, and each edit reaches the running solver.
+#[test]
+fn inspector_edits_asymmetric_limits() {
+    use egui_kittest::kittest::Queryable;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("mannequin.glb");
+    std::fs::copy(common::mannequin(), &path).expect("copy fixture");
+    let mut h = crate::editor::harness(&path);
+    h.run_steps(2);
+    h.get_by_label("thigh_l").click();
+    h.run_steps(2);
+    h.get_by_label("Swing +Y: forward").set_value_accesskit(100.0);
+    h.run_steps(3);
+    h.get_by_label("Twist min").set_value_accesskit(-20.0);
+    h.run_steps(3);
+    let swing_of = |h: &egui_kittest::Harness<'static, ragdoll_tuner::app::EditorApp>| {
+        let st = &h.state().state;
+        let id = st.doc.bone_by_name("thigh_l").expect("bone");
+        match &st.doc.bone(id).physics.as_ref().and_then(|p| p.constraint.as_ref()).expect("joint").kind {
+            ragdoll_tuner::document::ConstraintKind::BallSocket {
+                swing_limit_deg,
+                twist_limit_deg,
+                ..
+            } => (*swing_limit_deg, *twist_limit_deg),
+            other => panic!("{other:?}"),
+        }
+    };
+    let (swing, twist) = swing_of(&h);
+    assert_eq!(swing.to_array(), [100.0, 15.0, 30.0, 45.0]);
+    assert_eq!((twist.min_deg, twist.max_deg), (-20.0, 45.0));
+    let solver = h.state().simulation().and_then(|s| s.joint_limits("thigh_l"));
+    let Some(JointLimits::Ball { swing: b, twist_min_rad, .. }) = solver else {
+        panic!("the solver has the hip")
+    };
+    assert!((b.extents_rad[0].to_degrees() - 100.0).abs() < 1e-9);
+    assert!((twist_min_rad.to_degrees() + 20.0).abs() < 1e-9);
+    // Circular: the four become one number, the largest.
+    h.get_by_label("Circular swing").click();
+    h.run_steps(3);
+    assert_eq!(swing_of(&h).0.as_circular(), Some(100.0));
+    assert!(h.query_by_label("Swing limit").is_some(), "one slider now");
+}
