@@ -1,5 +1,6 @@
 //! The one integration-test binary: real files, the real document layer, the real CLI.
 
+mod animation;
 mod cli;
 mod common;
 mod diagnostics;
