@@ -8,6 +8,7 @@
 
 mod balance;
 mod error;
+pub mod follow;
 mod guard;
 mod joints;
 mod ragdoll;
@@ -17,6 +18,7 @@ pub mod world;
 
 pub use balance::{FELL_PELVIS_RATIO, FELL_TILT_DEG};
 pub use error::{SimError, SimPause};
+pub use follow::{ClipDriver, RootMode};
 pub use crate::joint::JointLimits;
 pub use settings::{SimSettings, SolverPreset};
 pub use telemetry::{BodySample, FrameRing, JointSample, JointStats, Telemetry};
@@ -347,6 +349,50 @@ impl Simulation {
             .bodies
             .iter()
             .filter_map(|b| Some((b.bone, *self.world.bodies.get(b.body)?.position())))
+    }
+
+    /// Sets drive targets (relative rotations, parent joint frame to child joint frame) on
+    /// ragdoll 0's joints; bones not listed keep theirs. Targets are clamped into the joint's
+    /// limits, so the drives never pull past them. `None` returns a joint to the rest pose.
+    pub fn set_joint_targets(&mut self, targets: &[(BoneId, Option<glam::DQuat>)]) -> usize {
+        let Some(d) = self.dolls.first_mut() else {
+            return 0;
+        };
+        let clamped: Vec<(BoneId, Option<glam::Quat>)> = targets
+            .iter()
+            .map(|&(bone, t)| {
+                let limits = d.joints.iter().find(|j| j.spec.bone == bone).map(|j| &j.spec.limits);
+                let t = t.and_then(|q| Some(limits?.clamp(q).as_quat()));
+                (bone, t)
+            })
+            .collect();
+        d.set_targets(&mut self.world, &clamped, &self.settings)
+    }
+
+    /// Drops every drive target: all joints pull toward the rest pose again.
+    pub fn clear_joint_targets(&mut self) {
+        let bones: Vec<(BoneId, Option<glam::DQuat>)> = self
+            .dolls
+            .first()
+            .map(|d| d.joints.iter().map(|j| (j.spec.bone, None)).collect())
+            .unwrap_or_default();
+        self.set_joint_targets(&bones);
+    }
+
+    /// Moves a pinned (kinematic) body to a world pose over the next step, so it pushes what it
+    /// touches with the velocity that takes; pins it first if it is dynamic. For the root of a
+    /// clip played with a kinematic root.
+    pub fn drive_kinematic(&mut self, bone: BoneId, world_from_body: Pose) -> Result<(), SimError> {
+        if !(world_from_body.translation.is_finite() && world_from_body.rotation.is_finite()) {
+            return Err(SimError::BadInput(format!("pose {world_from_body:?} is not finite")));
+        }
+        self.set_pinned(bone, true)?;
+        let rec = self.dolls[0].bodies.iter().find(|b| b.bone == bone);
+        let rec = rec.ok_or_else(|| SimError::UnknownBone(format!("bone #{}", bone.0)))?;
+        if let Some(body) = self.world.bodies.get_mut(rec.body) {
+            body.set_next_kinematic_position(world_from_body);
+        }
+        Ok(())
     }
 
     /// Pins a bone's body in place (kinematic) or releases it (dynamic). Used to hold the
