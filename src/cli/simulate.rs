@@ -152,6 +152,11 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
         sim.settings_mut().balance = false;
     }
     let steps = (seconds / sim.settings().dt_s as f64).round() as u64;
+    let (clip_name, root_mode) = (
+        driver.as_ref().map(|d| d.clip.name.clone()),
+        driver.as_ref().map(|d| format!("{:?}", d.root).to_lowercase()),
+    );
+    sim.set_clip(driver).with_context(|| format!("{}", file.display()))?;
     let mut pushed = vec![false; pushes.len()];
     let t0 = Instant::now();
     let mut pause = None;
@@ -165,9 +170,6 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
                 sim.apply_impulse(&p.bone, p.impulse_n_s)?;
                 *done = true;
             }
-        }
-        if let Some(d) = &driver {
-            d.before_step(&mut sim).with_context(|| format!("{}", file.display()))?;
         }
         if let Err(p) = sim.step() {
             pause = Some(p);
@@ -207,8 +209,8 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
         "fell_at_s": sim.fell_at_s().map(|x| r(x, 4)),
         "max_torso_tilt_deg": r(t.max_torso_tilt_deg as f64, 3),
         "min_pelvis_height_ratio": r(min_pelvis, 4),
-        "clip": driver.as_ref().map(|d| d.clip.name.clone()),
-        "root": driver.as_ref().map(|d| format!("{:?}", d.root).to_lowercase()),
+        "clip": clip_name,
+        "root": root_mode,
         "joints": joints,
         "paused": pause.as_ref().map(|p| p.to_string()),
         "wall_ms": r(wall_ms, 1),

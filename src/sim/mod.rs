@@ -43,6 +43,8 @@ pub struct Simulation {
     /// Set by external changes (impulses, velocities): check bodies before the next step.
     check_before_step: bool,
     accumulator_s: f64,
+    /// The animation clip the drives follow, if one plays.
+    clip: Option<ClipDriver>,
 }
 
 impl Simulation {
@@ -80,6 +82,7 @@ impl Simulation {
             paused: None,
             check_before_step: false,
             accumulator_s: 0.0,
+            clip: None,
         };
         for d in &mut sim.dolls {
             d.measure(
@@ -106,6 +109,20 @@ impl Simulation {
         if self.check_before_step {
             self.check_before_step = false;
             self.guard()?;
+        }
+        if let Some(driver) = self.clip.take() {
+            let followed = driver.before_step(self);
+            self.clip = Some(driver);
+            if let Err(e) = followed {
+                let p = SimPause {
+                    step: self.steps,
+                    time_s: self.time_s,
+                    bone: String::new(),
+                    reason: format!("the clip could not be followed: {e}"),
+                };
+                self.paused = Some(p.clone());
+                return Err(p);
+            }
         }
         for d in &mut self.dolls {
             d.control(&mut self.world, &self.settings);
@@ -349,6 +366,28 @@ impl Simulation {
             .bodies
             .iter()
             .filter_map(|b| Some((b.bone, *self.world.bodies.get(b.body)?.position())))
+    }
+
+    /// Plays an animation clip as the drive targets from the next step on (None stops it:
+    /// drives back to the rest pose, root bodies dynamic again).
+    pub fn set_clip(&mut self, clip: Option<ClipDriver>) -> Result<(), SimError> {
+        if clip.is_none() {
+            if let Some(old) = self.clip.take() {
+                old.release(self)?;
+            }
+        }
+        self.clip = clip;
+        Ok(())
+    }
+
+    /// The clip being followed, if any.
+    pub fn clip(&self) -> Option<&ClipDriver> {
+        self.clip.as_ref()
+    }
+
+    /// The clip being followed, to change its playback (speed, loop, scrub).
+    pub fn clip_mut(&mut self) -> Option<&mut ClipDriver> {
+        self.clip.as_mut()
     }
 
     /// Sets drive targets (relative rotations, parent joint frame to child joint frame) on
