@@ -3,6 +3,7 @@
 
 use super::state::EditorState;
 use crate::document::geometry::Geometry;
+use crate::document::BoneId;
 use crate::render::colliders::{bone_bounds, pick, placed_colliders};
 use crate::render::gizmo::{joint_segments, Segment};
 use crate::render::joint::joint_frame;
@@ -38,6 +39,10 @@ pub struct Viewport {
     colliders: Arc<Vec<crate::render::colliders::PlacedCollider>>,
     /// The view of the whole character, set on load (F with nothing selected returns to it).
     home: OrbitCamera,
+    /// The character's size (m), from its mesh and joints at rest: gizmos, axes and the
+    /// grid are drawn in proportion to it.
+    pub character_m: f32,
+    seen_bones: u64,
     /// A Ctrl+drag on a body: the bone and where the drag started (screen points).
     push_drag: Option<(crate::document::BoneId, egui::Pos2)>,
     /// A push the user finished: bone and impulse (N*s, world), for the simulation to take.
@@ -46,20 +51,48 @@ pub struct Viewport {
     pub gl_ms: f64,
 }
 
-/// The camera that shows the whole character: the box around its rest-pose bone origins.
-fn home_camera(rest: &Pose) -> OrbitCamera {
-    let points = rest
+/// The box around the whole character at rest: its skinned mesh and its bone origins (a
+/// skin may reach far past the joints, like a robot's head above its last joint). None when
+/// there is nothing to bound.
+fn character_bounds(model: &SkinModel, rest: &Pose) -> Option<(Vec3, Vec3)> {
+    let bones = rest
         .world_from_bone
         .iter()
-        .map(|m| m.w_axis.truncate().as_vec3());
-    let (min, max) = points.fold(
-        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-        |(lo, hi), p| (lo.min(p), hi.max(p)),
-    );
-    if rest.world_from_bone.len() < 2 || !(min.is_finite() && max.is_finite()) {
-        return OrbitCamera::default();
+        .map(|m| m.w_axis.truncate().as_vec3())
+        .filter(|p| p.is_finite());
+    let mesh = model.bounds(rest).into_iter().flat_map(|(lo, hi)| [lo, hi]);
+    bones.chain(mesh).fold(None, |acc, p| {
+        Some(match acc {
+            Some((lo, hi)) => (p.min(lo), p.max(hi)),
+            None => (p, p),
+        })
+    })
+}
+
+/// The size (m) of a character spanning `bounds`: its largest extent. A character of one
+/// point (or none) counts as the 1.8 m the default view is made for.
+fn character_size_m(bounds: Option<(Vec3, Vec3)>) -> f32 {
+    match bounds {
+        Some((lo, hi)) if (hi - lo).max_element() > 1e-4 => (hi - lo).max_element(),
+        _ => 1.8,
     }
-    OrbitCamera::home(min, max)
+}
+
+/// A character of this size (m) has the gizmo proportions the constants below were set for.
+const REFERENCE_SIZE_M: f32 = 1.8;
+
+/// The world size (m) of a joint's gizmo: its bone's world length, kept between 3% and 22%
+/// of the character's size so short and missing bones stay readable and long ones do not
+/// swamp the view.
+fn gizmo_size_m(st: &EditorState, rest: &Pose, id: BoneId, character_m: f32) -> f64 {
+    let scale = rest
+        .get(id)
+        .map_or(1.0, |m| m.to_scale_rotation_translation().0.max_element());
+    let c = character_m as f64;
+    st.doc
+        .bone_to_child(id)
+        .map_or(0.055 * c, |d| d.length() * scale)
+        .clamp(0.033 * c, 0.22 * c)
 }
 
 /// Impulse per screen point of a Ctrl+drag push (N*s).
@@ -86,13 +119,17 @@ impl Viewport {
             pending_push: None,
             gl_ms: 0.0,
             home: OrbitCamera::default(),
+            character_m: REFERENCE_SIZE_M,
+            seen_bones: 0,
         }
     }
 
     /// Rebuilds what depends on the document, pose, selection and toggles, when they changed.
     pub fn sync(&mut self, st: &mut EditorState) {
-        if self.seen_load != st.load_gen {
-            self.seen_load = st.load_gen;
+        if self.seen_bones != st.bones_gen {
+            // A new document, or the same one with its bones renumbered: everything indexed
+            // by bone is rebuilt; the camera moves only for a new document.
+            self.seen_bones = st.bones_gen;
             let geo = st
                 .loaded_geometry
                 .take()
@@ -101,12 +138,20 @@ impl Viewport {
                     st.status = format!("mesh not shown: {e}");
                     Geometry::default()
                 });
-            self.model = Some(Arc::new(SkinModel::new(&st.doc, geo)));
+            let model = SkinModel::new(&st.doc, geo);
             self.rest = Arc::new(Pose::rest(&st.doc));
+            let bounds = character_bounds(&model, &self.rest);
+            self.model = Some(Arc::new(model));
             self.pose = self.rest.clone();
             self.pose_gen += 1;
-            self.home = home_camera(&self.rest);
-            self.camera = self.home;
+            self.seen = (0, 0, None, false);
+            if self.seen_load != st.load_gen {
+                self.seen_load = st.load_gen;
+                self.character_m = character_size_m(bounds);
+                self.home =
+                    bounds.map_or_else(OrbitCamera::default, |(lo, hi)| OrbitCamera::home(lo, hi));
+                self.camera = self.home;
+            }
         }
         let key = (st.doc_gen, self.pose_gen, st.selection, self.all_joints);
         if key != self.seen {
@@ -120,8 +165,10 @@ impl Viewport {
                 if let Some(mut j) = joint_frame(&st.doc, id, rest, pose) {
                     let selected = st.selection == Some(id);
                     // The selected joint's gizmo is drawn larger so its limits read clearly.
-                    j.size *= if selected { 1.8 } else { 1.0 };
+                    j.size = gizmo_size_m(st, &self.rest, id, self.character_m)
+                        * if selected { 1.8 } else { 1.0 };
                     let thick = if selected { 0.006 } else { 0.0035 };
+                    let thick = thick * self.character_m / REFERENCE_SIZE_M;
                     joint_segments(&j, &mut segs, thick);
                 }
             }
@@ -201,7 +248,7 @@ impl Viewport {
             return;
         }
         let input = SceneInput {
-            model_gen: self.seen_load,
+            model_gen: self.seen_bones,
             model: self.model.clone(),
             pose_gen: self.pose_gen,
             pose: self.pose.clone(),
@@ -210,6 +257,7 @@ impl Viewport {
             segments_gen: self.segments_gen,
             segments: self.segments.clone(),
             camera: self.camera,
+            character_m: self.character_m,
             show_mesh: self.show_mesh,
             show_colliders: self.show_colliders,
         };

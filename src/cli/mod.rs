@@ -40,6 +40,10 @@ pub struct Cli {
     /// Editor: time N frames of the editor and N of a bare window, print one JSON line, exit.
     #[arg(long, value_name = "N")]
     pub bench_frames: Option<usize>,
+    /// Editor: after start, make this edit (BONE.KEY=VALUE) as the inspector would, one per
+    /// frame when repeated; for tests of what follows an edit (autosave of an idle window).
+    #[arg(long = "apply", value_name = "BONE.KEY=VALUE", hide = true)]
+    pub apply: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -111,6 +115,7 @@ impl Cli {
             select: self.select.clone(),
             sim_seconds: self.sim_seconds,
             bench_frames: self.bench_frames,
+            apply: self.apply.clone(),
             policy: self.uri_policy(),
         }
     }
