@@ -103,6 +103,10 @@ pub enum Command {
     GenerateMannequin {
         #[arg(default_value = crate::mannequin::ASSET_PATH)]
         output: PathBuf,
+        /// Write the dense test character instead (50 bones with fingers, a 35,000-vertex
+        /// skin, a ragdoll) to this file; the default mannequin is left alone.
+        #[arg(long, value_name = "OUT")]
+        dense: Option<PathBuf>,
     },
 }
 
@@ -146,7 +150,10 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
             seconds_per_case,
         } => bench::run(json, seconds_per_case),
         Command::BenchIo { mb, dir, runs } => bench_io::run(mb, &dir, runs),
-        Command::GenerateMannequin { output } => generate(&output),
+        Command::GenerateMannequin { output, dense } => match dense {
+            Some(out) => generate_dense(&out),
+            None => generate(&output),
+        },
     };
     match result {
         Ok(code) => code,
@@ -163,6 +170,13 @@ fn open(file: &Path, policy: UriPolicy) -> Result<Document, DocError> {
 
 fn generate(output: &Path) -> anyhow::Result<ExitCode> {
     let bytes = crate::mannequin::generate();
+    crate::document::write_atomic(output, |w| std::io::Write::write_all(w, &bytes))?;
+    println!("wrote {} ({} bytes)", output.display(), bytes.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn generate_dense(output: &Path) -> anyhow::Result<ExitCode> {
+    let bytes = crate::mannequin::dense::generate().map_err(anyhow::Error::msg)?;
     crate::document::write_atomic(output, |w| std::io::Write::write_all(w, &bytes))?;
     println!("wrote {} ({} bytes)", output.display(), bytes.len());
     Ok(ExitCode::SUCCESS)
