@@ -383,3 +383,64 @@ impl Viewport {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::container::{parse_glb, write_glb};
+    use crate::document::UriPolicy;
+
+    /// The bundled mannequin with its armature scaled by `k` (a 0.2 m figure at k = 1/9).
+    fn scaled_mannequin(k: f64) -> crate::document::Document {
+        let glb = crate::mannequin::EMBEDDED_GLB;
+        let chunks = parse_glb(glb).expect("mannequin GLB");
+        let mut json: serde_json::Value = serde_json::from_slice(chunks.json).expect("JSON");
+        json["nodes"][0]["scale"] = serde_json::json!([k, k, k]);
+        let text = serde_json::to_vec(&json).expect("JSON");
+        let mut out = Vec::new();
+        write_glb(&mut out, &text, chunks.bin).expect("GLB");
+        crate::document::Document::from_bytes(
+            std::path::Path::new("scaled.glb"),
+            &out,
+            UriPolicy::default(),
+        )
+        .expect("scaled mannequin")
+    }
+
+    fn gizmos(k: f64) -> (f32, Vec<Segment>) {
+        let mut st = EditorState::new(scaled_mannequin(k), UriPolicy::default());
+        st.selection = st.doc.bone_by_name("forearm_l");
+        let mut v = Viewport::new(false);
+        v.sync(&mut st);
+        (v.character_m, v.segments.as_ref().clone())
+    }
+
+    /// Gizmos, grid and axes follow the character's size: a mannequin scaled to 0.2 m gets
+    /// exactly the scaled-down gizmos of the full-size one, and axes shorter than itself.
+    #[test]
+    fn gizmo_and_axis_sizes_follow_the_character() {
+        let k = 1.0 / 9.0;
+        let (full_m, full) = gizmos(1.0);
+        let (tiny_m, tiny) = gizmos(k);
+        assert!((full_m - 1.85).abs() < 0.1, "mannequin {full_m} m");
+        assert!((tiny_m / full_m - k as f32).abs() < 1e-3, "{tiny_m} m");
+        assert_eq!(full.len(), tiny.len());
+        let k = k as f32;
+        for (a, b) in full.iter().zip(&tiny) {
+            assert!((a.a * k - b.a).length() < 1e-4, "{a:?} vs {b:?}");
+            assert!((a.b * k - b.b).length() < 1e-4, "{a:?} vs {b:?}");
+            assert!((a.radius * k - b.radius).abs() < 1e-6, "{a:?} vs {b:?}");
+        }
+        let axes = crate::render::gizmo::grid_and_axes(5, tiny_m);
+        let longest = axes
+            .iter()
+            .map(|s| (s.b - s.a).length())
+            .fold(0.0, f32::max);
+        let axis = axes.last().map(|s| (s.b - s.a).length()).unwrap_or(0.0);
+        assert!(
+            axis < 0.5 * tiny_m,
+            "axis {axis} m on a {tiny_m} m character"
+        );
+        assert!(longest <= 1.0 + 1e-6, "grid {longest} m across");
+    }
+}

@@ -114,7 +114,10 @@ fn part_extras(p: Part) -> Value {
         Value::Object(m) => m,
         _ => Map::new(),
     };
-    physics.insert("offset".into(), json!({ "translation": round3(p.offset_m) }));
+    physics.insert(
+        "offset".into(),
+        json!({ "translation": round3(p.offset_m) }),
+    );
     physics.insert("mass".into(), json!(p.mass_kg));
     physics.insert(
         "constraint".into(),
@@ -225,7 +228,9 @@ fn add_extra_bones(bones: &mut Vec<DenseBone>) -> Result<(), String> {
 fn group_and_mask(b: &DenseBone) -> (Value, Value) {
     let p = &b.extras["physics"];
     (
-        p.get("collision_group").cloned().unwrap_or(json!("default")),
+        p.get("collision_group")
+            .cloned()
+            .unwrap_or(json!("default")),
         p.get("collision_mask").cloned().unwrap_or(json!("all")),
     )
 }
@@ -300,7 +305,12 @@ fn skin_mesh(doc: &Document, bones: &[DenseBone]) -> Result<SkinMesh, String> {
         let id = doc
             .bone_by_name(&b.name)
             .ok_or_else(|| format!("bone {} lost in the skeleton", b.name))?;
-        let Some(c) = doc.bone(id).physics.as_ref().and_then(|p| p.collider.as_ref()) else {
+        let Some(c) = doc
+            .bone(id)
+            .physics
+            .as_ref()
+            .and_then(|p| p.collider.as_ref())
+        else {
             continue;
         };
         let pl = doc.collider_placement(id, c);
@@ -419,19 +429,35 @@ struct Packed {
 }
 
 fn pack(m: &SkinMesh, bones: &[DenseBone]) -> (Vec<u8>, Packed) {
-    let f32s = |xs: &mut dyn Iterator<Item = f32>| xs.flat_map(f32::to_le_bytes).collect::<Vec<u8>>();
-    let ibm = f32s(&mut bones.iter().flat_map(|b| {
-        Mat4::from_translation(-b.world_m.as_vec3()).to_cols_array()
-    }));
+    let f32s =
+        |xs: &mut dyn Iterator<Item = f32>| xs.flat_map(f32::to_le_bytes).collect::<Vec<u8>>();
+    let ibm = f32s(
+        &mut bones
+            .iter()
+            .flat_map(|b| Mat4::from_translation(-b.world_m.as_vec3()).to_cols_array()),
+    );
     let chunks: [(Vec<u8>, Option<u32>); 6] = [
-        (f32s(&mut m.positions.iter().flat_map(|p| p.to_array())), Some(34962)),
-        (f32s(&mut m.normals.iter().flat_map(|p| p.to_array())), Some(34962)),
         (
-            m.joints.iter().flatten().flat_map(|j| j.to_le_bytes()).collect(),
+            f32s(&mut m.positions.iter().flat_map(|p| p.to_array())),
+            Some(34962),
+        ),
+        (
+            f32s(&mut m.normals.iter().flat_map(|p| p.to_array())),
+            Some(34962),
+        ),
+        (
+            m.joints
+                .iter()
+                .flatten()
+                .flat_map(|j| j.to_le_bytes())
+                .collect(),
             Some(34962),
         ),
         (f32s(&mut m.weights.iter().flatten().copied()), Some(34962)),
-        (m.indices.iter().flat_map(|i| i.to_le_bytes()).collect(), Some(34963)),
+        (
+            m.indices.iter().flat_map(|i| i.to_le_bytes()).collect(),
+            Some(34963),
+        ),
         (ibm, None),
     ];
     let mut bin = Vec::new();
@@ -458,7 +484,14 @@ fn pack(m: &SkinMesh, bones: &[DenseBone]) -> (Vec<u8>, Packed) {
         json!({ "bufferView": 5, "componentType": 5126, "count": bones.len(), "type": "MAT4" }),
     ];
     let len = bin.len();
-    (bin, Packed { accessors, views, len })
+    (
+        bin,
+        Packed {
+            accessors,
+            views,
+            len,
+        },
+    )
 }
 
 #[cfg(test)]
@@ -473,7 +506,11 @@ mod tests {
         assert_eq!(bytes, generate().expect("again"), "deterministic");
         let doc = Document::from_bytes(Path::new("dense.glb"), &bytes, UriPolicy::default())
             .expect("parses");
-        assert!((48..=52).contains(&doc.bones.len()), "{} bones", doc.bones.len());
+        assert!(
+            (48..=52).contains(&doc.bones.len()),
+            "{} bones",
+            doc.bones.len()
+        );
         let errors: Vec<_> = doc
             .diagnostics
             .iter()
@@ -490,8 +527,14 @@ mod tests {
         let verts: usize = geo.primitives.iter().map(|p| p.positions.len()).sum();
         assert!((33_000..=38_000).contains(&verts), "{verts} vertices");
         for p in &geo.primitives {
-            assert!(p.weights.iter().all(|w| (w.iter().sum::<f32>() - 1.0).abs() < 1e-5));
-            assert!(p.weights.iter().any(|w| w[1] > 0.2), "some vertices are blended");
+            assert!(p
+                .weights
+                .iter()
+                .all(|w| (w.iter().sum::<f32>() - 1.0).abs() < 1e-5));
+            assert!(
+                p.weights.iter().any(|w| w[1] > 0.2),
+                "some vertices are blended"
+            );
         }
     }
 }

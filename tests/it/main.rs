@@ -4,6 +4,7 @@ mod cli;
 mod common;
 mod diagnostics;
 mod editor;
+mod editor_defects;
 mod hostile;
 mod load;
 mod mannequin;
