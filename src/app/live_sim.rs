@@ -4,6 +4,7 @@
 
 use super::plot::{PlotKind, Series};
 use super::sim_link::{SimControls, Simulation as Live};
+use super::step_rate::StepRate;
 use crate::document::{BoneId, ConstraintKind, Document};
 use crate::render::Pose;
 use crate::sim::{SimError, SimSettings, Simulation};
@@ -72,7 +73,7 @@ pub struct LiveSim {
     order: Vec<BoneId>,
     rest: Vec<DMat4>,
     pinned: Option<BoneId>,
-    rate: (Instant, u64, f64),
+    rate: StepRate,
     plot: PlotData,
 }
 
@@ -90,7 +91,7 @@ impl LiveSim {
             order: Vec::new(),
             rest: Vec::new(),
             pinned: None,
-            rate: (Instant::now(), 0, 0.0),
+            rate: StepRate::default(),
             plot: PlotData::default(),
         };
         s.reset(doc);
@@ -249,15 +250,7 @@ impl LiveSim {
         let Some(sim) = self.sim.get_mut() else {
             return;
         };
-        let (since, steps0, _) = self.rate;
-        let elapsed = since.elapsed().as_secs_f64();
-        if elapsed >= 1.0 {
-            self.rate = (
-                Instant::now(),
-                sim.steps(),
-                (sim.steps() - steps0) as f64 / elapsed,
-            );
-        }
+        self.rate.record(sim.steps(), Instant::now());
         self.update_pose(doc);
         self.update_plot(doc);
         self.refresh_status();
@@ -312,6 +305,8 @@ impl Live for LiveSim {
         if sim.paused().is_some() {
             return;
         }
+        // The rate's window starts before these steps (a lone fast-forward is measured too).
+        self.rate.record(sim.steps(), Instant::now());
         let _ = sim.advance(dt, MAX_STEPS_PER_FRAME);
         self.after_steps(doc);
     }
@@ -366,7 +361,7 @@ impl Live for LiveSim {
         self.lost.set(false);
         match Simulation::new(doc, SimSettings::default()) {
             Ok(sim) => {
-                self.rate = (Instant::now(), 0, 0.0);
+                self.rate = StepRate::default();
                 *self.sim.get_mut() = Some(sim);
                 self.error = None;
                 self.update_plot(doc);
@@ -397,11 +392,19 @@ impl Live for LiveSim {
         }
     }
 
-    fn push(&mut self, doc: &Document, bone: BoneId, impulse_n_s: Vec3) {
+    fn push(&mut self, doc: &Document, bone: BoneId, impulse_n_s: Vec3) -> Result<(), String> {
         self.settle();
-        if let Some(sim) = self.sim.get_mut() {
-            let _ = sim.apply_impulse(&doc.bone(bone).name, impulse_n_s);
+        let Some(sim) = self.sim.get_mut() else {
+            return Err(self
+                .error
+                .clone()
+                .unwrap_or_else(|| "there is no simulation".into()));
+        };
+        if let Some(p) = sim.paused() {
+            return Err(format!("{p}; press Reset"));
         }
+        sim.apply_impulse(&doc.bone(bone).name, impulse_n_s)
+            .map_err(|e| e.to_string())
     }
 
     fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimits> {
@@ -417,8 +420,8 @@ impl Live for LiveSim {
         self.time_s
     }
 
-    fn steps_per_second(&self) -> f64 {
-        self.rate.2
+    fn steps_per_second(&self) -> Option<f64> {
+        self.rate.per_second()
     }
 
     fn guard_message(&self) -> Option<String> {

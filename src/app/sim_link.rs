@@ -24,12 +24,19 @@ pub trait Simulation {
     fn pose(&self) -> &Pose;
     /// Simulated seconds since the last reset.
     fn time(&self) -> f64;
-    /// Steps per second over the last second of wall time.
-    fn steps_per_second(&self) -> f64;
+    /// Steps per second of wall time while the simulation last ran (see
+    /// [`super::step_rate::StepRate`]); None before anything was measured.
+    fn steps_per_second(&self) -> Option<f64>;
     /// Set when the stability guard paused the simulation.
     fn guard_message(&self) -> Option<String>;
-    /// Applies an impulse (N*s, world frame) to a bone's body.
-    fn push(&mut self, doc: &Document, bone: crate::document::BoneId, impulse_n_s: glam::Vec3);
+    /// Applies an impulse (N*s, world frame) to a bone's body; says why when it could not
+    /// (no body for the bone, no world, the simulation paused by the stability guard).
+    fn push(
+        &mut self,
+        doc: &Document,
+        bone: crate::document::BoneId,
+        impulse_n_s: glam::Vec3,
+    ) -> Result<(), String>;
     /// The limits the running solver enforces on a bone's joint, if it has one.
     fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimits>;
     /// Telemetry: joint angle errors (deg), torso tilt (deg), centre-of-mass height (m).
