@@ -3,6 +3,7 @@
 //! viewport, and the telemetry rings feed the plots.
 
 use super::plot::{PlotKind, Series};
+use super::clip_link::{clip_clock, ClipLink};
 use super::sim_link::{SimControls, Simulation as Live};
 use super::step_rate::StepRate;
 use crate::document::{BoneId, ConstraintKind, Document};
@@ -75,6 +76,8 @@ pub struct LiveSim {
     pinned: Option<BoneId>,
     rate: StepRate,
     plot: PlotData,
+    /// The document's clips and the clip controls last applied.
+    clip: ClipLink,
 }
 
 impl LiveSim {
@@ -93,6 +96,7 @@ impl LiveSim {
             pinned: None,
             rate: StepRate::default(),
             plot: PlotData::default(),
+            clip: ClipLink::load(doc),
         };
         s.reset(doc);
         s
@@ -132,6 +136,9 @@ impl LiveSim {
                 let _ = sim.set_pinned(b, true);
             }
             self.pinned = want;
+        }
+        if let Err(e) = self.clip.apply(sim, doc, &c.clip) {
+            self.error = Some(format!("clip: {e}"));
         }
     }
 
@@ -357,6 +364,7 @@ impl Live for LiveSim {
         self.pose = Pose::rest(doc);
         self.pinned = None;
         self.plot = PlotData::default();
+        self.clip.reset();
         self.settle();
         self.lost.set(false);
         match Simulation::new(doc, SimSettings::default()) {
@@ -405,6 +413,26 @@ impl Live for LiveSim {
         }
         sim.apply_impulse(&doc.bone(bone).name, impulse_n_s)
             .map_err(|e| e.to_string())
+    }
+
+    fn clips(&self) -> (Vec<(String, f32)>, Vec<String>) {
+        let list = self.clip.clips.iter().map(|c| (c.name.clone(), c.duration_s)).collect();
+        (list, self.clip.problems.clone())
+    }
+
+    fn clip_clock(&self) -> Option<(f32, f32)> {
+        self.settle();
+        self.sim.borrow().as_ref().and_then(clip_clock)
+    }
+
+    fn target_pose(&self) -> Option<Pose> {
+        self.settle();
+        let sim = self.sim.borrow();
+        let sim = sim.as_ref()?;
+        let d = sim.clip()?;
+        Some(Pose {
+            world_from_bone: d.target_pose(sim.time_s()),
+        })
     }
 
     fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimits> {

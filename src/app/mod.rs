@@ -3,6 +3,8 @@
 
 pub mod autosave;
 mod balance;
+mod clip_link;
+mod clip_panel;
 mod diagnostics;
 pub mod files;
 mod headless;
@@ -219,6 +221,7 @@ impl EditorApp {
         let due = self.last_pose.is_none_or(|t| t.elapsed() >= POSE_INTERVAL);
         if moved && (force || due) {
             self.viewport.set_pose(sim.pose().clone());
+            self.viewport.set_ghost(sim.target_pose());
             self.last_pose = Some(Instant::now());
         }
     }
@@ -349,6 +352,22 @@ impl EditorApp {
                         egui::CollapsingHeader::new("Simulation")
                             .default_open(true)
                             .show(ui, |ui| self.sim.ui(ui, self.simulation.is_some()));
+                        egui::CollapsingHeader::new("Animation")
+                            .default_open(true)
+                            .show(ui, |ui| {
+                                let (clips, problems) = self
+                                    .simulation
+                                    .as_ref()
+                                    .map(|s| s.clips())
+                                    .unwrap_or_default();
+                                let clock = self.simulation.as_ref().and_then(|s| s.clip_clock());
+                                let view = clip_panel::ClipView {
+                                    clips: &clips,
+                                    problems: &problems,
+                                    clock,
+                                };
+                                clip_panel::ui(ui, &mut self.sim.clip, &view);
+                            });
                     });
             });
         view.right_panel_w = right.response.rect.width();

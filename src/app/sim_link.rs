@@ -41,6 +41,18 @@ pub trait Simulation {
     fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimits>;
     /// Telemetry: joint angle errors (deg), torso tilt (deg), centre-of-mass height (m).
     fn series(&self) -> Vec<Series<'_>>;
+    /// The document's animation clips: (name, duration s) each, and problems reading them.
+    fn clips(&self) -> (Vec<(String, f32)>, Vec<String>) {
+        (Vec::new(), Vec::new())
+    }
+    /// (clip time, duration) of the clip the drives follow, if one plays.
+    fn clip_clock(&self) -> Option<(f32, f32)> {
+        None
+    }
+    /// The playing clip's pose now (world transform per bone), drawn as a ghost.
+    fn target_pose(&self) -> Option<Pose> {
+        None
+    }
 }
 
 /// The settings of the simulation controls panel.
@@ -54,6 +66,8 @@ pub struct SimControls {
     pub balance: bool,
     pub drives: bool,
     pub pin_pelvis: bool,
+    /// The animation clip the drives follow.
+    pub clip: super::clip_link::ClipControls,
 }
 
 impl Default for SimControls {
@@ -67,6 +81,7 @@ impl Default for SimControls {
             balance: true,
             drives: true,
             pin_pelvis: false,
+            clip: super::clip_link::ClipControls::default(),
         }
     }
 }

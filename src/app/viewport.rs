@@ -30,6 +30,8 @@ pub struct Viewport {
     /// The pose drawn (rest pose until a simulation supplies one).
     pub pose: Arc<Pose>,
     pub pose_gen: u64,
+    /// The animation target drawn as a ghost skeleton over the simulated one, while a clip plays.
+    pub ghost: Option<Arc<Pose>>,
     rest: Arc<Pose>,
     model: Option<Arc<SkinModel>>,
     seen_load: u64,
@@ -108,6 +110,7 @@ impl Viewport {
             has_gl,
             pose: Arc::default(),
             pose_gen: 0,
+            ghost: None,
             rest: Arc::default(),
             model: None,
             seen_load: 0,
@@ -172,6 +175,10 @@ impl Viewport {
                     joint_segments(&j, &mut segs, thick);
                 }
             }
+            if let Some(g) = &self.ghost {
+                let thick = 0.004 * self.character_m / REFERENCE_SIZE_M;
+                segs.extend(crate::render::gizmo::ghost_segments(&st.doc, &g.world_from_bone, thick));
+            }
             self.segments = Arc::new(segs);
             self.segments_gen += 1;
             self.colliders = Arc::new(placed_colliders(&st.doc, &self.pose));
@@ -181,6 +188,15 @@ impl Viewport {
     /// Shows a new pose (from the simulation); the mesh is re-skinned on the next frame.
     pub fn set_pose(&mut self, pose: Pose) {
         self.pose = Arc::new(pose);
+        self.pose_gen += 1;
+    }
+
+    /// Shows (or hides) the animation target's ghost skeleton.
+    pub fn set_ghost(&mut self, ghost: Option<Pose>) {
+        if ghost.is_none() && self.ghost.is_none() {
+            return;
+        }
+        self.ghost = ghost.map(Arc::new);
         self.pose_gen += 1;
     }
 

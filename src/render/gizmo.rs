@@ -117,6 +117,27 @@ pub fn joint_segments(j: &JointGizmo, out: &mut Vec<Segment>, thick: f32) {
     }
 }
 
+/// The colour of the animation target's ghost skeleton.
+pub const GHOST: [u8; 4] = [110, 190, 255, 255];
+
+/// The ghost skeleton of an animation target: a line from each bone to its parent bone, in
+/// world space (`pose` is world_from_bone per bone).
+pub fn ghost_segments(doc: &crate::document::Document, pose: &[glam::DMat4], thick: f32) -> Vec<Segment> {
+    doc.bone_ids()
+        .filter_map(|id| {
+            let parent = doc.bone(id).parent?;
+            let a = pose.get(parent.index())?.w_axis.truncate();
+            let b = pose.get(id.index())?.w_axis.truncate();
+            Some(Segment {
+                a: a.as_vec3(),
+                b: b.as_vec3(),
+                radius: thick,
+                color: GHOST,
+            })
+        })
+        .collect()
+}
+
 /// A ground grid on y = 0 (`half` cells each way) plus X/Y/Z axes at the origin, sized for
 /// a character `character_m` metres large: cells of the power of ten below that size, axes
 /// and line widths in proportion (a 1.8 m character gets 1 m cells and 0.5 m axes).
