@@ -14,6 +14,7 @@ pub mod cli;
 pub mod document;
 pub mod joint;
 pub mod mannequin;
+pub mod mirror;
 pub mod render;
 pub mod shapes;
 pub mod sim;
