@@ -3,6 +3,7 @@
 mod bench;
 mod bench_io;
 mod edit;
+pub mod generate;
 mod inspect;
 pub mod simulate;
 mod validate;
@@ -95,6 +96,13 @@ pub enum Command {
         #[arg(long, default_value_t = 2.0)]
         seconds_per_case: f64,
     },
+    /// Generate a ragdoll (shapes fitted to the skin, joints, limits, masses, drives and
+    /// balance) for a rigged character and save it losslessly to OUT.
+    Generate {
+        file: PathBuf,
+        #[command(flatten)]
+        args: generate::GenerateArgs,
+    },
     /// Write the bundled default character from the generator code.
     GenerateMannequin {
         #[arg(default_value = crate::mannequin::ASSET_PATH)]
@@ -141,7 +149,8 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
             seconds_per_case,
         } => bench::run(json, seconds_per_case),
         Command::BenchIo { mb, dir, runs } => bench_io::run(mb, &dir, runs),
-        Command::GenerateMannequin { output } => generate(&output),
+        Command::Generate { file, args } => generate::run(&file, &args, policy),
+        Command::GenerateMannequin { output } => generate_mannequin(&output),
     };
     match result {
         Ok(code) => code,
@@ -156,7 +165,7 @@ fn open(file: &Path, policy: UriPolicy) -> Result<Document, DocError> {
     Document::open_with(file, policy)
 }
 
-fn generate(output: &Path) -> anyhow::Result<ExitCode> {
+fn generate_mannequin(output: &Path) -> anyhow::Result<ExitCode> {
     let bytes = crate::mannequin::generate();
     crate::document::write_atomic(output, |w| std::io::Write::write_all(w, &bytes))?;
     println!("wrote {} ({} bytes)", output.display(), bytes.len());

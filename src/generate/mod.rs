@@ -1,0 +1,542 @@
+//! Generates a ragdoll for any rigged character: recognises the skeleton (roles from names,
+//! topology and geometry), fits shapes to the skin, sets joints and limits by anatomy, masses
+//! by segment fractions, drives scaled to their load and balance settings from the roles.
+//! Pure document-layer code: the result is one [`Edit::Group`] for [`Document::apply`], so the
+//! CLI saves it losslessly and the editor undoes it in one step.
+//!
+//! Everything is relative to the character's size (its height along +Y), in the file's own
+//! units; sizes and offsets are written in each bone's own coordinates (see the README's
+//! schema units).
+
+pub mod bodies;
+pub mod drives;
+pub mod emit;
+pub mod fit;
+pub mod groups;
+pub mod limits;
+pub mod mass;
+pub mod names;
+pub mod report;
+pub mod rig;
+pub mod roles;
+pub mod samples;
+pub mod shapes;
+mod symmetry;
+
+use crate::document::geometry::Geometry;
+use crate::document::{Diagnostic, Document, Edit, EditTarget};
+use bodies::Fate;
+use glam::DVec3;
+pub use report::Report;
+pub use roles::{CharacterKind, Role};
+use roles::{Anatomy, LimbKind};
+
+/// The user's choices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// Leave bones that already have physics (and existing balance settings) as they are.
+    pub keep_existing: bool,
+    /// Bones smaller than this share of the height merge into their parent's body.
+    pub min_bone_size: f64,
+    pub fingers: bool,
+    pub toes: bool,
+    pub tail: bool,
+    pub twist: bool,
+    /// Total mass (kg); None: from the height (70 kg at 1.75 m, cubic).
+    pub total_mass_kg: Option<f64>,
+    /// The body plan when detection is wrong.
+    pub kind: Option<CharacterKind>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            keep_existing: false,
+            min_bone_size: 0.04,
+            fingers: false,
+            toes: false,
+            tail: true,
+            twist: false,
+            total_mass_kg: None,
+            kind: None,
+        }
+    }
+}
+
+/// A failure to generate anything at all.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    #[error("{path}: no bones: the file has no skin joints and no node with physics, so there is nothing to make a ragdoll of")]
+    NoBones { path: String },
+    #[error("{path}: {what}")]
+    BadOption { path: String, what: String },
+}
+
+/// The generated ragdoll: one group edit, the report and the diagnostics about the input.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    pub edit: Edit,
+    pub report: Report,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Generates from the document's own geometry (a geometry that cannot be read gives a
+/// warning and shapes from the bones alone).
+pub fn generate(doc: &Document, opts: &Options) -> Result<Generated, GenerateError> {
+    match doc.load_geometry() {
+        Ok(geo) => generate_with(doc, &geo, opts, Vec::new()),
+        Err(e) => {
+            let d = Diagnostic::warning(
+                None,
+                "document",
+                "geometry",
+                format!("the mesh cannot be read ({e}); shapes come from the bones alone"),
+            );
+            generate_with(doc, &Geometry::default(), opts, vec![d])
+        }
+    }
+}
+
+/// One generated body, while it is being built.
+#[derive(Debug, Clone)]
+struct Body {
+    bone: usize,
+    parent: Option<usize>,
+    shape: shapes::BodyShape,
+    mass_kg: f64,
+    joint: Option<limits::JointPlan>,
+    gains: drives::Gains,
+    group: String,
+}
+
+fn check_options(doc: &Document, o: &Options) -> Result<(), GenerateError> {
+    let bad = |what: String| GenerateError::BadOption {
+        path: doc.path.display().to_string(),
+        what,
+    };
+    if !(o.min_bone_size.is_finite() && (0.0..0.5).contains(&o.min_bone_size)) {
+        return Err(bad(format!(
+            "minimum bone size {} is not a share of the height in 0..0.5",
+            o.min_bone_size
+        )));
+    }
+    if let Some(m) = o.total_mass_kg {
+        if !(m.is_finite() && m > 0.0 && m < 1e9) {
+            return Err(bad(format!("total mass {m} kg is not in (0, 1e9)")));
+        }
+    }
+    Ok(())
+}
+
+/// Generates from given geometry.
+pub fn generate_with(
+    doc: &Document,
+    geo: &Geometry,
+    opts: &Options,
+    mut diagnostics: Vec<Diagnostic>,
+) -> Result<Generated, GenerateError> {
+    check_options(doc, opts)?;
+    let rig = rig::Rig::new(doc);
+    if rig.is_empty() {
+        return Err(GenerateError::NoBones {
+            path: doc.path.display().to_string(),
+        });
+    }
+    let samples = samples::collect(doc, geo);
+    let anatomy = roles::detect(&rig, &samples, opts.kind);
+    input_diagnostics(&rig, &samples, &anatomy, &mut diagnostics);
+    let has_physics: Vec<bool> = doc.bones.iter().map(|b| b.physics.is_some()).collect();
+    let plan = bodies::plan(&rig, &samples, &anatomy, opts, &has_physics);
+    let mut list = build_bodies(&rig, &samples, &anatomy, &plan);
+    symmetry::even_shapes(&anatomy, &samples, &plan, &mut list);
+    let total = opts
+        .total_mass_kg
+        .unwrap_or_else(|| mass::total_from_height(anatomy.height));
+    assign_masses(&anatomy, &mut list, total);
+    assign_joints(&anatomy, &mut list);
+    symmetry::even_joints(&anatomy, &mut list);
+    assign_gains(&rig, &anatomy, &mut list, total);
+    let masks = assign_groups(&anatomy, &mut list);
+    let (edit, balance) = build_edit(doc, &rig, &anatomy, &plan, &list, &masks, opts, total);
+    let report = build_report(&rig, &anatomy, &plan, &list, &samples, total, balance, &diagnostics);
+    Ok(Generated {
+        edit,
+        report,
+        diagnostics,
+    })
+}
+
+fn input_diagnostics(
+    rig: &rig::Rig,
+    samples: &samples::Samples,
+    a: &Anatomy,
+    out: &mut Vec<Diagnostic>,
+) {
+    let warn = |key: &str, msg: String| Diagnostic::warning(None, "document", key, msg);
+    for n in &a.notes {
+        out.push(warn("generate", n.clone()));
+    }
+    if !(0.3..=3.0).contains(&a.height) {
+        out.push(warn(
+            "generate",
+            format!(
+                "the character is {:.4} units tall: implausible in metres (glTF's unit); it is simulated at that size",
+                a.height
+            ),
+        ));
+    }
+    if samples.kept() == 0 {
+        out.push(warn(
+            "generate",
+            "no skinned vertices: shapes come from the bone lengths alone".into(),
+        ));
+    }
+    if samples.dropped > 0 {
+        out.push(warn(
+            "generate",
+            format!(
+                "{} of {} vertices dropped (no weight, unknown joint, NaN or huge position)",
+                samples.dropped, samples.total
+            ),
+        ));
+    }
+    for b in &rig.bones {
+        if b.nonuniform {
+            out.push(Diagnostic::warning(
+                Some(b.node),
+                &b.name,
+                "scale",
+                "non-uniform world scale: shapes use the mean scale",
+            ));
+        }
+    }
+}
+
+fn build_bodies(
+    rig: &rig::Rig,
+    samples: &samples::Samples,
+    a: &Anatomy,
+    plan: &bodies::Plan,
+) -> Vec<Body> {
+    let index: std::collections::HashMap<usize, usize> =
+        plan.bodies.iter().enumerate().map(|(k, &b)| (b, k)).collect();
+    plan.bodies
+        .iter()
+        .map(|&b| {
+            let pts = bodies::body_points(plan, samples, b);
+            Body {
+                bone: b,
+                parent: plan.parent_body[b].and_then(|p| index.get(&p).copied()),
+                shape: shapes::fit_body(rig, a, b, &pts),
+                mass_kg: 0.0,
+                joint: None,
+                gains: drives::gains(0.0, 0.0),
+                group: String::new(),
+            }
+        })
+        .collect()
+}
+
+fn assign_masses(a: &Anatomy, list: &mut [Body], total: f64) {
+    let inputs: Vec<mass::MassInput> = list
+        .iter()
+        .map(|b| mass::MassInput {
+            role: a.role[b.bone],
+            same_role_count: list
+                .iter()
+                .filter(|o| a.role[o.bone] == a.role[b.bone] && a.side[o.bone] == a.side[b.bone])
+                .count(),
+            volume: b.shape.fit.shape.volume(),
+            parent: b.parent,
+        })
+        .collect();
+    let m = mass::distribute(a.kind, &inputs, total);
+    for (b, m) in list.iter_mut().zip(m) {
+        b.mass_kg = m;
+    }
+    symmetry::even_masses(a, list);
+}
+
+fn assign_joints(a: &Anatomy, list: &mut [Body]) {
+    let has_neck = list.iter().any(|b| a.role[b.bone] == Role::Neck);
+    for k in 0..list.len() {
+        let Some(p) = list[k].parent else { continue };
+        let b = &list[k];
+        let input = limits::JointInput {
+            role: a.role[b.bone],
+            side: a.side[b.bone],
+            limb: a.limb_of[b.bone].map(|l| a.limbs[l].kind),
+            axis: b.shape.axis,
+            parent_axis: list[p].shape.axis,
+            head_without_neck: !has_neck,
+        };
+        list[k].joint = Some(limits::joint_for(a, &input));
+    }
+}
+
+/// Subtree masses and centres; stance joints (legs) hold the body above them.
+fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
+    let n = list.len();
+    let mut sub_m = vec![0.0; n];
+    let mut sub_c = vec![DVec3::ZERO; n];
+    for k in (0..n).rev() {
+        sub_m[k] += list[k].mass_kg;
+        sub_c[k] += list[k].shape.fit.center * list[k].mass_kg;
+        if let Some(p) = list[k].parent {
+            sub_m[p] += sub_m[k];
+            let c = sub_c[k];
+            sub_c[p] += c;
+        }
+    }
+    let com = list.iter().map(|b| b.shape.fit.center * b.mass_kg).sum::<DVec3>() / total.max(1e-12);
+    let legs = a
+        .limbs
+        .iter()
+        .filter(|l| matches!(l.kind, LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg))
+        .count()
+        .max(1);
+    for k in 0..n {
+        let bone = list[k].bone;
+        let joint_pos = rig.bones[bone].pos;
+        let stance = a.limb_of[bone].is_some_and(|l| {
+            matches!(a.limbs[l].kind, LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg)
+        }) && matches!(
+            a.role[bone],
+            Role::Thigh | Role::Shin | Role::Foot | Role::UpperArm | Role::Forearm | Role::Hand
+        );
+        let (m, lever) = if stance {
+            (total / legs as f64, com.distance(joint_pos).max(0.25 * a.height))
+        } else {
+            let c = sub_c[k] / sub_m[k].max(1e-12);
+            (sub_m[k], c.distance(joint_pos).max(0.05 * a.height))
+        };
+        list[k].gains = drives::gains(m, lever);
+    }
+    symmetry::even_gains(a, list);
+}
+
+/// One group per limb plus the torso; returns each body's mask.
+fn assign_groups(a: &Anatomy, list: &mut [Body]) -> Vec<String> {
+    let mut limb_names: Vec<String> = Vec::new();
+    for b in list.iter_mut() {
+        let name = match a.limb_of[b.bone].map(|l| &a.limbs[l]) {
+            Some(l) => {
+                let kind = match l.kind {
+                    LimbKind::Leg => "leg",
+                    LimbKind::Arm => "arm",
+                    LimbKind::HindLeg => "hind_leg",
+                    LimbKind::FrontLeg => "front_leg",
+                    LimbKind::Tail => "tail",
+                };
+                match l.side {
+                    Some(names::Side::Left) => format!("{kind}_l"),
+                    Some(names::Side::Right) => format!("{kind}_r"),
+                    None => kind.to_string(),
+                }
+            }
+            None => "torso".to_string(),
+        };
+        if !limb_names.contains(&name) && limb_names.len() >= groups::MAX_GROUPS {
+            b.group = "limbs".into();
+        } else {
+            if !limb_names.contains(&name) {
+                limb_names.push(name.clone());
+            }
+            b.group = name;
+        }
+    }
+    let fits: Vec<fit::WorldFit> = list.iter().map(|b| b.shape.fit).collect();
+    let groups: Vec<String> = list.iter().map(|b| b.group.clone()).collect();
+    let jointed: Vec<(usize, usize)> = list
+        .iter()
+        .enumerate()
+        .filter_map(|(k, b)| b.parent.map(|p| (k, p)))
+        .collect();
+    groups::masks(&groups, &fits, &jointed, 0.005 * a.height)
+}
+
+/// A reference to a bone that `Document::bone_by_name` resolves back to it.
+fn bone_ref(doc: &Document, rig: &rig::Rig, i: usize) -> String {
+    let name = &rig.bones[i].name;
+    match doc.bone_by_name(name) {
+        Some(id) if id.index() == i => name.clone(),
+        _ => format!("node{}", rig.bones[i].node),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_edit(
+    doc: &Document,
+    rig: &rig::Rig,
+    a: &Anatomy,
+    plan: &bodies::Plan,
+    list: &[Body],
+    masks: &[String],
+    opts: &Options,
+    total: f64,
+) -> (Edit, Option<report::BalanceReport>) {
+    let node_extras = |node: usize| doc.json().get("nodes")?.get(node)?.get("extras");
+    let mut edits = Vec::new();
+    for (k, b) in list.iter().enumerate() {
+        let bone = &rig.bones[b.bone];
+        let joint = match (b.parent, b.joint) {
+            (Some(p), Some(j)) => Some((bone_ref(doc, rig, list[p].bone), j, b.gains)),
+            _ => None,
+        };
+        let phys = emit::physics(&emit::BodyOut {
+            bone,
+            fit: &b.shape.fit,
+            mass_kg: b.mass_kg,
+            joint,
+            group: &b.group,
+            mask: &masks[k],
+        });
+        if let Some(extras) = emit::node_extras(node_extras(bone.node), Some(phys)) {
+            edits.push(Edit::ReplaceExtras {
+                target: EditTarget::Node(bone.node),
+                extras,
+            });
+        }
+    }
+    if !opts.keep_existing {
+        for (i, f) in plan.fate.iter().enumerate() {
+            let node = rig.bones[i].node;
+            let has = node_extras(node).and_then(|e| e.get("physics")).is_some();
+            if *f != Fate::Body && has {
+                if let Some(extras) = emit::node_extras(node_extras(node), None) {
+                    edits.push(Edit::ReplaceExtras {
+                        target: EditTarget::Node(node),
+                        extras,
+                    });
+                }
+            }
+        }
+    }
+    let balance = balance_bones(doc, rig, a, list);
+    let existing = doc.json().pointer("/extras/physics/balance").is_some();
+    if !(opts.keep_existing && existing) {
+        let g = drives::balance_gains(total, a.height);
+        let (enabled, torso, pelvis, feet) = match &balance {
+            Some(b) => (true, b.torso_bone.clone(), b.pelvis_bone.clone(), b.foot_bones.clone()),
+            None => {
+                let root = list.first().map(|b| bone_ref(doc, rig, b.bone)).unwrap_or_default();
+                (false, root.clone(), root, Vec::new())
+            }
+        };
+        if !torso.is_empty() {
+            edits.push(Edit::Set {
+                target: EditTarget::Document,
+                key: "balance".into(),
+                value: emit::balance(enabled, &torso, &pelvis, &feet, &g),
+            });
+        }
+    }
+    (Edit::Group(edits), balance)
+}
+
+/// Torso and pelvis: the pelvis body; feet: the lowest body of each leg.
+fn balance_bones(
+    doc: &Document,
+    rig: &rig::Rig,
+    a: &Anatomy,
+    list: &[Body],
+) -> Option<report::BalanceReport> {
+    let pelvis = a.pelvis.filter(|p| list.iter().any(|b| b.bone == *p))?;
+    let mut feet = Vec::new();
+    for l in &a.limbs {
+        if !matches!(l.kind, LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg) {
+            continue;
+        }
+        let foot = list
+            .iter()
+            .filter(|b| a.limb_of[b.bone] == a.limb_of[l.path[0]] && l.path.contains(&b.bone))
+            .filter(|b| a.role[b.bone] != Role::Toe)
+            .last();
+        if let Some(f) = foot {
+            feet.push(bone_ref(doc, rig, f.bone));
+        }
+    }
+    if feet.is_empty() {
+        return None;
+    }
+    let p = bone_ref(doc, rig, pelvis);
+    Some(report::BalanceReport {
+        torso_bone: p.clone(),
+        pelvis_bone: p,
+        foot_bones: feet,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_report(
+    rig: &rig::Rig,
+    a: &Anatomy,
+    plan: &bodies::Plan,
+    list: &[Body],
+    samples: &samples::Samples,
+    total: f64,
+    balance: Option<report::BalanceReport>,
+    diags: &[Diagnostic],
+) -> Report {
+    let body_of = |i: usize| list.iter().find(|b| b.bone == i);
+    let bones: Vec<report::BoneReport> = (0..rig.len())
+        .map(|i| {
+            let b = body_of(i);
+            let outcome = match &plan.fate[i] {
+                Fate::Body => "body".to_string(),
+                Fate::Kept => "kept".to_string(),
+                Fate::Merged { into, why } => {
+                    format!("merged into {} ({why})", rig.bones[*into].name)
+                }
+                Fate::Skipped { why } => format!("skipped: {why}"),
+            };
+            report::BoneReport {
+                name: rig.bones[i].name.clone(),
+                node: rig.bones[i].node,
+                role: a.role[i],
+                side: a.side[i],
+                outcome,
+                shape: b.map(|b| match b.shape.fit.shape {
+                    fit::Shape::Capsule { .. } => "capsule",
+                    fit::Shape::Sphere { .. } => "sphere",
+                    fit::Shape::Box { .. } => "box",
+                }),
+                joint: b.and_then(|b| b.joint).map(|j| match j {
+                    limits::JointPlan::Ball { .. } => "ball_socket",
+                    limits::JointPlan::Hinge { .. } => "hinge",
+                }),
+                mass_kg: b.map(|b| emit::round(b.mass_kg)),
+                coverage: b.and_then(|b| b.shape.fit.coverage).map(|c| emit::round(c)),
+                vertices: b.map(|b| b.shape.points),
+            }
+        })
+        .collect();
+    let mut cov = rig::sorted(list.iter().filter_map(|b| b.shape.fit.coverage));
+    let median = (!cov.is_empty()).then(|| emit::round(rig::percentile(&cov, 0.5)));
+    cov = rig::sorted(
+        list.iter()
+            .filter(|b| {
+                a.limb_of[b.bone].is_some_and(|l| a.limbs[l].kind != LimbKind::Tail)
+                    && !matches!(a.role[b.bone], Role::Finger | Role::Toe | Role::Twist)
+            })
+            .filter_map(|b| b.shape.fit.coverage),
+    );
+    Report {
+        character_type: a.kind,
+        height: emit::round(a.height),
+        up: a.up.to_array().map(emit::round),
+        forward: a.forward.to_array().map(|x| (x * 1e4).round() / 1e4),
+        body_count: list.len(),
+        total_mass_kg: emit::round(total),
+        coverage: report::CoverageReport {
+            median,
+            min_limb: cov.first().copied().map(emit::round),
+            tolerance: emit::round(0.02 * a.height),
+        },
+        vertices: samples.total,
+        vertices_dropped: samples.dropped,
+        balance,
+        bones,
+        diagnostics: diags.iter().map(|d| d.to_string()).collect(),
+    }
+}
