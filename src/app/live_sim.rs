@@ -400,7 +400,8 @@ impl Live for LiveSim {
     fn push(&mut self, doc: &Document, bone: BoneId, impulse_n_s: Vec3) {
         self.settle();
         if let Some(sim) = self.sim.get_mut() {
-            let _ = sim.apply_impulse(&doc.bone(bone).name, impulse_n_s);
+            let scaled = impulse_n_s * sim.push_scale();
+            let _ = sim.apply_impulse(&doc.bone(bone).name, scaled);
         }
     }
 

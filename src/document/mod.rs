@@ -187,10 +187,11 @@ impl Document {
             &self.names,
             &mut diags,
         );
-        for b in &mut list {
+        self.bones = list;
+        diags.extend(self.scale_diagnostics());
+        for b in &mut self.bones {
             b.has_problems = diags.iter().any(|d| d.node == Some(b.node));
         }
-        self.bones = list;
         self.diagnostics = diags;
     }
 

@@ -171,3 +171,20 @@ pub fn body_points(plan: &Plan, samples: &Samples, body: usize) -> Vec<glam::DVe
     }
     out
 }
+
+/// The points a body's shape is fitted to: its skin, plus the vertices it weighs strongly
+/// without dominating when its own skin is thin (fewer than [`FIT_MIN_OWN`] vertices).
+pub fn fit_points(plan: &Plan, samples: &Samples, body: usize, own: &[glam::DVec3]) -> Vec<glam::DVec3> {
+    let mut out = own.to_vec();
+    if own.len() < FIT_MIN_OWN {
+        for (i, o) in plan.owner.iter().enumerate() {
+            if *o == Some(body) {
+                out.extend_from_slice(&samples.secondary[i]);
+            }
+        }
+    }
+    out
+}
+
+/// Below this many dominant vertices a body's fit also uses strongly weighted ones.
+pub const FIT_MIN_OWN: usize = 24;

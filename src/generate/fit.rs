@@ -10,7 +10,7 @@ use glam::{DMat3, DQuat, DVec3};
 /// The coverage a fit tries to reach before it stops growing the shape.
 pub const TARGET_COVERAGE: f64 = 0.93;
 /// Fewer vertices than this: the shape comes from the bone's length alone.
-pub const MIN_POINTS: usize = 8;
+pub const MIN_POINTS: usize = 6;
 
 /// A shape in its own frame (world units).
 #[derive(Debug, Clone, Copy, PartialEq)]

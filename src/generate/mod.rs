@@ -223,11 +223,15 @@ fn build_bodies(
     plan.bodies
         .iter()
         .map(|&b| {
-            let pts = bodies::body_points(plan, samples, b);
+            let own = bodies::body_points(plan, samples, b);
+            let pts = bodies::fit_points(plan, samples, b, &own);
+            let mut shape = shapes::fit_body(rig, a, b, &pts);
+            shape.fit.coverage = fit::coverage(&own, &shape.fit, 0.02 * a.height);
+            shape.points = own.len();
             Body {
                 bone: b,
                 parent: plan.parent_body[b].and_then(|p| index.get(&p).copied()),
-                shape: shapes::fit_body(rig, a, b, &pts),
+                shape,
                 mass_kg: 0.0,
                 joint: None,
                 gains: drives::gains(0.0, 0.0),
@@ -539,4 +543,53 @@ fn build_report(
         bones,
         diagnostics: diags.iter().map(|d| d.to_string()).collect(),
     }
+}
+
+/// Balance bones found by role (for a document without balance settings): the pelvis body,
+/// and the lowest body of each leg. Only bones with colliders count. None when the skeleton
+/// has no recognisable pelvis and feet.
+pub fn balance_by_role(doc: &Document) -> Option<report::BalanceReport> {
+    let rig = rig::Rig::new(doc);
+    if rig.is_empty() {
+        return None;
+    }
+    let empty = samples::Samples {
+        by_bone: vec![Vec::new(); rig.len()],
+        secondary: vec![Vec::new(); rig.len()],
+        ..samples::Samples::default()
+    };
+    let a = roles::detect(&rig, &empty, None);
+    let has_body = |i: usize| {
+        doc.bones[i]
+            .physics
+            .as_ref()
+            .is_some_and(|p| p.collider.is_some())
+    };
+    let pelvis_bone = a.pelvis?;
+    let pelvis = std::iter::once(pelvis_bone)
+        .chain(rig.bones.iter().scan(pelvis_bone, |cur, _| {
+            let p = rig.bones[*cur].parent?;
+            *cur = p;
+            Some(p)
+        }))
+        .find(|&b| has_body(b))?;
+    let feet: Vec<String> = a
+        .limbs
+        .iter()
+        .filter(|l| matches!(l.kind, LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg))
+        .filter_map(|l| {
+            let on_path: Vec<usize> = l.path.iter().copied().filter(|&b| has_body(b)).collect();
+            let foot = on_path.iter().rev().find(|&&b| a.role[b] != Role::Toe);
+            foot.or(on_path.last()).map(|&b| bone_ref(doc, &rig, b))
+        })
+        .collect();
+    if feet.is_empty() {
+        return None;
+    }
+    let p = bone_ref(doc, &rig, pelvis);
+    Some(report::BalanceReport {
+        torso_bone: p.clone(),
+        pelvis_bone: p,
+        foot_bones: feet,
+    })
 }

@@ -8,12 +8,17 @@ use glam::{DMat4, DVec3};
 
 /// Positions larger than this (in file units) are treated as broken data.
 pub const MAX_COORDINATE: f64 = 1e7;
+/// A non-dominant weight at least this large also counts as the bone's skin for fitting.
+pub const SECONDARY_WEIGHT: f32 = 0.3;
 
 /// Rest-pose vertices grouped by the bone (index into `doc.bones`) that dominates them.
 #[derive(Debug, Clone, Default)]
 pub struct Samples {
     /// Per bone: world positions of the vertices it dominates.
     pub by_bone: Vec<Vec<DVec3>>,
+    /// Per bone: vertices it does not dominate but weighs at least [`SECONDARY_WEIGHT`]
+    /// (helps fit bones that dominate few vertices; not counted in coverage).
+    pub secondary: Vec<Vec<DVec3>>,
     /// Vertices read in total (kept or not).
     pub total: usize,
     /// Vertices dropped: zero weights, unknown joints, NaN or huge positions.
@@ -57,6 +62,7 @@ pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
     }
     let mut s = Samples {
         by_bone: vec![Vec::new(); doc.bones.len()],
+        secondary: vec![Vec::new(); doc.bones.len()],
         ..Samples::default()
     };
     for prim in &geo.primitives {
@@ -84,9 +90,24 @@ pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
                         .and_then(dominant)
                         .and_then(|k| joint_xf.get(usize::from(prim.joints[i][k]))?.as_ref());
                     let v = DVec3::from_array(p.map(f64::from));
-                    match hit.map(|(b, m)| (*b, m.transform_point3(v))) {
-                        Some((b, w)) if finite_small(w) && finite_small(v) => s.by_bone[b].push(w),
-                        _ => s.dropped += 1,
+                    let Some((b, w)) = hit.map(|(b, m)| (*b, m.transform_point3(v))) else {
+                        s.dropped += 1;
+                        continue;
+                    };
+                    if !(finite_small(w) && finite_small(v)) {
+                        s.dropped += 1;
+                        continue;
+                    }
+                    s.by_bone[b].push(w);
+                    let (ws, js) = (prim.weights[i], prim.joints[i]);
+                    for k in 0..4 {
+                        let other = joint_xf.get(usize::from(js[k])).and_then(|x| x.as_ref());
+                        match other {
+                            Some((o, _)) if *o != b && ws[k] >= SECONDARY_WEIGHT => {
+                                s.secondary[*o].push(w)
+                            }
+                            _ => {}
+                        }
                     }
                 }
             }
