@@ -156,7 +156,7 @@ impl SimSettings {
             ..IntegrationParameters::default()
         };
         if self.preset == SolverPreset::Editor {
-            p.num_solver_iterations = self.substeps.max(1);
+            p.num_solver_iterations = self.substeps_at_size();
             p.num_internal_pgs_iterations = self.solver_iterations.max(1);
             p.num_internal_stabilization_iterations = self.stabilization_iterations;
             p.warmstart_joints = self.warmstart_joints;
@@ -178,6 +178,15 @@ impl SimSettings {
         } else {
             1.0
         }
+    }
+
+    /// Substeps at this size: a character smaller than the reference moves faster (its time
+    /// scale is sqrt(L/g)), so it gets proportionally more substeps (at most 8x), keeping the
+    /// solver's work per unit of its own motion the same.
+    pub fn substeps_at_size(&self) -> usize {
+        let base = self.substeps.max(1);
+        let k = (1.0 / self.unit().sqrt()).clamp(1.0, 8.0);
+        ((base as f32 * k).ceil() as usize).max(base)
     }
 
     /// The inertia floor at this size: inertia scales with mass times length squared, and a

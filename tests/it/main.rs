@@ -4,6 +4,7 @@ mod cli;
 mod common;
 mod diagnostics;
 mod editor;
+mod generate;
 mod hostile;
 mod load;
 mod mannequin;
