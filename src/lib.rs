@@ -12,6 +12,7 @@ pub mod app;
 pub mod cli;
 pub mod document;
 pub mod generate;
+pub mod joint;
 pub mod mannequin;
 pub mod render;
 pub mod shapes;

@@ -2,7 +2,7 @@
 
 use super::state::EditorState;
 use super::widgets::{self, Num};
-use crate::document::{BonePhysics, ColliderShape, ConstraintKind, EditTarget};
+use crate::document::{BoneId, BonePhysics, ColliderShape, ConstraintKind, EditTarget};
 
 pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     let Some(id) = st.selection else {
@@ -44,7 +44,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     let bones: Vec<String> = st.doc.bones.iter().map(|b| b.name.clone()).collect();
     widgets::section(ui, "Collider", |ui| collider(ui, st, target, &p));
     widgets::section(ui, "Constraint", |ui| {
-        constraint(ui, st, target, &p, &bones)
+        constraint(ui, st, (target, id), &p, &bones)
     });
     if let Some(d) = p.drive {
         widgets::section(ui, "Drive", |ui| {
@@ -142,7 +142,7 @@ fn collider(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &Bon
 fn constraint(
     ui: &mut egui::Ui,
     st: &mut EditorState,
-    target: EditTarget,
+    (target, id): (EditTarget, BoneId),
     p: &BonePhysics,
     bones: &[String],
 ) {
@@ -191,30 +191,15 @@ fn constraint(
         ConstraintKind::BallSocket {
             swing_limit_deg,
             twist_limit_deg,
-        } => {
-            widgets::num(
-                ui,
-                st,
-                target,
-                deg(
-                    "Swing limit",
-                    swing_limit_deg,
-                    "constraint.swing_limit_deg",
-                    0.0..=180.0,
-                ),
-            );
-            widgets::num(
-                ui,
-                st,
-                target,
-                deg(
-                    "Twist limit",
-                    twist_limit_deg,
-                    "constraint.twist_limit_deg",
-                    0.0..=180.0,
-                ),
-            );
-        }
+            swing_y_axis,
+        } => super::limits_panel::ball_socket(
+            ui,
+            st,
+            (target, id),
+            swing_limit_deg,
+            twist_limit_deg,
+            swing_y_axis,
+        ),
         ConstraintKind::Hinge {
             hinge_axis,
             limit_min_deg,

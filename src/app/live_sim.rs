@@ -285,7 +285,7 @@ fn limit_of(doc: &Document, name: &str) -> Option<f64> {
     Some(match c.kind {
         ConstraintKind::BallSocket {
             swing_limit_deg, ..
-        } => swing_limit_deg,
+        } => swing_limit_deg.max(),
         ConstraintKind::Hinge {
             limit_min_deg,
             limit_max_deg,
@@ -405,7 +405,7 @@ impl Live for LiveSim {
         }
     }
 
-    fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimitsRad> {
+    fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimits> {
         self.settle();
         self.sim.borrow().as_ref()?.joint_limits(bone)
     }

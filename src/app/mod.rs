@@ -8,6 +8,7 @@ pub mod files;
 mod headless;
 pub mod history;
 mod inspector;
+mod limits_panel;
 mod live_sim;
 mod loader;
 mod menu;

@@ -31,7 +31,7 @@ pub trait Simulation {
     /// Applies an impulse (N*s, world frame) to a bone's body.
     fn push(&mut self, doc: &Document, bone: crate::document::BoneId, impulse_n_s: glam::Vec3);
     /// The limits the running solver enforces on a bone's joint, if it has one.
-    fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimitsRad>;
+    fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimits>;
     /// Telemetry: joint angle errors (deg), torso tilt (deg), centre-of-mass height (m).
     fn series(&self) -> Vec<Series<'_>>;
 }

@@ -182,9 +182,13 @@ impl EditorState {
             ConstraintKind::BallSocket {
                 swing_limit_deg,
                 twist_limit_deg,
+                swing_y_axis,
             } => {
-                edits.push(set("constraint.swing_limit_deg", json!(swing_limit_deg)));
-                edits.push(set("constraint.twist_limit_deg", json!(twist_limit_deg)));
+                edits.push(set("constraint.swing_limit_deg", swing_limit_deg.to_json()));
+                edits.push(set("constraint.twist_limit_deg", twist_limit_deg.to_json()));
+                if let Some(y) = swing_y_axis {
+                    edits.push(set("constraint.swing_y_axis", json!(y)));
+                }
             }
             ConstraintKind::Hinge {
                 hinge_axis,

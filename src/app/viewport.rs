@@ -5,7 +5,7 @@ use super::state::EditorState;
 use crate::document::geometry::Geometry;
 use crate::render::colliders::{bone_bounds, pick, placed_colliders};
 use crate::render::gizmo::{joint_segments, Segment};
-use crate::render::joint::joint_frame;
+use crate::render::joint::joint_gizmo;
 use crate::render::offscreen::blit;
 use crate::render::skin::SkinModel;
 use crate::render::{GpuScene, OrbitCamera, Pose, SceneInput, Show};
@@ -117,7 +117,7 @@ impl Viewport {
                 if !self.all_joints && st.selection != Some(id) {
                     continue;
                 }
-                if let Some(mut j) = joint_frame(&st.doc, id, rest, pose) {
+                if let Some(mut j) = joint_gizmo(&st.doc, id, rest, pose) {
                     let selected = st.selection == Some(id);
                     // The selected joint's gizmo is drawn larger so its limits read clearly.
                     j.size *= if selected { 1.8 } else { 1.0 };

@@ -19,6 +19,17 @@ pub struct Num<'a> {
 
 /// Shows a label + widget row in a two-column grid; applies an edit on change.
 pub fn num(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, n: Num) {
+    let (old, key) = (n.value, n.key);
+    if let Some((v, merge)) = num_row(ui, n) {
+        if v != old {
+            st.edit(target, key, json!(v), merge);
+        }
+    }
+}
+
+/// A number row that reports its change instead of editing: the new value and, while it is
+/// dragged, the widget id that merges the drag into one undo step.
+pub fn num_row(ui: &mut egui::Ui, n: Num) -> Option<(f64, Option<egui::Id>)> {
     let label = ui.label(n.label);
     let mut v = n.value;
     let (range, unit) = (n.range.clone(), format!(" {}", n.unit));
@@ -45,11 +56,7 @@ pub fn num(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, n: Num) 
         }
     });
     ui.end_row();
-    if let Some(merge) = changed {
-        if v != n.value {
-            st.edit(target, n.key, json!(v), merge);
-        }
-    }
+    changed.map(|m| (v, m))
 }
 
 /// A vector of three numbers (axis, extents, offset) under one label.

@@ -2,6 +2,8 @@
 //! diagnostics; as text or as one JSON object.
 
 use crate::document::{BoneId, Document, UriPolicy};
+use crate::joint::{self, JointLimits};
+use glam::DVec3;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::ExitCode;
@@ -52,10 +54,49 @@ fn bone_json(doc: &Document, id: BoneId) -> Value {
         "collider": collider,
         "mass": p.mass,
         "constraint": p.constraint,
+        "joint": joint_json(doc, id),
         "drive": p.drive,
         "collision_group": p.collision_group,
         "collision_mask": p.collision_mask,
     })
+}
+
+/// The joint the solver builds, resolved by the shared joint math, in the child bone's
+/// space: frame, limits and the sampled swing boundary. Null where the solver has no joint.
+fn joint_json(doc: &Document, id: BoneId) -> Value {
+    let Some(def) = joint::resolve(doc, id) else {
+        return Value::Null;
+    };
+    let x = (def.bone_from_joint * DVec3::X).to_array();
+    let y = (def.bone_from_joint * DVec3::Y).to_array();
+    let parent = doc.bone(def.parent).name.clone();
+    // Degrees as the file states them (the radians round trip would print 119.99999999999999).
+    let deg = |r: f64| (r.to_degrees() * 1e9).round() / 1e9;
+    match &def.limits {
+        JointLimits::Ball {
+            swing,
+            twist_min_rad,
+            twist_max_rad,
+        } => {
+            let [pos_y, neg_y, pos_z, neg_z] = swing.extents_rad.map(deg);
+            json!({
+                "type": "ball_socket",
+                "parent_bone": parent,
+                "joint_frame": {"x": x, "y": y},
+                "swing_deg": {"pos_y": pos_y, "neg_y": neg_y, "pos_z": pos_z, "neg_z": neg_z},
+                "twist_deg": [deg(*twist_min_rad), deg(*twist_max_rad)],
+                "swing_boundary_deg": swing.sampled_deg(5.0).into_iter().map(|d| (d * 1e9).round() / 1e9).collect::<Vec<_>>(),
+                "solver_cones": swing.cones().len(),
+            })
+        }
+        JointLimits::Hinge { min_rad, max_rad } => json!({
+            "type": "hinge",
+            "parent_bone": parent,
+            "joint_frame": {"x": x, "y": y},
+            "hinge_axis": x,
+            "hinge_deg": [deg(*min_rad), deg(*max_rad)],
+        }),
+    }
 }
 
 fn print_text(doc: &Document) {
@@ -114,10 +155,21 @@ fn kind_text(k: &crate::document::ConstraintKind) -> String {
     use crate::document::ConstraintKind::*;
     match k {
         BallSocket {
-            swing_limit_deg,
-            twist_limit_deg,
+            swing_limit_deg: s,
+            twist_limit_deg: t,
+            ..
         } => {
-            format!("ball_socket swing {swing_limit_deg} deg twist +-{twist_limit_deg} deg")
+            let swing = match s.as_circular() {
+                Some(e) => format!("{e}"),
+                None => format!(
+                    "+Y {} -Y {} +Z {} -Z {}",
+                    s.pos_y, s.neg_y, s.pos_z, s.neg_z
+                ),
+            };
+            format!(
+                "ball_socket swing {swing} deg twist {}..{} deg",
+                t.min_deg, t.max_deg
+            )
         }
         Hinge {
             hinge_axis,

@@ -5,6 +5,7 @@ mod bench_io;
 mod edit;
 pub mod generate;
 mod inspect;
+pub mod poses;
 pub mod simulate;
 mod validate;
 

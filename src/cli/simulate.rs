@@ -1,6 +1,7 @@
 //! `simulate`: run the document's ragdoll headless and report how it did.
 //! Exit 0 when the run completes (fallen or not), 1 when the stability guard paused it.
 
+use super::poses::PoseWriter;
 use crate::document::UriPolicy;
 use crate::sim::{SimSettings, Simulation};
 use anyhow::{anyhow, Context};
@@ -34,6 +35,10 @@ pub struct SimulateArgs {
     /// Write the per-step telemetry as CSV.
     #[arg(long, value_name = "OUT")]
     pub csv: Option<PathBuf>,
+    /// Write every body's world pose at every step as CSV
+    /// (`step,time_s,bone,px,py,pz,qx,qy,qz,qw`).
+    #[arg(long, value_name = "OUT")]
+    pub poses: Option<PathBuf>,
 }
 
 /// A timed impulse: `BONE:X,Y,Z@T` (N*s, world frame, seconds).
@@ -104,6 +109,10 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
     let mut pushed = vec![false; pushes.len()];
     let t0 = Instant::now();
     let mut pause = None;
+    let mut poses = a.poses.as_deref().map(PoseWriter::create).transpose()?;
+    if let Some(w) = &mut poses {
+        w.write(&doc, &sim)?;
+    }
     while sim.steps() < steps {
         for (p, done) in pushes.iter().zip(pushed.iter_mut()) {
             if !*done && sim.time_s() >= p.at_s - 1e-6 {
@@ -115,6 +124,12 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
             pause = Some(p);
             break;
         }
+        if let Some(w) = &mut poses {
+            w.write(&doc, &sim)?;
+        }
+    }
+    if let Some(w) = poses {
+        w.finish()?;
     }
     let wall_ms = t0.elapsed().as_secs_f64() * 1e3;
     let t = sim.telemetry();

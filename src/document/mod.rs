@@ -189,6 +189,7 @@ impl Document {
         );
         self.bones = list;
         diags.extend(self.scale_diagnostics());
+        diags.extend(validate::check_swing_axes(self));
         for b in &mut self.bones {
             b.has_problems = diags.iter().any(|d| d.node == Some(b.node));
         }

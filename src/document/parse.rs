@@ -333,23 +333,115 @@ fn parse_constraint(value: &Value, cx: &mut Ctx) -> Option<Constraint> {
 }
 
 fn parse_ball_socket(obj: &Map<String, Value>, cx: &mut Ctx) -> ConstraintKind {
-    let range = Range::Within(0.0, 180.0);
+    let swing_y_axis = match cx.vector::<3>(obj, "constraint", "swing_y_axis") {
+        Some(a) if a.iter().map(|x| x * x).sum::<f64>() > 1e-12 => Some(a),
+        Some(_) => {
+            cx.error(
+                "constraint.swing_y_axis",
+                "zero-length axis; using the default",
+            );
+            None
+        }
+        None => None,
+    };
     ConstraintKind::BallSocket {
-        swing_limit_deg: cx.number(
-            obj,
-            "constraint",
-            "swing_limit_deg",
-            DEFAULT_SWING_LIMIT_DEG,
-            range,
-        ),
-        twist_limit_deg: cx.number(
-            obj,
-            "constraint",
-            "twist_limit_deg",
-            DEFAULT_TWIST_LIMIT_DEG,
-            range,
-        ),
+        swing_limit_deg: parse_swing(obj.get("swing_limit_deg"), cx),
+        twist_limit_deg: parse_twist(obj.get("twist_limit_deg"), cx),
+        swing_y_axis,
     }
+}
+
+/// `swing_limit_deg`: a number (circular cone, 0..180) or `{pos_y, neg_y, pos_z, neg_z}`
+/// (each 0..175).
+fn parse_swing(value: Option<&Value>, cx: &mut Ctx) -> SwingExtentsDeg {
+    const KEY: &str = "constraint.swing_limit_deg";
+    let default = SwingExtentsDeg::circular(DEFAULT_SWING_LIMIT_DEG);
+    let Some(value) = value else {
+        return default;
+    };
+    if let Some(obj) = value.as_object() {
+        cx.unknown_keys(obj, KEY, SWING_EXTENT_KEYS);
+        let mut out = [0.0; 4];
+        for (o, name) in out.iter_mut().zip(SWING_EXTENT_KEYS) {
+            if !obj.contains_key(*name) {
+                cx.error(
+                    &join(KEY, name),
+                    "missing; the four-extent form needs pos_y, neg_y, pos_z and neg_z; using the default 180 (no limit)",
+                );
+                return default;
+            }
+            let range = Range::Within(0.0, MAX_SWING_EXTENT_DEG);
+            *o = cx.number(obj, KEY, name, f64::NAN, range);
+            if o.is_nan() {
+                return default;
+            }
+        }
+        return SwingExtentsDeg::from_array(out);
+    }
+    let wrap = serde_json::Map::from_iter([("swing_limit_deg".to_string(), value.clone())]);
+    if !value.is_number() {
+        cx.wrong_type(
+            KEY,
+            "a number or an object {pos_y, neg_y, pos_z, neg_z}",
+            value,
+            DEFAULT_SWING_LIMIT_DEG,
+        );
+        return default;
+    }
+    let deg = cx.number(
+        &wrap,
+        "constraint",
+        "swing_limit_deg",
+        DEFAULT_SWING_LIMIT_DEG,
+        Range::Within(0.0, 180.0),
+    );
+    SwingExtentsDeg::circular(deg)
+}
+
+/// `twist_limit_deg`: a number (±, 0..180) or `[min, max]` (each -180..180, min <= max).
+fn parse_twist(value: Option<&Value>, cx: &mut Ctx) -> TwistRangeDeg {
+    const KEY: &str = "constraint.twist_limit_deg";
+    let default = TwistRangeDeg::symmetric(DEFAULT_TWIST_LIMIT_DEG);
+    let Some(value) = value else {
+        return default;
+    };
+    if value.is_array() {
+        let wrap = serde_json::Map::from_iter([("twist_limit_deg".to_string(), value.clone())]);
+        let Some([lo, hi]) = cx.vector::<2>(&wrap, "constraint", "twist_limit_deg") else {
+            return default;
+        };
+        if !(-180.0..=180.0).contains(&lo) || !(-180.0..=180.0).contains(&hi) {
+            cx.error(
+                KEY,
+                format!("[{lo}, {hi}] is out of range: both must lie within -180..180; using the default"),
+            );
+            return default;
+        }
+        if lo > hi {
+            cx.error(
+                KEY,
+                format!("min {lo} is greater than max {hi}; using the default -180..180"),
+            );
+            return default;
+        }
+        return TwistRangeDeg {
+            min_deg: lo,
+            max_deg: hi,
+        };
+    }
+    if !value.is_number() {
+        cx.wrong_type(KEY, "a number or [min, max]", value, DEFAULT_TWIST_LIMIT_DEG);
+        return default;
+    }
+    let wrap = serde_json::Map::from_iter([("twist_limit_deg".to_string(), value.clone())]);
+    let deg = cx.number(
+        &wrap,
+        "constraint",
+        "twist_limit_deg",
+        DEFAULT_TWIST_LIMIT_DEG,
+        Range::Within(0.0, 180.0),
+    );
+    TwistRangeDeg::symmetric(deg)
 }
 
 fn parse_hinge(obj: &Map<String, Value>, cx: &mut Ctx) -> ConstraintKind {

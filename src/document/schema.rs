@@ -47,6 +47,7 @@ pub const CONSTRAINT_KEYS: &[&str] = &[
     "parent_bone",
     "swing_limit_deg",
     "twist_limit_deg",
+    "swing_y_axis",
     "hinge_axis",
     "limit_min_deg",
     "limit_max_deg",
@@ -106,13 +107,114 @@ pub struct Collider {
     pub offset: ColliderOffset,
 }
 
+/// Keys of the four-extent form of `constraint.swing_limit_deg`.
+pub const SWING_EXTENT_KEYS: &[&str] = &["pos_y", "neg_y", "pos_z", "neg_z"];
+/// Largest allowed swing extent (deg): a cone that reaches the antipode has no direction.
+pub const MAX_SWING_EXTENT_DEG: f64 = 175.0;
+
+/// The swing limit of a ball socket (degrees): the largest tilt of the bone's primary axis
+/// away from its rest direction toward +Y, -Y, +Z and -Z of the joint frame. A number in the
+/// file is a circular cone: all four equal.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SwingExtentsDeg {
+    pub pos_y: f64,
+    pub neg_y: f64,
+    pub pos_z: f64,
+    pub neg_z: f64,
+}
+
+impl SwingExtentsDeg {
+    /// A circular cone of half-angle `deg`.
+    pub fn circular(deg: f64) -> Self {
+        Self {
+            pos_y: deg,
+            neg_y: deg,
+            pos_z: deg,
+            neg_z: deg,
+        }
+    }
+
+    /// The half-angle when all four extents are equal.
+    pub fn as_circular(&self) -> Option<f64> {
+        let e = self.pos_y;
+        (self.neg_y == e && self.pos_z == e && self.neg_z == e).then_some(e)
+    }
+
+    /// The extents in file order: pos_y, neg_y, pos_z, neg_z.
+    pub fn to_array(&self) -> [f64; 4] {
+        [self.pos_y, self.neg_y, self.pos_z, self.neg_z]
+    }
+
+    pub fn from_array(a: [f64; 4]) -> Self {
+        Self {
+            pos_y: a[0],
+            neg_y: a[1],
+            pos_z: a[2],
+            neg_z: a[3],
+        }
+    }
+
+    /// The largest extent.
+    pub fn max(&self) -> f64 {
+        self.to_array().into_iter().fold(0.0, f64::max)
+    }
+
+    /// The file's JSON: a number when circular, else the four-extent object.
+    pub fn to_json(&self) -> serde_json::Value {
+        match self.as_circular() {
+            Some(e) => serde_json::json!(e),
+            None => self.to_json_object(),
+        }
+    }
+
+    /// The four-extent object, even when circular.
+    pub fn to_json_object(&self) -> serde_json::Value {
+        serde_json::json!({
+            "pos_y": self.pos_y, "neg_y": self.neg_y, "pos_z": self.pos_z, "neg_z": self.neg_z
+        })
+    }
+}
+
+/// The twist range of a ball socket (degrees, about the primary axis; rest is 0). A number
+/// `t` in the file is the symmetric range [-t, t].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct TwistRangeDeg {
+    pub min_deg: f64,
+    pub max_deg: f64,
+}
+
+impl TwistRangeDeg {
+    pub fn symmetric(deg: f64) -> Self {
+        Self {
+            min_deg: -deg,
+            max_deg: deg,
+        }
+    }
+
+    /// The half range when the range is symmetric about 0.
+    pub fn as_symmetric(&self) -> Option<f64> {
+        (self.min_deg == -self.max_deg && self.max_deg >= 0.0).then_some(self.max_deg)
+    }
+
+    /// The file's JSON: a number when symmetric, else `[min, max]`.
+    pub fn to_json(&self) -> serde_json::Value {
+        match self.as_symmetric() {
+            Some(t) => serde_json::json!(t),
+            None => serde_json::json!([self.min_deg, self.max_deg]),
+        }
+    }
+}
+
 /// The joint type and its limits (degrees, bone space).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ConstraintKind {
     BallSocket {
-        swing_limit_deg: f64,
-        twist_limit_deg: f64,
+        swing_limit_deg: SwingExtentsDeg,
+        twist_limit_deg: TwistRangeDeg,
+        /// The joint frame's Y axis in bone space (made perpendicular to the primary axis);
+        /// None: the documented default (see [`crate::joint::frame`]).
+        swing_y_axis: Option<[f64; 3]>,
     },
     Hinge {
         hinge_axis: [f64; 3],

@@ -205,3 +205,34 @@ pub(crate) fn check_balance(
         check("balance.foot_bones", f);
     }
 }
+
+/// A ball socket's `swing_y_axis` must not be parallel to the bone's primary axis (the joint
+/// frame's X), or the frame has no Y to speak of.
+pub(crate) fn check_swing_axes(doc: &super::Document) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for id in doc.bone_ids() {
+        let b = doc.bone(id);
+        let Some(super::ConstraintKind::BallSocket {
+            swing_y_axis: Some(y),
+            ..
+        }) = b.physics.as_ref().and_then(|p| p.constraint.as_ref()).map(|c| &c.kind)
+        else {
+            continue;
+        };
+        let x = doc.primary_axis(id).normalize_or_zero();
+        let y = glam::DVec3::from_array(*y).normalize_or_zero();
+        if x.cross(y).length() < 0.017 {
+            out.push(Diagnostic::error(
+                Some(b.node),
+                &b.name,
+                "constraint.swing_y_axis",
+                format!(
+                    "{:?} is parallel to the bone's primary axis {:?}; using the default Y axis",
+                    y.to_array(),
+                    x.to_array()
+                ),
+            ));
+        }
+    }
+    out
+}

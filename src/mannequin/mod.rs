@@ -68,15 +68,24 @@ fn physics_extras(b: &BoneSpec) -> Value {
             p.insert("half_extents".into(), json!(half_extents));
         }
     }
-    if let Some(o) = b.offset_m {
-        p.insert("offset".into(), json!({ "translation": o }));
-    }
+    match (b.offset_m, b.offset_rotation) {
+        (Some(t), Some(r)) => p.insert("offset".into(), json!({ "translation": t, "rotation": r })),
+        (Some(t), None) => p.insert("offset".into(), json!({ "translation": t })),
+        (None, Some(r)) => p.insert("offset".into(), json!({ "rotation": r })),
+        (None, None) => None,
+    };
     p.insert("mass".into(), json!(b.mass_kg));
     let parent = b.parent.unwrap_or_default();
     let constraint = match b.joint {
         Joint::Root => None,
         Joint::Ball { swing, twist } => Some(json!({
             "type": "ball_socket", "swing_limit_deg": swing, "twist_limit_deg": twist, "parent_bone": parent
+        })),
+        Joint::Swing { swing, twist } => Some(json!({
+            "type": "ball_socket",
+            "swing_limit_deg": {"pos_y": swing[0], "neg_y": swing[1], "pos_z": swing[2], "neg_z": swing[3]},
+            "twist_limit_deg": twist,
+            "parent_bone": parent
         })),
         Joint::Hinge { axis, min, max } => Some(json!({
             "type": "hinge", "hinge_axis": axis, "limit_min_deg": min, "limit_max_deg": max, "parent_bone": parent

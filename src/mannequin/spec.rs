@@ -14,6 +14,8 @@ pub enum Shape {
 pub enum Joint {
     Root,
     Ball { swing: f32, twist: f32 },
+    /// Asymmetric swing extents (pos_y, neg_y, pos_z, neg_z) and a twist range [min, max], deg.
+    Swing { swing: [f32; 4], twist: [f32; 2] },
     Hinge { axis: [f32; 3], min: f32, max: f32 },
 }
 
@@ -27,6 +29,8 @@ pub struct BoneSpec {
     pub shape: Shape,
     /// Explicit collider centre in bone space, when the default (halfway to the child) does not fit.
     pub offset_m: Option<[f32; 3]>,
+    /// Collider rotation in bone space (x, y, z, w); its +Y is the bone's primary axis.
+    pub offset_rotation: Option<[f32; 4]>,
     pub mass_kg: f32,
     pub joint: Joint,
     /// Drive stiffness (N*m/rad), damping (N*m*s/rad), max torque (N*m).
@@ -63,6 +67,7 @@ fn arm(left: bool) -> [BoneSpec; 3] {
                 half_height: 0.09,
             },
             offset_m: None,
+            offset_rotation: None,
             mass_kg: 2.5,
             joint: Joint::Ball {
                 swing: 95.0,
@@ -81,6 +86,7 @@ fn arm(left: bool) -> [BoneSpec; 3] {
                 half_height: 0.085,
             },
             offset_m: None,
+            offset_rotation: None,
             mass_kg: 1.5,
             joint: Joint::Hinge {
                 axis: [-1.0, 0.0, 0.0],
@@ -100,11 +106,14 @@ fn arm(left: bool) -> [BoneSpec; 3] {
                 half_height: 0.04,
             },
             offset_m: Some([0.0, -0.08, 0.0]),
+            // The hand hangs down: its primary axis (the capsule's +Y) points along -Y.
+            offset_rotation: Some([1.0, 0.0, 0.0, 0.0]),
             mass_kg: 0.5,
-            joint: Joint::Hinge {
-                axis: [1.0, 0.0, 0.0],
-                min: -70.0,
-                max: 60.0,
+            // Joint frame: X down the hand, Y forward, Z = X x Y to the character's right.
+            // Flexion (forward) 70, extension 60, deviation ±20; little twist (the forearm turns).
+            joint: Joint::Swing {
+                swing: [70.0, 60.0, 20.0, 20.0],
+                twist: [-10.0, 10.0],
             },
             drive: [20.0, 1.0, 20.0],
             group,
@@ -127,10 +136,17 @@ fn leg(left: bool) -> [BoneSpec; 3] {
                 half_height: 0.14,
             },
             offset_m: None,
+            offset_rotation: None,
             mass_kg: 8.0,
-            joint: Joint::Ball {
-                swing: 70.0,
-                twist: 40.0,
+            // Joint frame: X down the thigh, Y forward, Z = X x Y to the character's right:
+            // 120 forward, 15 back, 45 out (abduction), 30 in (adduction), twist ±45.
+            joint: Joint::Swing {
+                swing: if left {
+                    [120.0, 15.0, 30.0, 45.0]
+                } else {
+                    [120.0, 15.0, 45.0, 30.0]
+                },
+                twist: [-45.0, 45.0],
             },
             drive: [1500.0, 100.0, 800.0],
             group,
@@ -145,6 +161,7 @@ fn leg(left: bool) -> [BoneSpec; 3] {
                 half_height: 0.15,
             },
             offset_m: None,
+            offset_rotation: None,
             mass_kg: 3.5,
             joint: Joint::Hinge {
                 axis: [1.0, 0.0, 0.0],
@@ -163,11 +180,13 @@ fn leg(left: bool) -> [BoneSpec; 3] {
                 half_extents: [0.05, 0.035, 0.12],
             },
             offset_m: Some([0.0, -0.045, 0.06]),
+            offset_rotation: None,
             mass_kg: 1.2,
+            // About +X a positive angle takes the toes down: 20 up, 30 down.
             joint: Joint::Hinge {
                 axis: [1.0, 0.0, 0.0],
-                min: -30.0,
-                max: 20.0,
+                min: -20.0,
+                max: 30.0,
             },
             drive: [1000.0, 60.0, 400.0],
             group,
@@ -191,6 +210,7 @@ fn torso_bone(
         world_m: [0.0, y, 0.0],
         shape,
         offset_m: None,
+        offset_rotation: None,
         mass_kg,
         joint,
         drive,

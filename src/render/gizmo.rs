@@ -1,8 +1,8 @@
 //! Line geometry of the joint-limit gizmos, the ground grid and the axes, as plain segments
 //! (drawn later as thin cylinders). Pure glam, so it can be tested without GL.
 
-use super::joint::{JointFrame, JointState};
-use crate::document::ConstraintKind;
+use super::joint::{joint_direction, JointGizmo};
+use crate::joint::JointLimits;
 use glam::{DQuat, DVec3, Vec3};
 
 /// One 3D line segment with a radius (m) and an sRGBA colour.
@@ -14,9 +14,9 @@ pub struct Segment {
     pub color: [u8; 4],
 }
 
-/// Green at 0, yellow at 0.5, red at 1.
-pub fn limit_color(nearness: f64) -> [u8; 4] {
-    let t = nearness.clamp(0.0, 1.0) as f32;
+/// Green at 0, yellow at 0.5, red at 1 (the limit use that telemetry and plots report).
+pub fn limit_color(limit_use: f64) -> [u8; 4] {
+    let t = limit_use.clamp(0.0, 1.0) as f32;
     let r = (2.0 * t).min(1.0);
     let g = (2.0 * (1.0 - t)).min(1.0);
     [(r * 235.0) as u8, (g * 210.0) as u8, 40, 255]
@@ -48,46 +48,44 @@ fn arc(center: DVec3, axis: DVec3, zero: DVec3, radius: f64, a0: f64, a1: f64) -
         .collect()
 }
 
-/// Segments of one joint's limit gizmo: ball socket = swing cone + twist arc; hinge = arc
-/// from min to max; both with a needle for the current angle, coloured by nearness to a limit.
-pub fn joint_segments(j: &JointFrame, out: &mut Vec<Segment>, thick: f32) {
-    let color = limit_color(j.state.nearness());
+/// Boundary samples per turn: 5 degrees, the same azimuths `inspect` reports.
+const BOUNDARY_SAMPLES: usize = 72;
+
+/// Segments of one joint's limit gizmo, drawn from the joint math the solver uses: a ball
+/// socket's swing boundary (the exact curve, with spokes) and its twist range; a hinge's arc
+/// from min to max; both with a needle for the current angle, coloured by limit use.
+pub fn joint_segments(j: &JointGizmo, out: &mut Vec<Segment>, thick: f32) {
+    let color = limit_color(j.measure.limit_use);
     let r = j.size * 0.6;
-    let axis_w = (j.reference * j.axis).normalize();
-    let zero_w = (j.reference * j.zero).normalize();
-    match (&j.kind, j.state) {
-        (
-            ConstraintKind::BallSocket { .. },
-            JointState::Ball {
-                swing_limit_deg,
-                twist_limit_deg,
-                twist_deg,
-                ..
-            },
-        ) => {
-            let s = swing_limit_deg.clamp(0.5, 180.0).to_radians();
-            let rim_c = j.origin + axis_w * r * s.cos();
-            let rim = arc(
-                rim_c,
-                axis_w,
-                zero_w,
-                r * s.sin(),
-                0.0,
-                std::f64::consts::TAU,
-            );
+    let frame = j.world_from_parent_joint;
+    let axis_w = (frame * DVec3::X).normalize();
+    let zero_w = (frame * DVec3::Y).normalize();
+    match &j.limits {
+        JointLimits::Ball {
+            swing,
+            twist_min_rad,
+            twist_max_rad,
+        } => {
+            let rim: Vec<DVec3> = (0..=BOUNDARY_SAMPLES)
+                .map(|i| {
+                    let psi = std::f64::consts::TAU * i as f64 / BOUNDARY_SAMPLES as f64;
+                    let tilt = swing.max_tilt_rad(psi);
+                    j.origin + frame * joint_direction(tilt, psi) * r
+                })
+                .collect();
             push_polyline(out, &rim, thick, color);
             for k in 0..8 {
-                let p = rim[k * (rim.len() - 1) / 8];
+                let p = rim[k * BOUNDARY_SAMPLES / 8];
                 push_polyline(out, &[j.origin, p], thick * 0.6, color);
             }
-            // Twist range around the axis, a third of the way up.
-            let t = twist_limit_deg.clamp(0.0, 180.0).to_radians();
+            // Twist range around the rest axis, a third of the way up; the tick is the twist now.
             let c = j.origin + axis_w * r * 0.35;
-            push_polyline(out, &arc(c, axis_w, zero_w, r * 0.45, -t, t), thick, color);
-            let tick = DQuat::from_axis_angle(axis_w, twist_deg.to_radians()) * zero_w;
+            let twist_arc = arc(c, axis_w, zero_w, r * 0.45, *twist_min_rad, *twist_max_rad);
+            push_polyline(out, &twist_arc, thick, color);
+            let tick = DQuat::from_axis_angle(axis_w, j.measure.twist_rad) * zero_w;
             push_polyline(out, &[c, c + tick * r * 0.55], thick * 0.8, NEEDLE);
             // Needle: the bone's current primary axis.
-            let needle = (j.current * j.axis).normalize();
+            let needle = (j.world_from_child_joint * DVec3::X).normalize();
             push_polyline(
                 out,
                 &[j.origin, j.origin + needle * r * 1.15],
@@ -95,16 +93,8 @@ pub fn joint_segments(j: &JointFrame, out: &mut Vec<Segment>, thick: f32) {
                 NEEDLE,
             );
         }
-        (
-            ConstraintKind::Hinge { .. },
-            JointState::Hinge {
-                angle_deg,
-                min_deg,
-                max_deg,
-            },
-        ) => {
-            let (a0, a1) = (min_deg.to_radians(), max_deg.to_radians());
-            let pts = arc(j.origin, axis_w, zero_w, r, a0, a1);
+        JointLimits::Hinge { min_rad, max_rad } => {
+            let pts = arc(j.origin, axis_w, zero_w, r, *min_rad, *max_rad);
             push_polyline(out, &pts, thick * 1.3, color);
             if let (Some(first), Some(last)) = (pts.first(), pts.last()) {
                 push_polyline(out, &[j.origin, *first], thick * 0.6, LIMIT_GREY);
@@ -116,7 +106,7 @@ pub fn joint_segments(j: &JointFrame, out: &mut Vec<Segment>, thick: f32) {
                 thick * 0.6,
                 LIMIT_GREY,
             );
-            let needle = DQuat::from_axis_angle(axis_w, angle_deg.to_radians()) * zero_w;
+            let needle = DQuat::from_axis_angle(axis_w, j.measure.twist_rad) * zero_w;
             push_polyline(
                 out,
                 &[j.origin, j.origin + needle * r * 1.15],
@@ -124,7 +114,6 @@ pub fn joint_segments(j: &JointFrame, out: &mut Vec<Segment>, thick: f32) {
                 NEEDLE,
             );
         }
-        _ => {}
     }
 }
 

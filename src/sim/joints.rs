@@ -1,36 +1,25 @@
-//! Joints that enforce what the file says. Each joint's frame sits at the child bone's
-//! origin with its X axis along the twist (ball socket) or hinge axis; the rest pose is zero
-//! for every angle.
+//! Joints that enforce what the file says, built from the shared joint math
+//! ([`crate::joint`]): the joint frame sits at the child bone's origin with X along the twist
+//! (ball socket) or hinge axis; the rest pose is zero for every angle.
 //!
-//! - `ball_socket`: a parent->child impulse joint with the linear axes locked and AngY|AngZ
-//!   coupled into a circular cone of half-angle `swing_limit_deg`; a second, flipped joint
-//!   (body1 = child) carries the twist limit on AngX again (its row's jacobian is the child's
-//!   own axis, where the parent->child row uses the parent's: with only one of the two the
-//!   twist limit gave way by up to 80 degrees under sustained twisting torques at large
-//!   swing) and the drive motors.
+//! - `ball_socket`: a parent->child impulse joint with the linear axes locked and the twist
+//!   range on AngX (Rapier measures `2 atan2(q.x, q.w)`, the twist of the swing-twist split).
+//!   The swing boundary is an intersection of circular cones ([`crate::joint::boundary`]):
+//!   a circular limit is AngY|AngZ coupled on the main joint, as before; an asymmetric one is
+//!   one extra joint per cone with only the coupled cone, its parent frame's X aimed at the
+//!   cone's axis. Those frames never change, so Rapier holds them natively, with no per-step
+//!   work. A second, flipped joint (body1 = child) carries the twist range again (its row's
+//!   jacobian is the child's own axis; with only the parent's, twist gave way by up to 80
+//!   degrees under sustained twisting at large swing) and the drive motors.
 //! - `hinge`: linear axes and AngY, AngZ locked; AngX limited to [min, max]; the drive is a
 //!   motor on AngX.
 
 use super::error::SimError;
-use super::world::{frame_from_axis, BodyRec};
-use crate::document::{BoneId, ConstraintKind, Document, Drive};
-use glam::{Quat, Vec3};
+use super::world::BodyRec;
+use crate::document::{BoneId, Document, Drive};
+use crate::joint::{self, JointLimits};
+use glam::{DQuat, DVec3, Quat, Vec3};
 use rapier3d::prelude::*;
-
-const DEG: f32 = std::f32::consts::PI / 180.0;
-
-/// Limits of a joint, in radians.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum JointLimitsRad {
-    Ball {
-        swing_limit_rad: f32,
-        twist_limit_rad: f32,
-    },
-    Hinge {
-        min_rad: f32,
-        max_rad: f32,
-    },
-}
 
 /// Everything a joint is built from (derived from the document), to diff on sync.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,7 +27,7 @@ pub(crate) struct JointSpec {
     pub bone: BoneId,
     pub child: usize,
     pub parent: usize,
-    pub limits: JointLimitsRad,
+    pub limits: JointLimits,
     /// Joint frame in the parent body and in the child body.
     pub parent_from_frame: Pose,
     pub child_from_frame: Pose,
@@ -50,85 +39,58 @@ pub(crate) struct JointSpec {
 pub(crate) struct JointRec {
     pub spec: JointSpec,
     pub name: String,
-    /// Parent->child joint (cone for a ball socket, the whole hinge otherwise).
+    /// Parent->child joint (linear lock, twist, a circular cone; the whole hinge otherwise).
     pub main: ImpulseJointHandle,
     /// Ball socket only: the flipped twist-limit + drive joint.
     pub drive_joint: Option<ImpulseJointHandle>,
+    /// Ball socket with an asymmetric swing: one cone-only joint per boundary cone.
+    pub cones: Vec<ImpulseJointHandle>,
     /// (stiffness, damping, max torque) currently on the motors; None when drives are off.
     pub motor_gains: Option<(f32, f32, f32)>,
 }
 
-fn finite3(v: [f64; 3]) -> bool {
-    v.iter().all(|x| x.is_finite())
+impl JointRec {
+    /// Every Rapier joint of this bone.
+    pub fn handles(&self) -> impl Iterator<Item = ImpulseJointHandle> + '_ {
+        std::iter::once(self.main)
+            .chain(self.drive_joint)
+            .chain(self.cones.iter().copied())
+    }
 }
 
-/// The joint of bone `id`, if it has a constraint whose parent bone has a body.
+/// The joint of bone `id`, if the shared joint math resolves one and both bodies exist.
 pub(crate) fn joint_spec(
     doc: &Document,
     id: BoneId,
     bodies: &[BodyRec],
 ) -> Result<Option<JointSpec>, SimError> {
+    let Some(def) = joint::resolve(doc, id) else {
+        return Ok(None);
+    };
+    let find = |b: BoneId| bodies.iter().position(|r| r.bone == b);
+    let (Some(child), Some(parent)) = (find(id), find(def.parent)) else {
+        return Ok(None);
+    };
     let bone = doc.bone(id);
-    let Some(p) = &bone.physics else {
-        return Ok(None);
-    };
-    let Some(c) = &p.constraint else {
-        return Ok(None);
-    };
-    let Some(child) = bodies.iter().position(|b| b.bone == id) else {
-        return Ok(None);
-    };
-    let parent_id = c.parent_bone.as_deref().and_then(|n| doc.bone_by_name(n));
-    let Some(parent) = parent_id.and_then(|pid| bodies.iter().position(|b| b.bone == pid)) else {
-        return Ok(None);
-    };
-    if parent == child {
-        return Ok(None);
-    }
     let bad = |what: &str| SimError::BadValue {
         bone: bone.name.clone(),
         what: what.into(),
     };
-    let (axis, limits) = match &c.kind {
-        ConstraintKind::BallSocket {
-            swing_limit_deg,
-            twist_limit_deg,
-        } => {
-            if !(swing_limit_deg.is_finite() && twist_limit_deg.is_finite()) {
-                return Err(bad("swing/twist limit"));
-            }
-            let axis = doc.primary_axis(id).as_vec3();
-            let limits = JointLimitsRad::Ball {
-                swing_limit_rad: (*swing_limit_deg as f32).clamp(0.0, 180.0) * DEG,
-                twist_limit_rad: (*twist_limit_deg as f32).clamp(0.0, 180.0) * DEG,
-            };
-            (axis, limits)
-        }
-        ConstraintKind::Hinge {
-            hinge_axis,
-            limit_min_deg,
-            limit_max_deg,
-        } => {
-            if !(finite3(*hinge_axis) && limit_min_deg.is_finite() && limit_max_deg.is_finite()) {
-                return Err(bad("hinge axis/limits"));
-            }
-            let (lo, hi) = (*limit_min_deg as f32, *limit_max_deg as f32);
-            let limits = JointLimitsRad::Hinge {
-                min_rad: lo.min(hi).clamp(-180.0, 180.0) * DEG,
-                max_rad: hi.max(lo).clamp(-180.0, 180.0) * DEG,
-            };
-            (Vec3::from_array(hinge_axis.map(|x| x as f32)), limits)
-        }
-    };
-    if !(axis.is_finite() && axis.length() > 1e-6) {
-        return Err(bad("joint axis (zero length)"));
+    if !def.bone_from_joint.is_finite() {
+        return Err(bad("joint axis"));
     }
-    let frame_rot = frame_from_axis(axis);
     let pw = bodies[parent].world_from_body_rest;
     let cw = bodies[child].world_from_body_rest;
-    let parent_from_child_rot: Quat = pw.rotation.inverse() * cw.rotation;
+    let parent_from_joint = def.parent_from_joint(
+        pw.rotation.as_dquat(),
+        cw.rotation.as_dquat(),
+    );
     let parent_from_child_t = pw.rotation.inverse() * (cw.translation - pw.translation);
-    let drive = p.drive.unwrap_or_default();
+    let drive = bone
+        .physics
+        .as_ref()
+        .and_then(|p| p.drive)
+        .unwrap_or_default();
     if ![drive.stiffness, drive.damping, drive.max_torque]
         .iter()
         .all(|x| x.is_finite() && *x >= 0.0)
@@ -139,12 +101,9 @@ pub(crate) fn joint_spec(
         bone: id,
         child,
         parent,
-        limits,
-        parent_from_frame: Pose::from_parts(
-            parent_from_child_t,
-            (parent_from_child_rot * frame_rot).normalize(),
-        ),
-        child_from_frame: Pose::from_parts(Vec3::ZERO, frame_rot),
+        limits: def.limits,
+        parent_from_frame: Pose::from_parts(parent_from_child_t, parent_from_joint.as_quat()),
+        child_from_frame: Pose::from_parts(Vec3::ZERO, def.bone_from_joint.as_quat()),
         drive,
     }))
 }
@@ -175,42 +134,84 @@ fn set_motors(j: &mut GenericJoint, axes: &[JointAxis], gains: Option<(f32, f32,
 const BALL_DRIVE_AXES: [JointAxis; 3] = [JointAxis::AngX, JointAxis::AngY, JointAxis::AngZ];
 const HINGE_DRIVE_AXES: [JointAxis; 1] = [JointAxis::AngX];
 
-/// The Rapier joints of a spec: (main, drive joint for a ball socket).
-fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>) -> (GenericJoint, Option<GenericJoint>) {
+/// The Rapier joints of a spec.
+struct Built {
+    main: GenericJoint,
+    drive: Option<GenericJoint>,
+    cones: Vec<GenericJoint>,
+}
+
+/// A cone-only joint: the child's X within `half_angle` of the parent frame's X turned onto `axis`.
+fn cone_joint(parent_frame: Pose, child_frame: Pose, axis: DVec3, half_angle: f32) -> GenericJoint {
+    let aim = DQuat::from_rotation_arc(DVec3::X, axis.normalize()).as_quat();
+    let f1 = Pose::from_parts(parent_frame.translation, (parent_frame.rotation * aim).normalize());
+    GenericJointBuilder::new(JointAxesMask::empty())
+        .coupled_axes(JointAxesMask::ANG_Y | JointAxesMask::ANG_Z)
+        .limits(JointAxis::AngY, [-1.0, half_angle])
+        .local_frame1(f1)
+        .local_frame2(child_frame)
+        .contacts_enabled(false)
+        .build()
+}
+
+fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>) -> Built {
     let (f1, f2) = (spec.parent_from_frame, spec.child_from_frame);
-    match spec.limits {
-        JointLimitsRad::Ball {
-            swing_limit_rad,
-            twist_limit_rad,
+    match &spec.limits {
+        JointLimits::Ball {
+            swing,
+            twist_min_rad,
+            twist_max_rad,
         } => {
-            let main = GenericJointBuilder::new(JointAxesMask::LIN_AXES)
-                .coupled_axes(JointAxesMask::ANG_Y | JointAxesMask::ANG_Z)
-                .limits(JointAxis::AngY, [-swing_limit_rad, swing_limit_rad])
-                .limits(JointAxis::AngX, [-twist_limit_rad, twist_limit_rad])
+            let (tmin, tmax) = (*twist_min_rad as f32, *twist_max_rad as f32);
+            let cones = swing.cones();
+            let mut main = GenericJointBuilder::new(JointAxesMask::LIN_AXES)
+                .limits(JointAxis::AngX, [tmin, tmax])
                 .local_frame1(f1)
                 .local_frame2(f2)
-                .contacts_enabled(false)
-                .build();
+                .contacts_enabled(false);
+            let mut extra = Vec::new();
+            match cones {
+                [c] if (c.axis - DVec3::X).length() < 1e-9 => {
+                    main = main
+                        .coupled_axes(JointAxesMask::ANG_Y | JointAxesMask::ANG_Z)
+                        .limits(JointAxis::AngY, [-1.0, c.half_angle_rad as f32]);
+                }
+                many => {
+                    extra = many
+                        .iter()
+                        .map(|c| cone_joint(f1, f2, c.axis, c.half_angle_rad as f32))
+                        .collect();
+                }
+            }
+            // The flipped joint measures the inverse rotation: its twist is the negated one.
             let mut drive = GenericJointBuilder::new(JointAxesMask::empty())
                 .local_frame1(f2)
                 .local_frame2(f1)
-                .limits(JointAxis::AngX, [-twist_limit_rad, twist_limit_rad])
+                .limits(JointAxis::AngX, [-tmax, -tmin])
                 .contacts_enabled(false)
                 .build();
             set_motors(&mut drive, &BALL_DRIVE_AXES, gains);
-            (main, Some(drive))
+            Built {
+                main: main.build(),
+                drive: Some(drive),
+                cones: extra,
+            }
         }
-        JointLimitsRad::Hinge { min_rad, max_rad } => {
+        JointLimits::Hinge { min_rad, max_rad } => {
             let mut main = GenericJointBuilder::new(
                 JointAxesMask::LIN_AXES | JointAxesMask::ANG_Y | JointAxesMask::ANG_Z,
             )
-            .limits(JointAxis::AngX, [min_rad, max_rad])
+            .limits(JointAxis::AngX, [*min_rad as f32, *max_rad as f32])
             .local_frame1(f1)
             .local_frame2(f2)
             .contacts_enabled(false)
             .build();
             set_motors(&mut main, &HINGE_DRIVE_AXES, gains);
-            (main, None)
+            Built {
+                main,
+                drive: None,
+                cones: Vec::new(),
+            }
         }
     }
 }
@@ -223,29 +224,34 @@ pub(crate) fn insert(
     name: String,
     gains: Option<(f32, f32, f32)>,
 ) -> JointRec {
-    let (main, drive) = build(&spec, gains);
+    let built = build(&spec, gains);
     let (b1, b2) = (bodies[spec.parent].body, bodies[spec.child].body);
-    let main = world.insert_impulse_joint(b1, b2, main);
-    let drive_joint = drive.map(|d| world.insert_impulse_joint(b2, b1, d));
+    let main = world.insert_impulse_joint(b1, b2, built.main);
+    let drive_joint = built.drive.map(|d| world.insert_impulse_joint(b2, b1, d));
+    let cones = built
+        .cones
+        .into_iter()
+        .map(|c| world.insert_impulse_joint(b1, b2, c))
+        .collect();
     JointRec {
         spec,
         name,
         main,
         drive_joint,
+        cones,
         motor_gains: gains,
     }
 }
 
-fn same_kind(a: &JointLimitsRad, b: &JointLimitsRad) -> bool {
-    matches!(
-        (a, b),
-        (JointLimitsRad::Ball { .. }, JointLimitsRad::Ball { .. })
-            | (JointLimitsRad::Hinge { .. }, JointLimitsRad::Hinge { .. })
-    )
+/// Removes every Rapier joint of a bone.
+pub(crate) fn remove(world: &mut PhysicsWorld, rec: &JointRec) {
+    for h in rec.handles() {
+        world.remove_impulse_joint(h);
+    }
 }
 
-/// Brings a joint to `spec` and `gains` in place (frames, limits, motors). A change of
-/// joint type or parent replaces that bone's Rapier joints (bodies are untouched).
+/// Brings a joint to `spec` and `gains` in place (frames, limits, motors). A change of joint
+/// type, parent or cone count replaces that bone's Rapier joints (bodies are untouched).
 /// Returns true when anything changed.
 pub(crate) fn update(
     world: &mut PhysicsWorld,
@@ -257,27 +263,37 @@ pub(crate) fn update(
     if rec.spec == spec && rec.motor_gains == gains {
         return false;
     }
-    if !same_kind(&rec.spec.limits, &spec.limits)
-        || rec.spec.parent != spec.parent
-        || rec.spec.child != spec.child
-    {
-        world.remove_impulse_joint(rec.main);
-        if let Some(d) = rec.drive_joint {
-            world.remove_impulse_joint(d);
-        }
+    let built = build(&spec, gains);
+    let same_shape = std::mem::discriminant(&rec.spec.limits)
+        == std::mem::discriminant(&spec.limits)
+        && rec.spec.parent == spec.parent
+        && rec.spec.child == spec.child
+        && rec.cones.len() == built.cones.len();
+    if !same_shape {
+        remove(world, rec);
         *rec = insert(world, bodies, spec, rec.name.clone(), gains);
         return true;
     }
-    let (main, drive) = build(&spec, gains);
-    if let Some(j) = world.impulse_joints.get_mut(rec.main, true) {
-        j.data = main;
-    }
-    if let (Some(h), Some(d)) = (rec.drive_joint, drive) {
+    let mut set = |h: ImpulseJointHandle, data: GenericJoint| {
         if let Some(j) = world.impulse_joints.get_mut(h, true) {
-            j.data = d;
+            j.data = data;
         }
+    };
+    set(rec.main, built.main);
+    if let (Some(h), Some(d)) = (rec.drive_joint, built.drive) {
+        set(h, d);
+    }
+    for (&h, c) in rec.cones.iter().zip(built.cones) {
+        set(h, c);
     }
     rec.spec = spec;
     rec.motor_gains = gains;
     true
+}
+
+/// The relative rotation of a joint in the world now (parent joint frame to child joint frame).
+pub(crate) fn relative_rotation(world: &PhysicsWorld, bodies: &[BodyRec], spec: &JointSpec) -> Quat {
+    let r1 = *world.bodies[bodies[spec.parent].body].rotation() * spec.parent_from_frame.rotation;
+    let r2 = *world.bodies[bodies[spec.child].body].rotation() * spec.child_from_frame.rotation;
+    r1.inverse() * r2
 }

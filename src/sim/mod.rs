@@ -17,7 +17,7 @@ pub mod world;
 
 pub use balance::{BalanceBones, BalanceSource, FELL_PELVIS_RATIO, FELL_TILT_DEG};
 pub use error::{SimError, SimPause};
-pub use joints::JointLimitsRad;
+pub use crate::joint::JointLimits;
 pub use settings::{length_unit_for, SimSettings, SolverPreset, REFERENCE_HEIGHT_M};
 pub use telemetry::{BodySample, FrameRing, JointSample, JointStats, Telemetry};
 pub use world::GroupMap;
@@ -350,6 +350,24 @@ impl Simulation {
         Ok(())
     }
 
+    /// Places a bone's body at a world pose with zero velocity (tests, animation seeding).
+    /// A non-finite pose is refused.
+    pub fn set_body_pose(&mut self, bone: &str, world_from_body: Pose) -> Result<(), SimError> {
+        let finite = world_from_body.translation.is_finite() && world_from_body.rotation.is_finite();
+        if !finite {
+            return Err(SimError::BadInput(format!(
+                "pose {world_from_body:?} of {bone} is not finite"
+            )));
+        }
+        let h = self.body_of(0, bone)?;
+        let rb = &mut self.world.bodies[h];
+        rb.set_position(world_from_body, true);
+        rb.set_linvel(Vec3::ZERO, true);
+        rb.set_angvel(Vec3::ZERO, true);
+        self.check_before_step = true;
+        Ok(())
+    }
+
     /// Current world pose of every body of ragdoll 0, by bone (the rest of the skeleton
     /// follows its nearest posed ancestor; that is the caller's business).
     pub fn body_poses(&self) -> impl Iterator<Item = (BoneId, Pose)> + '_ {
@@ -392,12 +410,12 @@ impl Simulation {
     }
 
     /// The current limits of a bone's joint, in radians.
-    pub fn joint_limits(&self, bone: &str) -> Option<JointLimitsRad> {
+    pub fn joint_limits(&self, bone: &str) -> Option<JointLimits> {
         self.dolls[0]
             .joints
             .iter()
             .find(|j| j.name == bone)
-            .map(|j| j.spec.limits)
+            .map(|j| j.spec.limits.clone())
     }
 
     /// Ragdoll 0's centre of mass (m, world).

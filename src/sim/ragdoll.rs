@@ -43,14 +43,18 @@ impl Ragdoll {
                 specs.push(spec);
             }
         }
-        let joints: Vec<JointRec> = specs
+        // Inserted leaves first: Rapier's solver visits joints in insertion order, and a limit
+        // solved after its children's holds better when a limb slams into it.
+        let mut joints: Vec<JointRec> = specs
             .into_iter()
+            .rev()
             .map(|spec| {
                 let name = doc.bone(spec.bone).name.clone();
                 let gains = joints::motor_gains(&spec.drive, s.drives, s.gain_multiplier);
                 joints::insert(world, &bodies, spec, name, gains)
             })
             .collect();
+        joints.reverse();
         let balance = BalanceRig::new(world, doc, &bodies);
         let telemetry = Telemetry::new(
             joints.iter().map(|j| j.name.clone()).collect(),
@@ -141,11 +145,8 @@ impl Ragdoll {
             .zip(frame.iter_mut())
             .zip(t.joint_stats.iter_mut())
         {
-            let r1 = *world.bodies[self.bodies[j.spec.parent].body].rotation()
-                * j.spec.parent_from_frame.rotation;
-            let r2 = *world.bodies[self.bodies[j.spec.child].body].rotation()
-                * j.spec.child_from_frame.rotation;
-            let (sample, off_axis) = measure_joint(r1.inverse() * r2, &j.spec.limits);
+            let q = joints::relative_rotation(world, &self.bodies, &j.spec);
+            let (sample, off_axis) = measure_joint(q, &j.spec.limits);
             *out = sample;
             stats.samples += 1;
             stats.sum_sq_error_deg2 += (sample.error_deg as f64) * (sample.error_deg as f64);
@@ -244,10 +245,7 @@ impl Ragdoll {
         for i in (0..self.joints.len()).rev() {
             if !kept[i] {
                 let j = self.joints.remove(i);
-                world.remove_impulse_joint(j.main);
-                if let Some(d) = j.drive_joint {
-                    world.remove_impulse_joint(d);
-                }
+                joints::remove(world, &j);
                 changed += 1;
             }
         }

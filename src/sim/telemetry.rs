@@ -1,22 +1,23 @@
 //! Telemetry: per joint and whole-body samples every step, in bounded ring buffers that are
 //! allocated once (no allocation per step), running statistics over the whole run, and CSV.
 
-use super::joints::JointLimitsRad;
-use glam::{Quat, Vec3};
+use crate::joint::JointLimits;
+use glam::Quat;
 use std::io::Write;
 
-const RAD2DEG: f32 = 180.0 / std::f32::consts::PI;
 
-/// One joint at one step. Angles in degrees, relative to the rest pose (the target).
+/// One joint at one step. Angles in degrees, relative to the rest pose (the target), all
+/// from the shared joint math ([`crate::joint`]).
 ///
-/// For a ball socket `swing_deg` is the cone angle of the bone axis and `twist_deg` the
-/// rotation about it. For a hinge `twist_deg` is the hinge angle and `swing_deg` how far the
-/// hinge bends off its axis.
+/// For a ball socket `swing_deg` is the tilt of the bone's primary axis, `azimuth_deg` its
+/// direction (from +Y toward +Z of the joint frame) and `twist_deg` the rotation about it. For
+/// a hinge `twist_deg` is the hinge angle and `swing_deg` how far the hinge bends off its axis.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct JointSample {
     /// Angle of the rotation between the current and the target pose.
     pub error_deg: f32,
     pub swing_deg: f32,
+    pub azimuth_deg: f32,
     pub twist_deg: f32,
     /// How much of the limit range is in use, 0..=100.
     pub limit_use_pct: f32,
@@ -164,7 +165,7 @@ impl Telemetry {
         self.body.push_frame()[0] = s;
     }
 
-    /// Writes every kept frame as CSV: one row per step, body columns then 5 per joint.
+    /// Writes every kept frame as CSV: one row per step, body columns then 6 per joint.
     pub fn write_csv(&self, mut w: impl Write) -> std::io::Result<()> {
         write!(
             w,
@@ -176,7 +177,7 @@ impl Telemetry {
         for j in &self.joint_names {
             write!(
                 w,
-                ",{j}.error_deg,{j}.swing_deg,{j}.twist_deg,{j}.limit_use_pct,{j}.violation_deg"
+                ",{j}.error_deg,{j}.swing_deg,{j}.azimuth_deg,{j}.twist_deg,{j}.limit_use_pct,{j}.violation_deg"
             )?;
         }
         writeln!(w)?;
@@ -193,8 +194,13 @@ impl Telemetry {
             for s in js {
                 write!(
                     w,
-                    ",{},{},{},{},{}",
-                    s.error_deg, s.swing_deg, s.twist_deg, s.limit_use_pct, s.violation_deg
+                    ",{},{},{},{},{},{}",
+                    s.error_deg,
+                    s.swing_deg,
+                    s.azimuth_deg,
+                    s.twist_deg,
+                    s.limit_use_pct,
+                    s.violation_deg
                 )?;
             }
             writeln!(w)?;
@@ -203,51 +209,22 @@ impl Telemetry {
     }
 }
 
-/// Measures one joint from the relative rotation `q` = (parent frame)^-1 * (child frame).
-pub(crate) fn measure_joint(q: Quat, limits: &JointLimitsRad) -> (JointSample, f32) {
-    let q = if q.w < 0.0 { -q } else { q };
-    let x = q * Vec3::X;
-    let bend = x.x.clamp(-1.0, 1.0).acos();
-    let twist = 2.0 * q.x.atan2(q.w);
-    let error = 2.0 * q.w.min(1.0).acos();
-    let (violation, use_frac, off_axis) = match *limits {
-        JointLimitsRad::Ball {
-            swing_limit_rad,
-            twist_limit_rad,
-        } => {
-            let v = (bend - swing_limit_rad)
-                .max(twist.abs() - twist_limit_rad)
-                .max(0.0);
-            let u = frac(bend, swing_limit_rad).max(frac(twist.abs(), twist_limit_rad));
-            (v, u, 0.0)
-        }
-        JointLimitsRad::Hinge { min_rad, max_rad } => {
-            let v = (twist - max_rad).max(min_rad - twist).max(0.0).max(bend);
-            let rest = 0.0f32.clamp(min_rad, max_rad);
-            let u = if twist >= rest {
-                frac(twist - rest, max_rad - rest)
-            } else {
-                frac(rest - twist, rest - min_rad)
-            };
-            (v, u, bend)
-        }
-    };
+/// Measures one joint from the relative rotation `q` = (parent frame)^-1 * (child frame),
+/// with the shared joint math. Returns the sample and, for a hinge, its off-axis bend (deg).
+pub(crate) fn measure_joint(q: Quat, limits: &JointLimits) -> (JointSample, f32) {
+    let m = limits.measure(q.as_dquat());
+    let deg = |r: f64| r.to_degrees() as f32;
     let s = JointSample {
-        error_deg: error * RAD2DEG,
-        swing_deg: bend * RAD2DEG,
-        twist_deg: twist * RAD2DEG,
-        limit_use_pct: (use_frac * 100.0).clamp(0.0, 100.0),
-        violation_deg: violation * RAD2DEG,
+        error_deg: deg(m.error_rad),
+        swing_deg: deg(m.tilt_rad),
+        azimuth_deg: deg(m.azimuth_rad),
+        twist_deg: deg(m.twist_rad),
+        limit_use_pct: (m.limit_use * 100.0) as f32,
+        violation_deg: deg(m.violation_rad),
     };
-    (s, off_axis * RAD2DEG)
-}
-
-fn frac(angle: f32, limit: f32) -> f32 {
-    if limit > 1e-6 {
-        angle / limit
-    } else if angle > 1e-3 {
-        1.0
-    } else {
-        0.0
-    }
+    let off_axis = match limits {
+        JointLimits::Hinge { .. } => s.swing_deg,
+        JointLimits::Ball { .. } => 0.0,
+    };
+    (s, off_axis)
 }

@@ -6,6 +6,7 @@ mod diagnostics;
 mod editor;
 mod generate;
 mod hostile;
+mod limits;
 mod load;
 mod mannequin;
 mod save;

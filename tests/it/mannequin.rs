@@ -96,8 +96,8 @@ fn joints_use_the_reference_humanoid_ranges() {
             unreachable!()
         };
         assert!(
-            (15.0..=20.0).contains(&swing_limit_deg),
-            "{name}: {swing_limit_deg}"
+            (15.0..=20.0).contains(&swing_limit_deg.max()),
+            "{name}: {swing_limit_deg:?}"
         );
     }
     let hinge = |name| match kind(&doc, name) {
@@ -112,5 +112,18 @@ fn joints_use_the_reference_humanoid_ranges() {
     assert_eq!(hinge("shin_r"), (0.0, 135.0));
     let (lo, hi) = hinge("foot_l");
     assert!((hi - lo - 50.0).abs() < 1e-9, "ankle range 50 deg total");
-    hinge("hand_r");
+    assert_eq!((lo, hi), (-20.0, 30.0), "20 up, 30 down");
+    let swing = |name| match kind(&doc, name) {
+        ConstraintKind::BallSocket {
+            swing_limit_deg,
+            twist_limit_deg,
+            ..
+        } => (swing_limit_deg.to_array(), [twist_limit_deg.min_deg, twist_limit_deg.max_deg]),
+        other => panic!("{name}: {other:?}"),
+    };
+    // The seed's asymmetric hip and wrist: +Y is forward, +Z the character's right.
+    assert_eq!(swing("thigh_l"), ([120.0, 15.0, 30.0, 45.0], [-45.0, 45.0]));
+    assert_eq!(swing("thigh_r"), ([120.0, 15.0, 45.0, 30.0], [-45.0, 45.0]));
+    assert_eq!(swing("hand_l").0, [70.0, 60.0, 20.0, 20.0]);
+    assert_eq!(swing("upper_arm_r").0, [95.0; 4]);
 }

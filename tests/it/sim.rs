@@ -3,7 +3,7 @@
 use crate::common;
 use glam::Vec3;
 use ragdoll_tuner::document::{Document, Edit};
-use ragdoll_tuner::sim::{FrameRing, JointLimitsRad, SimSettings, Simulation};
+use ragdoll_tuner::sim::{FrameRing, JointLimits, SimSettings, Simulation};
 use serde_json::json;
 
 fn mannequin() -> Document {
@@ -251,9 +251,9 @@ fn sim_live_knee_limit_edit_holds_from_then_on() {
     assert!(sim.sync(&doc).unwrap() >= 1);
     assert_eq!(
         sim.joint_limits("shin_l"),
-        Some(JointLimitsRad::Hinge {
+        Some(JointLimits::Hinge {
             min_rad: 0.0,
-            max_rad: 60f32.to_radians()
+            max_rad: 60f64.to_radians()
         })
     );
     let mut worst_after_settle = 0.0f32;
@@ -485,3 +485,4 @@ fn sim_cli_simulate_prints_the_json_report_and_csv() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("BONE:X,Y,Z@T"));
 }
+

@@ -1,0 +1,18 @@
+//! Joint math shared by every layer (glam only: no Rapier, three-d or egui). The solver
+//! builds its joints from it, telemetry and plots measure with it, the gizmos draw with it and
+//! `inspect` reports it, so what is drawn is what is enforced.
+//!
+//! - [`frame`]: the resolved parent and the joint frame of a constraint;
+//! - [`swing_twist`]: the swing-twist decomposition (`q = q_swing * q_twist` about X);
+//! - [`boundary`]: the asymmetric swing boundary, its containment and its cones;
+//! - [`limits`]: limit use (0..1) and violation of a relative rotation.
+
+pub mod boundary;
+pub mod frame;
+pub mod limits;
+pub mod swing_twist;
+
+pub use boundary::{Cone, SwingBoundary};
+pub use frame::{constraint_parent, resolve, JointDef};
+pub use limits::{JointLimits, JointMeasure};
+pub use swing_twist::{decompose, SwingTwist};
