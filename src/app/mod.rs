@@ -5,6 +5,7 @@ pub mod autosave;
 mod balance;
 mod diagnostics;
 pub mod files;
+pub mod generate_dialog;
 mod headless;
 pub mod history;
 mod inspector;
@@ -45,6 +46,7 @@ pub struct EditorApp {
     viewport: viewport::Viewport,
     outliner: outliner::Outliner,
     files: Files,
+    generate: generate_dialog::GenerateDialog,
     plot: plot::PlotPanel,
     sim: sim_link::SimControls,
     /// The running simulation, once one is plugged in (see [`sim_link`]).
@@ -100,6 +102,7 @@ impl EditorApp {
             viewport,
             outliner: outliner::Outliner::default(),
             files: Files::default(),
+            generate: generate_dialog::GenerateDialog::default(),
             plot,
             sim: sim_link::SimControls::default(),
             simulation: Some(simulation),
@@ -211,7 +214,7 @@ impl EditorApp {
         let st = &mut self.state;
         egui::Panel::top("menu")
             .frame(unfilled_side(ui))
-            .show(ui, |ui| menu::bar(ui, st, &mut self.files));
+            .show(ui, |ui| menu::bar(ui, st, &mut self.files, &mut self.generate));
         egui::Panel::bottom("status")
             .frame(unfilled_side(ui))
             .show(ui, |ui| {
@@ -345,6 +348,7 @@ impl eframe::App for EditorApp {
         self.drive_simulation(&ctx);
         self.panels(ui, frame);
         self.files.windows(&ctx, &mut self.state);
+        self.generate.show(&ctx, &mut self.state);
         let title = self.state.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));

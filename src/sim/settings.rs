@@ -160,7 +160,9 @@ impl SimSettings {
             p.num_internal_pgs_iterations = self.solver_iterations.max(1);
             p.num_internal_stabilization_iterations = self.stabilization_iterations;
             p.warmstart_joints = self.warmstart_joints;
-            p.normalized_max_corrective_velocity = self.max_corrective_velocity;
+            // Rapier multiplies this by length_unit; natural speeds scale with its square root.
+            p.normalized_max_corrective_velocity =
+                self.max_corrective_velocity / self.unit().sqrt();
         }
         p
     }
@@ -186,7 +188,7 @@ impl SimSettings {
     pub fn substeps_at_size(&self) -> usize {
         let base = self.substeps.max(1);
         let k = (1.0 / self.unit().sqrt()).clamp(1.0, 8.0);
-        ((base as f32 * k).ceil() as usize).max(base)
+        ((base as f32 * k).round() as usize).max(base)
     }
 
     /// The inertia floor at this size: inertia scales with mass times length squared, and a

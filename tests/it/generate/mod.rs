@@ -4,6 +4,7 @@
 //! world. Figures are measured, not assumed.
 
 mod degenerate;
+mod editor;
 mod fixtures;
 mod measure;
 mod scale;
