@@ -72,11 +72,62 @@ fn check_lossless(input: &Path, out: &Path) {
     crate::validator::validate(out);
 }
 
+/// The rules on every joint of a written file: the rest pose inside every limit, no
+/// range under 5 degrees, a mass ratio of at most 10 between jointed bodies.
+fn check_joint_rules(out: &Path) {
+    let (json, _) = json_and_bin(out);
+    let nodes = json["nodes"].as_array().unwrap();
+    let mass_of = |name: &str| {
+        nodes
+            .iter()
+            .enumerate()
+            .find(|(i, n)| n["name"] == name || format!("node{i}") == name)
+            .and_then(|(_, n)| n["extras"]["physics"]["mass"].as_f64())
+    };
+    let mut joints = 0;
+    for n in nodes {
+        let p = &n["extras"]["physics"];
+        let c = &p["constraint"];
+        if c.is_null() {
+            continue;
+        }
+        joints += 1;
+        let name = &n["name"];
+        let num = |v: &Value| v.as_f64().unwrap();
+        match c["type"].as_str().unwrap() {
+            "hinge" => {
+                let (lo, hi) = (num(&c["limit_min_deg"]), num(&c["limit_max_deg"]));
+                assert!(lo <= 0.0 && 0.0 <= hi && hi - lo >= 5.0, "{name}: {lo}..{hi}");
+            }
+            _ => {
+                let s = &c["swing_limit_deg"];
+                let ext: Vec<f64> = match s {
+                    Value::Object(o) => ["pos_y", "neg_y", "pos_z", "neg_z"].iter().map(|k| num(&o[*k])).collect(),
+                    v => vec![num(v); 4],
+                };
+                assert!(ext[0] + ext[1] >= 5.0 && ext[2] + ext[3] >= 5.0, "{name}: swing {s}");
+                assert!(ext.iter().all(|e| *e > 0.0 && *e <= 175.0), "{name}: swing {s}");
+                let t = &c["twist_limit_deg"];
+                let (lo, hi) = match t {
+                    Value::Array(a) => (num(&a[0]), num(&a[1])),
+                    v => (-num(v), num(v)),
+                };
+                assert!(lo <= 0.0 && 0.0 <= hi && hi - lo >= 5.0, "{name}: twist {t}");
+            }
+        }
+        let parent = c["parent_bone"].as_str().unwrap();
+        let (m, pm) = (p["mass"].as_f64().unwrap(), mass_of(parent).unwrap());
+        assert!(m.max(pm) / m.min(pm) <= 10.0 + 1e-6, "{name}: {m} kg on {parent} {pm} kg");
+    }
+    assert!(joints > 5, "{joints} joints");
+}
+
 #[test]
 fn cesium_man_and_the_fox_generate_lossless_valid_files() {
     for (input, name) in [(cesium_man(), "cm.glb"), (fox_glb(), "fox.glb")] {
         let (_dir, out, _) = generated(&input, name);
         check_lossless(&input, &out);
+        check_joint_rules(&out);
     }
     // The split .gltf: saved beside a copy of its buffer, which stays byte-identical.
     let (dir, out, _) = generated(&fox_gltf(), "fox.gltf");
@@ -127,6 +178,29 @@ fn cesium_man_roles_joints_and_bending() {
         .map(|b| b["name"].as_str().unwrap())
         .collect();
     assert!(uppers.contains(&"Skeleton_arm_joint_L__4_"), "{uppers:?}");
+    // Hips: the joint frame's +Y is forward (flexion 120), Z = X x Y points to the right, so
+    // +Z is adduction (30) on the left leg and abduction (45) on the right.
+    let (json, _) = json_and_bin(&out);
+    for b in bones_with_role(&report, "thigh") {
+        let name = b["name"].as_str().unwrap();
+        let node = &json["nodes"][b["node"].as_u64().unwrap() as usize];
+        let c = &node["extras"]["physics"]["constraint"];
+        let id = doc.bone_by_name(name).unwrap();
+        let (_, rot, _) = doc.skeleton.nodes[doc.bone(id).node].world_from_node.to_scale_rotation_translation();
+        let x = (rot * doc.primary_axis(id)).normalize();
+        let y0 = rot * vec3(&c["swing_y_axis"]);
+        let y = (y0 - x * y0.dot(x)).normalize();
+        let z = x.cross(y);
+        let left = up.cross(forward).normalize();
+        assert!(x.dot(-up) > 0.8, "{name}: thigh points down");
+        assert!(y.dot(forward) > 0.9, "{name}: +Y is forward");
+        assert!(z.dot(left) < -0.9, "{name}: +Z is the character's right");
+        assert_eq!(c["swing_limit_deg"]["pos_y"], 120.0);
+        assert_eq!(c["swing_limit_deg"]["neg_y"], 15.0);
+        let (pos_z, neg_z) = if b["side"] == "left" { (30.0, 45.0) } else { (45.0, 30.0) };
+        assert_eq!(c["swing_limit_deg"]["pos_z"], pos_z, "{name}");
+        assert_eq!(c["swing_limit_deg"]["neg_z"], neg_z, "{name}");
+    }
     // Each knee and elbow bent by 30 degrees within its limits: the foot moves backward, the
     // hand forward or up.
     for (role, child_role) in [("shin", "foot"), ("forearm", "hand")] {
@@ -313,6 +387,7 @@ fn synthetic_characters_named_unnamed_scaled_are_recognised() {
         let (code, report, stderr) = generate(&input, &out, &[]);
         assert_eq!(code, Some(0), "{label}: {stderr}");
         assert_eq!(report["character_type"], "humanoid", "{label}: {report}");
+        check_joint_rules(&out);
         for (role, n) in [("thigh", 2), ("shin", 2), ("upper_arm", 2), ("forearm", 2), ("hand", 2), ("clavicle", 2), ("head", 1)] {
             assert_eq!(bones_with_role(&report, role).len(), n, "{label}: {role}: {report}");
         }
