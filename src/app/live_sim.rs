@@ -444,8 +444,14 @@ impl Live for LiveSim {
                 limit: *limit,
             })
             .collect();
+        // No resolved balance bones: tilt is NaN (not measured), never drawn as 0.
+        let measured = d.tilt.last().is_none_or(|v| v.is_finite());
         out.push(Series {
-            name: "torso tilt".into(),
+            name: if measured {
+                "torso tilt".into()
+            } else {
+                "torso tilt: not measured (no balance bones)".into()
+            },
             plot: PlotKind::Tilt,
             times: &d.times,
             values: &d.tilt,
