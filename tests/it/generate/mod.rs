@@ -3,6 +3,7 @@
 //! input), through the real CLI, the lossless save, the Khronos validator and the real Rapier
 //! world. Figures are measured, not assumed.
 
+mod balance;
 mod degenerate;
 mod editor;
 mod fixtures;
