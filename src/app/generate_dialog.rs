@@ -57,8 +57,12 @@ impl GenerateDialog {
         ui.checkbox(&mut o.keep_existing, "Keep existing physics");
         ui.horizontal(|ui| {
             let l = ui.label("Minimum bone size (share of height)");
-            ui.add(egui::DragValue::new(&mut o.min_bone_size).range(0.0..=0.3).speed(0.002))
-                .labelled_by(l.id);
+            ui.add(
+                egui::DragValue::new(&mut o.min_bone_size)
+                    .range(0.0..=0.3)
+                    .speed(0.002),
+            )
+            .labelled_by(l.id);
         });
         ui.checkbox(&mut o.fingers, "Fingers");
         ui.checkbox(&mut o.toes, "Toes");
@@ -66,8 +70,12 @@ impl GenerateDialog {
         ui.checkbox(&mut o.twist, "Twist bones");
         ui.horizontal(|ui| {
             let l = ui.label("Total mass (kg, 0 = from size)");
-            ui.add(egui::DragValue::new(&mut self.mass_kg).range(0.0..=1e6).speed(0.5))
-                .labelled_by(l.id);
+            ui.add(
+                egui::DragValue::new(&mut self.mass_kg)
+                    .range(0.0..=1e6)
+                    .speed(0.5),
+            )
+            .labelled_by(l.id);
         });
         o.total_mass_kg = (self.mass_kg > 0.0).then_some(self.mass_kg);
         ui.horizontal(|ui| {

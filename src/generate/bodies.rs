@@ -119,16 +119,12 @@ pub fn plan(
                 Role::Spine | Role::Neck if !far_enough(min_size / 2.0) => {
                     into("smaller than the minimum bone size")
                 }
-                Role::Other
-                    if parent_owner.is_none() && skin < super::fit::MIN_POINTS =>
-                {
+                Role::Other if parent_owner.is_none() && skin < super::fit::MIN_POINTS => {
                     Fate::Skipped {
                         why: "not part of the character's skeleton",
                     }
                 }
-                Role::Other
-                    if !(far_enough(min_size) && size_of(rig, samples, i) >= min_size) =>
-                {
+                Role::Other if !(far_enough(min_size) && size_of(rig, samples, i) >= min_size) => {
                     into("smaller than the minimum bone size")
                 }
                 _ if skin == 0 && size_of(rig, samples, i) < 1e-3 * h => {
@@ -144,7 +140,11 @@ pub fn plan(
         };
         fate[i] = f;
     }
-    let bodies: Vec<usize> = order.iter().copied().filter(|&i| fate[i] == Fate::Body).collect();
+    let bodies: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&i| fate[i] == Fate::Body)
+        .collect();
     let parent_body = (0..n)
         .map(|i| {
             if !fate[i].has_body() {
@@ -174,7 +174,12 @@ pub fn body_points(plan: &Plan, samples: &Samples, body: usize) -> Vec<glam::DVe
 
 /// The points a body's shape is fitted to: its skin, plus the vertices it weighs strongly
 /// without dominating when its own skin is thin (fewer than [`FIT_MIN_OWN`] vertices).
-pub fn fit_points(plan: &Plan, samples: &Samples, body: usize, own: &[glam::DVec3]) -> Vec<glam::DVec3> {
+pub fn fit_points(
+    plan: &Plan,
+    samples: &Samples,
+    body: usize,
+    own: &[glam::DVec3],
+) -> Vec<glam::DVec3> {
     let mut out = own.to_vec();
     if own.len() < FIT_MIN_OWN {
         for (i, o) in plan.owner.iter().enumerate() {

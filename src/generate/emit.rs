@@ -142,7 +142,11 @@ fn constraint(parent: &str, joint: &JointPlan, inv: DQuat) -> Value {
                 json!({ "pos_y": py, "neg_y": ny, "pos_z": pz, "neg_z": nz })
             };
             let [lo, hi] = twist_deg.map(round);
-            let twist = if lo == -hi { json!(hi) } else { json!([lo, hi]) };
+            let twist = if lo == -hi {
+                json!(hi)
+            } else {
+                json!([lo, hi])
+            };
             json!({
                 "type": "ball_socket",
                 "parent_bone": parent,
@@ -171,7 +175,13 @@ pub fn asymmetric_limits_supported() -> bool {
 }
 
 /// The root's `extras.physics.balance` object.
-pub fn balance(enabled: bool, torso: &str, pelvis: &str, feet: &[String], g: &BalanceGains) -> Value {
+pub fn balance(
+    enabled: bool,
+    torso: &str,
+    pelvis: &str,
+    feet: &[String],
+    g: &BalanceGains,
+) -> Value {
     json!({
         "enabled": enabled,
         "torso_bone": torso,

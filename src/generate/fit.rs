@@ -16,9 +16,16 @@ pub const MIN_POINTS: usize = 6;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Shape {
     /// Long axis: the frame's +Y.
-    Capsule { radius: f64, half_height: f64 },
-    Sphere { radius: f64 },
-    Box { half_extents: DVec3 },
+    Capsule {
+        radius: f64,
+        half_height: f64,
+    },
+    Sphere {
+        radius: f64,
+    },
+    Box {
+        half_extents: DVec3,
+    },
 }
 
 impl Shape {
@@ -125,7 +132,11 @@ pub fn capsule(
     let zs = sorted(local.iter().map(|q| q.z));
     let ts = sorted(local.iter().map(|q| q.y));
     let (cx, cz) = (percentile(&xs, 0.5), percentile(&zs, 0.5));
-    let rs = sorted(local.iter().map(|q| ((q.x - cx).powi(2) + (q.z - cz).powi(2)).sqrt()));
+    let rs = sorted(
+        local
+            .iter()
+            .map(|q| ((q.x - cx).powi(2) + (q.z - cz).powi(2)).sqrt()),
+    );
     let mut best: Option<WorldFit> = None;
     for (q_end, q_rad, cap) in [
         (0.03, 0.75, 1.0),
@@ -349,7 +360,11 @@ mod tests {
         for i in 0..40 {
             for k in 0..24 {
                 let a = k as f64 / 24.0 * std::f64::consts::TAU;
-                pts.push(DVec3::new(0.05 * a.cos(), i as f64 / 40.0 * 0.4, 0.05 * a.sin()));
+                pts.push(DVec3::new(
+                    0.05 * a.cos(),
+                    i as f64 / 40.0 * 0.4,
+                    0.05 * a.sin(),
+                ));
             }
         }
         for k in 0..5 {

@@ -47,7 +47,11 @@ fn segment_distance(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> f64 {
         } else {
             let b = d1.dot(d2);
             let den = a * e - b * b;
-            let mut s = if den > 1e-18 { ((b * f - c * e) / den).clamp(0.0, 1.0) } else { 0.0 };
+            let mut s = if den > 1e-18 {
+                ((b * f - c * e) / den).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
             let mut t = (b * s + f) / e;
             if t < 0.0 {
                 t = 0.0;

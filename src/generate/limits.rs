@@ -50,14 +50,18 @@ fn perpendicular(v: DVec3, to: DVec3, fallback: DVec3) -> DVec3 {
         p.normalize()
     } else {
         let q = fallback - to * fallback.dot(to);
-        q.try_normalize().unwrap_or_else(|| to.any_orthonormal_vector())
+        q.try_normalize()
+            .unwrap_or_else(|| to.any_orthonormal_vector())
     }
 }
 
 fn ball(swing: [f64; 4], twist: f64, y: DVec3) -> JointPlan {
     JointPlan::Ball {
         swing_deg: swing.map(|s| s.clamp(MIN_RANGE_DEG / 2.0, 175.0)),
-        twist_deg: [-twist.max(MIN_RANGE_DEG / 2.0), twist.max(MIN_RANGE_DEG / 2.0)],
+        twist_deg: [
+            -twist.max(MIN_RANGE_DEG / 2.0),
+            twist.max(MIN_RANGE_DEG / 2.0),
+        ],
         swing_y: y,
     }
 }
@@ -66,10 +70,15 @@ fn ball(swing: [f64; 4], twist: f64, y: DVec3) -> JointPlan {
 /// angle already flexed at rest, from `parent_axis` to `axis_bone`) is subtracted so the
 /// rest pose is angle 0 and lies inside.
 fn hinge(axis: DVec3, parent_axis: DVec3, axis_bone: DVec3, flex_deg: f64) -> JointPlan {
-    let bend = parent_axis.cross(axis_bone).dot(axis).atan2(parent_axis.dot(axis_bone));
+    let bend = parent_axis
+        .cross(axis_bone)
+        .dot(axis)
+        .atan2(parent_axis.dot(axis_bone));
     let bend_deg = bend.to_degrees().max(0.0);
     let min_deg = -bend_deg - 1.0;
-    let max_deg = (flex_deg - bend_deg).max(min_deg + MIN_RANGE_DEG).max(MIN_RANGE_DEG);
+    let max_deg = (flex_deg - bend_deg)
+        .max(min_deg + MIN_RANGE_DEG)
+        .max(MIN_RANGE_DEG);
     JointPlan::Hinge {
         axis,
         min_deg,
@@ -140,7 +149,10 @@ pub fn joint_for(a: &Anatomy, j: &JointInput) -> JointPlan {
 
 /// Moderate ball sockets for animals and unknown chains.
 fn animal_joint(j: &JointInput, fwd: DVec3) -> JointPlan {
-    let leg = matches!(j.limb, Some(LimbKind::FrontLeg | LimbKind::HindLeg | LimbKind::Leg));
+    let leg = matches!(
+        j.limb,
+        Some(LimbKind::FrontLeg | LimbKind::HindLeg | LimbKind::Leg)
+    );
     match j.role {
         _ if leg => ball([35.0, 35.0, 12.0, 12.0], 10.0, fwd),
         Role::Spine | Role::Chest => ball([15.0; 4], 10.0, fwd),

@@ -48,7 +48,11 @@ pub struct MassInput {
 /// Masses (kg) of the bodies, in order, summing to `total`.
 pub fn distribute(kind: CharacterKind, bodies: &[MassInput], total: f64) -> Vec<f64> {
     let has_neck = bodies.iter().any(|b| b.role == Role::Neck);
-    let vol_sum: f64 = bodies.iter().map(|b| b.volume.max(0.0)).sum::<f64>().max(1e-30);
+    let vol_sum: f64 = bodies
+        .iter()
+        .map(|b| b.volume.max(0.0))
+        .sum::<f64>()
+        .max(1e-30);
     let mut m: Vec<f64> = bodies
         .iter()
         .map(|b| {

@@ -8,6 +8,8 @@
 //! units; sizes and offsets are written in each bone's own coordinates (see the README's
 //! schema units).
 
+mod axes;
+mod balance;
 pub mod bodies;
 pub mod drives;
 pub mod emit;
@@ -16,6 +18,7 @@ pub mod groups;
 pub mod limits;
 pub mod mass;
 pub mod names;
+mod plans;
 pub mod report;
 pub mod rig;
 pub mod roles;
@@ -25,11 +28,12 @@ mod symmetry;
 
 use crate::document::geometry::Geometry;
 use crate::document::{Diagnostic, Document, Edit, EditTarget};
+pub use balance::balance_by_role;
 use bodies::Fate;
 use glam::DVec3;
 pub use report::Report;
-pub use roles::{CharacterKind, Role};
 use roles::{Anatomy, LimbKind};
+pub use roles::{CharacterKind, Role};
 
 /// The user's choices.
 #[derive(Debug, Clone, PartialEq)]
@@ -99,14 +103,14 @@ pub fn generate(doc: &Document, opts: &Options) -> Result<Generated, GenerateErr
 
 /// One generated body, while it is being built.
 #[derive(Debug, Clone)]
-struct Body {
-    bone: usize,
-    parent: Option<usize>,
-    shape: shapes::BodyShape,
-    mass_kg: f64,
-    joint: Option<limits::JointPlan>,
-    gains: drives::Gains,
-    group: String,
+pub(crate) struct Body {
+    pub bone: usize,
+    pub parent: Option<usize>,
+    pub shape: shapes::BodyShape,
+    pub mass_kg: f64,
+    pub joint: Option<limits::JointPlan>,
+    pub gains: drives::Gains,
+    pub group: String,
 }
 
 fn check_options(doc: &Document, o: &Options) -> Result<(), GenerateError> {
@@ -158,7 +162,16 @@ pub fn generate_with(
     assign_gains(&rig, &anatomy, &mut list, total);
     let masks = assign_groups(&anatomy, &mut list);
     let (edit, balance) = build_edit(doc, &rig, &anatomy, &plan, &list, &masks, opts, total);
-    let report = build_report(&rig, &anatomy, &plan, &list, &samples, total, balance, &diagnostics);
+    let report = report::build(
+        &rig,
+        &anatomy,
+        &plan,
+        &list,
+        &samples,
+        total,
+        balance,
+        &diagnostics,
+    );
     Ok(Generated {
         edit,
         report,
@@ -218,8 +231,12 @@ fn build_bodies(
     a: &Anatomy,
     plan: &bodies::Plan,
 ) -> Vec<Body> {
-    let index: std::collections::HashMap<usize, usize> =
-        plan.bodies.iter().enumerate().map(|(k, &b)| (b, k)).collect();
+    let index: std::collections::HashMap<usize, usize> = plan
+        .bodies
+        .iter()
+        .enumerate()
+        .map(|(k, &b)| (b, k))
+        .collect();
     plan.bodies
         .iter()
         .map(|&b| {
@@ -292,24 +309,39 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
             sub_c[p] += c;
         }
     }
-    let com = list.iter().map(|b| b.shape.fit.center * b.mass_kg).sum::<DVec3>() / total.max(1e-12);
+    let com = list
+        .iter()
+        .map(|b| b.shape.fit.center * b.mass_kg)
+        .sum::<DVec3>()
+        / total.max(1e-12);
     let legs = a
         .limbs
         .iter()
-        .filter(|l| matches!(l.kind, LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg))
+        .filter(|l| {
+            matches!(
+                l.kind,
+                LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg
+            )
+        })
         .count()
         .max(1);
     for k in 0..n {
         let bone = list[k].bone;
         let joint_pos = rig.bones[bone].pos;
         let stance = a.limb_of[bone].is_some_and(|l| {
-            matches!(a.limbs[l].kind, LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg)
+            matches!(
+                a.limbs[l].kind,
+                LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg
+            )
         }) && matches!(
             a.role[bone],
             Role::Thigh | Role::Shin | Role::Foot | Role::UpperArm | Role::Forearm | Role::Hand
         );
         let (m, lever) = if stance {
-            (total / legs as f64, com.distance(joint_pos).max(0.25 * a.height))
+            (
+                total / legs as f64,
+                com.distance(joint_pos).max(0.25 * a.height),
+            )
         } else {
             let c = sub_c[k] / sub_m[k].max(1e-12);
             (sub_m[k], c.distance(joint_pos).max(0.05 * a.height))
@@ -360,7 +392,7 @@ fn assign_groups(a: &Anatomy, list: &mut [Body]) -> Vec<String> {
 }
 
 /// A reference to a bone that `Document::bone_by_name` resolves back to it.
-fn bone_ref(doc: &Document, rig: &rig::Rig, i: usize) -> String {
+pub(crate) fn bone_ref(doc: &Document, rig: &rig::Rig, i: usize) -> String {
     let name = &rig.bones[i].name;
     match doc.bone_by_name(name) {
         Some(id) if id.index() == i => name.clone(),
@@ -416,14 +448,22 @@ fn build_edit(
             }
         }
     }
-    let balance = balance_bones(doc, rig, a, list);
+    let balance = balance::balance_bones(doc, rig, a, list);
     let existing = doc.json().pointer("/extras/physics/balance").is_some();
     if !(opts.keep_existing && existing) {
         let g = drives::balance_gains(total, a.height);
         let (enabled, torso, pelvis, feet) = match &balance {
-            Some(b) => (true, b.torso_bone.clone(), b.pelvis_bone.clone(), b.foot_bones.clone()),
+            Some(b) => (
+                true,
+                b.torso_bone.clone(),
+                b.pelvis_bone.clone(),
+                b.foot_bones.clone(),
+            ),
             None => {
-                let root = list.first().map(|b| bone_ref(doc, rig, b.bone)).unwrap_or_default();
+                let root = list
+                    .first()
+                    .map(|b| bone_ref(doc, rig, b.bone))
+                    .unwrap_or_default();
                 (false, root.clone(), root, Vec::new())
             }
         };
@@ -436,160 +476,4 @@ fn build_edit(
         }
     }
     (Edit::Group(edits), balance)
-}
-
-/// Torso and pelvis: the pelvis body; feet: the lowest body of each leg.
-fn balance_bones(
-    doc: &Document,
-    rig: &rig::Rig,
-    a: &Anatomy,
-    list: &[Body],
-) -> Option<report::BalanceReport> {
-    let pelvis = a.pelvis.filter(|p| list.iter().any(|b| b.bone == *p))?;
-    let mut feet = Vec::new();
-    for l in &a.limbs {
-        if !matches!(l.kind, LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg) {
-            continue;
-        }
-        let foot = list
-            .iter()
-            .filter(|b| a.limb_of[b.bone] == a.limb_of[l.path[0]] && l.path.contains(&b.bone))
-            .filter(|b| a.role[b.bone] != Role::Toe)
-            .last();
-        if let Some(f) = foot {
-            feet.push(bone_ref(doc, rig, f.bone));
-        }
-    }
-    if feet.is_empty() {
-        return None;
-    }
-    let p = bone_ref(doc, rig, pelvis);
-    Some(report::BalanceReport {
-        torso_bone: p.clone(),
-        pelvis_bone: p,
-        foot_bones: feet,
-    })
-}
-
-#[allow(clippy::too_many_arguments)]
-fn build_report(
-    rig: &rig::Rig,
-    a: &Anatomy,
-    plan: &bodies::Plan,
-    list: &[Body],
-    samples: &samples::Samples,
-    total: f64,
-    balance: Option<report::BalanceReport>,
-    diags: &[Diagnostic],
-) -> Report {
-    let body_of = |i: usize| list.iter().find(|b| b.bone == i);
-    let bones: Vec<report::BoneReport> = (0..rig.len())
-        .map(|i| {
-            let b = body_of(i);
-            let outcome = match &plan.fate[i] {
-                Fate::Body => "body".to_string(),
-                Fate::Kept => "kept".to_string(),
-                Fate::Merged { into, why } => {
-                    format!("merged into {} ({why})", rig.bones[*into].name)
-                }
-                Fate::Skipped { why } => format!("skipped: {why}"),
-            };
-            report::BoneReport {
-                name: rig.bones[i].name.clone(),
-                node: rig.bones[i].node,
-                role: a.role[i],
-                side: a.side[i],
-                outcome,
-                shape: b.map(|b| match b.shape.fit.shape {
-                    fit::Shape::Capsule { .. } => "capsule",
-                    fit::Shape::Sphere { .. } => "sphere",
-                    fit::Shape::Box { .. } => "box",
-                }),
-                joint: b.and_then(|b| b.joint).map(|j| match j {
-                    limits::JointPlan::Ball { .. } => "ball_socket",
-                    limits::JointPlan::Hinge { .. } => "hinge",
-                }),
-                mass_kg: b.map(|b| emit::round(b.mass_kg)),
-                coverage: b.and_then(|b| b.shape.fit.coverage).map(|c| emit::round(c)),
-                vertices: b.map(|b| b.shape.points),
-            }
-        })
-        .collect();
-    let mut cov = rig::sorted(list.iter().filter_map(|b| b.shape.fit.coverage));
-    let median = (!cov.is_empty()).then(|| emit::round(rig::percentile(&cov, 0.5)));
-    cov = rig::sorted(
-        list.iter()
-            .filter(|b| {
-                a.limb_of[b.bone].is_some_and(|l| a.limbs[l].kind != LimbKind::Tail)
-                    && !matches!(a.role[b.bone], Role::Finger | Role::Toe | Role::Twist)
-            })
-            .filter_map(|b| b.shape.fit.coverage),
-    );
-    Report {
-        character_type: a.kind,
-        height: emit::round(a.height),
-        up: a.up.to_array().map(emit::round),
-        forward: a.forward.to_array().map(|x| (x * 1e4).round() / 1e4),
-        body_count: list.len(),
-        total_mass_kg: emit::round(total),
-        coverage: report::CoverageReport {
-            median,
-            min_limb: cov.first().copied().map(emit::round),
-            tolerance: emit::round(0.02 * a.height),
-        },
-        vertices: samples.total,
-        vertices_dropped: samples.dropped,
-        balance,
-        bones,
-        diagnostics: diags.iter().map(|d| d.to_string()).collect(),
-    }
-}
-
-/// Balance bones found by role (for a document without balance settings): the pelvis body,
-/// and the lowest body of each leg. Only bones with colliders count. None when the skeleton
-/// has no recognisable pelvis and feet.
-pub fn balance_by_role(doc: &Document) -> Option<report::BalanceReport> {
-    let rig = rig::Rig::new(doc);
-    if rig.is_empty() {
-        return None;
-    }
-    let empty = samples::Samples {
-        by_bone: vec![Vec::new(); rig.len()],
-        secondary: vec![Vec::new(); rig.len()],
-        ..samples::Samples::default()
-    };
-    let a = roles::detect(&rig, &empty, None);
-    let has_body = |i: usize| {
-        doc.bones[i]
-            .physics
-            .as_ref()
-            .is_some_and(|p| p.collider.is_some())
-    };
-    let pelvis_bone = a.pelvis?;
-    let pelvis = std::iter::once(pelvis_bone)
-        .chain(rig.bones.iter().scan(pelvis_bone, |cur, _| {
-            let p = rig.bones[*cur].parent?;
-            *cur = p;
-            Some(p)
-        }))
-        .find(|&b| has_body(b))?;
-    let feet: Vec<String> = a
-        .limbs
-        .iter()
-        .filter(|l| matches!(l.kind, LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg))
-        .filter_map(|l| {
-            let on_path: Vec<usize> = l.path.iter().copied().filter(|&b| has_body(b)).collect();
-            let foot = on_path.iter().rev().find(|&&b| a.role[b] != Role::Toe);
-            foot.or(on_path.last()).map(|&b| bone_ref(doc, &rig, b))
-        })
-        .collect();
-    if feet.is_empty() {
-        return None;
-    }
-    let p = bone_ref(doc, &rig, pelvis);
-    Some(report::BalanceReport {
-        torso_bone: p.clone(),
-        pelvis_bone: p,
-        foot_bones: feet,
-    })
 }

@@ -28,8 +28,8 @@ pub struct NameHints {
 }
 
 const HELPER_WORDS: &[&str] = &[
-    "end", "nub", "ik", "fk", "pole", "target", "helper", "mch", "org", "ctrl", "socket",
-    "weapon", "prop", "attach", "null", "dummy", "tip",
+    "end", "nub", "ik", "fk", "pole", "target", "helper", "mch", "org", "ctrl", "socket", "weapon",
+    "prop", "attach", "null", "dummy", "tip",
 ];
 const FINGER_WORDS: &[&str] = &[
     "finger", "thumb", "index", "middle", "ring", "pinky", "little", "digit",
@@ -51,8 +51,7 @@ pub fn words(name: &str) -> Vec<String> {
                 continue;
             }
             Some(p) => {
-                (p.is_lowercase() && c.is_uppercase())
-                    || (p.is_alphabetic() != c.is_alphabetic())
+                (p.is_lowercase() && c.is_uppercase()) || (p.is_alphabetic() != c.is_alphabetic())
             }
             None => false,
         };

@@ -1,8 +1,11 @@
 //! The generator's report: what it detected and what it made of each bone, with the coverage
 //! figures. Serialised by `generate --json`; deterministic (no timings).
 
+use super::bodies::{Fate, Plan};
 use super::names::Side;
-use super::roles::{CharacterKind, Role};
+use super::roles::{Anatomy, CharacterKind, LimbKind, Role};
+use super::{emit, fit, limits, rig, samples, Body};
+use crate::document::Diagnostic;
 use serde::Serialize;
 
 /// One bone's outcome.
@@ -66,4 +69,78 @@ pub struct BalanceReport {
     pub torso_bone: String,
     pub pelvis_bone: String,
     pub foot_bones: Vec<String>,
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn build(
+    rig: &rig::Rig,
+    a: &Anatomy,
+    plan: &Plan,
+    list: &[Body],
+    samples: &samples::Samples,
+    total: f64,
+    balance: Option<BalanceReport>,
+    diags: &[Diagnostic],
+) -> Report {
+    let body_of = |i: usize| list.iter().find(|b| b.bone == i);
+    let bones: Vec<BoneReport> = (0..rig.len())
+        .map(|i| {
+            let b = body_of(i);
+            let outcome = match &plan.fate[i] {
+                Fate::Body => "body".to_string(),
+                Fate::Kept => "kept".to_string(),
+                Fate::Merged { into, why } => {
+                    format!("merged into {} ({why})", rig.bones[*into].name)
+                }
+                Fate::Skipped { why } => format!("skipped: {why}"),
+            };
+            BoneReport {
+                name: rig.bones[i].name.clone(),
+                node: rig.bones[i].node,
+                role: a.role[i],
+                side: a.side[i],
+                outcome,
+                shape: b.map(|b| match b.shape.fit.shape {
+                    fit::Shape::Capsule { .. } => "capsule",
+                    fit::Shape::Sphere { .. } => "sphere",
+                    fit::Shape::Box { .. } => "box",
+                }),
+                joint: b.and_then(|b| b.joint).map(|j| match j {
+                    limits::JointPlan::Ball { .. } => "ball_socket",
+                    limits::JointPlan::Hinge { .. } => "hinge",
+                }),
+                mass_kg: b.map(|b| emit::round(b.mass_kg)),
+                coverage: b.and_then(|b| b.shape.fit.coverage).map(|c| emit::round(c)),
+                vertices: b.map(|b| b.shape.points),
+            }
+        })
+        .collect();
+    let mut cov = rig::sorted(list.iter().filter_map(|b| b.shape.fit.coverage));
+    let median = (!cov.is_empty()).then(|| emit::round(rig::percentile(&cov, 0.5)));
+    cov = rig::sorted(
+        list.iter()
+            .filter(|b| {
+                a.limb_of[b.bone].is_some_and(|l| a.limbs[l].kind != LimbKind::Tail)
+                    && !matches!(a.role[b.bone], Role::Finger | Role::Toe | Role::Twist)
+            })
+            .filter_map(|b| b.shape.fit.coverage),
+    );
+    Report {
+        character_type: a.kind,
+        height: emit::round(a.height),
+        up: a.up.to_array().map(emit::round),
+        forward: a.forward.to_array().map(|x| (x * 1e4).round() / 1e4),
+        body_count: list.len(),
+        total_mass_kg: emit::round(total),
+        coverage: CoverageReport {
+            median,
+            min_limb: cov.first().copied().map(emit::round),
+            tolerance: emit::round(0.02 * a.height),
+        },
+        vertices: samples.total,
+        vertices_dropped: samples.dropped,
+        balance,
+        bones,
+        diagnostics: diags.iter().map(|d| d.to_string()).collect(),
+    }
 }

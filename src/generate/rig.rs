@@ -58,7 +58,11 @@ impl Rig {
                 let (s, rot, pos) = rigid(&world);
                 let s = s.abs();
                 let mean = (s.x + s.y + s.z) / 3.0;
-                let scale = if mean.is_finite() && mean > 1e-12 { mean } else { 1.0 };
+                let scale = if mean.is_finite() && mean > 1e-12 {
+                    mean
+                } else {
+                    1.0
+                };
                 RigBone {
                     node: b.node,
                     name: b.name.clone(),
@@ -140,7 +144,10 @@ impl Rig {
 
     /// World-space point to bone `i`'s own coordinates (its scale included).
     pub fn to_bone(&self, i: usize, world: DVec3) -> DVec3 {
-        self.bones[i].world_from_bone.inverse().transform_point3(world)
+        self.bones[i]
+            .world_from_bone
+            .inverse()
+            .transform_point3(world)
     }
 }
 
@@ -151,7 +158,9 @@ fn is_limb_segment_copy(
     hints: &NameHints,
     all: &std::collections::HashSet<String>,
 ) -> bool {
-    const LIMB: &[&str] = &["thigh", "shin", "upper", "forearm", "arm", "leg", "calf", "shoulder"];
+    const LIMB: &[&str] = &[
+        "thigh", "shin", "upper", "forearm", "arm", "leg", "calf", "shoulder",
+    ];
     let Some((base, num)) = name.rsplit_once('.') else {
         return false;
     };

@@ -7,6 +7,7 @@
 //! from the hand inwards).
 
 use super::names::Side;
+use super::plans;
 use super::rig::Rig;
 use super::samples::Samples;
 use glam::DVec3;
@@ -116,7 +117,7 @@ pub struct Anatomy {
 }
 
 /// Per-bone extents from the skin: lowest and highest point, vertex count.
-struct Reach {
+pub(super) struct Reach {
     low: Vec<f64>,
     high: Vec<f64>,
     count: Vec<usize>,
@@ -136,8 +137,16 @@ fn reach(rig: &Rig, samples: &Samples, up: DVec3) -> Reach {
         let h0 = rig.bones[i].pos.dot(up);
         let v = super::rig::sorted(samples.by_bone[i].iter().map(|p| p.dot(up)));
         r.count[i] = v.len();
-        r.low[i] = h0.min(if v.is_empty() { h0 } else { super::rig::percentile(&v, 0.02) });
-        r.high[i] = h0.max(if v.is_empty() { h0 } else { super::rig::percentile(&v, 0.98) });
+        r.low[i] = h0.min(if v.is_empty() {
+            h0
+        } else {
+            super::rig::percentile(&v, 0.02)
+        });
+        r.high[i] = h0.max(if v.is_empty() {
+            h0
+        } else {
+            super::rig::percentile(&v, 0.98)
+        });
     }
     for &i in topo_order(rig).iter().rev() {
         let mut h = r.high[i];
@@ -174,21 +183,21 @@ fn extent(rig: &Rig, samples: &Samples) -> (f64, f64) {
     (hi - lo, lo)
 }
 
-struct Ctx<'a> {
-    rig: &'a Rig,
-    samples: &'a Samples,
-    reach: Reach,
-    height: f64,
-    ground: f64,
+pub(super) struct Ctx<'a> {
+    pub rig: &'a Rig,
+    pub samples: &'a Samples,
+    pub reach: Reach,
+    pub height: f64,
+    pub ground: f64,
 }
 
 impl Ctx<'_> {
-    fn dist(&self, a: usize, b: usize) -> f64 {
+    pub fn dist(&self, a: usize, b: usize) -> f64 {
         self.rig.bones[a].pos.distance(self.rig.bones[b].pos)
     }
 
     /// Drops trailing bones of a path that carry no skin (end bones), when there is a skin.
-    fn trim(&self, mut path: Vec<usize>) -> Vec<usize> {
+    pub fn trim(&self, mut path: Vec<usize>) -> Vec<usize> {
         let skinned = self.reach.count.iter().any(|&c| c > 0);
         while skinned && path.len() > 1 && path.last().is_some_and(|&b| self.reach.count[b] == 0) {
             path.pop();
@@ -200,7 +209,8 @@ impl Ctx<'_> {
     fn ground_chains(&self) -> Vec<(usize, Vec<usize>)> {
         let rig = self.rig;
         let mut out: Vec<(usize, Vec<usize>)> = Vec::new();
-        let leaves = (0..rig.len()).filter(|&i| rig.bones[i].structural && rig.s_children[i].is_empty());
+        let leaves =
+            (0..rig.len()).filter(|&i| rig.bones[i].structural && rig.s_children[i].is_empty());
         let mut best: Vec<(usize, f64)> = Vec::new(); // (top, lowest) per chain top
         let mut tops: Vec<(usize, usize, usize)> = Vec::new(); // (top, root, leaf)
         for leaf in leaves {
@@ -241,7 +251,7 @@ impl Ctx<'_> {
     }
 
     /// From `from`, descend into the child whose subtree reaches highest (excluding `skip`).
-    fn highest_path(&self, from: usize, skip: &[usize]) -> Vec<usize> {
+    pub fn highest_path(&self, from: usize, skip: &[usize]) -> Vec<usize> {
         let mut path = Vec::new();
         let mut cur = from;
         for _ in 0..self.rig.len() {
@@ -258,7 +268,7 @@ impl Ctx<'_> {
     }
 
     /// From `from`, descend into the child whose subtree reaches farthest from `origin`.
-    fn farthest_path(&self, from: usize, origin: DVec3, skip: &[usize]) -> Vec<usize> {
+    pub fn farthest_path(&self, from: usize, origin: DVec3, skip: &[usize]) -> Vec<usize> {
         let far: Vec<f64> = (0..self.rig.len())
             .map(|i| {
                 self.rig
@@ -284,7 +294,7 @@ impl Ctx<'_> {
     }
 
     /// The limb path down to its first branch (the hand or foot), end bones trimmed.
-    fn limb_path(&self, top: usize) -> Vec<usize> {
+    pub fn limb_path(&self, top: usize) -> Vec<usize> {
         let mut path = vec![top];
         let mut cur = top;
         for _ in 0..self.rig.len() {
@@ -309,7 +319,11 @@ pub fn detect(rig: &Rig, samples: &Samples, forced: Option<CharacterKind>) -> An
         rig,
         samples,
         reach: reach(rig, samples, up),
-        height: if height.is_finite() && height > 0.0 { height } else { 1.0 },
+        height: if height.is_finite() && height > 0.0 {
+            height
+        } else {
+            1.0
+        },
         ground,
     };
     let n = rig.len();
@@ -346,7 +360,8 @@ pub fn detect(rig: &Rig, samples: &Samples, forced: Option<CharacterKind>) -> An
             None => roots.push((root, vec![path])),
         }
     }
-    let pairs: Vec<&(usize, Vec<Vec<usize>>)> = roots.iter().filter(|(_, l)| l.len() >= 2).collect();
+    let pairs: Vec<&(usize, Vec<Vec<usize>>)> =
+        roots.iter().filter(|(_, l)| l.len() >= 2).collect();
     let quadruped = pairs.iter().find_map(|h| {
         pairs
             .iter()
@@ -356,11 +371,15 @@ pub fn detect(rig: &Rig, samples: &Samples, forced: Option<CharacterKind>) -> An
     let biped = pairs.first().map(|p| (*p).clone());
     let want = forced;
     match (quadruped, biped) {
-        (Some((hind, front)), _) if want != Some(CharacterKind::Humanoid) && want != Some(CharacterKind::Other) => {
-            quadruped_plan(&cx, &mut a, hind, front)
+        (Some((hind, front)), _)
+            if want != Some(CharacterKind::Humanoid) && want != Some(CharacterKind::Other) =>
+        {
+            plans::quadruped(&cx, &mut a, hind, front)
         }
-        (_, Some(pel)) if want != Some(CharacterKind::Other) && want != Some(CharacterKind::Quadruped) => {
-            biped_plan(&cx, &mut a, pel)
+        (_, Some(pel))
+            if want != Some(CharacterKind::Other) && want != Some(CharacterKind::Quadruped) =>
+        {
+            plans::biped(&cx, &mut a, pel)
         }
         _ => {
             if want.is_some_and(|k| k != CharacterKind::Other) {
@@ -373,216 +392,12 @@ pub fn detect(rig: &Rig, samples: &Samples, forced: Option<CharacterKind>) -> An
                     })
                 ));
             }
-            other_plan(&cx, &mut a)
+            plans::other(&cx, &mut a)
         }
     }
-    fill_subtrees(rig, &mut a);
-    sides(&cx, &mut a);
+    plans::fill_subtrees(rig, &mut a);
+    super::axes::sides(&cx, &mut a);
     a
-}
-
-fn assign(a: &mut Anatomy, path: &[usize], roles: &[Role]) {
-    for (k, &b) in path.iter().enumerate() {
-        a.role[b] = roles.get(k).copied().unwrap_or(*roles.last().unwrap_or(&Role::Other));
-    }
-}
-
-/// Roles of a leg path: thigh, shin, foot, then toes.
-fn leg_roles(a: &mut Anatomy, path: &[usize]) {
-    assign(a, path, &[Role::Thigh, Role::Shin, Role::Foot, Role::Toe]);
-}
-
-/// Roles of an arm path: an optional short clavicle, upper arm, forearm, hand, then fingers.
-fn arm_roles(cx: &Ctx, a: &mut Anatomy, path: &[usize]) {
-    let seg = |k: usize| match (path.get(k), path.get(k + 1)) {
-        (Some(&x), Some(&y)) => cx.dist(x, y),
-        _ => 0.0,
-    };
-    let clavicle = path.len() >= 4 && seg(0) < 0.7 * seg(1);
-    let roles: &[Role] = if clavicle {
-        &[Role::Clavicle, Role::UpperArm, Role::Forearm, Role::Hand, Role::Finger]
-    } else {
-        &[Role::UpperArm, Role::Forearm, Role::Hand, Role::Finger]
-    };
-    assign(a, path, roles);
-}
-
-fn push_limb(a: &mut Anatomy, kind: LimbKind, root: usize, path: Vec<usize>) {
-    let k = a.limbs.len();
-    for &b in &path {
-        a.limb_of[b] = Some(k);
-    }
-    a.limbs.push(Limb {
-        kind,
-        side: None,
-        root,
-        path,
-    });
-}
-
-fn biped_plan(cx: &Ctx, a: &mut Anatomy, (pelvis, legs): (usize, Vec<Vec<usize>>)) {
-    a.kind = CharacterKind::Humanoid;
-    a.pelvis = Some(pelvis);
-    a.role[pelvis] = Role::Pelvis;
-    let mut legs = legs;
-    legs.truncate(2);
-    let tops: Vec<usize> = legs.iter().filter_map(|p| p.first().copied()).collect();
-    for path in legs {
-        let path = cx.limb_path(path[0]);
-        leg_roles(a, &path);
-        push_limb(a, LimbKind::Leg, pelvis, path);
-    }
-    let path = cx.highest_path(pelvis, &tops);
-    // Side chains off the spine path that reach far: the two longest are the arms.
-    let mut side_chains: Vec<(f64, usize, usize)> = Vec::new(); // (reach, path index, top)
-    for (k, &b) in path.iter().enumerate() {
-        let next = path.get(k + 1).copied();
-        for &c in &cx.rig.s_children[b] {
-            if Some(c) == next {
-                continue;
-            }
-            let far = cx.rig.subtree(c).iter().map(|&d| cx.dist(b, d)).fold(0.0, f64::max);
-            if far > 0.2 * cx.height {
-                side_chains.push((far, k, c));
-            }
-        }
-    }
-    side_chains.sort_by(|x, y| y.0.total_cmp(&x.0));
-    side_chains.truncate(2);
-    let chest_k = match side_chains.iter().map(|s| s.1).max() {
-        Some(k) => Some(k),
-        None if path.len() >= 3 => Some(path.len() - 3),
-        None if path.len() == 2 => Some(0),
-        None => None,
-    };
-    for (k, &b) in path.iter().enumerate() {
-        a.role[b] = match chest_k {
-            Some(c) if k < c => Role::Spine,
-            Some(c) if k == c => Role::Chest,
-            _ if k + 1 == path.len() => Role::Head,
-            _ => Role::Neck,
-        };
-    }
-    a.chest = chest_k.and_then(|k| path.get(k).copied());
-    a.head = path.last().copied().filter(|&h| a.role[h] == Role::Head);
-    for (_, _, top) in side_chains {
-        let p = cx.limb_path(top);
-        arm_roles(cx, a, &p);
-        let root = cx.rig.s_parent[top].unwrap_or(pelvis);
-        push_limb(a, LimbKind::Arm, root, p);
-    }
-}
-
-fn quadruped_plan(
-    cx: &Ctx,
-    a: &mut Anatomy,
-    (hind, hind_legs): (usize, Vec<Vec<usize>>),
-    (front, front_legs): (usize, Vec<Vec<usize>>),
-) {
-    a.kind = CharacterKind::Quadruped;
-    a.pelvis = Some(hind);
-    a.chest = Some(front);
-    a.role[hind] = Role::Pelvis;
-    a.role[front] = Role::Chest;
-    let mut tops = Vec::new();
-    for (legs, kind, root) in [(hind_legs, LimbKind::HindLeg, hind), (front_legs, LimbKind::FrontLeg, front)] {
-        for path in legs.into_iter().take(2) {
-            let path = cx.limb_path(path[0]);
-            tops.push(path[0]);
-            match kind {
-                LimbKind::HindLeg => leg_roles(a, &path),
-                _ => arm_roles(cx, a, &path),
-            }
-            push_limb(a, kind, root, path);
-        }
-    }
-    let spine: Vec<usize> = cx.rig.ancestors(front).into_iter().take_while(|&b| b != hind).collect();
-    for &b in &spine {
-        a.role[b] = Role::Spine;
-    }
-    let origin = cx.rig.bones[hind].pos;
-    let head_path = cx.farthest_path(front, origin, &tops);
-    for (k, &b) in head_path.iter().enumerate() {
-        a.role[b] = if k + 1 == head_path.len() { Role::Head } else { Role::Neck };
-    }
-    a.head = head_path.last().copied();
-    let mut skip = tops.clone();
-    skip.extend(spine.last().copied().or(Some(front)));
-    let tail = cx.limb_path_from(hind, &skip);
-    if let Some(tail) = tail {
-        for &b in &tail {
-            a.role[b] = Role::Tail;
-        }
-        push_limb(a, LimbKind::Tail, hind, tail);
-    }
-}
-
-impl Ctx<'_> {
-    /// The child chain of `from` reaching farthest from it, skipping `skip` (a tail).
-    fn limb_path_from(&self, from: usize, skip: &[usize]) -> Option<Vec<usize>> {
-        let origin = self.rig.bones[from].pos;
-        let reach_of = |t: usize| {
-            self.rig
-                .subtree(t)
-                .iter()
-                .map(|&b| self.rig.bones[b].pos.distance(origin))
-                .fold(0.0, f64::max)
-        };
-        let c = self.rig.s_children[from]
-            .iter()
-            .copied()
-            .filter(|c| !skip.contains(c))
-            .max_by(|&x, &y| reach_of(x).total_cmp(&reach_of(y)))?;
-        if reach_of(c) < 0.1 * self.height {
-            return None;
-        }
-        let mut path = vec![c];
-        path.extend(self.farthest_path(c, origin, &[]));
-        Some(self.trim(path))
-    }
-}
-
-fn other_plan(cx: &Ctx, a: &mut Anatomy) {
-    a.kind = CharacterKind::Other;
-    let root = topo_order(cx.rig)
-        .into_iter()
-        .filter(|&i| cx.rig.s_parent[i].is_none())
-        .max_by_key(|&i| cx.rig.subtree(i).len());
-    if let Some(r) = root {
-        a.pelvis = Some(r);
-        a.role[r] = Role::Pelvis;
-    }
-}
-
-/// Bones below a limb's main path take the limb's end role (fingers under the hand, toes
-/// under the foot); everything keeps its limb index.
-fn fill_subtrees(rig: &Rig, a: &mut Anatomy) {
-    for k in 0..a.limbs.len() {
-        let path = a.limbs[k].path.clone();
-        let Some(&end) = path.last() else { continue };
-        let below = match a.role[end] {
-            Role::Hand | Role::Finger => Role::Finger,
-            Role::Foot | Role::Toe => Role::Toe,
-            Role::Tail => Role::Tail,
-            _ => Role::Other,
-        };
-        for b in rig.subtree(end) {
-            if a.limb_of[b].is_none() {
-                a.limb_of[b] = Some(k);
-                if a.role[b] == Role::Other {
-                    a.role[b] = below;
-                }
-            }
-        }
-    }
-    // Twist and helper bones (outside the structural tree) belong to their parent's limb.
-    for i in topo_all(rig) {
-        if !rig.bones[i].structural {
-            if let Some(p) = rig.bones[i].parent {
-                a.limb_of[i] = a.limb_of[p];
-            }
-        }
-    }
 }
 
 /// All bones, parents before children (bone tree, not only structural).
@@ -595,92 +410,13 @@ pub fn topo_all(rig: &Rig) -> Vec<usize> {
         }
     }
     let mut out = Vec::with_capacity(n);
-    let mut stack: Vec<usize> = (0..n).filter(|&i| rig.bones[i].parent.is_none()).rev().collect();
+    let mut stack: Vec<usize> = (0..n)
+        .filter(|&i| rig.bones[i].parent.is_none())
+        .rev()
+        .collect();
     while let Some(i) = stack.pop() {
         out.push(i);
         stack.extend(children[i].iter().rev().copied());
     }
     out
-}
-
-/// Forward from the feet (humanoid) or from the pelvis to the chest (quadruped); left from
-/// forward; each limb's side from geometry, checked against its name.
-fn sides(cx: &Ctx, a: &mut Anatomy) {
-    let horizontal = |v: DVec3| v - a.up * v.dot(a.up);
-    let mut fwd = DVec3::ZERO;
-    match a.kind {
-        CharacterKind::Humanoid => {
-            for l in a.limbs.iter().filter(|l| l.kind == LimbKind::Leg) {
-                if let Some(&foot) = l.path.iter().find(|&&b| a.role[b] == Role::Foot) {
-                    let pts: Vec<DVec3> = cx
-                        .rig
-                        .subtree(foot)
-                        .iter()
-                        .flat_map(|&b| cx.samples.by_bone[b].iter().copied())
-                        .collect();
-                    let tip = match l.path.iter().find(|&&b| a.role[b] == Role::Toe) {
-                        Some(&t) => cx.rig.bones[t].pos,
-                        None if !pts.is_empty() => pts.iter().sum::<DVec3>() / pts.len() as f64,
-                        None => cx.rig.bones[foot].pos,
-                    };
-                    fwd += horizontal(tip - cx.rig.bones[foot].pos);
-                }
-            }
-        }
-        CharacterKind::Quadruped => {
-            if let (Some(p), Some(c)) = (a.pelvis, a.head.or(a.chest)) {
-                fwd = horizontal(cx.rig.bones[c].pos - cx.rig.bones[p].pos);
-            }
-        }
-        CharacterKind::Other => {}
-    }
-    if fwd.length() > 0.01 * cx.height {
-        a.forward = fwd.normalize();
-    } else if a.kind != CharacterKind::Other {
-        a.notes.push("could not tell forward from the skeleton; assumed +Z (glTF)".into());
-    }
-    a.left = a.up.cross(a.forward).normalize();
-    let mut disagree = 0;
-    for l in &mut a.limbs {
-        let Some(&top) = l.path.first() else { continue };
-        let d = (cx.rig.bones[top].pos - cx.rig.bones[l.root].pos).dot(a.left);
-        let by_geometry = if d.abs() > 0.01 * cx.height {
-            Some(if d > 0.0 { Side::Left } else { Side::Right })
-        } else {
-            None
-        };
-        let by_name = l.path.iter().find_map(|&b| cx.rig.bones[b].hints.side);
-        match (by_geometry, by_name) {
-            (Some(g), Some(nm)) if g == nm => {}
-            (Some(g), Some(_)) => {
-                disagree += 1;
-                a.notes.push(format!(
-                    "'{}' is named {} but lies on the character's {}; using the geometry",
-                    cx.rig.bones[top].name,
-                    side_word(by_name),
-                    side_word(Some(g))
-                ));
-            }
-            _ => {}
-        }
-        l.side = by_geometry.or(by_name);
-    }
-    for (k, l) in a.limbs.iter().enumerate() {
-        for i in 0..a.side.len() {
-            if a.limb_of[i] == Some(k) {
-                a.side[i] = l.side;
-            }
-        }
-    }
-    if disagree > 0 {
-        a.notes.push(format!("{disagree} limb name(s) disagree with the geometry"));
-    }
-}
-
-fn side_word(s: Option<Side>) -> &'static str {
-    match s {
-        Some(Side::Left) => "left",
-        Some(Side::Right) => "right",
-        None => "centre",
-    }
 }

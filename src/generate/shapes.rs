@@ -92,10 +92,22 @@ pub fn fit_body(rig: &Rig, a: &Anatomy, i: usize, points: &[DVec3]) -> BodyShape
         }
         Role::Foot if humanoid => {
             let fwd = dir - a.up * dir.dot(a.up);
-            let fwd = if fwd.length() > 0.2 { fwd.normalize() } else { a.forward };
+            let fwd = if fwd.length() > 0.2 {
+                fwd.normalize()
+            } else {
+                a.forward
+            };
             let x = a.up.cross(fwd).normalize();
             let floor = (a.ground > -0.02 * h).then_some(a.ground.max(0.0));
-            fit::cuboid(points, pos, box_rotation(x, fwd), 0.1 * h, inflate, min_r, floor)
+            fit::cuboid(
+                points,
+                pos,
+                box_rotation(x, fwd),
+                0.1 * h,
+                inflate,
+                min_r,
+                floor,
+            )
         }
         Role::Head => {
             let round = spread.max_element() < 1.45 * spread.min_element().max(1e-12);

@@ -33,8 +33,8 @@ fn pairs(a: &Anatomy, list: &[Body]) -> Vec<(usize, usize)> {
             continue;
         }
         let kl = key(l);
-        if let Some(r) = (0..list.len())
-            .find(|&r| a.side[list[r].bone] == Some(Side::Right) && key(r) == kl)
+        if let Some(r) =
+            (0..list.len()).find(|&r| a.side[list[r].bone] == Some(Side::Right) && key(r) == kl)
         {
             out.push((l, r));
         }
@@ -42,15 +42,13 @@ fn pairs(a: &Anatomy, list: &[Body]) -> Vec<(usize, usize)> {
     out
 }
 
-pub(super) fn even_shapes(
-    a: &Anatomy,
-    samples: &Samples,
-    plan: &Plan,
-    list: &mut [Body],
-) {
+pub(super) fn even_shapes(a: &Anatomy, samples: &Samples, plan: &Plan, list: &mut [Body]) {
     let inflate = 0.02 * a.height;
     for (l, r) in pairs(a, list) {
-        let (sl, sr) = (sizes(&list[l].shape.fit.shape), sizes(&list[r].shape.fit.shape));
+        let (sl, sr) = (
+            sizes(&list[l].shape.fit.shape),
+            sizes(&list[r].shape.fit.shape),
+        );
         if sl.len() != sr.len()
             || std::mem::discriminant(&list[l].shape.fit.shape)
                 != std::mem::discriminant(&list[r].shape.fit.shape)

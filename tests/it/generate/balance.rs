@@ -12,7 +12,11 @@ fn simulate_json(file: &Path, extra: &[&str]) -> (Value, String) {
         .args(extra)
         .output()
         .unwrap();
-    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.code().is_some_and(|c| c <= 1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     (
         serde_json::from_slice(&o.stdout).unwrap(),
         String::from_utf8_lossy(&o.stderr).into_owned(),
@@ -27,14 +31,27 @@ fn write_glb(json: &Value, bin: &[u8], path: &Path) {
 fn without_balance_settings_the_bones_are_found_by_role() {
     let (dir, out, _) = super::generated(&cesium_man(), "cm.glb");
     let (mut json, bin) = json_and_bin(&out);
-    json["extras"].as_object_mut().unwrap().shift_remove("physics");
+    json["extras"]
+        .as_object_mut()
+        .unwrap()
+        .shift_remove("physics");
     let bare = dir.path().join("no_balance.glb");
     write_glb(&json, &bin.unwrap(), &bare);
     let (r, _) = simulate_json(&bare, &["--passive"]);
     assert_eq!(r["balance_bones"]["source"], "roles", "{r}");
-    assert_eq!(r["balance_bones"]["pelvis_bone"], "Skeleton_torso_joint_1", "{r}");
-    assert_eq!(r["balance_bones"]["foot_bones"].as_array().unwrap().len(), 2, "{r}");
-    assert_eq!(r["fell"], true, "a passive CesiumMan falls and it is seen: {r}");
+    assert_eq!(
+        r["balance_bones"]["pelvis_bone"], "Skeleton_torso_joint_1",
+        "{r}"
+    );
+    assert_eq!(
+        r["balance_bones"]["foot_bones"].as_array().unwrap().len(),
+        2,
+        "{r}"
+    );
+    assert_eq!(
+        r["fell"], true,
+        "a passive CesiumMan falls and it is seen: {r}"
+    );
     assert!(r["max_torso_tilt_deg"].as_f64().unwrap() > 30.0, "{r}");
 }
 

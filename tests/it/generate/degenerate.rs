@@ -24,7 +24,10 @@ fn generate_within(input: &Path, out: &Path, limit: Duration) -> (Option<i32>, S
         }
         if t0.elapsed() > limit {
             child.kill().unwrap();
-            panic!("{}: generate did not finish within {limit:?}", input.display());
+            panic!(
+                "{}: generate did not finish within {limit:?}",
+                input.display()
+            );
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -40,12 +43,22 @@ fn check(label: &str, bytes: Vec<u8>, expect_written: bool) {
     assert_ne!(code, Some(101), "{label}: panicked: {err}");
     assert!(matches!(code, Some(0..=2)), "{label}: exit {code:?}: {err}");
     if code != Some(0) {
-        assert!(err.contains("in.glb"), "{label}: the message names the file: {err}");
+        assert!(
+            err.contains("in.glb"),
+            "{label}: the message names the file: {err}"
+        );
     }
     assert_eq!(code == Some(0), expect_written, "{label}: {err}");
     if code == Some(0) {
-        let o = ragdoll_tuner().args(["validate", path_str(&out)]).output().unwrap();
-        assert!(o.status.success(), "{label}: {}", String::from_utf8_lossy(&o.stdout));
+        let o = ragdoll_tuner()
+            .args(["validate", path_str(&out)])
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{label}: {}",
+            String::from_utf8_lossy(&o.stdout)
+        );
     }
 }
 
@@ -63,7 +76,9 @@ fn chain(n: usize, step: f32) -> Vec<BoneDef> {
 
 #[test]
 fn no_skin_gives_a_clear_message() {
-    let doc = gltf_with_nodes(serde_json::json!([{"name": "a", "children": [1]}, {"name": "b", "translation": [0, 1, 0]}]));
+    let doc = gltf_with_nodes(
+        serde_json::json!([{"name": "a", "children": [1]}, {"name": "b", "translation": [0, 1, 0]}]),
+    );
     let bytes = fixtures::glb_bytes(&doc, &[]);
     check("no skin", bytes, false);
 }
@@ -71,16 +86,88 @@ fn no_skin_gives_a_clear_message() {
 #[test]
 fn degenerate_skeletons_and_skins_never_panic_or_hang() {
     let human = fixtures::humanoid();
-    check("all weights zero", fixtures::glb(&human, Build { zero_weights: true, ..Build::default() }), true);
-    check("NaN and huge positions", fixtures::glb(&human, Build { poison: true, ..Build::default() }), true);
-    check("two skins sharing joints", fixtures::glb(&human, Build { skins: 2, ..Build::default() }), true);
-    check("a single bone", fixtures::glb(&chain(1, 0.5), Build::default()), true);
+    check(
+        "all weights zero",
+        fixtures::glb(
+            &human,
+            Build {
+                zero_weights: true,
+                ..Build::default()
+            },
+        ),
+        true,
+    );
+    check(
+        "NaN and huge positions",
+        fixtures::glb(
+            &human,
+            Build {
+                poison: true,
+                ..Build::default()
+            },
+        ),
+        true,
+    );
+    check(
+        "two skins sharing joints",
+        fixtures::glb(
+            &human,
+            Build {
+                skins: 2,
+                ..Build::default()
+            },
+        ),
+        true,
+    );
+    check(
+        "a single bone",
+        fixtures::glb(&chain(1, 0.5), Build::default()),
+        true,
+    );
     let zero: Vec<BoneDef> = human
         .iter()
-        .map(|b| BoneDef { head: Vec3::ZERO, tail: Vec3::ZERO, ..b.clone() })
+        .map(|b| BoneDef {
+            head: Vec3::ZERO,
+            tail: Vec3::ZERO,
+            ..b.clone()
+        })
         .collect();
-    check("zero-length bones", fixtures::glb(&zero, Build::default()), true);
-    check("a 1,000-bone chain", fixtures::glb(&chain(1000, 0.01), Build { vertices: 30_000, ..Build::default() }), true);
-    check("tiny", fixtures::glb(&human, Build { size: 0.1, ..Build::default() }), true);
-    check("huge", fixtures::glb(&human, Build { size: 30.0, ..Build::default() }), true);
+    check(
+        "zero-length bones",
+        fixtures::glb(&zero, Build::default()),
+        true,
+    );
+    check(
+        "a 1,000-bone chain",
+        fixtures::glb(
+            &chain(1000, 0.01),
+            Build {
+                vertices: 30_000,
+                ..Build::default()
+            },
+        ),
+        true,
+    );
+    check(
+        "tiny",
+        fixtures::glb(
+            &human,
+            Build {
+                size: 0.1,
+                ..Build::default()
+            },
+        ),
+        true,
+    );
+    check(
+        "huge",
+        fixtures::glb(
+            &human,
+            Build {
+                size: 30.0,
+                ..Build::default()
+            },
+        ),
+        true,
+    );
 }

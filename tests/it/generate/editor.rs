@@ -26,17 +26,29 @@ fn generate_dialog_applies_one_undo_step_and_the_sim_runs_it() {
     let n = bodies(&h.state().state.doc);
     assert!(n >= 15, "{n} bodies; status: {}", h.state().state.status);
     let knee = |h: &egui_kittest::Harness<'static, ragdoll_tuner::app::EditorApp>| {
-        h.state().simulation().and_then(|s| s.joint_limits("leg_joint_L_2"))
+        h.state()
+            .simulation()
+            .and_then(|s| s.joint_limits("leg_joint_L_2"))
     };
     assert!(
-        matches!(knee(&h), Some(ragdoll_tuner::sim::JointLimits::Hinge { .. })),
+        matches!(
+            knee(&h),
+            Some(ragdoll_tuner::sim::JointLimits::Hinge { .. })
+        ),
         "the live simulation has the generated knee hinge"
     );
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run_steps(3);
-    assert_eq!(bodies(&h.state().state.doc), 0, "one undo removes the whole ragdoll");
+    assert_eq!(
+        bodies(&h.state().state.doc),
+        0,
+        "one undo removes the whole ragdoll"
+    );
     assert!(knee(&h).is_none());
-    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
     h.run_steps(3);
     assert_eq!(bodies(&h.state().state.doc), n, "redo brings it back");
 }

@@ -37,13 +37,62 @@ fn push(
 pub fn humanoid() -> Vec<BoneDef> {
     let mut b = Vec::new();
     let m = |n: &str| format!("mixamorig:{n}");
-    let hips = push(&mut b, &m("Hips"), None, [0.0, 0.95, 0.0], [0.0, 1.05, 0.0], 0.13);
-    let s0 = push(&mut b, &m("Spine"), Some(hips), [0.0, 1.05, 0.0], [0.0, 1.2, 0.0], 0.12);
-    let s1 = push(&mut b, &m("Spine1"), Some(s0), [0.0, 1.2, 0.0], [0.0, 1.34, 0.0], 0.13);
-    let s2 = push(&mut b, &m("Spine2"), Some(s1), [0.0, 1.34, 0.0], [0.0, 1.48, 0.0], 0.14);
-    let neck = push(&mut b, &m("Neck"), Some(s2), [0.0, 1.48, 0.0], [0.0, 1.56, 0.01], 0.05);
-    let head = push(&mut b, &m("Head"), Some(neck), [0.0, 1.56, 0.01], [0.0, 1.75, 0.02], 0.1);
-    push(&mut b, &m("HeadTop_End"), Some(head), [0.0, 1.75, 0.02], [0.0, 1.76, 0.02], 0.0);
+    let hips = push(
+        &mut b,
+        &m("Hips"),
+        None,
+        [0.0, 0.95, 0.0],
+        [0.0, 1.05, 0.0],
+        0.13,
+    );
+    let s0 = push(
+        &mut b,
+        &m("Spine"),
+        Some(hips),
+        [0.0, 1.05, 0.0],
+        [0.0, 1.2, 0.0],
+        0.12,
+    );
+    let s1 = push(
+        &mut b,
+        &m("Spine1"),
+        Some(s0),
+        [0.0, 1.2, 0.0],
+        [0.0, 1.34, 0.0],
+        0.13,
+    );
+    let s2 = push(
+        &mut b,
+        &m("Spine2"),
+        Some(s1),
+        [0.0, 1.34, 0.0],
+        [0.0, 1.48, 0.0],
+        0.14,
+    );
+    let neck = push(
+        &mut b,
+        &m("Neck"),
+        Some(s2),
+        [0.0, 1.48, 0.0],
+        [0.0, 1.56, 0.01],
+        0.05,
+    );
+    let head = push(
+        &mut b,
+        &m("Head"),
+        Some(neck),
+        [0.0, 1.56, 0.01],
+        [0.0, 1.75, 0.02],
+        0.1,
+    );
+    push(
+        &mut b,
+        &m("HeadTop_End"),
+        Some(head),
+        [0.0, 1.75, 0.02],
+        [0.0, 1.76, 0.02],
+        0.0,
+    );
     for (side, x) in [("Left", 1.0f32), ("Right", -1.0f32)] {
         let clav = push(
             &mut b,
@@ -53,10 +102,34 @@ pub fn humanoid() -> Vec<BoneDef> {
             [0.17 * x, 1.45, 0.0],
             0.045,
         );
-        let up = push(&mut b, &m(&format!("{side}Arm")), Some(clav), [0.2 * x, 1.44, 0.0], [0.26 * x, 1.17, 0.0], 0.05);
-        let fore = push(&mut b, &m(&format!("{side}ForeArm")), Some(up), [0.26 * x, 1.17, 0.0], [0.28 * x, 0.93, 0.04], 0.04);
-        let hand = push(&mut b, &m(&format!("{side}Hand")), Some(fore), [0.28 * x, 0.93, 0.04], [0.29 * x, 0.84, 0.05], 0.035);
-        for (k, f) in ["Thumb", "Index", "Middle", "Ring", "Pinky"].iter().enumerate() {
+        let up = push(
+            &mut b,
+            &m(&format!("{side}Arm")),
+            Some(clav),
+            [0.2 * x, 1.44, 0.0],
+            [0.26 * x, 1.17, 0.0],
+            0.05,
+        );
+        let fore = push(
+            &mut b,
+            &m(&format!("{side}ForeArm")),
+            Some(up),
+            [0.26 * x, 1.17, 0.0],
+            [0.28 * x, 0.93, 0.04],
+            0.04,
+        );
+        let hand = push(
+            &mut b,
+            &m(&format!("{side}Hand")),
+            Some(fore),
+            [0.28 * x, 0.93, 0.04],
+            [0.29 * x, 0.84, 0.05],
+            0.035,
+        );
+        for (k, f) in ["Thumb", "Index", "Middle", "Ring", "Pinky"]
+            .iter()
+            .enumerate()
+        {
             let dz = 0.02 * (k as f32 - 2.0);
             let mut parent = hand;
             let mut y = 0.84;
@@ -64,14 +137,56 @@ pub fn humanoid() -> Vec<BoneDef> {
                 let h = [0.29 * x, y, 0.05 + dz];
                 y -= 0.025;
                 let t = [0.29 * x, y, 0.05 + dz];
-                parent = push(&mut b, &m(&format!("{side}Hand{f}{seg}")), Some(parent), h, t, 0.009);
+                parent = push(
+                    &mut b,
+                    &m(&format!("{side}Hand{f}{seg}")),
+                    Some(parent),
+                    h,
+                    t,
+                    0.009,
+                );
             }
         }
-        let thigh = push(&mut b, &m(&format!("{side}UpLeg")), Some(hips), [0.1 * x, 0.93, 0.0], [0.1 * x, 0.5, 0.01], 0.075);
-        let shin = push(&mut b, &m(&format!("{side}Leg")), Some(thigh), [0.1 * x, 0.5, 0.01], [0.1 * x, 0.09, 0.0], 0.05);
-        let foot = push(&mut b, &m(&format!("{side}Foot")), Some(shin), [0.1 * x, 0.09, 0.0], [0.1 * x, 0.035, 0.13], 0.04);
-        let toe = push(&mut b, &m(&format!("{side}ToeBase")), Some(foot), [0.1 * x, 0.035, 0.13], [0.1 * x, 0.03, 0.19], 0.028);
-        push(&mut b, &m(&format!("{side}Toe_End")), Some(toe), [0.1 * x, 0.03, 0.19], [0.1 * x, 0.03, 0.2], 0.0);
+        let thigh = push(
+            &mut b,
+            &m(&format!("{side}UpLeg")),
+            Some(hips),
+            [0.1 * x, 0.93, 0.0],
+            [0.1 * x, 0.5, 0.01],
+            0.075,
+        );
+        let shin = push(
+            &mut b,
+            &m(&format!("{side}Leg")),
+            Some(thigh),
+            [0.1 * x, 0.5, 0.01],
+            [0.1 * x, 0.09, 0.0],
+            0.05,
+        );
+        let foot = push(
+            &mut b,
+            &m(&format!("{side}Foot")),
+            Some(shin),
+            [0.1 * x, 0.09, 0.0],
+            [0.1 * x, 0.035, 0.13],
+            0.04,
+        );
+        let toe = push(
+            &mut b,
+            &m(&format!("{side}ToeBase")),
+            Some(foot),
+            [0.1 * x, 0.035, 0.13],
+            [0.1 * x, 0.03, 0.19],
+            0.028,
+        );
+        push(
+            &mut b,
+            &m(&format!("{side}Toe_End")),
+            Some(toe),
+            [0.1 * x, 0.03, 0.19],
+            [0.1 * x, 0.03, 0.2],
+            0.0,
+        );
     }
     b
 }
@@ -110,8 +225,14 @@ impl Default for Build {
 }
 
 /// Points on a tube round each bone, weighted to it (the first ring blended with the parent).
-fn skin(bones: &[BoneDef], total: usize, size: f32) -> (Vec<[f32; 3]>, Vec<[u16; 4]>, Vec<[f32; 4]>) {
-    let skinned: Vec<usize> = (0..bones.len()).filter(|&i| bones[i].radius > 0.0).collect();
+fn skin(
+    bones: &[BoneDef],
+    total: usize,
+    size: f32,
+) -> (Vec<[f32; 3]>, Vec<[u16; 4]>, Vec<[f32; 4]>) {
+    let skinned: Vec<usize> = (0..bones.len())
+        .filter(|&i| bones[i].radius > 0.0)
+        .collect();
     let per = (total / skinned.len().max(1)).max(12);
     let (mut p, mut j, mut w) = (Vec::new(), Vec::new(), Vec::new());
     for &i in &skinned {
@@ -183,7 +304,10 @@ pub fn glb(bones: &[BoneDef], o: Build) -> Vec<u8> {
         if o.names {
             node["name"] = json!(b.name);
         }
-        let children: Vec<usize> = (0..n_nodes).filter(|&c| bones[c].parent == Some(i)).map(|c| c + first_bone).collect();
+        let children: Vec<usize> = (0..n_nodes)
+            .filter(|&c| bones[c].parent == Some(i))
+            .map(|c| c + first_bone)
+            .collect();
         if !children.is_empty() {
             node["children"] = json!(children);
         }
@@ -206,22 +330,29 @@ pub fn glb(bones: &[BoneDef], o: Build) -> Vec<u8> {
         .collect();
     let mut bin = Vec::new();
     let mut views = Vec::new();
-    for chunk in [bytes_of(&pos), bytes_of(&joints), bytes_of(&weights), bytes_of(&ibm)] {
+    for chunk in [
+        bytes_of(&pos),
+        bytes_of(&joints),
+        bytes_of(&weights),
+        bytes_of(&ibm),
+    ] {
         views.push(json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": chunk.len()}));
         bin.extend_from_slice(chunk);
         while bin.len() % 4 != 0 {
             bin.push(0);
         }
     }
-    let (lo, hi) = pos.iter().fold(([f32::MAX; 3], [f32::MIN; 3]), |(mut lo, mut hi), p| {
-        for k in 0..3 {
-            if p[k].is_finite() {
-                lo[k] = lo[k].min(p[k]);
-                hi[k] = hi[k].max(p[k]);
+    let (lo, hi) = pos
+        .iter()
+        .fold(([f32::MAX; 3], [f32::MIN; 3]), |(mut lo, mut hi), p| {
+            for k in 0..3 {
+                if p[k].is_finite() {
+                    lo[k] = lo[k].min(p[k]);
+                    hi[k] = hi[k].max(p[k]);
+                }
             }
-        }
-        (lo, hi)
-    });
+            (lo, hi)
+        });
     let joints_list: Vec<usize> = (first_bone..first_bone + n_nodes).collect();
     let skin_list: Vec<Value> = (0..skins)
         .map(|_| json!({"joints": joints_list, "inverseBindMatrices": 3}))

@@ -12,8 +12,13 @@ pub fn json_and_bin(path: &Path) -> (Value, Option<Vec<u8>>) {
     let data = std::fs::read(path).unwrap();
     if data.starts_with(b"glTF") {
         let c = ragdoll_tuner::document::container::parse_glb(&data).unwrap();
-        let text = std::str::from_utf8(c.json).unwrap().trim_end_matches([' ', '\0']);
-        (serde_json::from_str(text).unwrap(), c.bin.map(<[u8]>::to_vec))
+        let text = std::str::from_utf8(c.json)
+            .unwrap()
+            .trim_end_matches([' ', '\0']);
+        (
+            serde_json::from_str(text).unwrap(),
+            c.bin.map(<[u8]>::to_vec),
+        )
     } else {
         (serde_json::from_slice(&data).unwrap(), None)
     }
@@ -37,7 +42,12 @@ pub fn strip_physics(mut v: Value) -> Value {
 }
 
 pub fn vec3(v: &Value) -> DVec3 {
-    let a: Vec<f64> = v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let a: Vec<f64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
     DVec3::new(a[0], a[1], a[2])
 }
 
@@ -60,7 +70,10 @@ pub fn close_values(a: &Value, b: &Value, rel: f64, what: &str) {
             q.sort_by(f64::total_cmp);
             assert_eq!(p.len(), q.len(), "{what}");
             for (s, t) in p.iter().zip(&q) {
-                assert!((s - t).abs() <= rel * s.abs().max(t.abs()) + 1e-9, "{what}: {a} vs {b}");
+                assert!(
+                    (s - t).abs() <= rel * s.abs().max(t.abs()) + 1e-9,
+                    "{what}: {a} vs {b}"
+                );
             }
         }
         _ => {
@@ -68,7 +81,10 @@ pub fn close_values(a: &Value, b: &Value, rel: f64, what: &str) {
             let (Some(s), Some(t)) = (s, t) else {
                 panic!("{what}: {a} vs {b}")
             };
-            assert!((s - t).abs() <= rel * s.abs().max(t.abs()) + 1e-9, "{what}: {s} vs {t}");
+            assert!(
+                (s - t).abs() <= rel * s.abs().max(t.abs()) + 1e-9,
+                "{what}: {s} vs {t}"
+            );
         }
     }
 }
@@ -83,7 +99,9 @@ fn inside(shape: &ColliderShape, q: DVec3, inflate: f64) -> bool {
             (q - DVec3::new(0.0, y, 0.0)).length() <= radius + inflate
         }
         ColliderShape::Sphere { radius } => q.length() <= radius + inflate,
-        ColliderShape::Box { half_extents } => (0..3).all(|k| q[k].abs() <= half_extents[k] + inflate),
+        ColliderShape::Box { half_extents } => {
+            (0..3).all(|k| q[k].abs() <= half_extents[k] + inflate)
+        }
     }
 }
 
@@ -93,7 +111,10 @@ fn inside(shape: &ColliderShape, q: DVec3, inflate: f64) -> bool {
 pub fn coverage_by_body(doc: &Document, inflate: f64) -> Vec<(String, f64)> {
     let geo = doc.load_geometry().unwrap();
     let has_collider = |id: ragdoll_tuner::document::BoneId| {
-        doc.bone(id).physics.as_ref().is_some_and(|p| p.collider.is_some())
+        doc.bone(id)
+            .physics
+            .as_ref()
+            .is_some_and(|p| p.collider.is_some())
     };
     let mut counts = vec![(0usize, 0usize); doc.bones.len()];
     for prim in &geo.primitives {
@@ -110,7 +131,9 @@ pub fn coverage_by_body(doc: &Document, inflate: f64) -> Vec<(String, f64)> {
             let v = DVec3::from_array(p.map(f64::from));
             let world = doc.skeleton.nodes[node].world_from_node * ibm[j].as_dmat4();
             let wp = world.transform_point3(v);
-            let Some(mut b) = doc.bone_of_node(node) else { continue };
+            let Some(mut b) = doc.bone_of_node(node) else {
+                continue;
+            };
             while !has_collider(b) {
                 match doc.bone(b).parent {
                     Some(p) => b = p,
@@ -120,7 +143,14 @@ pub fn coverage_by_body(doc: &Document, inflate: f64) -> Vec<(String, f64)> {
             if !has_collider(b) {
                 continue;
             }
-            let c = doc.bone(b).physics.as_ref().unwrap().collider.as_ref().unwrap();
+            let c = doc
+                .bone(b)
+                .physics
+                .as_ref()
+                .unwrap()
+                .collider
+                .as_ref()
+                .unwrap();
             let (_, rot, pos) = doc.skeleton.nodes[doc.bone(b).node]
                 .world_from_node
                 .to_scale_rotation_translation();
@@ -214,7 +244,10 @@ pub fn run(doc: &Document, s: Scenario) -> Outcome {
         max_violation_deg: v,
         worst_joint: w,
         paused,
-        grounded_feet_at_end: t.body.latest().map_or(0, |b| b[0].grounded_feet.count_ones()),
+        grounded_feet_at_end: t
+            .body
+            .latest()
+            .map_or(0, |b| b[0].grounded_feet.count_ones()),
         length_unit: sim.settings().length_unit,
     }
 }

@@ -67,7 +67,11 @@ fn check_lossless(input: &Path, out: &Path) {
     let (b_json, b_bin) = json_and_bin(out);
     assert_eq!(a_bin, b_bin, "BIN chunk changed");
     assert_ne!(a_json, b_json, "no physics was written");
-    assert_eq!(strip_physics(a_json), strip_physics(b_json), "JSON changed outside physics extras");
+    assert_eq!(
+        strip_physics(a_json),
+        strip_physics(b_json),
+        "JSON changed outside physics extras"
+    );
     let (code, text) = validate_exit(out);
     assert_eq!(code, Some(0), "validate: {text}");
     crate::validator::validate(out);
@@ -98,27 +102,45 @@ fn check_joint_rules(out: &Path) {
         match c["type"].as_str().unwrap() {
             "hinge" => {
                 let (lo, hi) = (num(&c["limit_min_deg"]), num(&c["limit_max_deg"]));
-                assert!(lo <= 0.0 && 0.0 <= hi && hi - lo >= 5.0, "{name}: {lo}..{hi}");
+                assert!(
+                    lo <= 0.0 && 0.0 <= hi && hi - lo >= 5.0,
+                    "{name}: {lo}..{hi}"
+                );
             }
             _ => {
                 let s = &c["swing_limit_deg"];
                 let ext: Vec<f64> = match s {
-                    Value::Object(o) => ["pos_y", "neg_y", "pos_z", "neg_z"].iter().map(|k| num(&o[*k])).collect(),
+                    Value::Object(o) => ["pos_y", "neg_y", "pos_z", "neg_z"]
+                        .iter()
+                        .map(|k| num(&o[*k]))
+                        .collect(),
                     v => vec![num(v); 4],
                 };
-                assert!(ext[0] + ext[1] >= 5.0 && ext[2] + ext[3] >= 5.0, "{name}: swing {s}");
-                assert!(ext.iter().all(|e| *e > 0.0 && *e <= 175.0), "{name}: swing {s}");
+                assert!(
+                    ext[0] + ext[1] >= 5.0 && ext[2] + ext[3] >= 5.0,
+                    "{name}: swing {s}"
+                );
+                assert!(
+                    ext.iter().all(|e| *e > 0.0 && *e <= 175.0),
+                    "{name}: swing {s}"
+                );
                 let t = &c["twist_limit_deg"];
                 let (lo, hi) = match t {
                     Value::Array(a) => (num(&a[0]), num(&a[1])),
                     v => (-num(v), num(v)),
                 };
-                assert!(lo <= 0.0 && 0.0 <= hi && hi - lo >= 5.0, "{name}: twist {t}");
+                assert!(
+                    lo <= 0.0 && 0.0 <= hi && hi - lo >= 5.0,
+                    "{name}: twist {t}"
+                );
             }
         }
         let parent = c["parent_bone"].as_str().unwrap();
         let (m, pm) = (p["mass"].as_f64().unwrap(), mass_of(parent).unwrap());
-        assert!(m.max(pm) / m.min(pm) <= 10.0 + 1e-6, "{name}: {m} kg on {parent} {pm} kg");
+        assert!(
+            m.max(pm) / m.min(pm) <= 10.0 + 1e-6,
+            "{name}: {m} kg on {parent} {pm} kg"
+        );
     }
     assert!(joints > 5, "{joints} joints");
 }
@@ -187,7 +209,9 @@ fn cesium_man_roles_joints_and_bending() {
         let node = &json["nodes"][b["node"].as_u64().unwrap() as usize];
         let c = &node["extras"]["physics"]["constraint"];
         let id = doc.bone_by_name(name).unwrap();
-        let (_, rot, _) = doc.skeleton.nodes[doc.bone(id).node].world_from_node.to_scale_rotation_translation();
+        let (_, rot, _) = doc.skeleton.nodes[doc.bone(id).node]
+            .world_from_node
+            .to_scale_rotation_translation();
         let x = (rot * doc.primary_axis(id)).normalize();
         let y0 = rot * vec3(&c["swing_y_axis"]);
         let y = (y0 - x * y0.dot(x)).normalize();
@@ -198,7 +222,11 @@ fn cesium_man_roles_joints_and_bending() {
         assert!(z.dot(left) < -0.9, "{name}: +Z is the character's right");
         assert_eq!(c["swing_limit_deg"]["pos_y"], 120.0);
         assert_eq!(c["swing_limit_deg"]["neg_y"], 15.0);
-        let (pos_z, neg_z) = if b["side"] == "left" { (30.0, 45.0) } else { (45.0, 30.0) };
+        let (pos_z, neg_z) = if b["side"] == "left" {
+            (30.0, 45.0)
+        } else {
+            (45.0, 30.0)
+        };
         assert_eq!(c["swing_limit_deg"]["pos_z"], pos_z, "{name}");
         assert_eq!(c["swing_limit_deg"]["neg_z"], neg_z, "{name}");
     }
@@ -212,28 +240,49 @@ fn cesium_man_roles_joints_and_bending() {
                 hinge_axis,
                 limit_min_deg,
                 limit_max_deg,
-            }) = bone.physics.as_ref().and_then(|p| p.constraint.as_ref()).map(|c| c.kind.clone())
+            }) = bone
+                .physics
+                .as_ref()
+                .and_then(|p| p.constraint.as_ref())
+                .map(|c| c.kind.clone())
             else {
                 panic!("{role} is not a hinge")
             };
-            assert!(limit_min_deg <= 0.0 && 30.0 <= limit_max_deg, "{limit_min_deg}..{limit_max_deg}");
+            assert!(
+                limit_min_deg <= 0.0 && 30.0 <= limit_max_deg,
+                "{limit_min_deg}..{limit_max_deg}"
+            );
             let world = doc.skeleton.nodes[bone.node].world_from_node;
             let (_, rot, pivot) = world.to_scale_rotation_translation();
             let axis = (rot * glam::DVec3::from_array(hinge_axis)).normalize();
             let primary = (rot * doc.primary_axis(id)).normalize();
-            assert!(axis.dot(primary).abs() < 0.05, "{role}: hinge axis not perpendicular to the bone");
+            assert!(
+                axis.dot(primary).abs() < 0.05,
+                "{role}: hinge axis not perpendicular to the bone"
+            );
             let child = doc
                 .bone_ids()
                 .find(|&c| doc.bone(c).parent == Some(id))
-                .map(|c| doc.skeleton.nodes[doc.bone(c).node].world_from_node.w_axis.truncate())
+                .map(|c| {
+                    doc.skeleton.nodes[doc.bone(c).node]
+                        .world_from_node
+                        .w_axis
+                        .truncate()
+                })
                 .unwrap();
             let q = glam::DQuat::from_axis_angle(axis, 30f64.to_radians());
             let moved = pivot + q * (child - pivot) - child;
             let name = &b["name"];
             if child_role == "foot" {
-                assert!(moved.dot(forward) < 0.0, "{name}: foot moves {moved:?}, forward {forward:?}");
+                assert!(
+                    moved.dot(forward) < 0.0,
+                    "{name}: foot moves {moved:?}, forward {forward:?}"
+                );
             } else {
-                assert!(moved.dot(forward) > 0.0 || moved.dot(up) > 0.0, "{name}: hand moves {moved:?}");
+                assert!(
+                    moved.dot(forward) > 0.0 || moved.dot(up) > 0.0,
+                    "{name}: hand moves {moved:?}"
+                );
             }
         }
     }
@@ -255,7 +304,10 @@ fn cesium_man_and_fox_coverage_goal() {
         let mut all: Vec<f64> = cov.iter().map(|c| c.1).collect();
         all.sort_by(f64::total_cmp);
         let median = all[all.len() / 2];
-        eprintln!("{}: coverage median {median:.3}, per body {cov:?}", input.display());
+        eprintln!(
+            "{}: coverage median {median:.3}, per body {cov:?}",
+            input.display()
+        );
         assert!(median >= 0.90, "{}: median {median}", input.display());
         for (name, c) in &cov {
             if limbs.contains(&name.as_str()) {
@@ -264,7 +316,10 @@ fn cesium_man_and_fox_coverage_goal() {
         }
         assert!(limbs.len() >= 8, "{limbs:?}");
         let reported = report["coverage"]["median"].as_f64().unwrap();
-        assert!((reported - median).abs() < 0.05, "report {reported} vs measured {median}");
+        assert!(
+            (reported - median).abs() < 0.05,
+            "report {reported} vs measured {median}"
+        );
     }
 }
 
@@ -284,13 +339,28 @@ fn cesium_man_left_and_right_agree() {
     let mut pairs = 0;
     for role in ["thigh", "shin", "foot", "upper_arm", "forearm", "hand"] {
         let list = bones_with_role(&report, role);
-        let side = |s: &str| list.iter().find(|b| b["side"] == s).unwrap()["name"].as_str().unwrap().to_string();
+        let side = |s: &str| {
+            list.iter().find(|b| b["side"] == s).unwrap()["name"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
         let (l, r) = (physics_of(&side("left")), physics_of(&side("right")));
         for key in ["radius", "half_height", "mass", "half_extents"] {
             close_values(&l[key], &r[key], 0.02, &format!("{role}.{key}"));
         }
-        for key in ["limit_min_deg", "limit_max_deg", "swing_limit_deg", "twist_limit_deg"] {
-            close_values(&l["constraint"][key], &r["constraint"][key], 0.02, &format!("{role}.constraint.{key}"));
+        for key in [
+            "limit_min_deg",
+            "limit_max_deg",
+            "swing_limit_deg",
+            "twist_limit_deg",
+        ] {
+            close_values(
+                &l["constraint"][key],
+                &r["constraint"][key],
+                0.02,
+                &format!("{role}.constraint.{key}"),
+            );
         }
         pairs += 1;
     }
@@ -302,11 +372,17 @@ fn cesium_man_stands_recovers_and_collapses() {
     let (_dir, out, report) = generated(&cesium_man(), "cm.glb");
     let doc = Document::open(&out).unwrap();
     let mass = report["total_mass_kg"].as_f64().unwrap() as f32;
-    let chest = bones_with_role(&report, "chest")[0]["name"].as_str().unwrap().to_string();
+    let chest = bones_with_role(&report, "chest")[0]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let stand = run(&doc, Scenario::default());
     eprintln!("CesiumMan stand 10 s: {stand:?}");
     assert!(stand.fell_at_s.is_none(), "{stand:?}");
-    assert!(stand.max_tilt_deg < 15.0 && stand.min_pelvis_ratio > 0.7, "{stand:?}");
+    assert!(
+        stand.max_tilt_deg < 15.0 && stand.min_pelvis_ratio > 0.7,
+        "{stand:?}"
+    );
     assert!(stand.max_violation_deg < 2.0, "{stand:?}");
     for dir in [glam::Vec3::X, -glam::Vec3::X, glam::Vec3::Z, -glam::Vec3::Z] {
         let shove = run(
@@ -337,13 +413,24 @@ fn cesium_man_stands_recovers_and_collapses() {
 fn fox_is_a_quadruped_that_stands_and_collapses_without_blowing_up() {
     let (_dir, out, report) = generated(&fox_glb(), "fox.glb");
     assert_eq!(report["character_type"], "quadruped", "{report}");
-    for (role, n) in [("thigh", 2), ("shin", 2), ("foot", 2), ("upper_arm", 2), ("forearm", 2), ("hand", 2)] {
+    for (role, n) in [
+        ("thigh", 2),
+        ("shin", 2),
+        ("foot", 2),
+        ("upper_arm", 2),
+        ("forearm", 2),
+        ("hand", 2),
+    ] {
         assert_eq!(bones_with_role(&report, role).len(), n, "{role}");
     }
     for role in ["spine", "chest", "neck", "head", "tail", "pelvis"] {
         assert!(!bones_with_role(&report, role).is_empty(), "no {role}");
     }
-    assert_eq!(report["balance"]["foot_bones"].as_array().unwrap().len(), 4, "{report}");
+    assert_eq!(
+        report["balance"]["foot_bones"].as_array().unwrap().len(),
+        4,
+        "{report}"
+    );
     let doc = Document::open(&out).unwrap();
     let passive = run(
         &doc,
@@ -358,7 +445,10 @@ fn fox_is_a_quadruped_that_stands_and_collapses_without_blowing_up() {
     assert!(passive.max_violation_deg < 3.0, "{passive:?}");
     let stand = run(&doc, Scenario::default());
     eprintln!("Fox stand 10 s: {stand:?}");
-    assert!(stand.paused.is_none() && stand.fell_at_s.is_none(), "{stand:?}");
+    assert!(
+        stand.paused.is_none() && stand.fell_at_s.is_none(),
+        "{stand:?}"
+    );
     assert!(stand.grounded_feet_at_end == 4, "{stand:?}");
 }
 
@@ -389,11 +479,30 @@ fn synthetic_characters_named_unnamed_scaled_are_recognised() {
         assert_eq!(code, Some(0), "{label}: {stderr}");
         assert_eq!(report["character_type"], "humanoid", "{label}: {report}");
         check_joint_rules(&out);
-        for (role, n) in [("thigh", 2), ("shin", 2), ("upper_arm", 2), ("forearm", 2), ("hand", 2), ("clavicle", 2), ("head", 1)] {
-            assert_eq!(bones_with_role(&report, role).len(), n, "{label}: {role}: {report}");
+        for (role, n) in [
+            ("thigh", 2),
+            ("shin", 2),
+            ("upper_arm", 2),
+            ("forearm", 2),
+            ("hand", 2),
+            ("clavicle", 2),
+            ("head", 1),
+        ] {
+            assert_eq!(
+                bones_with_role(&report, role).len(),
+                n,
+                "{label}: {role}: {report}"
+            );
         }
-        let left_thigh = bones_with_role(&report, "thigh").into_iter().find(|b| b["side"] == "left").unwrap();
-        assert_eq!(left_thigh["node"], 2 + 7 + 19, "{label}: the left thigh is node 28");
+        let left_thigh = bones_with_role(&report, "thigh")
+            .into_iter()
+            .find(|b| b["side"] == "left")
+            .unwrap();
+        assert_eq!(
+            left_thigh["node"],
+            2 + 7 + 19,
+            "{label}: the left thigh is node 28"
+        );
         let doc = Document::open(&out).unwrap();
         let cov = coverage_by_body(&doc, 0.02 * report["height"].as_f64().unwrap());
         let mut all: Vec<f64> = cov.iter().map(|c| c.1).collect();
