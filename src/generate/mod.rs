@@ -106,6 +106,9 @@ pub fn generate(doc: &Document, opts: &Options) -> Result<Generated, GenerateErr
 pub(crate) struct Body {
     pub bone: usize,
     pub parent: Option<usize>,
+    /// The parent when it is a bone whose existing physics is kept: (bone, its primary axis
+    /// in the world).
+    pub kept_parent: Option<(usize, DVec3)>,
     pub shape: shapes::BodyShape,
     pub mass_kg: f64,
     pub joint: Option<limits::JointPlan>,
@@ -151,12 +154,27 @@ pub fn generate_with(
     input_diagnostics(&rig, &samples, &anatomy, &mut diagnostics);
     let has_physics: Vec<bool> = doc.bones.iter().map(|b| b.physics.is_some()).collect();
     let plan = bodies::plan(&rig, &samples, &anatomy, opts, &has_physics);
-    let mut list = build_bodies(&rig, &samples, &anatomy, &plan);
+    let mut list = build_bodies(doc, &rig, &samples, &anatomy, &plan);
     symmetry::even_shapes(&anatomy, &samples, &plan, &mut list);
     let total = opts
         .total_mass_kg
         .unwrap_or_else(|| mass::total_from_height(anatomy.height));
     assign_masses(&anatomy, &mut list, total);
+    if plan.fate.contains(&Fate::Kept) {
+        // Keeping some bodies: each new one weighs what it would in a whole generated ragdoll.
+        let all = Options {
+            keep_existing: false,
+            ..opts.clone()
+        };
+        let full_plan = bodies::plan(&rig, &samples, &anatomy, &all, &has_physics);
+        let mut full = build_bodies(doc, &rig, &samples, &anatomy, &full_plan);
+        assign_masses(&anatomy, &mut full, total);
+        for b in &mut list {
+            if let Some(f) = full.iter().find(|f| f.bone == b.bone) {
+                b.mass_kg = f.mass_kg;
+            }
+        }
+    }
     assign_joints(&anatomy, &mut list);
     symmetry::even_joints(&anatomy, &mut list);
     assign_gains(&rig, &anatomy, &mut list, total);
@@ -226,6 +244,7 @@ fn input_diagnostics(
 }
 
 fn build_bodies(
+    doc: &Document,
     rig: &rig::Rig,
     samples: &samples::Samples,
     a: &Anatomy,
@@ -245,9 +264,18 @@ fn build_bodies(
             let mut shape = shapes::fit_body(rig, a, b, &pts);
             shape.fit.coverage = fit::coverage(&own, &shape.fit, 0.02 * a.height);
             shape.points = own.len();
+            let kept_parent = plan.parent_body[b]
+                .filter(|&p| plan.fate[p] == Fate::Kept)
+                .map(|p| {
+                    (
+                        p,
+                        rig.bones[p].rot * doc.primary_axis(crate::document::BoneId(p as u32)),
+                    )
+                });
             Body {
                 bone: b,
                 parent: plan.parent_body[b].and_then(|p| index.get(&p).copied()),
+                kept_parent,
                 shape,
                 mass_kg: 0.0,
                 joint: None,
@@ -281,14 +309,18 @@ fn assign_masses(a: &Anatomy, list: &mut [Body], total: f64) {
 fn assign_joints(a: &Anatomy, list: &mut [Body]) {
     let has_neck = list.iter().any(|b| a.role[b.bone] == Role::Neck);
     for k in 0..list.len() {
-        let Some(p) = list[k].parent else { continue };
+        let parent_axis = match (list[k].parent, list[k].kept_parent) {
+            (Some(p), _) => list[p].shape.axis,
+            (None, Some((_, axis))) => axis,
+            (None, None) => continue,
+        };
         let b = &list[k];
         let input = limits::JointInput {
             role: a.role[b.bone],
             side: a.side[b.bone],
             limb: a.limb_of[b.bone].map(|l| a.limbs[l].kind),
             axis: b.shape.axis,
-            parent_axis: list[p].shape.axis,
+            parent_axis,
             head_without_neck: !has_neck,
         };
         list[k].joint = Some(limits::joint_for(a, &input));
@@ -415,8 +447,12 @@ fn build_edit(
     let mut edits = Vec::new();
     for (k, b) in list.iter().enumerate() {
         let bone = &rig.bones[b.bone];
-        let joint = match (b.parent, b.joint) {
-            (Some(p), Some(j)) => Some((bone_ref(doc, rig, list[p].bone), j, b.gains)),
+        let parent_bone = b
+            .parent
+            .map(|p| list[p].bone)
+            .or(b.kept_parent.map(|k| k.0));
+        let joint = match (parent_bone, b.joint) {
+            (Some(p), Some(j)) => Some((bone_ref(doc, rig, p), j, b.gains)),
             _ => None,
         };
         let phys = emit::physics(&emit::BodyOut {

@@ -543,3 +543,35 @@ fn speed_of_a_50_bone_35k_vertex_character() {
     // The goal is 1 s in a release build; a debug build of this crate is several times slower.
     assert!(s < if release { 1.0 } else { 5.0 }, "{s} s");
 }
+
+#[test]
+fn keep_existing_leaves_physics_alone_and_joins_new_bodies_to_it() {
+    let (dir, first, _) = generated(&cesium_man(), "a.glb");
+    let second = dir.path().join("b.glb");
+    let (code, report, err) = generate(&first, &second, &["--keep-existing", "--toes"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(report["body_count"], 2, "only the toes are new: {report}");
+    let ((a, _), (b, _)) = (json_and_bin(&first), json_and_bin(&second));
+    for (na, nb) in a["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(b["nodes"].as_array().unwrap())
+    {
+        if !na["extras"]["physics"].is_null() {
+            assert_eq!(na["extras"], nb["extras"], "{} changed", na["name"]);
+        }
+    }
+    assert_eq!(a["extras"], b["extras"], "balance settings kept");
+    for toe in bones_with_role(&report, "toe") {
+        let node = &b["nodes"][toe["node"].as_u64().unwrap() as usize];
+        let c = &node["extras"]["physics"]["constraint"];
+        assert!(
+            c["parent_bone"].as_str().unwrap().ends_with("_3"),
+            "joined to the kept foot: {c}"
+        );
+    }
+    check_joint_rules(&second);
+    let (code, text) = validate_exit(&second);
+    assert_eq!(code, Some(0), "{text}");
+}
