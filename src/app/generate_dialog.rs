@@ -68,6 +68,7 @@ impl GenerateDialog {
         ui.checkbox(&mut o.toes, "Toes");
         ui.checkbox(&mut o.tail, "Tail");
         ui.checkbox(&mut o.twist, "Twist bones");
+        ui.checkbox(&mut o.hinge_wrists_ankles, "Wrists and ankles as hinges");
         ui.horizontal(|ui| {
             let l = ui.label("Total mass (kg, 0 = from size)");
             ui.add(

@@ -39,6 +39,9 @@ pub struct GenerateArgs {
     /// Total mass in kg (default: from the height, 70 kg at 1.75 m).
     #[arg(long, value_name = "KG")]
     pub mass: Option<f64>,
+    /// Wrists and ankles as hinges (flexion only) instead of ball sockets.
+    #[arg(long)]
+    pub hinge_wrists_ankles: bool,
     /// The body plan, when detection is wrong.
     #[arg(long = "type", value_enum, value_name = "TYPE")]
     pub kind: Option<CharacterKind>,
@@ -55,6 +58,7 @@ impl GenerateArgs {
             twist: self.twist,
             total_mass_kg: self.mass,
             kind: self.kind,
+            hinge_wrists_ankles: self.hinge_wrists_ankles,
         }
     }
 }

@@ -42,6 +42,8 @@ pub struct JointInput {
     pub parent_axis: DVec3,
     /// Whether the head hangs straight from the chest (no neck body).
     pub head_without_neck: bool,
+    /// Wrists and ankles as hinges (flexion only) instead of ball sockets.
+    pub hinge_wrists_ankles: bool,
 }
 
 fn perpendicular(v: DVec3, to: DVec3, fallback: DVec3) -> DVec3 {
@@ -79,6 +81,15 @@ fn hinge(axis: DVec3, parent_axis: DVec3, axis_bone: DVec3, flex_deg: f64) -> Jo
     let max_deg = (flex_deg - bend_deg)
         .max(min_deg + MIN_RANGE_DEG)
         .max(MIN_RANGE_DEG);
+    JointPlan::Hinge {
+        axis,
+        min_deg,
+        max_deg,
+    }
+}
+
+/// A hinge whose range is given relative to the rest pose (which lies inside it).
+fn fixed_hinge(axis: DVec3, min_deg: f64, max_deg: f64) -> JointPlan {
     JointPlan::Hinge {
         axis,
         min_deg,
@@ -134,7 +145,15 @@ pub fn joint_for(a: &Anatomy, j: &JointInput) -> JointPlan {
         Role::Hand => {
             let flex = elbow_axis(a, j.parent_axis, j.parent_axis).cross(x);
             let y = perpendicular(flex, x, fwd);
+            if j.hinge_wrists_ankles {
+                // Positive rotation about x cross y moves the hand toward y: flexion.
+                return fixed_hinge(x.cross(y).normalize(), -60.0, 70.0);
+            }
             ball([70.0, 60.0, 20.0, 20.0], 30.0, y)
+        }
+        Role::Foot if j.hinge_wrists_ankles => {
+            // Positive rotation lifts the toes (dorsiflexion 20), negative points them (30).
+            fixed_hinge(x.cross(upward).normalize(), -30.0, 20.0)
         }
         Role::Thigh => ball([120.0, 15.0, hip_pos_z, hip_neg_z], 45.0, fwd),
         Role::Shin => hinge(knee_axis(a, x), j.parent_axis, x, 135.0),

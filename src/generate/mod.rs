@@ -50,6 +50,8 @@ pub struct Options {
     pub total_mass_kg: Option<f64>,
     /// The body plan when detection is wrong.
     pub kind: Option<CharacterKind>,
+    /// Wrists and ankles as hinges instead of ball sockets.
+    pub hinge_wrists_ankles: bool,
 }
 
 impl Default for Options {
@@ -63,6 +65,7 @@ impl Default for Options {
             twist: false,
             total_mass_kg: None,
             kind: None,
+            hinge_wrists_ankles: false,
         }
     }
 }
@@ -175,7 +178,7 @@ pub fn generate_with(
             }
         }
     }
-    assign_joints(&anatomy, &mut list);
+    assign_joints(&anatomy, &mut list, opts.hinge_wrists_ankles);
     symmetry::even_joints(&anatomy, &mut list);
     assign_gains(&rig, &anatomy, &mut list, total);
     let masks = assign_groups(&anatomy, &mut list);
@@ -306,7 +309,7 @@ fn assign_masses(a: &Anatomy, list: &mut [Body], total: f64) {
     symmetry::even_masses(a, list);
 }
 
-fn assign_joints(a: &Anatomy, list: &mut [Body]) {
+fn assign_joints(a: &Anatomy, list: &mut [Body], hinge_wrists_ankles: bool) {
     let has_neck = list.iter().any(|b| a.role[b.bone] == Role::Neck);
     for k in 0..list.len() {
         let parent_axis = match (list[k].parent, list[k].kept_parent) {
@@ -322,6 +325,7 @@ fn assign_joints(a: &Anatomy, list: &mut [Body]) {
             axis: b.shape.axis,
             parent_axis,
             head_without_neck: !has_neck,
+            hinge_wrists_ankles,
         };
         list[k].joint = Some(limits::joint_for(a, &input));
     }

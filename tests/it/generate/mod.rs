@@ -575,3 +575,43 @@ fn keep_existing_leaves_physics_alone_and_joins_new_bodies_to_it() {
     let (code, text) = validate_exit(&second);
     assert_eq!(code, Some(0), "{text}");
 }
+
+#[test]
+fn wrists_and_ankles_as_hinges_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("h.glb");
+    let (code, report, err) = generate(&cesium_man(), &out, &["--hinge-wrists-ankles"]);
+    assert_eq!(code, Some(0), "{err}");
+    let doc = Document::open(&out).unwrap();
+    for b in bones_with_role(&report, "foot") {
+        assert_eq!(b["joint"], "hinge");
+        let id = doc.bone_by_name(b["name"].as_str().unwrap()).unwrap();
+        let p = doc.bone(id).physics.as_ref().unwrap();
+        let Some(ConstraintKind::Hinge {
+            hinge_axis,
+            limit_min_deg,
+            limit_max_deg,
+        }) = p.constraint.as_ref().map(|c| c.kind.clone())
+        else {
+            panic!("not a hinge")
+        };
+        assert!(limit_min_deg <= -25.0 && limit_max_deg >= 15.0);
+        let (_, rot, pivot) = doc.skeleton.nodes[doc.bone(id).node]
+            .world_from_node
+            .to_scale_rotation_translation();
+        let place = doc.body_from_collider(id, p.collider.as_ref().unwrap());
+        let toe = pivot + rot * place.translation + rot * place.axis() * 0.05;
+        let q = glam::DQuat::from_axis_angle(
+            rot * glam::DVec3::from_array(hinge_axis),
+            15f64.to_radians(),
+        );
+        let moved = pivot + q * (toe - pivot);
+        assert!(moved.y > toe.y, "positive ankle rotation lifts the toes");
+    }
+    for b in bones_with_role(&report, "hand") {
+        assert_eq!(b["joint"], "hinge");
+    }
+    check_joint_rules(&out);
+    let stand = run(&doc, Scenario::default());
+    assert!(stand.fell_at_s.is_none(), "{stand:?}");
+}
