@@ -219,6 +219,28 @@ fn input_diagnostics(
             ),
         ));
     }
+    {
+        let pts: Vec<DVec3> = if samples.kept() > 0 {
+            samples.all().copied().collect()
+        } else {
+            rig.bones.iter().map(|b| b.pos).collect()
+        };
+        let ext = |f: fn(&DVec3) -> f64| {
+            let v = rig::sorted(pts.iter().map(f));
+            rig::percentile(&v, 0.99) - rig::percentile(&v, 0.01)
+        };
+        let (x, y, z) = (ext(|p| p.x), ext(|p| p.y), ext(|p| p.z));
+        let flat = y < 0.35 * x.max(z);
+        let no_legs = a.kind == CharacterKind::Other && x.max(z) > 1.5 * y;
+        if flat || no_legs {
+            out.push(warn(
+                "generate",
+                format!(
+                    "the character is {x:.3} x {y:.3} x {z:.3} (X, Y, Z), flat along Y: if it is Z-up or lies down, fix its root rotation (glTF is Y-up; gravity is -Y)"
+                ),
+            ));
+        }
+    }
     if samples.kept() == 0 {
         out.push(warn(
             "generate",

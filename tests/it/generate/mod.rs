@@ -615,3 +615,17 @@ fn wrists_and_ankles_as_hinges_when_asked() {
     let stand = run(&doc, Scenario::default());
     assert!(stand.fell_at_s.is_none(), "{stand:?}");
 }
+
+#[test]
+fn a_z_up_file_without_its_correction_gets_a_warning() {
+    let (mut json, bin) = json_and_bin(&cesium_man());
+    json["nodes"][0].as_object_mut().unwrap().shift_remove("matrix");
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("zup.glb");
+    std::fs::write(&input, fixtures::glb_bytes(&json, &bin.unwrap())).unwrap();
+    let (code, _, err) = generate(&input, &dir.path().join("o.glb"), &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("flat along Y"), "{err}");
+    let (_, _, err) = generate(&cesium_man(), &dir.path().join("p.glb"), &[]);
+    assert!(!err.contains("flat along Y"), "{err}");
+}
