@@ -8,6 +8,7 @@
 //! - [`app`]: the editor GUI (eframe/egui);
 //! - [`cli`]: the command-line front end over the same layers as the GUI.
 
+pub mod anim;
 pub mod app;
 pub mod cli;
 pub mod document;

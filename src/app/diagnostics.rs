@@ -1,6 +1,7 @@
 //! The diagnostics panel: every problem of the document; clicking one selects its bone.
 
 use super::state::EditorState;
+use super::widgets::{DIAGNOSTIC_MARKER, ERROR_MARKER};
 use crate::document::Severity;
 
 pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
@@ -15,8 +16,8 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
         .show(ui, |ui| {
             for d in &st.doc.diagnostics {
                 let (icon, color) = match d.severity {
-                    Severity::Error => ("⛔", egui::Color32::from_rgb(240, 90, 80)),
-                    Severity::Warning => ("⚠", egui::Color32::from_rgb(240, 170, 40)),
+                    Severity::Error => (ERROR_MARKER, egui::Color32::from_rgb(240, 90, 80)),
+                    Severity::Warning => (DIAGNOSTIC_MARKER, egui::Color32::from_rgb(240, 170, 40)),
                 };
                 let text = format!("{icon} {}: {}: {}", d.bone, d.key, d.message);
                 let resp = ui.add(

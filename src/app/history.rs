@@ -3,10 +3,51 @@
 
 use crate::document::{Document, Edit, EditError, EditTarget};
 
+/// One undo step: the edits that undo it and those that redo it (one per target, applied in
+/// order; every edit of a step touches a different target).
 #[derive(Debug, Clone)]
 struct Entry {
-    undo: Edit,
-    redo: Edit,
+    undo: Vec<Edit>,
+    redo: Vec<Edit>,
+}
+
+/// The whole `extras` value of a target, as it is now.
+fn extras_of(doc: &Document, target: EditTarget) -> Option<serde_json::Value> {
+    match target {
+        EditTarget::Node(n) => doc
+            .json()
+            .get("nodes")
+            .and_then(|v| v.get(n))
+            .and_then(|v| v.get("extras"))
+            .cloned(),
+        EditTarget::Document => doc.json().get("extras").cloned(),
+    }
+}
+
+/// Puts back the extras saved before a group started. Restoring a value the document held a
+/// moment ago does not fail in practice; if it ever did, it is said on stderr (the group's
+/// own error is what the user is shown).
+fn rollback(doc: &mut Document, before: &[Edit]) {
+    for b in before.iter().rev() {
+        if let Err(e) = doc.apply(b) {
+            eprintln!("error: rolling back a refused group of edits failed: {e}");
+        }
+    }
+}
+
+/// Applies a step's edits; on a failure, the ones already applied are undone again.
+fn apply_all(doc: &mut Document, edits: &[Edit]) -> Result<Vec<Edit>, EditError> {
+    let mut inverses = Vec::with_capacity(edits.len());
+    for e in edits {
+        match doc.apply(e) {
+            Ok(inv) => inverses.push(inv),
+            Err(err) => {
+                rollback(doc, &inverses);
+                return Err(err);
+            }
+        }
+    }
+    Ok(inverses)
 }
 
 /// The undo and redo stacks.
@@ -30,44 +71,48 @@ impl History {
         let inverse = doc.apply(&edit)?;
         self.redo.clear();
         match (merge, self.open, self.undo.last_mut()) {
-            (Some(id), Some(open), Some(last)) if id == open => last.redo = edit,
+            (Some(id), Some(open), Some(last)) if id == open => last.redo = vec![edit],
             _ => self.undo.push(Entry {
-                undo: inverse,
-                redo: edit,
+                undo: vec![inverse],
+                redo: vec![edit],
             }),
         }
         self.open = merge;
         Ok(())
     }
 
-    /// Applies several edits of one target as a single undo step (e.g. a paste).
-    pub fn apply_group(
-        &mut self,
-        doc: &mut Document,
-        target: EditTarget,
-        edits: Vec<Edit>,
-    ) -> Result<(), EditError> {
-        let mut first = None;
+    /// Applies several edits as a single undo step (a paste, a mirrored edit): all or
+    /// nothing. When one edit fails, the ones before it are rolled back, so the document is
+    /// exactly as it was and no undo entry is made.
+    pub fn apply_group(&mut self, doc: &mut Document, edits: Vec<Edit>) -> Result<(), EditError> {
+        // The first inverse per target restores that target's extras as they were.
+        let mut before: Vec<Edit> = Vec::new();
         for e in &edits {
-            let inv = doc.apply(e)?;
-            first.get_or_insert(inv);
+            match doc.apply(e) {
+                Ok(inv) => {
+                    if !before.iter().any(|b| b.target() == e.target()) {
+                        before.push(inv);
+                    }
+                }
+                Err(err) => {
+                    rollback(doc, &before);
+                    return Err(err);
+                }
+            }
         }
-        let Some(undo) = first else { return Ok(()) };
-        let extras = match target {
-            EditTarget::Node(n) => doc
-                .json()
-                .get("nodes")
-                .and_then(|v| v.get(n))
-                .and_then(|v| v.get("extras"))
-                .cloned(),
-            EditTarget::Document => doc.json().get("extras").cloned(),
-        };
+        if before.is_empty() {
+            return Ok(());
+        }
+        let redo = before
+            .iter()
+            .map(|b| Edit::ReplaceExtras {
+                target: b.target(),
+                extras: extras_of(doc, b.target()),
+            })
+            .collect();
         self.redo.clear();
         self.open = None;
-        self.undo.push(Entry {
-            undo,
-            redo: Edit::ReplaceExtras { target, extras },
-        });
+        self.undo.push(Entry { undo: before, redo });
         Ok(())
     }
 
@@ -91,9 +136,16 @@ impl History {
         let Some(e) = self.undo.pop() else {
             return Ok(false);
         };
-        let redo = doc.apply(&e.undo)?;
-        self.redo.push(Entry { undo: e.undo, redo });
-        Ok(true)
+        match apply_all(doc, &e.undo) {
+            Ok(redo) => {
+                self.redo.push(Entry { undo: e.undo, redo });
+                Ok(true)
+            }
+            Err(err) => {
+                self.undo.push(e);
+                Err(err)
+            }
+        }
     }
 
     pub fn redo(&mut self, doc: &mut Document) -> Result<bool, EditError> {
@@ -101,9 +153,16 @@ impl History {
         let Some(e) = self.redo.pop() else {
             return Ok(false);
         };
-        let undo = doc.apply(&e.redo)?;
-        self.undo.push(Entry { undo, redo: e.redo });
-        Ok(true)
+        match apply_all(doc, &e.redo) {
+            Ok(undo) => {
+                self.undo.push(Entry { undo, redo: e.redo });
+                Ok(true)
+            }
+            Err(err) => {
+                self.redo.push(e);
+                Err(err)
+            }
+        }
     }
 
     pub fn clear(&mut self) {

@@ -3,7 +3,9 @@
 //! viewport, and the telemetry rings feed the plots.
 
 use super::plot::{PlotKind, Series};
+use super::clip_link::{clip_clock, ClipLink};
 use super::sim_link::{SimControls, Simulation as Live};
+use super::step_rate::StepRate;
 use crate::document::{BoneId, ConstraintKind, Document};
 use crate::render::Pose;
 use crate::sim::{SimError, SimSettings, Simulation};
@@ -72,8 +74,10 @@ pub struct LiveSim {
     order: Vec<BoneId>,
     rest: Vec<DMat4>,
     pinned: Option<BoneId>,
-    rate: (Instant, u64, f64),
+    rate: StepRate,
     plot: PlotData,
+    /// The document's clips and the clip controls last applied.
+    clip: ClipLink,
 }
 
 impl LiveSim {
@@ -90,8 +94,9 @@ impl LiveSim {
             order: Vec::new(),
             rest: Vec::new(),
             pinned: None,
-            rate: (Instant::now(), 0, 0.0),
+            rate: StepRate::default(),
             plot: PlotData::default(),
+            clip: ClipLink::load(doc),
         };
         s.reset(doc);
         s
@@ -131,6 +136,9 @@ impl LiveSim {
                 let _ = sim.set_pinned(b, true);
             }
             self.pinned = want;
+        }
+        if let Err(e) = self.clip.apply(sim, doc, &c.clip) {
+            self.error = Some(format!("clip: {e}"));
         }
     }
 
@@ -249,15 +257,7 @@ impl LiveSim {
         let Some(sim) = self.sim.get_mut() else {
             return;
         };
-        let (since, steps0, _) = self.rate;
-        let elapsed = since.elapsed().as_secs_f64();
-        if elapsed >= 1.0 {
-            self.rate = (
-                Instant::now(),
-                sim.steps(),
-                (sim.steps() - steps0) as f64 / elapsed,
-            );
-        }
+        self.rate.record(sim.steps(), Instant::now());
         self.update_pose(doc);
         self.update_plot(doc);
         self.refresh_status();
@@ -312,6 +312,8 @@ impl Live for LiveSim {
         if sim.paused().is_some() {
             return;
         }
+        // The rate's window starts before these steps (a lone fast-forward is measured too).
+        self.rate.record(sim.steps(), Instant::now());
         let _ = sim.advance(dt, MAX_STEPS_PER_FRAME);
         self.after_steps(doc);
     }
@@ -362,11 +364,12 @@ impl Live for LiveSim {
         self.pose = Pose::rest(doc);
         self.pinned = None;
         self.plot = PlotData::default();
+        self.clip.reset();
         self.settle();
         self.lost.set(false);
         match Simulation::new(doc, SimSettings::default()) {
             Ok(sim) => {
-                self.rate = (Instant::now(), 0, 0.0);
+                self.rate = StepRate::default();
                 *self.sim.get_mut() = Some(sim);
                 self.error = None;
                 self.update_plot(doc);
@@ -397,12 +400,40 @@ impl Live for LiveSim {
         }
     }
 
-    fn push(&mut self, doc: &Document, bone: BoneId, impulse_n_s: Vec3) {
+    fn push(&mut self, doc: &Document, bone: BoneId, impulse_n_s: Vec3) -> Result<(), String> {
         self.settle();
-        if let Some(sim) = self.sim.get_mut() {
-            let scaled = impulse_n_s * sim.push_scale();
-            let _ = sim.apply_impulse(&doc.bone(bone).name, scaled);
+        let Some(sim) = self.sim.get_mut() else {
+            return Err(self
+                .error
+                .clone()
+                .unwrap_or_else(|| "there is no simulation".into()));
+        };
+        if let Some(p) = sim.paused() {
+            return Err(format!("{p}; press Reset"));
         }
+        let scaled = impulse_n_s * sim.push_scale();
+        sim.apply_impulse(&doc.bone(bone).name, scaled)
+            .map_err(|e| e.to_string())
+    }
+
+    fn clips(&self) -> (Vec<(String, f32)>, Vec<String>) {
+        let list = self.clip.clips.iter().map(|c| (c.name.clone(), c.duration_s)).collect();
+        (list, self.clip.problems.clone())
+    }
+
+    fn clip_clock(&self) -> Option<(f32, f32)> {
+        self.settle();
+        self.sim.borrow().as_ref().and_then(clip_clock)
+    }
+
+    fn target_pose(&self) -> Option<Pose> {
+        self.settle();
+        let sim = self.sim.borrow();
+        let sim = sim.as_ref()?;
+        let d = sim.clip()?;
+        Some(Pose {
+            world_from_bone: d.target_pose(sim.time_s()),
+        })
     }
 
     fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimits> {
@@ -418,8 +449,8 @@ impl Live for LiveSim {
         self.time_s
     }
 
-    fn steps_per_second(&self) -> f64 {
-        self.rate.2
+    fn steps_per_second(&self) -> Option<f64> {
+        self.rate.per_second()
     }
 
     fn guard_message(&self) -> Option<String> {

@@ -3,6 +3,8 @@
 
 pub mod autosave;
 mod balance;
+mod clip_link;
+mod clip_panel;
 mod diagnostics;
 pub mod files;
 pub mod generate_dialog;
@@ -18,6 +20,8 @@ pub mod plot;
 mod plot_line;
 pub mod sim_link;
 pub mod state;
+mod step_rate;
+pub mod view_settings;
 mod viewport;
 mod widgets;
 
@@ -37,6 +41,9 @@ pub struct Options {
     pub select: Option<String>,
     pub sim_seconds: Option<f64>,
     pub bench_frames: Option<usize>,
+    /// `BONE.KEY=VALUE` edits made one per frame after start, as the inspector makes them
+    /// (tests of what happens after an edit, such as autosave in an idle window).
+    pub apply: Vec<String>,
     pub policy: UriPolicy,
 }
 
@@ -51,7 +58,7 @@ pub struct EditorApp {
     sim: sim_link::SimControls,
     /// The running simulation, once one is plugged in (see [`sim_link`]).
     simulation: Option<Box<dyn sim_link::Simulation>>,
-    /// (load_gen, doc_gen) the simulation last saw.
+    /// (bones_gen, doc_gen) the simulation last saw.
     sim_seen: (u64, u64),
     hook: Option<Hook>,
     outcome: Outcome,
@@ -60,6 +67,10 @@ pub struct EditorApp {
     frame_ms: f64,
     /// When the viewport last got a pose from the running simulation.
     last_pose: Option<Instant>,
+    /// The view as last laid out (toggles, plot window, panel sizes), stored on exit.
+    view: view_settings::ViewSettings,
+    /// Edits given with `--apply`, made one per frame as if typed.
+    scripted: std::collections::VecDeque<String>,
 }
 
 /// While the simulation runs, the viewport takes a new pose at most this often (about the
@@ -70,8 +81,18 @@ const POSE_INTERVAL: std::time::Duration = std::time::Duration::from_millis(16);
 impl EditorApp {
     /// Builds the app around a loaded document. `cc.gl` is None under tests: no 3D then.
     pub fn new(cc: &eframe::CreationContext<'_>, doc: Document, opts: &Options) -> Self {
+        Self::with_storage(cc, cc.storage, doc, opts)
+    }
+
+    /// Like [`Self::new`], with the settings read from `storage` instead of `cc.storage`.
+    pub fn with_storage(
+        cc: &eframe::CreationContext<'_>,
+        storage: Option<&dyn eframe::Storage>,
+        doc: Document,
+        opts: &Options,
+    ) -> Self {
         let mut state = state::EditorState::new(doc, opts.policy);
-        if let Some(s) = cc.storage.and_then(|s| s.get_string("recent")) {
+        if let Some(s) = storage.and_then(|s| s.get_string("recent")) {
             state.recent = s
                 .lines()
                 .filter(|l| !l.is_empty())
@@ -84,9 +105,17 @@ impl EditorApp {
                 state.status = format!("no bone named '{name}'");
             }
         }
+        let view = view_settings::ViewSettings::load(storage);
         let mut viewport = viewport::Viewport::new(cc.gl.is_some());
+        viewport.show_mesh = view.show_mesh;
+        viewport.show_colliders = view.show_colliders;
+        viewport.all_joints = view.all_joints;
         viewport.sync(&mut state);
-        let mut plot = plot::PlotPanel::default();
+        let mut plot = plot::PlotPanel {
+            window: view.plot_window_s,
+            all_joints: view.plot_all_joints,
+            ..Default::default()
+        };
         let hook = match (&opts.screenshot, opts.bench_frames) {
             (Some(p), _) => Some(Hook::screenshot(p.clone())),
             (None, Some(n)) => {
@@ -113,6 +142,44 @@ impl EditorApp {
             last_frame: None,
             frame_ms: 0.0,
             last_pose: None,
+            view,
+            scripted: opts.apply.iter().cloned().collect(),
+        }
+    }
+
+    /// The view settings as they would be stored now.
+    pub fn view_settings(&self) -> view_settings::ViewSettings {
+        view_settings::ViewSettings {
+            show_mesh: self.viewport.show_mesh,
+            show_colliders: self.viewport.show_colliders,
+            all_joints: self.viewport.all_joints,
+            plot_window_s: self.plot.window,
+            plot_all_joints: self.plot.all_joints,
+            ..self.view.clone()
+        }
+    }
+
+    /// Makes the next `--apply` edit, as the inspector would, and asks for another frame
+    /// while more are waiting.
+    fn run_script(&mut self, ctx: &egui::Context) {
+        let Some(text) = self.scripted.pop_front() else {
+            return;
+        };
+        let st = &mut self.state;
+        let parsed = crate::document::parse_assignment(&text)
+            .and_then(|(lhs, value)| Ok((st.doc.resolve_key(&lhs)?, value)));
+        match parsed {
+            Ok(((target, key), value)) => {
+                st.edit(target, &key, value, None);
+                eprintln!("applied {text}");
+            }
+            Err(e) => {
+                st.status = format!("--apply {text}: {e}");
+                eprintln!("error: --apply {text}: {e}");
+            }
+        }
+        if !self.scripted.is_empty() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
     }
 
@@ -135,14 +202,14 @@ impl EditorApp {
         let st = &self.state;
         let mut moved = false;
         let mut force = false;
-        if self.sim_seen.0 != st.load_gen || std::mem::take(&mut self.sim.reset) {
+        if self.sim_seen.0 != st.bones_gen || std::mem::take(&mut self.sim.reset) {
             sim.reset(&st.doc);
             moved = true;
             force = true;
         } else if self.sim_seen.1 != st.doc_gen {
             sim.apply_edit(&st.doc);
         }
-        self.sim_seen = (st.load_gen, st.doc_gen);
+        self.sim_seen = (st.bones_gen, st.doc_gen);
         if std::mem::take(&mut self.sim.step_once) {
             sim.single_step(&st.doc, &self.sim);
             moved = true;
@@ -157,6 +224,7 @@ impl EditorApp {
         let due = self.last_pose.is_none_or(|t| t.elapsed() >= POSE_INTERVAL);
         if moved && (force || due) {
             self.viewport.set_pose(sim.pose().clone());
+            self.viewport.set_ghost(sim.target_pose());
             self.last_pose = Some(Instant::now());
         }
     }
@@ -168,9 +236,9 @@ impl EditorApp {
             return;
         };
         let st = &self.state;
-        if self.sim_seen.0 != st.load_gen {
+        if self.sim_seen.0 != st.bones_gen {
             sim.reset(&st.doc);
-            self.sim_seen = (st.load_gen, st.doc_gen);
+            self.sim_seen = (st.bones_gen, st.doc_gen);
         }
         let controls = SimControls {
             playing: true,
@@ -223,7 +291,10 @@ impl EditorApp {
                         Some(sim) => {
                             ui.label(format!("sim {:.2} s", sim.time()));
                             ui.separator();
-                            ui.label(format!("{:.0} steps/s", sim.steps_per_second()));
+                            ui.label(match sim.steps_per_second() {
+                                Some(r) => format!("{r:.0} steps/s"),
+                                None => "– steps/s".into(),
+                            });
                             ui.separator();
                             if let Some(m) = sim.guard_message() {
                                 ui.colored_label(egui::Color32::from_rgb(240, 170, 40), m);
@@ -249,26 +320,29 @@ impl EditorApp {
                     ui.label(&st.status);
                 });
             });
-        egui::Panel::left("left")
+        let view = &mut self.view;
+        let left = egui::Panel::left("left")
             .frame(unfilled_side(ui))
             .resizable(true)
-            .default_size(270.0)
+            .default_size(view.left_panel_w)
             .show(ui, |ui| {
-                egui::Panel::bottom("diagnostics")
+                let diag = egui::Panel::bottom("diagnostics")
                     .frame(unfilled_side(ui))
                     .resizable(true)
-                    .default_size(150.0)
+                    .default_size(view.diagnostics_panel_h)
                     .show(ui, |ui| {
                         ui.strong(format!("Diagnostics ({})", st.doc.diagnostics.len()));
                         diagnostics::ui(ui, st);
                     });
+                view.diagnostics_panel_h = diag.response.rect.height();
                 ui.strong("Outliner");
                 self.outliner.ui(ui, st);
             });
-        egui::Panel::right("right")
+        view.left_panel_w = left.response.rect.width();
+        let right = egui::Panel::right("right")
             .frame(unfilled_side(ui))
             .resizable(true)
-            .default_size(340.0)
+            .default_size(view.right_panel_w)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("right_scroll")
@@ -281,12 +355,29 @@ impl EditorApp {
                         egui::CollapsingHeader::new("Simulation")
                             .default_open(true)
                             .show(ui, |ui| self.sim.ui(ui, self.simulation.is_some()));
+                        egui::CollapsingHeader::new("Animation")
+                            .default_open(true)
+                            .show(ui, |ui| {
+                                let (clips, problems) = self
+                                    .simulation
+                                    .as_ref()
+                                    .map(|s| s.clips())
+                                    .unwrap_or_default();
+                                let clock = self.simulation.as_ref().and_then(|s| s.clip_clock());
+                                let view = clip_panel::ClipView {
+                                    clips: &clips,
+                                    problems: &problems,
+                                    clock,
+                                };
+                                clip_panel::ui(ui, &mut self.sim.clip, &view);
+                            });
                     });
             });
-        egui::Panel::bottom("plots")
+        view.right_panel_w = right.response.rect.width();
+        let plots = egui::Panel::bottom("plots")
             .frame(unfilled_side(ui))
             .resizable(true)
-            .default_size(230.0)
+            .default_size(view.plot_panel_h)
             .show(ui, |ui| {
                 let (series, now) = match &self.simulation {
                     Some(sim) => (sim.series(), sim.time()),
@@ -298,21 +389,34 @@ impl EditorApp {
                     self.files.ask(files::PathAction::ExportCsv, st);
                 }
             });
+        view.plot_panel_h = plots.response.rect.height();
         let central = egui::Frame::central_panel(ui.style()).fill(egui::Color32::TRANSPARENT);
         egui::CentralPanel::default().frame(central).show(ui, |ui| {
             self.viewport.toolbar(ui, st);
             self.viewport.ui(ui, st, frame);
         });
-        if let (Some((bone, impulse)), Some(sim)) =
-            (self.viewport.pending_push.take(), &mut self.simulation)
-        {
-            sim.push(&self.state.doc, bone, impulse);
-            self.state.status = format!(
-                "pushed {} with {:.0} N·s",
-                self.state.doc.bone(bone).name,
-                impulse.length()
-            );
+        if let Some((bone, impulse)) = self.viewport.pending_push.take() {
+            self.push(bone, impulse);
         }
+    }
+
+    /// Pushes a bone's body with an impulse (N·s, world frame) and says in the status bar
+    /// whether it happened.
+    pub fn push(&mut self, bone: crate::document::BoneId, impulse_n_s: glam::Vec3) {
+        let name = self.state.doc.bone(bone).name.clone();
+        let result = match &mut self.simulation {
+            Some(sim) => sim.push(&self.state.doc, bone, impulse_n_s),
+            None => Err("no simulation is connected".into()),
+        };
+        self.state.status = match result {
+            Ok(()) => format!("pushed {name} with {:.0} N·s", impulse_n_s.length()),
+            Err(e) => format!("could not push {name}: {e}"),
+        };
+    }
+
+    /// The pose the viewport draws (one world transform per bone of the current document).
+    pub fn viewport_pose(&self) -> &crate::render::Pose {
+        &self.viewport.pose
     }
 }
 
@@ -343,7 +447,8 @@ impl eframe::App for EditorApp {
         if self.state.loading.is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
-        self.state.autosave_tick();
+        self.run_script(&ctx);
+        self.state.autosave_tick(&ctx);
         self.state.history.end_drag_unless(ctx.dragged_id());
         self.drive_simulation(&ctx);
         self.panels(ui, frame);
@@ -370,6 +475,7 @@ impl eframe::App for EditorApp {
             .map(|p| p.display().to_string())
             .collect();
         storage.set_string("recent", recent.join("\n"));
+        self.view_settings().store(storage);
     }
 }
 
@@ -393,12 +499,13 @@ pub fn run(opts: Options) -> ExitCode {
         None => state::EditorState::mannequin_document(),
     };
     let headless = opts.screenshot.is_some() || opts.bench_frames.is_some();
+    // Headless and scripted runs start from a clean layout and leave the user's settings alone.
+    let scratch = headless || !opts.apply.is_empty();
     let native = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         depth_buffer: 24,
-        persist_window: !headless,
-        // Headless runs start from a clean layout and leave the user's settings alone.
-        persistence_path: headless.then(|| {
+        persist_window: !scratch,
+        persistence_path: scratch.then(|| {
             std::env::temp_dir().join(format!("ragdoll-tuner-headless-{}", std::process::id()))
         }),
         viewport: egui::ViewportBuilder::default()

@@ -97,8 +97,11 @@ fn row(
             *clicked = Some(id);
         }
         if bone.has_problems {
-            ui.colored_label(egui::Color32::from_rgb(240, 170, 40), "⚠")
-                .on_hover_text("has diagnostics");
+            ui.colored_label(
+                egui::Color32::from_rgb(240, 170, 40),
+                super::widgets::DIAGNOSTIC_MARKER,
+            )
+            .on_hover_text("has diagnostics");
         }
         ui.weak(kinds(doc, id));
     });

@@ -24,16 +24,35 @@ pub trait Simulation {
     fn pose(&self) -> &Pose;
     /// Simulated seconds since the last reset.
     fn time(&self) -> f64;
-    /// Steps per second over the last second of wall time.
-    fn steps_per_second(&self) -> f64;
+    /// Steps per second of wall time while the simulation last ran (see
+    /// [`super::step_rate::StepRate`]); None before anything was measured.
+    fn steps_per_second(&self) -> Option<f64>;
     /// Set when the stability guard paused the simulation.
     fn guard_message(&self) -> Option<String>;
-    /// Applies an impulse (N*s, world frame) to a bone's body.
-    fn push(&mut self, doc: &Document, bone: crate::document::BoneId, impulse_n_s: glam::Vec3);
+    /// Applies an impulse (N*s, world frame) to a bone's body; says why when it could not
+    /// (no body for the bone, no world, the simulation paused by the stability guard).
+    fn push(
+        &mut self,
+        doc: &Document,
+        bone: crate::document::BoneId,
+        impulse_n_s: glam::Vec3,
+    ) -> Result<(), String>;
     /// The limits the running solver enforces on a bone's joint, if it has one.
     fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimits>;
     /// Telemetry: joint angle errors (deg), torso tilt (deg), centre-of-mass height (m).
     fn series(&self) -> Vec<Series<'_>>;
+    /// The document's animation clips: (name, duration s) each, and problems reading them.
+    fn clips(&self) -> (Vec<(String, f32)>, Vec<String>) {
+        (Vec::new(), Vec::new())
+    }
+    /// (clip time, duration) of the clip the drives follow, if one plays.
+    fn clip_clock(&self) -> Option<(f32, f32)> {
+        None
+    }
+    /// The playing clip's pose now (world transform per bone), drawn as a ghost.
+    fn target_pose(&self) -> Option<Pose> {
+        None
+    }
 }
 
 /// The settings of the simulation controls panel.
@@ -47,6 +66,8 @@ pub struct SimControls {
     pub balance: bool,
     pub drives: bool,
     pub pin_pelvis: bool,
+    /// The animation clip the drives follow.
+    pub clip: super::clip_link::ClipControls,
 }
 
 impl Default for SimControls {
@@ -60,6 +81,7 @@ impl Default for SimControls {
             balance: true,
             drives: true,
             pin_pelvis: false,
+            clip: super::clip_link::ClipControls::default(),
         }
     }
 }

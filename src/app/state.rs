@@ -12,6 +12,9 @@ use std::time::Instant;
 /// The display path of the bundled default character until it is saved somewhere.
 pub const UNTITLED_NAME: &str = "untitled mannequin.glb";
 
+/// Unsaved edits reach the autosave sidecar at most this long after they are made.
+pub const AUTOSAVE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// How many recent files are kept.
 const MAX_RECENT: usize = 8;
 
@@ -24,6 +27,10 @@ pub struct EditorState {
     pub doc_gen: u64,
     /// Bumped when a different document is loaded.
     pub load_gen: u64,
+    /// Bumped whenever bone ids may have changed meaning: a load, or a Save As that
+    /// renumbered the bones. Whatever is indexed by [`BoneId`] (pose, skin, simulation) is
+    /// rebuilt then.
+    pub bones_gen: u64,
     pub recent: Vec<PathBuf>,
     /// The last message for the status bar.
     pub status: String,
@@ -51,6 +58,7 @@ impl EditorState {
             history: History::default(),
             doc_gen: 1,
             load_gen: 1,
+            bones_gen: 1,
             recent: Vec::new(),
             status: String::new(),
             policy,
@@ -69,14 +77,19 @@ impl EditorState {
         self
     }
 
-    /// Writes the autosave sidecar when there are unsaved edits not yet autosaved (at most
-    /// every 2 s).
-    pub fn autosave_tick(&mut self) {
-        if self.doc.is_dirty()
-            && self.autosaved.0 != self.doc_gen
-            && self.autosaved.1.elapsed().as_secs_f64() > 2.0
-        {
+    /// Writes the autosave sidecar when there are unsaved edits not yet autosaved, at most
+    /// every [`AUTOSAVE_INTERVAL`]. When it is too early, a frame is requested for the moment
+    /// it is due: an idle window draws no frames, and the last edit must still reach the
+    /// sidecar within the interval.
+    pub fn autosave_tick(&mut self, ctx: &egui::Context) {
+        if !self.doc.is_dirty() || self.autosaved.0 == self.doc_gen {
+            return;
+        }
+        let since = self.autosaved.1.elapsed();
+        if since >= AUTOSAVE_INTERVAL {
             self.autosave_now();
+        } else {
+            ctx.request_repaint_after(AUTOSAVE_INTERVAL - since);
         }
     }
 
@@ -205,7 +218,7 @@ impl EditorState {
             edits.push(set("drive.damping", json!(d.damping)));
             edits.push(set("drive.max_torque", json!(d.max_torque)));
         }
-        match self.history.apply_group(&mut self.doc, target, edits) {
+        match self.history.apply_group(&mut self.doc, edits) {
             Ok(()) => {
                 self.doc_gen += 1;
                 self.status = format!("pasted the joint onto {}", self.doc.bone(id).name);
@@ -245,6 +258,7 @@ impl EditorState {
         self.history.clear();
         self.doc_gen += 1;
         self.load_gen += 1;
+        self.bones_gen += 1;
     }
 
     /// Starts opening a file in the background; the document is replaced when it is read.
@@ -281,14 +295,26 @@ impl EditorState {
         }
     }
 
+    /// Saves to a new path. The document is read back from there, and bones are numbered as
+    /// that file lists them (a node that gained physics during the session moves to its
+    /// place in node order): the selection follows its node, and `bones_gen` tells the
+    /// viewport and the simulation to rebuild what they index by bone. Undo history targets
+    /// nodes, so it stays valid.
     pub fn save_as(&mut self, path: &Path) {
         let old = self.doc.path.clone();
+        let old_nodes: Vec<usize> = self.doc.bones.iter().map(|b| b.node).collect();
+        let selected_node = self.selection.map(|id| self.doc.bone(id).node);
         match self.doc.save_as(path) {
             Ok(()) => {
                 autosave::remove(&old);
                 autosave::remove(path);
                 self.push_recent(path);
                 self.status = format!("saved as {}", path.display());
+                if self.doc.bones.iter().map(|b| b.node).ne(old_nodes) {
+                    self.selection = selected_node.and_then(|n| self.doc.bone_of_node(n));
+                    self.bones_gen += 1;
+                }
+                self.doc_gen += 1;
             }
             Err(e) => self.status = format!("save failed: {e}"),
         }

@@ -3,6 +3,7 @@
 
 use super::state::EditorState;
 use crate::document::geometry::Geometry;
+use crate::document::BoneId;
 use crate::render::colliders::{bone_bounds, pick, placed_colliders};
 use crate::render::gizmo::{joint_segments, Segment};
 use crate::render::joint::joint_gizmo;
@@ -29,6 +30,8 @@ pub struct Viewport {
     /// The pose drawn (rest pose until a simulation supplies one).
     pub pose: Arc<Pose>,
     pub pose_gen: u64,
+    /// The animation target drawn as a ghost skeleton over the simulated one, while a clip plays.
+    pub ghost: Option<Arc<Pose>>,
     rest: Arc<Pose>,
     model: Option<Arc<SkinModel>>,
     seen_load: u64,
@@ -38,6 +41,10 @@ pub struct Viewport {
     colliders: Arc<Vec<crate::render::colliders::PlacedCollider>>,
     /// The view of the whole character, set on load (F with nothing selected returns to it).
     home: OrbitCamera,
+    /// The character's size (m), from its mesh and joints at rest: gizmos, axes and the
+    /// grid are drawn in proportion to it.
+    pub character_m: f32,
+    seen_bones: u64,
     /// A Ctrl+drag on a body: the bone and where the drag started (screen points).
     push_drag: Option<(crate::document::BoneId, egui::Pos2)>,
     /// A push the user finished: bone and impulse (N*s, world), for the simulation to take.
@@ -46,20 +53,48 @@ pub struct Viewport {
     pub gl_ms: f64,
 }
 
-/// The camera that shows the whole character: the box around its rest-pose bone origins.
-fn home_camera(rest: &Pose) -> OrbitCamera {
-    let points = rest
+/// The box around the whole character at rest: its skinned mesh and its bone origins (a
+/// skin may reach far past the joints, like a robot's head above its last joint). None when
+/// there is nothing to bound.
+fn character_bounds(model: &SkinModel, rest: &Pose) -> Option<(Vec3, Vec3)> {
+    let bones = rest
         .world_from_bone
         .iter()
-        .map(|m| m.w_axis.truncate().as_vec3());
-    let (min, max) = points.fold(
-        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-        |(lo, hi), p| (lo.min(p), hi.max(p)),
-    );
-    if rest.world_from_bone.len() < 2 || !(min.is_finite() && max.is_finite()) {
-        return OrbitCamera::default();
+        .map(|m| m.w_axis.truncate().as_vec3())
+        .filter(|p| p.is_finite());
+    let mesh = model.bounds(rest).into_iter().flat_map(|(lo, hi)| [lo, hi]);
+    bones.chain(mesh).fold(None, |acc, p| {
+        Some(match acc {
+            Some((lo, hi)) => (p.min(lo), p.max(hi)),
+            None => (p, p),
+        })
+    })
+}
+
+/// The size (m) of a character spanning `bounds`: its largest extent. A character of one
+/// point (or none) counts as the 1.8 m the default view is made for.
+fn character_size_m(bounds: Option<(Vec3, Vec3)>) -> f32 {
+    match bounds {
+        Some((lo, hi)) if (hi - lo).max_element() > 1e-4 => (hi - lo).max_element(),
+        _ => 1.8,
     }
-    OrbitCamera::home(min, max)
+}
+
+/// A character of this size (m) has the gizmo proportions the constants below were set for.
+const REFERENCE_SIZE_M: f32 = 1.8;
+
+/// The world size (m) of a joint's gizmo: its bone's world length, kept between 3% and 22%
+/// of the character's size so short and missing bones stay readable and long ones do not
+/// swamp the view.
+fn gizmo_size_m(st: &EditorState, rest: &Pose, id: BoneId, character_m: f32) -> f64 {
+    let scale = rest
+        .get(id)
+        .map_or(1.0, |m| m.to_scale_rotation_translation().0.max_element());
+    let c = character_m as f64;
+    st.doc
+        .bone_to_child(id)
+        .map_or(0.055 * c, |d| d.length() * scale)
+        .clamp(0.033 * c, 0.22 * c)
 }
 
 /// Impulse per screen point of a Ctrl+drag push (N*s).
@@ -75,6 +110,7 @@ impl Viewport {
             has_gl,
             pose: Arc::default(),
             pose_gen: 0,
+            ghost: None,
             rest: Arc::default(),
             model: None,
             seen_load: 0,
@@ -86,13 +122,17 @@ impl Viewport {
             pending_push: None,
             gl_ms: 0.0,
             home: OrbitCamera::default(),
+            character_m: REFERENCE_SIZE_M,
+            seen_bones: 0,
         }
     }
 
     /// Rebuilds what depends on the document, pose, selection and toggles, when they changed.
     pub fn sync(&mut self, st: &mut EditorState) {
-        if self.seen_load != st.load_gen {
-            self.seen_load = st.load_gen;
+        if self.seen_bones != st.bones_gen {
+            // A new document, or the same one with its bones renumbered: everything indexed
+            // by bone is rebuilt; the camera moves only for a new document.
+            self.seen_bones = st.bones_gen;
             let geo = st
                 .loaded_geometry
                 .take()
@@ -101,12 +141,20 @@ impl Viewport {
                     st.status = format!("mesh not shown: {e}");
                     Geometry::default()
                 });
-            self.model = Some(Arc::new(SkinModel::new(&st.doc, geo)));
+            let model = SkinModel::new(&st.doc, geo);
             self.rest = Arc::new(Pose::rest(&st.doc));
+            let bounds = character_bounds(&model, &self.rest);
+            self.model = Some(Arc::new(model));
             self.pose = self.rest.clone();
             self.pose_gen += 1;
-            self.home = home_camera(&self.rest);
-            self.camera = self.home;
+            self.seen = (0, 0, None, false);
+            if self.seen_load != st.load_gen {
+                self.seen_load = st.load_gen;
+                self.character_m = character_size_m(bounds);
+                self.home =
+                    bounds.map_or_else(OrbitCamera::default, |(lo, hi)| OrbitCamera::home(lo, hi));
+                self.camera = self.home;
+            }
         }
         let key = (st.doc_gen, self.pose_gen, st.selection, self.all_joints);
         if key != self.seen {
@@ -120,10 +168,16 @@ impl Viewport {
                 if let Some(mut j) = joint_gizmo(&st.doc, id, rest, pose) {
                     let selected = st.selection == Some(id);
                     // The selected joint's gizmo is drawn larger so its limits read clearly.
-                    j.size *= if selected { 1.8 } else { 1.0 };
+                    j.size = gizmo_size_m(st, &self.rest, id, self.character_m)
+                        * if selected { 1.8 } else { 1.0 };
                     let thick = if selected { 0.006 } else { 0.0035 };
+                    let thick = thick * self.character_m / REFERENCE_SIZE_M;
                     joint_segments(&j, &mut segs, thick);
                 }
+            }
+            if let Some(g) = &self.ghost {
+                let thick = 0.004 * self.character_m / REFERENCE_SIZE_M;
+                segs.extend(crate::render::gizmo::ghost_segments(&st.doc, &g.world_from_bone, thick));
             }
             self.segments = Arc::new(segs);
             self.segments_gen += 1;
@@ -134,6 +188,15 @@ impl Viewport {
     /// Shows a new pose (from the simulation); the mesh is re-skinned on the next frame.
     pub fn set_pose(&mut self, pose: Pose) {
         self.pose = Arc::new(pose);
+        self.pose_gen += 1;
+    }
+
+    /// Shows (or hides) the animation target's ghost skeleton.
+    pub fn set_ghost(&mut self, ghost: Option<Pose>) {
+        if ghost.is_none() && self.ghost.is_none() {
+            return;
+        }
+        self.ghost = ghost.map(Arc::new);
         self.pose_gen += 1;
     }
 
@@ -201,7 +264,7 @@ impl Viewport {
             return;
         }
         let input = SceneInput {
-            model_gen: self.seen_load,
+            model_gen: self.seen_bones,
             model: self.model.clone(),
             pose_gen: self.pose_gen,
             pose: self.pose.clone(),
@@ -210,6 +273,7 @@ impl Viewport {
             segments_gen: self.segments_gen,
             segments: self.segments.clone(),
             camera: self.camera,
+            character_m: self.character_m,
             show_mesh: self.show_mesh,
             show_colliders: self.show_colliders,
         };
@@ -333,5 +397,66 @@ impl Viewport {
         if resp.double_clicked() {
             self.frame_selection(st);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::container::{parse_glb, write_glb};
+    use crate::document::UriPolicy;
+
+    /// The bundled mannequin with its armature scaled by `k` (a 0.2 m figure at k = 1/9).
+    fn scaled_mannequin(k: f64) -> crate::document::Document {
+        let glb = crate::mannequin::EMBEDDED_GLB;
+        let chunks = parse_glb(glb).expect("mannequin GLB");
+        let mut json: serde_json::Value = serde_json::from_slice(chunks.json).expect("JSON");
+        json["nodes"][0]["scale"] = serde_json::json!([k, k, k]);
+        let text = serde_json::to_vec(&json).expect("JSON");
+        let mut out = Vec::new();
+        write_glb(&mut out, &text, chunks.bin).expect("GLB");
+        crate::document::Document::from_bytes(
+            std::path::Path::new("scaled.glb"),
+            &out,
+            UriPolicy::default(),
+        )
+        .expect("scaled mannequin")
+    }
+
+    fn gizmos(k: f64) -> (f32, Vec<Segment>) {
+        let mut st = EditorState::new(scaled_mannequin(k), UriPolicy::default());
+        st.selection = st.doc.bone_by_name("forearm_l");
+        let mut v = Viewport::new(false);
+        v.sync(&mut st);
+        (v.character_m, v.segments.as_ref().clone())
+    }
+
+    /// Gizmos, grid and axes follow the character's size: a mannequin scaled to 0.2 m gets
+    /// exactly the scaled-down gizmos of the full-size one, and axes shorter than itself.
+    #[test]
+    fn gizmo_and_axis_sizes_follow_the_character() {
+        let k = 1.0 / 9.0;
+        let (full_m, full) = gizmos(1.0);
+        let (tiny_m, tiny) = gizmos(k);
+        assert!((full_m - 1.85).abs() < 0.1, "mannequin {full_m} m");
+        assert!((tiny_m / full_m - k as f32).abs() < 1e-3, "{tiny_m} m");
+        assert_eq!(full.len(), tiny.len());
+        let k = k as f32;
+        for (a, b) in full.iter().zip(&tiny) {
+            assert!((a.a * k - b.a).length() < 1e-4, "{a:?} vs {b:?}");
+            assert!((a.b * k - b.b).length() < 1e-4, "{a:?} vs {b:?}");
+            assert!((a.radius * k - b.radius).abs() < 1e-6, "{a:?} vs {b:?}");
+        }
+        let axes = crate::render::gizmo::grid_and_axes(5, tiny_m);
+        let longest = axes
+            .iter()
+            .map(|s| (s.b - s.a).length())
+            .fold(0.0, f32::max);
+        let axis = axes.last().map(|s| (s.b - s.a).length()).unwrap_or(0.0);
+        assert!(
+            axis < 0.5 * tiny_m,
+            "axis {axis} m on a {tiny_m} m character"
+        );
+        assert!(longest <= 1.0 + 1e-6, "grid {longest} m across");
     }
 }

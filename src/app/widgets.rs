@@ -181,3 +181,34 @@ pub fn text(
         ui.data_mut(|d| d.insert_temp(id, buf));
     }
 }
+
+/// The marker of a bone with diagnostics (outliner) and of a warning (diagnostics panel). It
+/// must be a glyph of the font the editor's proportional text uses (egui's bundled Ubuntu
+/// Light, which has no emoji and no warning sign), or it shows as an empty box.
+pub const DIAGNOSTIC_MARKER: &str = "∆";
+/// The marker of an error line in the diagnostics panel (same rule).
+pub const ERROR_MARKER: &str = "◊";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The markers are glyphs of the bundled fonts, in the text style they are drawn in.
+    #[test]
+    fn markers_are_glyphs_of_the_bundled_font() {
+        let ctx = egui::Context::default();
+        // One frame loads the fonts; its texture upload is not needed here.
+        ctx.run_ui(egui::RawInput::default(), |_| {})
+            .textures_delta
+            .clear();
+        for marker in [DIAGNOSTIC_MARKER, ERROR_MARKER] {
+            for style in [egui::TextStyle::Body, egui::TextStyle::Small] {
+                let font = style.resolve(&ctx.global_style());
+                assert!(
+                    ctx.fonts_mut(|f| f.has_glyphs(&font, marker)),
+                    "{marker} is missing from {font:?}"
+                );
+            }
+        }
+    }
+}

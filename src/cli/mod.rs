@@ -42,6 +42,10 @@ pub struct Cli {
     /// Editor: time N frames of the editor and N of a bare window, print one JSON line, exit.
     #[arg(long, value_name = "N")]
     pub bench_frames: Option<usize>,
+    /// Editor: after start, make this edit (BONE.KEY=VALUE) as the inspector would, one per
+    /// frame when repeated; for tests of what follows an edit (autosave of an idle window).
+    #[arg(long = "apply", value_name = "BONE.KEY=VALUE", hide = true)]
+    pub apply: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -108,6 +112,10 @@ pub enum Command {
     GenerateMannequin {
         #[arg(default_value = crate::mannequin::ASSET_PATH)]
         output: PathBuf,
+        /// Write the dense test character instead (50 bones with fingers, a 35,000-vertex
+        /// skin, a ragdoll) to this file; the default mannequin is left alone.
+        #[arg(long, value_name = "OUT")]
+        dense: Option<PathBuf>,
     },
 }
 
@@ -120,6 +128,7 @@ impl Cli {
             select: self.select.clone(),
             sim_seconds: self.sim_seconds,
             bench_frames: self.bench_frames,
+            apply: self.apply.clone(),
             policy: self.uri_policy(),
         }
     }
@@ -151,7 +160,10 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
         } => bench::run(json, seconds_per_case),
         Command::BenchIo { mb, dir, runs } => bench_io::run(mb, &dir, runs),
         Command::Generate { file, args } => generate::run(&file, &args, policy),
-        Command::GenerateMannequin { output } => generate_mannequin(&output),
+        Command::GenerateMannequin { output, dense } => match dense {
+            Some(out) => generate_dense(&out),
+            None => generate_mannequin(&output),
+        },
     };
     match result {
         Ok(code) => code,
@@ -168,6 +180,13 @@ fn open(file: &Path, policy: UriPolicy) -> Result<Document, DocError> {
 
 fn generate_mannequin(output: &Path) -> anyhow::Result<ExitCode> {
     let bytes = crate::mannequin::generate();
+    crate::document::write_atomic(output, |w| std::io::Write::write_all(w, &bytes))?;
+    println!("wrote {} ({} bytes)", output.display(), bytes.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn generate_dense(output: &Path) -> anyhow::Result<ExitCode> {
+    let bytes = crate::mannequin::dense::generate().map_err(anyhow::Error::msg)?;
     crate::document::write_atomic(output, |w| std::io::Write::write_all(w, &bytes))?;
     println!("wrote {} ({} bytes)", output.display(), bytes.len());
     Ok(ExitCode::SUCCESS)

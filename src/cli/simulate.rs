@@ -3,7 +3,7 @@
 
 use super::poses::PoseWriter;
 use crate::document::UriPolicy;
-use crate::sim::{SimSettings, Simulation};
+use crate::sim::{ClipDriver, RootMode, SimSettings, Simulation};
 use anyhow::{anyhow, Context};
 use glam::Vec3;
 use serde_json::json;
@@ -35,6 +35,17 @@ pub struct SimulateArgs {
     /// Write the per-step telemetry as CSV.
     #[arg(long, value_name = "OUT")]
     pub csv: Option<PathBuf>,
+    /// Play an animation clip (name or index) as the drive targets; the errors reported are
+    /// the tracking errors to the clip's pose.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub clip: Option<String>,
+    /// With --clip: the root follows the clip kinematically (default), or is simulated and
+    /// held by balance.
+    #[arg(long, value_enum, default_value_t = RootMode::Kinematic)]
+    pub root: RootMode,
+    /// With --clip: play this many loops of the clip (instead of --seconds).
+    #[arg(long)]
+    pub loops: Option<f64>,
     /// Write every body's world pose at every step as CSV
     /// (`step,time_s,bone,px,py,pz,qx,qy,qz,qw`).
     #[arg(long, value_name = "OUT")]
@@ -80,6 +91,27 @@ fn r(x: f64, digits: i32) -> f64 {
     (x * k).round() / k
 }
 
+/// The clip driver `--clip` asks for, if any.
+fn clip_driver(doc: &crate::document::Document, a: &SimulateArgs) -> anyhow::Result<Option<ClipDriver>> {
+    let Some(name) = &a.clip else {
+        return Ok(None);
+    };
+    let anims = doc.load_animations()?;
+    for d in &anims.diagnostics {
+        eprintln!("{}: {d}", doc.path.display());
+    }
+    let Some(clip) = anims.find(name).cloned() else {
+        let names: Vec<String> = anims.clips.iter().map(|c| format!("{} ({})", c.name, c.index)).collect();
+        return Err(anyhow!(
+            "{}: no animation '{name}'; the file has: {}",
+            doc.path.display(),
+            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+        ));
+    };
+    let playback = crate::anim::Playback::default();
+    Ok(Some(ClipDriver::new(doc, clip, playback, a.root)))
+}
+
 pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<ExitCode> {
     let mut doc = super::open(file, policy)?;
     super::edit::apply_sets(&mut doc, &a.sets).with_context(|| format!("{}", file.display()))?;
@@ -105,7 +137,26 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
             return Err(anyhow!("--push: no bone named '{}' has a body", p.bone));
         }
     }
-    let steps = (a.seconds / sim.settings().dt_s as f64).round() as u64;
+    let driver = clip_driver(&doc, a)?;
+    let seconds = match (&driver, a.loops) {
+        (Some(d), Some(n)) if n.is_finite() && n > 0.0 => {
+            n * d.clip.duration_s as f64 / d.playback.speed.max(1e-6) as f64
+        }
+        (_, Some(n)) if !(n.is_finite() && n > 0.0) => {
+            return Err(anyhow!("--loops must be a positive number"))
+        }
+        _ => a.seconds,
+    };
+    if driver.as_ref().is_some_and(|d| d.root == RootMode::Kinematic) {
+        // The root follows the clip: the balance controller has nothing to hold.
+        sim.settings_mut().balance = false;
+    }
+    let steps = (seconds / sim.settings().dt_s as f64).round() as u64;
+    let (clip_name, root_mode) = (
+        driver.as_ref().map(|d| d.clip.name.clone()),
+        driver.as_ref().map(|d| format!("{:?}", d.root).to_lowercase()),
+    );
+    sim.set_clip(driver).with_context(|| format!("{}", file.display()))?;
     let mut pushed = vec![false; pushes.len()];
     let t0 = Instant::now();
     let mut pause = None;
@@ -166,6 +217,8 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
         "max_torso_tilt_deg": max_tilt.map(|x| r(x, 3)),
         "min_pelvis_height_ratio": min_pelvis.map(|x| r(x, 4)),
         "balance_bones": balance,
+        "clip": clip_name,
+        "root": root_mode,
         "joints": joints,
         "paused": pause.as_ref().map(|p| p.to_string()),
         "wall_ms": r(wall_ms, 1),

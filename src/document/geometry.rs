@@ -91,10 +91,17 @@ impl Document {
     /// Reads every mesh primitive and skin. Errors name the accessor that is out of bounds.
     pub fn load_geometry(&self) -> Result<Geometry, DocError> {
         let buffers = self.load_buffers()?;
-        let text = serde_json::to_string(&self.json).map_err(|e| self.gltf_err(e.to_string()))?;
+        // Animations are read (and their faults reported) by `load_animations`; leave them and
+        // the accessors only they use out of the geometry's checks.
+        let mut json = self.json.clone();
+        let anim_only = animation_accessors(&json);
+        if let Some(obj) = json.as_object_mut() {
+            obj.remove("animations");
+        }
+        let text = serde_json::to_string(&json).map_err(|e| self.gltf_err(e.to_string()))?;
         let root = gltf::json::Root::from_str(&text).map_err(|e| self.gltf_err(e.to_string()))?;
         let gdoc = gltf::Document::from_json(root).map_err(|e| self.gltf_err(e.to_string()))?;
-        check_accessors(&gdoc, &buffers).map_err(|r| self.gltf_err(r))?;
+        check_accessors(&gdoc, &buffers, &anim_only).map_err(|r| self.gltf_err(r))?;
         let get = |b: gltf::Buffer| buffers.get(b.index()).map(|c| &c[..]);
         let mut geo = Geometry::default();
         for skin in gdoc.skins() {
@@ -163,9 +170,57 @@ where
     }
 }
 
-/// Checks that every accessor lies inside its buffer view and every view inside its buffer.
-fn check_accessors(doc: &gltf::Document, buffers: &[Cow<[u8]>]) -> Result<(), String> {
-    for view in doc.views() {
+/// The accessors that animation samplers use, and that no mesh or skin uses.
+fn animation_accessors(json: &Value) -> std::collections::HashSet<usize> {
+    let mut used = std::collections::HashSet::new();
+    let anims = json.get("animations").and_then(Value::as_array);
+    for s in anims.into_iter().flatten().filter_map(|a| a.get("samplers")?.as_array()).flatten() {
+        for k in ["input", "output"] {
+            if let Some(i) = s.get(k).and_then(Value::as_u64) {
+                used.insert(i as usize);
+            }
+        }
+    }
+    let mut geometry = std::collections::HashSet::new();
+    for m in json.get("meshes").and_then(Value::as_array).into_iter().flatten() {
+        for p in m.get("primitives").and_then(Value::as_array).into_iter().flatten() {
+            let attrs = p.get("attributes").and_then(Value::as_object);
+            for v in attrs.into_iter().flat_map(|a| a.values()).chain(p.get("indices")) {
+                if let Some(i) = v.as_u64() {
+                    geometry.insert(i as usize);
+                }
+            }
+        }
+    }
+    for sk in json.get("skins").and_then(Value::as_array).into_iter().flatten() {
+        if let Some(i) = sk.get("inverseBindMatrices").and_then(Value::as_u64) {
+            geometry.insert(i as usize);
+        }
+    }
+    used.retain(|i| !geometry.contains(i));
+    used
+}
+
+/// Checks that every accessor (but `skip`) lies inside its buffer view and every view inside
+/// its buffer.
+fn check_accessors(
+    doc: &gltf::Document,
+    buffers: &[Cow<[u8]>],
+    skip: &std::collections::HashSet<usize>,
+) -> Result<(), String> {
+    // Views that only skipped accessors use are the animation reader's to check.
+    let anim_views: std::collections::HashSet<usize> = doc
+        .accessors()
+        .filter(|a| skip.contains(&a.index()))
+        .filter_map(|a| a.view().map(|v| v.index()))
+        .collect();
+    let other_views: std::collections::HashSet<usize> = doc
+        .accessors()
+        .filter(|a| !skip.contains(&a.index()))
+        .filter_map(|a| a.view().map(|v| v.index()))
+        .collect();
+    let checked = |i: usize| !anim_views.contains(&i) || other_views.contains(&i);
+    for view in doc.views().filter(|v| checked(v.index())) {
         let len = buffers.get(view.buffer().index()).map_or(0, |b| b.len());
         let end = view.offset().checked_add(view.length());
         if end.is_none_or(|e| e > len) {
@@ -178,7 +233,7 @@ fn check_accessors(doc: &gltf::Document, buffers: &[Cow<[u8]>]) -> Result<(), St
             ));
         }
     }
-    for acc in doc.accessors() {
+    for acc in doc.accessors().filter(|a| !skip.contains(&a.index())) {
         if acc.sparse().is_some() {
             return Err(format!(
                 "accessors[{}]: sparse accessors are not supported",

@@ -2,6 +2,8 @@
 //! diagnostics about them. No GL, no UI. Edits change only the keys the tool owns, in the
 //! document's own JSON, so a save keeps everything else as it was.
 
+pub mod accessor;
+pub mod animation;
 mod bin;
 mod bones;
 pub mod container;
@@ -17,6 +19,7 @@ mod skeleton;
 pub mod uri;
 mod validate;
 
+pub use animation::{Animations, Channel, ChannelPath, Clip, Interpolation, LocalTrs};
 pub use bones::{Bone, BoneId};
 pub use diagnostics::{has_errors, Diagnostic, Severity};
 pub use edit::{parse_assignment, Edit, EditTarget};
@@ -125,7 +128,7 @@ impl Document {
         }
         let text = text.trim_end_matches(['\0', ' ']);
         let json: Value = serde_json::from_str(text).map_err(|e| json_err(e.to_string()))?;
-        let skeleton = read_skeleton(path, text)?;
+        let skeleton = read_skeleton(path, text, &json)?;
         let mut doc = Document {
             path: path.to_path_buf(),
             format,
@@ -285,11 +288,23 @@ fn name_index(bones: &[Bone]) -> HashMap<String, BoneId> {
     names
 }
 
-/// Validates the glTF structure with the `gltf` crate and reads the node tree.
-fn read_skeleton(path: &Path, text: &str) -> Result<Skeleton, DocError> {
+/// Validates the glTF structure with the `gltf` crate and reads the node tree. Animations are
+/// left out of that check: our own reader reports their faults as diagnostics
+/// ([`Document::load_animations`]), so a broken clip does not stop the file from opening.
+fn read_skeleton(path: &Path, text: &str, json: &Value) -> Result<Skeleton, DocError> {
     let gltf_err = |reason: String| DocError::Gltf {
         path: path.into(),
         reason,
+    };
+    let stripped;
+    let text = match json.as_object() {
+        Some(obj) if obj.contains_key("animations") => {
+            let mut without = obj.clone();
+            without.remove("animations");
+            stripped = serde_json::to_string(&without).map_err(|e| gltf_err(e.to_string()))?;
+            stripped.as_str()
+        }
+        _ => text,
     };
     let root = gltf::json::Root::from_str(text).map_err(|e| gltf_err(e.to_string()))?;
     let doc = gltf::Document::from_json(root).map_err(|e| gltf_err(describe_gltf_error(e)))?;

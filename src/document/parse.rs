@@ -521,6 +521,13 @@ fn parse_drive(value: Option<&Value>, cx: &mut Ctx) -> Drive {
             DEFAULT_DRIVE_MAX_TORQUE,
             Range::NonNegative,
         ),
+        follow_strength: cx.number(
+            obj,
+            "drive",
+            "follow_strength",
+            DEFAULT_DRIVE_FOLLOW_STRENGTH,
+            Range::NonNegative,
+        ),
     }
 }
 

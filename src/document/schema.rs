@@ -27,6 +27,8 @@ pub const DEFAULT_HINGE_AXIS: [f64; 3] = [0.0, 0.0, 1.0];
 pub const DEFAULT_DRIVE_STIFFNESS: f64 = 50.0;
 pub const DEFAULT_DRIVE_DAMPING: f64 = 5.0;
 pub const DEFAULT_DRIVE_MAX_TORQUE: f64 = 200.0;
+/// Multiplier on the drive's stiffness and damping while it follows an animation clip.
+pub const DEFAULT_DRIVE_FOLLOW_STRENGTH: f64 = 1.0;
 
 /// Keys of `extras.physics` on a node (top level). Used to catch typos.
 pub const PHYSICS_KEYS: &[&str] = &[
@@ -53,7 +55,7 @@ pub const CONSTRAINT_KEYS: &[&str] = &[
     "limit_max_deg",
 ];
 /// Keys of `extras.physics.drive`.
-pub const DRIVE_KEYS: &[&str] = &["stiffness", "damping", "max_torque"];
+pub const DRIVE_KEYS: &[&str] = &["stiffness", "damping", "max_torque", "follow_strength"];
 /// Keys of `extras.physics.offset`.
 pub const OFFSET_KEYS: &[&str] = &["translation", "rotation"];
 /// Keys of the document-level `extras.physics.balance` on the glTF root.
@@ -253,6 +255,9 @@ pub struct Drive {
     pub damping: f64,
     /// N*m
     pub max_torque: f64,
+    /// Multiplier on stiffness and damping while following an animation clip (the per-joint
+    /// strength profile of a powered ragdoll), >= 0.
+    pub follow_strength: f64,
 }
 
 impl Default for Drive {
@@ -261,6 +266,7 @@ impl Default for Drive {
             stiffness: DEFAULT_DRIVE_STIFFNESS,
             damping: DEFAULT_DRIVE_DAMPING,
             max_torque: DEFAULT_DRIVE_MAX_TORQUE,
+            follow_strength: DEFAULT_DRIVE_FOLLOW_STRENGTH,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Generator of the bundled default character, `assets/mannequin.glb`: a skinned humanoid
 //! whose visible mesh matches its colliders, with physics extras on every bone.
 
+pub mod dense;
 pub mod spec;
 
 use crate::document::container::write_glb;

@@ -64,19 +64,15 @@ impl OrbitCamera {
         self.distance = (self.distance * (-steps * 0.1).exp()).clamp(0.05, 1.0e5);
     }
 
-    /// The default view of a whole character whose rest-pose joints span the box
-    /// `min..max`: centred on it, backed off so it fills about two thirds of the height.
+    /// The default view of a whole character whose skinned mesh and joints span the box
+    /// `min..max`: centred on it and backed off until the box's bounding sphere, with a small
+    /// margin, fits the vertical field of view (and so any wider view).
     pub fn home(min: Vec3, max: Vec3) -> Self {
-        // Joints sit inside the skin: leave room around them, and above the top joint for a head.
-        let size = (max - min).max_element().max(0.1);
-        let (min, max) = (
-            min - Vec3::splat(0.05 * size),
-            max + Vec3::new(0.05, 0.2, 0.05) * size,
-        );
-        let half = ((max - min) * 0.5).max_element();
+        let fov_y = Self::default().fov_y;
+        let radius = ((max - min) * 0.5).length().max(1e-3) * 1.08;
         Self {
             target: (min + max) * 0.5,
-            distance: half * 3.0,
+            distance: radius / (fov_y * 0.5).sin(),
             ..Self::default()
         }
     }
@@ -107,5 +103,36 @@ impl OrbitCamera {
         let near = inv.project_point3(ndc.extend(-1.0));
         let far = inv.project_point3(ndc.extend(1.0));
         (near, (far - near).normalize_or(Vec3::NEG_Z))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every corner of the framed box projects inside the view, for a tall, a flat and a
+    /// tiny box.
+    #[test]
+    fn home_view_contains_the_whole_box() {
+        for (min, max) in [
+            (Vec3::new(-0.3, 0.0, -0.2), Vec3::new(0.3, 2.6, 0.2)),
+            (Vec3::new(-2.0, 0.0, -0.5), Vec3::new(2.0, 0.4, 0.5)),
+            (Vec3::new(-0.01, 0.0, -0.01), Vec3::new(0.01, 0.2, 0.01)),
+        ] {
+            let cam = OrbitCamera::home(min, max);
+            let clip = cam.projection(1.0) * cam.view();
+            for i in 0..8 {
+                let c = Vec3::new(
+                    if i & 1 == 0 { min.x } else { max.x },
+                    if i & 2 == 0 { min.y } else { max.y },
+                    if i & 4 == 0 { min.z } else { max.z },
+                );
+                let p = clip.project_point3(c);
+                assert!(
+                    p.x.abs() <= 1.0 && p.y.abs() <= 1.0,
+                    "{c} -> {p} for {min}..{max}"
+                );
+            }
+        }
     }
 }

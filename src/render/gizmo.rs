@@ -117,12 +117,42 @@ pub fn joint_segments(j: &JointGizmo, out: &mut Vec<Segment>, thick: f32) {
     }
 }
 
-/// A ground grid on y = 0 (1 m cells, `half` cells each way) plus X/Y/Z axes at the origin.
-pub fn grid_and_axes(half: i32) -> Vec<Segment> {
+/// The colour of the animation target's ghost skeleton.
+pub const GHOST: [u8; 4] = [110, 190, 255, 255];
+
+/// The ghost skeleton of an animation target: a line from each bone to its parent bone, in
+/// world space (`pose` is world_from_bone per bone).
+pub fn ghost_segments(doc: &crate::document::Document, pose: &[glam::DMat4], thick: f32) -> Vec<Segment> {
+    doc.bone_ids()
+        .filter_map(|id| {
+            let parent = doc.bone(id).parent?;
+            let a = pose.get(parent.index())?.w_axis.truncate();
+            let b = pose.get(id.index())?.w_axis.truncate();
+            Some(Segment {
+                a: a.as_vec3(),
+                b: b.as_vec3(),
+                radius: thick,
+                color: GHOST,
+            })
+        })
+        .collect()
+}
+
+/// A ground grid on y = 0 (`half` cells each way) plus X/Y/Z axes at the origin, sized for
+/// a character `character_m` metres large: cells of the power of ten below that size, axes
+/// and line widths in proportion (a 1.8 m character gets 1 m cells and 0.5 m axes).
+pub fn grid_and_axes(half: i32, character_m: f32) -> Vec<Segment> {
+    let size = if character_m.is_finite() && character_m > 0.0 {
+        character_m
+    } else {
+        1.8
+    };
+    let s = size / 1.8;
+    let cell = 10f32.powf(size.log10().floor());
     let mut out = Vec::new();
-    let e = half as f32;
+    let e = half as f32 * cell;
     for i in -half..=half {
-        let f = i as f32;
+        let f = i as f32 * cell;
         let c = if i == 0 {
             [120, 120, 130, 255]
         } else {
@@ -131,13 +161,13 @@ pub fn grid_and_axes(half: i32) -> Vec<Segment> {
         out.push(Segment {
             a: Vec3::new(f, 0.0, -e),
             b: Vec3::new(f, 0.0, e),
-            radius: 0.004,
+            radius: 0.004 * s,
             color: c,
         });
         out.push(Segment {
             a: Vec3::new(-e, 0.0, f),
             b: Vec3::new(e, 0.0, f),
-            radius: 0.004,
+            radius: 0.004 * s,
             color: c,
         });
     }
@@ -148,9 +178,9 @@ pub fn grid_and_axes(half: i32) -> Vec<Segment> {
     ];
     for (d, c) in axes {
         out.push(Segment {
-            a: Vec3::ZERO + Vec3::Y * 0.002,
-            b: d * 0.5 + Vec3::Y * 0.002,
-            radius: 0.008,
+            a: Vec3::ZERO + Vec3::Y * 0.002 * s,
+            b: d * 0.5 * s + Vec3::Y * 0.002 * s,
+            radius: 0.008 * s,
             color: c,
         });
     }

@@ -6,6 +6,7 @@ pub mod camera;
 pub mod colliders;
 mod convert;
 pub mod gizmo;
+mod gpu_skin;
 pub mod joint;
 pub mod offscreen;
 pub mod pose;

@@ -10,6 +10,7 @@ use super::camera::OrbitCamera;
 use super::colliders::PlacedCollider;
 use super::convert;
 use super::gizmo::Segment;
+use super::gpu_skin::GpuSkin;
 use super::offscreen::{ImageHandle, Offscreen};
 use super::pose::Pose;
 use super::shade;
@@ -34,6 +35,8 @@ pub struct SceneInput {
     pub segments_gen: u64,
     pub segments: Arc<Vec<Segment>>,
     pub camera: OrbitCamera,
+    /// The character's size (m): the grid and axes are drawn in proportion to it.
+    pub character_m: f32,
     pub show_mesh: bool,
     pub show_colliders: bool,
 }
@@ -42,7 +45,8 @@ pub struct SceneInput {
 pub struct GpuScene {
     ctx: Context,
     geometry: FrameGeometry,
-    grid_segments: Vec<Segment>,
+    /// The grid and axes, and the character size (m) they were made for.
+    grid_segments: (f32, Vec<Segment>),
     /// The grid and axes as ribbons facing the eye they were built for.
     grid: Option<(glam::Vec3, Gm<Mesh, ColorMaterial>)>,
     /// The rendered image, redrawn only when something it shows changed.
@@ -66,6 +70,9 @@ pub enum Show {
 struct FrameGeometry {
     model_gen: Option<u64>,
     pose_gen: Option<u64>,
+    /// The character skinned on the GPU; when that is not possible (see [`GpuSkin::new`]),
+    /// the error, and the character is skinned on the CPU into `meshes` instead.
+    gpu_skin: Option<Result<GpuSkin, String>>,
     meshes: Vec<Gm<Mesh, ColorMaterial>>,
     /// Templates of the colliders' shapes, rebuilt when a shape changes.
     collider_shapes: Vec<ColliderShape>,
@@ -107,6 +114,28 @@ fn posed_mesh(ctx: &Context, p: &SkinnedPrimitive, pose: &Pose) -> Mesh {
         ..Default::default()
     };
     Mesh::new(ctx, &cpu)
+}
+
+/// Set this environment variable to skin the character on the CPU (to compare the two).
+pub const CPU_SKIN_ENV: &str = "RAGDOLL_TUNER_CPU_SKIN";
+
+/// The character skinned to the input's pose on the CPU, one mesh per primitive (used when
+/// the GPU cannot skin it).
+fn cpu_meshes(ctx: &Context, input: &SceneInput) -> Vec<Gm<Mesh, ColorMaterial>> {
+    // A new mesh per pose, not `set_positions`: three-d 0.19 checks new positions against
+    // the index count of an indexed mesh and refuses them.
+    let mut material = ColorMaterial {
+        color: Srgba::WHITE,
+        ..Default::default()
+    };
+    // A character is a closed surface: its back faces are never seen.
+    material.render_states.cull = Cull::Back;
+    input
+        .model
+        .iter()
+        .flat_map(|m| m.primitives.iter())
+        .map(|p| Gm::new(posed_mesh(ctx, p, &input.pose), material.clone()))
+        .collect()
 }
 
 /// A collider's translucent shell (see [`shapes`]): every triangle is blended, so no more
@@ -187,7 +216,7 @@ impl GpuScene {
         Ok(Self {
             ctx,
             geometry: FrameGeometry::default(),
-            grid_segments: super::gizmo::grid_and_axes(5),
+            grid_segments: (f32::NAN, Vec::new()),
             grid: None,
             image,
             image_key: None,
@@ -200,23 +229,24 @@ impl GpuScene {
         if f.model_gen != Some(input.model_gen) {
             f.model_gen = Some(input.model_gen);
             f.pose_gen = None;
+            f.meshes.clear();
+            f.gpu_skin = input.model.as_ref().map(|m| {
+                if std::env::var_os(CPU_SKIN_ENV).is_some() {
+                    return Err(format!("{CPU_SKIN_ENV} is set"));
+                }
+                GpuSkin::new(ctx, m)
+            });
+            if let Some(Err(e)) = &f.gpu_skin {
+                eprintln!("note: skinning on the CPU: {e}");
+            }
         }
         if f.pose_gen != Some(input.pose_gen) {
             f.pose_gen = Some(input.pose_gen);
-            // A new mesh per pose, not `set_positions`: three-d 0.19 checks new positions
-            // against the index count of an indexed mesh and refuses them.
-            let mut material = ColorMaterial {
-                color: Srgba::WHITE,
-                ..Default::default()
-            };
-            // A character is a closed surface: its back faces are never seen.
-            material.render_states.cull = Cull::Back;
-            f.meshes = input
-                .model
-                .iter()
-                .flat_map(|m| m.primitives.iter())
-                .map(|p| Gm::new(posed_mesh(ctx, p, &input.pose), material.clone()))
-                .collect();
+            if let (Some(Ok(gpu)), Some(model)) = (&mut f.gpu_skin, &input.model) {
+                gpu.set_pose(model, &input.pose);
+            } else {
+                f.meshes = cpu_meshes(ctx, input);
+            }
         }
         let shapes = input.colliders.iter().map(|c| &c.shape);
         if !shapes.clone().eq(&f.collider_shapes) {
@@ -274,8 +304,15 @@ impl GpuScene {
         } else {
             Self::sync(&self.ctx, &mut self.geometry, input);
             let eye = input.camera.eye();
+            if self.grid_segments.0 != input.character_m {
+                self.grid_segments = (
+                    input.character_m,
+                    super::gizmo::grid_and_axes(5, input.character_m),
+                );
+                self.grid = None;
+            }
             if self.grid.as_ref().is_none_or(|(e, _)| *e != eye) {
-                let b = batch::ribbons(&self.grid_segments, eye);
+                let b = batch::ribbons(&self.grid_segments.1, eye);
                 self.grid = Some((eye, batch_gm(&self.ctx, &b, Layer::Opaque)));
             }
             if self.last_key.as_ref() != Some(&key) {
@@ -360,6 +397,15 @@ impl GpuScene {
             opaque.extend(f.meshes.iter().map(|m| m as &dyn Object));
         }
         target.render_partially(scissor, &camera, opaque, &lights);
+        if let (true, Some(Ok(gpu))) = (input.show_mesh, &f.gpu_skin) {
+            let drawn = target.write_partially(scissor, || {
+                gpu.draw(&camera);
+                Ok::<(), std::convert::Infallible>(())
+            });
+            if let Err(never) = drawn {
+                match never {}
+            }
+        }
         if input.show_colliders {
             target.render_partially(
                 scissor,

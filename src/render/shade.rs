@@ -12,7 +12,8 @@ struct Sun {
     intensity: f32,
 }
 
-const AMBIENT: f32 = 0.35;
+/// Light every surface gets, whatever its direction.
+pub const AMBIENT: f32 = 0.35;
 
 fn suns() -> [Sun; 2] {
     [
@@ -25,6 +26,12 @@ fn suns() -> [Sun; 2] {
             intensity: 0.35,
         },
     ]
+}
+
+/// The suns as (unit direction the light travels in, intensity), for the GPU skinning
+/// shader, which lights vertices the same way.
+pub fn sun_directions() -> [(Vec3, f32); 2] {
+    suns().map(|s| (s.dir, s.intensity))
 }
 
 /// Linear-light albedo of the character's skin.

@@ -63,6 +63,24 @@ impl SkinModel {
     }
 }
 
+impl SkinModel {
+    /// The box (min, max) around every vertex of the model skinned to `pose`; None for a
+    /// model without vertices.
+    pub fn bounds(&self, pose: &Pose) -> Option<(Vec3, Vec3)> {
+        let mut out: Option<(Vec3, Vec3)> = None;
+        for p in &self.primitives {
+            let (pos, _) = skin(p, pose);
+            for v in pos.into_iter().filter(|v| v.is_finite()) {
+                out = Some(match out {
+                    Some((lo, hi)) => (lo.min(v), hi.max(v)),
+                    None => (v, v),
+                });
+            }
+        }
+        out
+    }
+}
+
 /// Area-weighted vertex normals, for a primitive that has none (glTF leaves them to the
 /// viewer); without them it would be lit as one flat silhouette.
 fn smooth_normals(positions: &[[f32; 3]], indices: &[u32]) -> Vec<[f32; 3]> {

@@ -47,6 +47,8 @@ pub(crate) struct JointRec {
     pub cones: Vec<ImpulseJointHandle>,
     /// (stiffness, damping, max torque) currently on the motors; None when drives are off.
     pub motor_gains: Option<(f32, f32, f32)>,
+    /// The drive target (parent joint frame to child joint frame); None: the rest pose.
+    pub target: Option<Quat>,
 }
 
 impl JointRec {
@@ -108,22 +110,41 @@ pub(crate) fn joint_spec(
     }))
 }
 
-/// The motor gains the settings ask for: None when drives are off.
-pub(crate) fn motor_gains(drive: &Drive, drives_on: bool, gain: f32) -> Option<(f32, f32, f32)> {
+/// The motor gains the settings ask for: None when drives are off. While the joint follows
+/// an animation target, stiffness and damping are scaled by its `follow_strength`.
+pub(crate) fn motor_gains(
+    drive: &Drive,
+    drives_on: bool,
+    gain: f32,
+    following: bool,
+) -> Option<(f32, f32, f32)> {
+    let k = gain * if following { drive.follow_strength as f32 } else { 1.0 };
     let gains = (
-        drive.stiffness as f32 * gain,
-        drive.damping as f32 * gain,
+        drive.stiffness as f32 * k,
+        drive.damping as f32 * k,
         drive.max_torque as f32,
     );
     drives_on.then_some(gains)
 }
 
-fn set_motors(j: &mut GenericJoint, axes: &[JointAxis], gains: Option<(f32, f32, f32)>) {
-    for &ax in axes {
+/// Per-axis motor targets that Rapier's angular motors settle exactly on the rotation `q` of
+/// the joint's own frames: they measure `2 asin(q_i)` on each axis.
+fn axis_targets(q: Quat) -> [f32; 3] {
+    let q = if q.w < 0.0 { -q } else { q };
+    [q.x, q.y, q.z].map(|c| 2.0 * c.clamp(-1.0, 1.0).asin())
+}
+
+fn set_motors(
+    j: &mut GenericJoint,
+    axes: &[JointAxis],
+    gains: Option<(f32, f32, f32)>,
+    targets: [f32; 3],
+) {
+    for (&ax, target) in axes.iter().zip(targets) {
         match gains {
             Some((kp, kd, max)) => {
                 j.set_motor_model(ax, MotorModel::ForceBased);
-                j.set_motor_position(ax, 0.0, kp, kd);
+                j.set_motor_position(ax, target, kp, kd);
                 j.set_motor_max_force(ax, max);
             }
             None => j.motor_axes.remove(ax.into()),
@@ -154,7 +175,8 @@ fn cone_joint(parent_frame: Pose, child_frame: Pose, axis: DVec3, half_angle: f3
         .build()
 }
 
-fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>) -> Built {
+fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, target: Option<Quat>) -> Built {
+    let target = target.unwrap_or(Quat::IDENTITY);
     let (f1, f2) = (spec.parent_from_frame, spec.child_from_frame);
     match &spec.limits {
         JointLimits::Ball {
@@ -190,7 +212,8 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>) -> Built {
                 .limits(JointAxis::AngX, [-tmax, -tmin])
                 .contacts_enabled(false)
                 .build();
-            set_motors(&mut drive, &BALL_DRIVE_AXES, gains);
+            // The flipped joint measures the inverse rotation.
+            set_motors(&mut drive, &BALL_DRIVE_AXES, gains, axis_targets(target.inverse()));
             Built {
                 main: main.build(),
                 drive: Some(drive),
@@ -206,7 +229,7 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>) -> Built {
             .local_frame2(f2)
             .contacts_enabled(false)
             .build();
-            set_motors(&mut main, &HINGE_DRIVE_AXES, gains);
+            set_motors(&mut main, &HINGE_DRIVE_AXES, gains, axis_targets(target));
             Built {
                 main,
                 drive: None,
@@ -224,7 +247,7 @@ pub(crate) fn insert(
     name: String,
     gains: Option<(f32, f32, f32)>,
 ) -> JointRec {
-    let built = build(&spec, gains);
+    let built = build(&spec, gains, None);
     let (b1, b2) = (bodies[spec.parent].body, bodies[spec.child].body);
     let main = world.insert_impulse_joint(b1, b2, built.main);
     let drive_joint = built.drive.map(|d| world.insert_impulse_joint(b2, b1, d));
@@ -240,6 +263,7 @@ pub(crate) fn insert(
         drive_joint,
         cones,
         motor_gains: gains,
+        target: None,
     }
 }
 
@@ -263,15 +287,19 @@ pub(crate) fn update(
     if rec.spec == spec && rec.motor_gains == gains {
         return false;
     }
-    let built = build(&spec, gains);
+    let built = build(&spec, gains, rec.target);
     let same_shape = std::mem::discriminant(&rec.spec.limits)
         == std::mem::discriminant(&spec.limits)
         && rec.spec.parent == spec.parent
         && rec.spec.child == spec.child
         && rec.cones.len() == built.cones.len();
     if !same_shape {
+        let target = rec.target;
         remove(world, rec);
         *rec = insert(world, bodies, spec, rec.name.clone(), gains);
+        if target.is_some() {
+            set_target(world, rec, target, gains);
+        }
         return true;
     }
     let mut set = |h: ImpulseJointHandle, data: GenericJoint| {
@@ -287,6 +315,31 @@ pub(crate) fn update(
         set(h, c);
     }
     rec.spec = spec;
+    rec.motor_gains = gains;
+    true
+}
+
+/// Points the joint's drive at `target` (None: the rest pose), touching only the joint that
+/// carries its motors. Returns true when anything changed.
+pub(crate) fn set_target(
+    world: &mut PhysicsWorld,
+    rec: &mut JointRec,
+    target: Option<Quat>,
+    gains: Option<(f32, f32, f32)>,
+) -> bool {
+    if rec.target == target && rec.motor_gains == gains {
+        return false;
+    }
+    let built = build(&rec.spec, gains, target);
+    let (handle, data) = match (rec.drive_joint, built.drive) {
+        (Some(h), Some(d)) => (h, d),
+        _ => (rec.main, built.main),
+    };
+    if let Some(j) = world.impulse_joints.get_mut(handle, true) {
+        j.data.motors = data.motors;
+        j.data.motor_axes = data.motor_axes;
+    }
+    rec.target = target;
     rec.motor_gains = gains;
     true
 }

@@ -8,6 +8,7 @@
 
 mod balance;
 mod error;
+pub mod follow;
 mod guard;
 mod joints;
 mod ragdoll;
@@ -17,6 +18,7 @@ pub mod world;
 
 pub use balance::{BalanceBones, BalanceSource, FELL_PELVIS_RATIO, FELL_TILT_DEG};
 pub use error::{SimError, SimPause};
+pub use follow::{ClipDriver, RootMode};
 pub use crate::joint::JointLimits;
 pub use settings::{length_unit_for, SimSettings, SolverPreset, REFERENCE_HEIGHT_M};
 pub use telemetry::{BodySample, FrameRing, JointSample, JointStats, Telemetry};
@@ -41,6 +43,8 @@ pub struct Simulation {
     /// Set by external changes (impulses, velocities): check bodies before the next step.
     check_before_step: bool,
     accumulator_s: f64,
+    /// The animation clip the drives follow, if one plays.
+    clip: Option<ClipDriver>,
 }
 
 impl Simulation {
@@ -83,6 +87,7 @@ impl Simulation {
             paused: None,
             check_before_step: false,
             accumulator_s: 0.0,
+            clip: None,
         };
         for d in &mut sim.dolls {
             d.measure(
@@ -109,6 +114,20 @@ impl Simulation {
         if self.check_before_step {
             self.check_before_step = false;
             self.guard()?;
+        }
+        if let Some(driver) = self.clip.take() {
+            let followed = driver.before_step(self);
+            self.clip = Some(driver);
+            if let Err(e) = followed {
+                let p = SimPause {
+                    step: self.steps,
+                    time_s: self.time_s,
+                    bone: String::new(),
+                    reason: format!("the clip could not be followed: {e}"),
+                };
+                self.paused = Some(p.clone());
+                return Err(p);
+            }
         }
         for d in &mut self.dolls {
             d.control(&mut self.world, &self.settings);
@@ -375,6 +394,72 @@ impl Simulation {
             .bodies
             .iter()
             .filter_map(|b| Some((b.bone, *self.world.bodies.get(b.body)?.position())))
+    }
+
+    /// Plays an animation clip as the drive targets from the next step on (None stops it:
+    /// drives back to the rest pose, root bodies dynamic again).
+    pub fn set_clip(&mut self, clip: Option<ClipDriver>) -> Result<(), SimError> {
+        if clip.is_none() {
+            if let Some(old) = self.clip.take() {
+                old.release(self)?;
+            }
+        }
+        self.clip = clip;
+        Ok(())
+    }
+
+    /// The clip being followed, if any.
+    pub fn clip(&self) -> Option<&ClipDriver> {
+        self.clip.as_ref()
+    }
+
+    /// The clip being followed, to change its playback (speed, loop, scrub).
+    pub fn clip_mut(&mut self) -> Option<&mut ClipDriver> {
+        self.clip.as_mut()
+    }
+
+    /// Sets drive targets (relative rotations, parent joint frame to child joint frame) on
+    /// ragdoll 0's joints; bones not listed keep theirs. Targets are clamped into the joint's
+    /// limits, so the drives never pull past them. `None` returns a joint to the rest pose.
+    pub fn set_joint_targets(&mut self, targets: &[(BoneId, Option<glam::DQuat>)]) -> usize {
+        let Some(d) = self.dolls.first_mut() else {
+            return 0;
+        };
+        let clamped: Vec<(BoneId, Option<glam::Quat>)> = targets
+            .iter()
+            .map(|&(bone, t)| {
+                let limits = d.joints.iter().find(|j| j.spec.bone == bone).map(|j| &j.spec.limits);
+                let t = t.and_then(|q| Some(limits?.clamp(q).as_quat()));
+                (bone, t)
+            })
+            .collect();
+        d.set_targets(&mut self.world, &clamped, &self.settings)
+    }
+
+    /// Drops every drive target: all joints pull toward the rest pose again.
+    pub fn clear_joint_targets(&mut self) {
+        let bones: Vec<(BoneId, Option<glam::DQuat>)> = self
+            .dolls
+            .first()
+            .map(|d| d.joints.iter().map(|j| (j.spec.bone, None)).collect())
+            .unwrap_or_default();
+        self.set_joint_targets(&bones);
+    }
+
+    /// Moves a pinned (kinematic) body to a world pose over the next step, so it pushes what it
+    /// touches with the velocity that takes; pins it first if it is dynamic. For the root of a
+    /// clip played with a kinematic root.
+    pub fn drive_kinematic(&mut self, bone: BoneId, world_from_body: Pose) -> Result<(), SimError> {
+        if !(world_from_body.translation.is_finite() && world_from_body.rotation.is_finite()) {
+            return Err(SimError::BadInput(format!("pose {world_from_body:?} is not finite")));
+        }
+        self.set_pinned(bone, true)?;
+        let rec = self.dolls[0].bodies.iter().find(|b| b.bone == bone);
+        let rec = rec.ok_or_else(|| SimError::UnknownBone(format!("bone #{}", bone.0)))?;
+        if let Some(body) = self.world.bodies.get_mut(rec.body) {
+            body.set_next_kinematic_position(world_from_body);
+        }
+        Ok(())
     }
 
     /// Pins a bone's body in place (kinematic) or releases it (dynamic). Used to hold the

@@ -8,7 +8,7 @@ use super::settings::SimSettings;
 use super::telemetry::{measure_joint, BodySample, Telemetry};
 use super::world::{self, BodyRec, GroupMap};
 use crate::document::{BoneId, Document};
-use glam::Vec3;
+use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -50,7 +50,7 @@ impl Ragdoll {
             .rev()
             .map(|spec| {
                 let name = doc.bone(spec.bone).name.clone();
-                let gains = joints::motor_gains(&spec.drive, s.drives, s.gain_multiplier);
+                let gains = joints::motor_gains(&spec.drive, s.drives, s.gain_multiplier, false);
                 joints::insert(world, &bodies, spec, name, gains)
             })
             .collect();
@@ -146,7 +146,7 @@ impl Ragdoll {
             .zip(t.joint_stats.iter_mut())
         {
             let q = joints::relative_rotation(world, &self.bodies, &j.spec);
-            let (sample, off_axis) = measure_joint(q, &j.spec.limits);
+            let (sample, off_axis) = measure_joint(q, j.target, &j.spec.limits);
             *out = sample;
             stats.samples += 1;
             stats.sum_sq_error_deg2 += (sample.error_deg as f64) * (sample.error_deg as f64);
@@ -226,7 +226,11 @@ impl Ragdoll {
         // Joints: update in place, add new ones, remove dropped ones.
         let mut kept = vec![false; self.joints.len()];
         for spec in specs {
-            let gains = joints::motor_gains(&spec.drive, s.drives, s.gain_multiplier);
+            let following = self
+                .joints
+                .iter()
+                .any(|j| j.spec.bone == spec.bone && j.target.is_some());
+            let gains = joints::motor_gains(&spec.drive, s.drives, s.gain_multiplier, following);
             match self.joints.iter().position(|j| j.spec.bone == spec.bone) {
                 Some(i) => {
                     kept[i] = true;
@@ -270,10 +274,30 @@ impl Ragdoll {
         Ok(changed)
     }
 
+    /// Sets the drive targets of the listed joints (None: back to the rest pose). Only joints
+    /// whose target changes are touched. Returns how many changed.
+    pub fn set_targets(
+        &mut self,
+        world: &mut PhysicsWorld,
+        targets: &[(BoneId, Option<Quat>)],
+        s: &SimSettings,
+    ) -> usize {
+        let mut changed = 0;
+        for &(bone, target) in targets {
+            let Some(j) = self.joints.iter_mut().find(|j| j.spec.bone == bone) else {
+                continue;
+            };
+            let gains = joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier, target.is_some());
+            changed += joints::set_target(world, j, target, gains) as usize;
+        }
+        changed
+    }
+
     /// Re-applies motor gains after a drives or gain-multiplier change.
     pub fn regain(&mut self, world: &mut PhysicsWorld, s: &SimSettings) {
         for j in &mut self.joints {
-            let gains = joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier);
+            let following = j.target.is_some();
+            let gains = joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier, following);
             let spec = j.spec.clone();
             joints::update(world, &self.bodies, j, spec, gains);
         }

@@ -6,7 +6,8 @@ use glam::Quat;
 use std::io::Write;
 
 
-/// One joint at one step. Angles in degrees, relative to the rest pose (the target), all
+/// One joint at one step. Angles in degrees, relative to the rest pose (the error: to the drive
+/// target, the rest pose or an animation clip's pose), all
 /// from the shared joint math ([`crate::joint`]).
 ///
 /// For a ball socket `swing_deg` is the tilt of the bone's primary axis, `azimuth_deg` its
@@ -210,9 +211,11 @@ impl Telemetry {
 }
 
 /// Measures one joint from the relative rotation `q` = (parent frame)^-1 * (child frame),
-/// with the shared joint math. Returns the sample and, for a hinge, its off-axis bend (deg).
-pub(crate) fn measure_joint(q: Quat, limits: &JointLimits) -> (JointSample, f32) {
-    let m = limits.measure(q.as_dquat());
+/// with the shared joint math; the error is to `target` (the rest pose when None). Returns
+/// the sample and, for a hinge, its off-axis bend (deg).
+pub(crate) fn measure_joint(q: Quat, target: Option<Quat>, limits: &JointLimits) -> (JointSample, f32) {
+    let target = target.map_or(glam::DQuat::IDENTITY, |t| t.as_dquat());
+    let m = limits.measure_to(q.as_dquat(), target);
     let deg = |r: f64| r.to_degrees() as f32;
     let s = JointSample {
         error_deg: deg(m.error_rad),

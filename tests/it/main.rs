@@ -1,9 +1,11 @@
 //! The one integration-test binary: real files, the real document layer, the real CLI.
 
+mod animation;
 mod cli;
 mod common;
 mod diagnostics;
 mod editor;
+mod editor_defects;
 mod generate;
 mod hostile;
 mod limits;

@@ -1,0 +1,244 @@
+//! Skinning on the GPU: the character's rest vertices, joint indices and weights are
+//! uploaded once per document, and a frame sends only one matrix per skin joint. The vertex
+//! shader blends them (linear blend skinning, as [`super::skin::skin`] does on the CPU) and
+//! lights each vertex as [`super::shade`] does, so a new pose costs no per-vertex work on the
+//! CPU and no vertex upload.
+
+use super::pose::Pose;
+use super::skin::{SkinModel, SkinnedPrimitive};
+use glam::Mat4;
+use three_d::{
+    vec3, vec4, Camera, Context, Cull, ElementBuffer, Program, RenderStates, Vec3, Vec4,
+    VertexBuffer, Viewer,
+};
+
+/// The vertex shader: blend the joint matrices, light the vertex (two suns plus ambient, in
+/// linear light), hand its colour on.
+const VERTEX: &str = r#"
+uniform mat4 viewProjection;
+uniform mat4 joints[MAX_JOINTS];
+uniform vec3 albedo;
+uniform vec3 sunDir[2];
+uniform float sunIntensity[2];
+uniform float ambient;
+
+in vec3 position;
+in vec3 normal;
+in vec4 jointIndex;
+in vec4 jointWeight;
+
+out vec3 litColor;
+
+void main() {
+    mat4 m = jointWeight.x * joints[int(jointIndex.x)]
+           + jointWeight.y * joints[int(jointIndex.y)]
+           + jointWeight.z * joints[int(jointIndex.z)]
+           + jointWeight.w * joints[int(jointIndex.w)];
+    vec3 n = mat3(m) * normal;
+    float len = length(n);
+    n = len > 1e-12 ? n / len : vec3(0.0, 1.0, 0.0);
+    float light = ambient;
+    for (int i = 0; i < 2; i++) {
+        light += sunIntensity[i] * max(dot(n, -sunDir[i]), 0.0);
+    }
+    litColor = albedo * light;
+    gl_Position = viewProjection * m * vec4(position, 1.0);
+}
+"#;
+
+/// The fragment shader: the interpolated colour, encoded to sRGB for the window.
+const FRAGMENT: &str = r#"
+in vec3 litColor;
+layout (location = 0) out vec4 outColor;
+
+void main() {
+    vec3 c = clamp(litColor, 0.0, 1.0);
+    vec3 lo = c * 12.92;
+    vec3 hi = 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055;
+    outColor = vec4(mix(lo, hi, step(vec3(0.0031308), c)), 1.0);
+}
+"#;
+
+/// One primitive's buffers on the GPU.
+struct GpuPrimitive {
+    positions: VertexBuffer<Vec3>,
+    normals: VertexBuffer<Vec3>,
+    joint_index: VertexBuffer<Vec4>,
+    joint_weight: VertexBuffer<Vec4>,
+    elements: ElementBuffer<u32>,
+    /// The matrices of this frame's pose, one per skin joint plus a last identity matrix
+    /// that out-of-range joint indices point at (what the CPU path does with them).
+    matrices: Vec<Mat4>,
+}
+
+/// The character skinned on the GPU.
+pub struct GpuSkin {
+    program: Program,
+    primitives: Vec<GpuPrimitive>,
+    /// The uniform array's length the program was compiled for.
+    max_joints: usize,
+}
+
+/// The joint matrices a primitive needs: one per skin joint (world_from_joint times
+/// joint_from_mesh), or the node's world transform for an unskinned primitive.
+fn joint_matrices(p: &SkinnedPrimitive, pose: &Pose, out: &mut Vec<Mat4>) {
+    out.clear();
+    if p.joints.is_empty() || p.prim.joints.len() != p.prim.positions.len() {
+        out.push(p.world_from_mesh);
+    } else {
+        out.extend(
+            p.joints
+                .iter()
+                .map(|(bone, ibm)| match bone.and_then(|b| pose.get(b)) {
+                    Some(w) => w.as_mat4() * *ibm,
+                    None => Mat4::IDENTITY,
+                }),
+        );
+    }
+    out.push(Mat4::IDENTITY);
+}
+
+/// Joint indices (as floats) and weights of each vertex; out-of-range indices point at the
+/// last (identity) matrix, a primitive without skin data uses matrix 0 with full weight.
+fn vertex_joints(p: &SkinnedPrimitive, matrix_count: usize) -> (Vec<Vec4>, Vec<Vec4>) {
+    let n = p.prim.positions.len();
+    let skinned = !p.joints.is_empty() && p.prim.joints.len() == n && p.prim.weights.len() == n;
+    if !skinned {
+        return (
+            vec![vec4(0.0, 0.0, 0.0, 0.0); n],
+            vec![vec4(1.0, 0.0, 0.0, 0.0); n],
+        );
+    }
+    let identity = (matrix_count - 1) as f32;
+    let index = |j: u16| {
+        if (j as usize) < matrix_count - 1 {
+            j as f32
+        } else {
+            identity
+        }
+    };
+    let idx = p
+        .prim
+        .joints
+        .iter()
+        .map(|j| vec4(index(j[0]), index(j[1]), index(j[2]), index(j[3])))
+        .collect();
+    let w = p
+        .prim
+        .weights
+        .iter()
+        .map(|w| vec4(w[0], w[1], w[2], w[3]))
+        .collect();
+    (idx, w)
+}
+
+impl GpuSkin {
+    /// Uploads a model. Fails (and the caller skins on the CPU instead) when the shader does
+    /// not compile or the model has more joints than this GPU's vertex uniforms hold.
+    pub fn new(ctx: &Context, model: &SkinModel) -> Result<Self, String> {
+        let max_joints = model
+            .primitives
+            .iter()
+            .map(|p| p.joints.len().max(1) + 1)
+            .max()
+            .unwrap_or(2);
+        // SAFETY: a plain query of a limit on the current context.
+        let limit = unsafe {
+            use three_d::context::HasContext;
+            ctx.get_parameter_i32(three_d::context::MAX_VERTEX_UNIFORM_COMPONENTS)
+        };
+        // 16 floats per matrix, and room for the other uniforms.
+        if (max_joints * 16 + 64) as i64 > limit as i64 {
+            return Err(format!(
+                "{max_joints} skin joints need more vertex uniforms than the GPU has ({limit})"
+            ));
+        }
+        let vs = VERTEX.replace("MAX_JOINTS", &max_joints.to_string());
+        let program = Program::from_source(ctx, &vs, FRAGMENT).map_err(|e| e.to_string())?;
+        let primitives = model
+            .primitives
+            .iter()
+            .filter(|p| !p.prim.indices.is_empty())
+            .map(|p| {
+                let matrices = vec![Mat4::IDENTITY; p.joints.len().max(1) + 1];
+                let (idx, w) = vertex_joints(p, matrices.len());
+                let v3 = |xs: &[[f32; 3]]| {
+                    xs.iter()
+                        .map(|v| vec3(v[0], v[1], v[2]))
+                        .collect::<Vec<_>>()
+                };
+                let mut normals = v3(&p.prim.normals);
+                normals.resize(p.prim.positions.len(), vec3(0.0, 1.0, 0.0));
+                // Indices past the vertex arrays would read outside the buffers: drop those
+                // triangles (the CPU path's mesh builder refuses them too).
+                let n = p.prim.positions.len() as u32;
+                let indices: Vec<u32> = p
+                    .prim
+                    .indices
+                    .chunks_exact(3)
+                    .filter(|t| t.iter().all(|&i| i < n))
+                    .flatten()
+                    .copied()
+                    .collect();
+                GpuPrimitive {
+                    positions: VertexBuffer::new_with_data(ctx, &v3(&p.prim.positions)),
+                    normals: VertexBuffer::new_with_data(ctx, &normals),
+                    joint_index: VertexBuffer::new_with_data(ctx, &idx),
+                    joint_weight: VertexBuffer::new_with_data(ctx, &w),
+                    elements: ElementBuffer::new_with_data(ctx, &indices),
+                    matrices,
+                }
+            })
+            .collect();
+        Ok(Self {
+            program,
+            primitives,
+            max_joints,
+        })
+    }
+
+    /// Takes a new pose: only the joint matrices change.
+    pub fn set_pose(&mut self, model: &SkinModel, pose: &Pose) {
+        let prims = model
+            .primitives
+            .iter()
+            .filter(|p| !p.prim.indices.is_empty());
+        for (gpu, p) in self.primitives.iter_mut().zip(prims) {
+            joint_matrices(p, pose, &mut gpu.matrices);
+            gpu.matrices.truncate(self.max_joints);
+        }
+    }
+
+    /// Draws the character with the camera's view and projection (call inside a render
+    /// target's `write`), back faces culled, depth-tested.
+    pub fn draw(&self, camera: &Camera) {
+        let p = &self.program;
+        p.use_uniform("viewProjection", camera.projection() * camera.view());
+        let a = super::shade::ALBEDO_LINEAR;
+        p.use_uniform("albedo", vec3(a.x, a.y, a.z));
+        let suns = super::shade::sun_directions();
+        p.use_uniform_array("sunDir", &suns.map(|(d, _)| vec3(d.x, d.y, d.z)));
+        p.use_uniform_array("sunIntensity", &suns.map(|(_, i)| i));
+        p.use_uniform("ambient", super::shade::AMBIENT);
+        let states = RenderStates {
+            cull: Cull::Back,
+            ..Default::default()
+        };
+        for g in &self.primitives {
+            let mats: Vec<Mat4Cg> = g.matrices.iter().map(|m| mat4_cg(*m)).collect();
+            p.use_uniform_array("joints", &mats);
+            p.use_vertex_attribute("position", &g.positions);
+            p.use_vertex_attribute("normal", &g.normals);
+            p.use_vertex_attribute("jointIndex", &g.joint_index);
+            p.use_vertex_attribute("jointWeight", &g.joint_weight);
+            p.draw_elements(states, camera.viewport(), &g.elements);
+        }
+    }
+}
+
+type Mat4Cg = three_d::Mat4;
+
+fn mat4_cg(m: Mat4) -> Mat4Cg {
+    let c = m.to_cols_array_2d();
+    Mat4Cg::from_cols(c[0].into(), c[1].into(), c[2].into(), c[3].into())
+}
