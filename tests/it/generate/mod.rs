@@ -619,7 +619,10 @@ fn wrists_and_ankles_as_hinges_when_asked() {
 #[test]
 fn a_z_up_file_without_its_correction_gets_a_warning() {
     let (mut json, bin) = json_and_bin(&cesium_man());
-    json["nodes"][0].as_object_mut().unwrap().shift_remove("matrix");
+    json["nodes"][0]
+        .as_object_mut()
+        .unwrap()
+        .shift_remove("matrix");
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("zup.glb");
     std::fs::write(&input, fixtures::glb_bytes(&json, &bin.unwrap())).unwrap();
@@ -628,4 +631,31 @@ fn a_z_up_file_without_its_correction_gets_a_warning() {
     assert!(err.contains("flat along Y"), "{err}");
     let (_, _, err) = generate(&cesium_man(), &dir.path().join("p.glb"), &[]);
     assert!(!err.contains("flat along Y"), "{err}");
+}
+
+#[test]
+fn an_edit_group_applies_all_or_nothing_and_inverts_exactly() {
+    use ragdoll_tuner::document::{Edit, EditTarget};
+    let mut doc = Document::open(cesium_man()).unwrap();
+    let before = doc.json().clone();
+    let set = |node: usize, key: &str, v: Value| Edit::Set {
+        target: EditTarget::Node(node),
+        key: key.into(),
+        value: v,
+    };
+    let bad = Edit::Group(vec![
+        set(3, "mass", serde_json::json!(5.0)),
+        set(4, "no_such_key", serde_json::json!(1)),
+    ]);
+    assert!(doc.apply(&bad).is_err());
+    assert_eq!(doc.json(), &before, "nothing of a failed group stays");
+    let good = Edit::Group(vec![
+        set(3, "mass", serde_json::json!(5.0)),
+        set(4, "collider", serde_json::json!("capsule")),
+        set(3, "collider", serde_json::json!("box")),
+    ]);
+    let inverse = doc.apply(&good).unwrap();
+    assert_ne!(doc.json(), &before);
+    doc.apply(&inverse).unwrap();
+    assert_eq!(doc.json(), &before, "the inverse restores every node");
 }
