@@ -409,6 +409,10 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
     symmetry::even_gains(a, list);
 }
 
+/// Bodies closer than this share of the height at rest count as overlapping (their groups
+/// ignore each other), so nothing starts in or near contact.
+pub const GROUP_MARGIN: f64 = 0.015;
+
 /// One group per limb plus the torso; returns each body's mask.
 fn assign_groups(a: &Anatomy, list: &mut [Body]) -> Vec<String> {
     let mut limb_names: Vec<String> = Vec::new();
@@ -446,7 +450,7 @@ fn assign_groups(a: &Anatomy, list: &mut [Body]) -> Vec<String> {
         .enumerate()
         .filter_map(|(k, b)| b.parent.map(|p| (k, p)))
         .collect();
-    groups::masks(&groups, &fits, &jointed, 0.005 * a.height)
+    groups::masks(&groups, &fits, &jointed, GROUP_MARGIN * a.height)
 }
 
 /// A reference to a bone that `Document::bone_by_name` resolves back to it.

@@ -251,3 +251,29 @@ pub fn run(doc: &Document, s: Scenario) -> Outcome {
         length_unit: sim.settings().length_unit,
     }
 }
+
+/// Pairs of bodies (bone names) penetrating after the first step from rest: colliders that
+/// overlap at rest and would push each other apart. The ground is not counted.
+pub fn rest_contacts(doc: &Document) -> Vec<(String, String)> {
+    let mut sim = Simulation::new(doc, SimSettings::passive()).unwrap();
+    sim.step().unwrap();
+    let w = sim.physics();
+    let name_of = |c: rapier3d::prelude::ColliderHandle| {
+        let body = w.colliders.get(c)?.parent()?;
+        doc.bones
+            .iter()
+            .find(|b| sim.body_handle(&b.name) == Some(body))
+            .map(|b| b.name.clone())
+    };
+    let tol = 1e-3 * sim.settings().length_unit;
+    w.narrow_phase
+        .contact_pairs()
+        .filter(|p| {
+            p.manifolds()
+                .iter()
+                .flat_map(|m| m.points.iter())
+                .any(|pt| pt.dist < -tol)
+        })
+        .filter_map(|p| Some((name_of(p.collider1)?, name_of(p.collider2)?)))
+        .collect()
+}

@@ -151,6 +151,12 @@ fn cesium_man_and_the_fox_generate_lossless_valid_files() {
         let (_dir, out, _) = generated(&input, name);
         check_lossless(&input, &out);
         check_joint_rules(&out);
+        let doc = Document::open(&out).unwrap();
+        let touching = rest_contacts(&doc);
+        assert!(
+            touching.is_empty(),
+            "{name}: bodies touch at rest: {touching:?}"
+        );
     }
     // The split .gltf: saved beside a copy of its buffer, which stays byte-identical.
     let (dir, out, _) = generated(&fox_gltf(), "fox.gltf");
