@@ -168,10 +168,10 @@ pub fn capsule(
             break;
         }
     }
-    best.unwrap_or_else(|| unreachable_fit(origin, rotation, min_radius))
+    best.unwrap_or_else(|| fallback_fit(origin, rotation, min_radius))
 }
 
-fn unreachable_fit(origin: DVec3, rotation: DQuat, r: f64) -> WorldFit {
+fn fallback_fit(origin: DVec3, rotation: DQuat, r: f64) -> WorldFit {
     WorldFit {
         shape: Shape::Sphere { radius: r },
         center: origin,
@@ -238,7 +238,7 @@ pub fn cuboid(
             break;
         }
     }
-    best.unwrap_or_else(|| unreachable_fit(origin, rotation, min_half))
+    best.unwrap_or_else(|| fallback_fit(origin, rotation, min_half))
 }
 
 /// Raises the box's lowest face to `floor` (world height) along whichever local axis is
@@ -312,7 +312,7 @@ pub fn sphere(
             break;
         }
     }
-    best.unwrap_or_else(|| unreachable_fit(origin, rotation, min_radius))
+    best.unwrap_or_else(|| fallback_fit(origin, rotation, min_radius))
 }
 
 /// Extents of the points along three directions (p5..p95), for the round/flat test.
