@@ -530,6 +530,9 @@ fn speed_of_a_50_bone_35k_vertex_character() {
             ..fixtures::Build::default()
         },
     );
+    // Kept under target/ so the release CLI can be timed on the same file.
+    let keep = root().join("target/generate-speed-fixture.glb");
+    std::fs::write(&keep, &bytes).unwrap();
     let doc = Document::from_bytes(Path::new("speed.glb"), &bytes, Default::default()).unwrap();
     assert!(doc.bones.len() >= 50);
     let geo = doc.load_geometry().unwrap();
