@@ -411,7 +411,8 @@ impl Live for LiveSim {
         if let Some(p) = sim.paused() {
             return Err(format!("{p}; press Reset"));
         }
-        sim.apply_impulse(&doc.bone(bone).name, impulse_n_s)
+        let scaled = impulse_n_s * sim.push_scale();
+        sim.apply_impulse(&doc.bone(bone).name, scaled)
             .map_err(|e| e.to_string())
     }
 
@@ -474,8 +475,14 @@ impl Live for LiveSim {
                 limit: *limit,
             })
             .collect();
+        // No resolved balance bones: tilt is NaN (not measured), never drawn as 0.
+        let measured = d.tilt.last().is_none_or(|v| v.is_finite());
         out.push(Series {
-            name: "torso tilt".into(),
+            name: if measured {
+                "torso tilt".into()
+            } else {
+                "torso tilt: not measured (no balance bones)".into()
+            },
             plot: PlotKind::Tilt,
             times: &d.times,
             values: &d.tilt,

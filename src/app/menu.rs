@@ -1,6 +1,7 @@
 //! The menu bar and keyboard shortcuts.
 
 use super::files::{Files, PathAction};
+use super::generate_dialog::GenerateDialog;
 use super::state::EditorState;
 
 /// Ctrl+S, Ctrl+Z, Ctrl+Shift+Z (also Ctrl+Y).
@@ -29,7 +30,7 @@ pub fn shortcuts(ctx: &egui::Context, st: &mut EditorState) {
     }
 }
 
-pub fn bar(ui: &mut egui::Ui, st: &mut EditorState, files: &mut Files) {
+pub fn bar(ui: &mut egui::Ui, st: &mut EditorState, files: &mut Files, gen: &mut GenerateDialog) {
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
             if ui.button("Open…").clicked() {
@@ -84,6 +85,10 @@ pub fn bar(ui: &mut egui::Ui, st: &mut EditorState, files: &mut Files) {
                 .clicked()
             {
                 st.redo();
+            }
+            ui.separator();
+            if ui.button("Generate ragdoll…").clicked() {
+                gen.open();
             }
         });
     });

@@ -7,6 +7,7 @@ mod clip_link;
 mod clip_panel;
 mod diagnostics;
 pub mod files;
+pub mod generate_dialog;
 mod headless;
 pub mod history;
 mod inspector;
@@ -52,6 +53,7 @@ pub struct EditorApp {
     viewport: viewport::Viewport,
     outliner: outliner::Outliner,
     files: Files,
+    generate: generate_dialog::GenerateDialog,
     plot: plot::PlotPanel,
     sim: sim_link::SimControls,
     /// The running simulation, once one is plugged in (see [`sim_link`]).
@@ -129,6 +131,7 @@ impl EditorApp {
             viewport,
             outliner: outliner::Outliner::default(),
             files: Files::default(),
+            generate: generate_dialog::GenerateDialog::default(),
             plot,
             sim: sim_link::SimControls::default(),
             simulation: Some(simulation),
@@ -279,7 +282,7 @@ impl EditorApp {
         let st = &mut self.state;
         egui::Panel::top("menu")
             .frame(unfilled_side(ui))
-            .show(ui, |ui| menu::bar(ui, st, &mut self.files));
+            .show(ui, |ui| menu::bar(ui, st, &mut self.files, &mut self.generate));
         egui::Panel::bottom("status")
             .frame(unfilled_side(ui))
             .show(ui, |ui| {
@@ -450,6 +453,7 @@ impl eframe::App for EditorApp {
         self.drive_simulation(&ctx);
         self.panels(ui, frame);
         self.files.windows(&ctx, &mut self.state);
+        self.generate.show(&ctx, &mut self.state);
         let title = self.state.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));

@@ -4,6 +4,7 @@ mod bench;
 mod bench_clip;
 mod bench_io;
 mod edit;
+pub mod generate;
 mod inspect;
 pub mod poses;
 pub mod simulate;
@@ -115,6 +116,13 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Generate a ragdoll (shapes fitted to the skin, joints, limits, masses, drives and
+    /// balance) for a rigged character and save it losslessly to OUT.
+    Generate {
+        file: PathBuf,
+        #[command(flatten)]
+        args: generate::GenerateArgs,
+    },
     /// Write the bundled default character from the generator code.
     GenerateMannequin {
         #[arg(default_value = crate::mannequin::ASSET_PATH)]
@@ -172,9 +180,10 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
             seconds,
             json,
         } => bench_clip::run(&file, &clip, seconds, json, policy),
+        Command::Generate { file, args } => generate::run(&file, &args, policy),
         Command::GenerateMannequin { output, dense } => match dense {
             Some(out) => generate_dense(&out),
-            None => generate(&output),
+            None => generate_mannequin(&output),
         },
     };
     match result {
@@ -190,7 +199,7 @@ fn open(file: &Path, policy: UriPolicy) -> Result<Document, DocError> {
     Document::open_with(file, policy)
 }
 
-fn generate(output: &Path) -> anyhow::Result<ExitCode> {
+fn generate_mannequin(output: &Path) -> anyhow::Result<ExitCode> {
     let bytes = crate::mannequin::generate();
     crate::document::write_atomic(output, |w| std::io::Write::write_all(w, &bytes))?;
     println!("wrote {} ({} bytes)", output.display(), bytes.len());

@@ -197,18 +197,26 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
             })
         })
         .collect();
-    let min_pelvis = if t.min_pelvis_height_ratio.is_finite() {
-        t.min_pelvis_height_ratio as f64
-    } else {
-        1.0
-    };
+    // Not measured (null) when no balance bone was resolved: never a made-up 0.
+    let min_pelvis = (sim.falls_measured() && t.min_pelvis_height_ratio.is_finite())
+        .then_some(t.min_pelvis_height_ratio as f64);
+    let max_tilt = sim.tilt_measured().then_some(t.max_torso_tilt_deg as f64);
+    let fell = sim.falls_measured().then_some(sim.fell_at_s().is_some());
+    let balance = sim.balance_bones().clone();
+    let note = (!sim.falls_measured()).then(|| {
+        format!(
+            "{}: no balance settings and no pelvis or feet found by role: torso tilt, pelvis height and falls are not measured",
+            file.display()
+        )
+    });
     let report = json!({
         "seconds": r(sim.time_s(), 4),
         "steps": sim.steps(),
-        "fell": sim.fell_at_s().is_some(),
+        "fell": fell,
         "fell_at_s": sim.fell_at_s().map(|x| r(x, 4)),
-        "max_torso_tilt_deg": r(t.max_torso_tilt_deg as f64, 3),
-        "min_pelvis_height_ratio": r(min_pelvis, 4),
+        "max_torso_tilt_deg": max_tilt.map(|x| r(x, 3)),
+        "min_pelvis_height_ratio": min_pelvis.map(|x| r(x, 4)),
+        "balance_bones": balance,
         "clip": clip_name,
         "root": root_mode,
         "joints": joints,
@@ -221,20 +229,25 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
         t.write_csv(std::io::BufWriter::new(f))
             .with_context(|| format!("writing {}", path.display()))?;
     }
+    if let Some(n) = &note {
+        eprintln!("warning: {n}");
+    }
     if a.json {
         println!("{report}");
     } else {
+        let not_measured = || "not measured".to_string();
         println!(
-            "{:.2} s ({} steps) in {:.0} ms: {}; max torso tilt {:.1} deg, min pelvis height {:.0}% of rest",
+            "{:.2} s ({} steps) in {:.0} ms: {}; max torso tilt {}, min pelvis height {}",
             sim.time_s(),
             sim.steps(),
             wall_ms,
-            match sim.fell_at_s() {
-                Some(x) => format!("fell at {x:.2} s"),
-                None => "stayed up".into(),
+            match (fell, sim.fell_at_s()) {
+                (None, _) => "falls not measured".into(),
+                (_, Some(x)) => format!("fell at {x:.2} s"),
+                _ => "stayed up".into(),
             },
-            t.max_torso_tilt_deg,
-            min_pelvis * 100.0
+            max_tilt.map_or_else(not_measured, |x| format!("{x:.1} deg")),
+            min_pelvis.map_or_else(not_measured, |x| format!("{:.0}% of rest", x * 100.0))
         );
         println!(
             "{:<14} {:>9} {:>9} {:>14}",

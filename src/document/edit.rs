@@ -31,14 +31,20 @@ pub enum Edit {
         target: EditTarget,
         extras: Option<Value>,
     },
+    /// Several edits applied in order, all or nothing, as one command (one undo step).
+    /// Its inverse is the group of the inverses in reverse order.
+    Group(Vec<Edit>),
 }
 
 impl Edit {
+    /// The target of a single edit; a group's first edit's target (the document's for an
+    /// empty group).
     pub fn target(&self) -> EditTarget {
         match self {
             Edit::Set { target, .. }
             | Edit::Remove { target, .. }
             | Edit::ReplaceExtras { target, .. } => *target,
+            Edit::Group(list) => list.first().map_or(EditTarget::Document, Edit::target),
         }
     }
 }
@@ -104,7 +110,39 @@ impl Document {
     }
 
     /// Applies an edit, re-derives physics and diagnostics, and returns the inverse edit.
+    /// A group applies all or nothing: on the first failure the edits already applied are
+    /// undone and the error is returned.
     pub fn apply(&mut self, edit: &Edit) -> Result<Edit, EditError> {
+        let inverse = self.apply_raw(edit)?;
+        self.edits_since_save += 1;
+        self.analyse();
+        Ok(inverse)
+    }
+
+    /// Applies an edit to the JSON only (no re-analysis), returning its inverse.
+    fn apply_raw(&mut self, edit: &Edit) -> Result<Edit, EditError> {
+        let Edit::Group(list) = edit else {
+            return self.apply_one(edit);
+        };
+        let mut inverses = Vec::with_capacity(list.len());
+        for e in list {
+            match self.apply_raw(e) {
+                Ok(inv) => inverses.push(inv),
+                Err(err) => {
+                    for inv in inverses.iter().rev() {
+                        // Inverses are whole-extras replacements of targets just written:
+                        // they cannot fail, and a failure here would leave nothing to restore.
+                        self.apply_raw(inv).ok();
+                    }
+                    return Err(err);
+                }
+            }
+        }
+        inverses.reverse();
+        Ok(Edit::Group(inverses))
+    }
+
+    fn apply_one(&mut self, edit: &Edit) -> Result<Edit, EditError> {
         let target = edit.target();
         if let EditTarget::Node(n) = target {
             if n >= self.skeleton.nodes.len() {
@@ -142,9 +180,8 @@ impl Document {
                 let slot = physics_object(owner).map_err(|r| not_object(key, r))?;
                 remove_path(slot, key);
             }
+            Edit::Group(_) => unreachable!("groups are split in apply_raw"),
         }
-        self.edits_since_save += 1;
-        self.analyse();
         Ok(Edit::ReplaceExtras {
             target,
             extras: before,

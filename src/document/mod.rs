@@ -192,6 +192,7 @@ impl Document {
             &mut diags,
         );
         self.bones = list;
+        diags.extend(self.scale_diagnostics());
         diags.extend(validate::check_swing_axes(self));
         for b in &mut self.bones {
             b.has_problems = diags.iter().any(|d| d.node == Some(b.node));

@@ -9,6 +9,11 @@
 //!
 //! "Fell": the pelvis below 50% of its rest height, or the torso tilted past 60 degrees.
 //! After a fall the upright joint is disabled.
+//!
+//! The bones: the document's balance settings; without settings, the default names when
+//! those bones exist, else found by role (pelvis, lowest body of each leg). When none can be
+//! found, tilt, pelvis height and falls are not measured (NaN in telemetry, null in reports),
+//! never a made-up zero.
 
 use super::world::{frame_from_axis, BodyRec};
 use crate::document::{BalanceSettings, Document};
@@ -20,10 +25,35 @@ pub const FELL_PELVIS_RATIO: f32 = 0.5;
 /// Torso tilt above which the figure has fallen (degrees).
 pub const FELL_TILT_DEG: f32 = 60.0;
 
+/// Where the balance bones came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BalanceSource {
+    /// The document's `extras.physics.balance`.
+    Settings,
+    /// No settings: the default names (`pelvis`, `foot_l`, `foot_r`) exist.
+    DefaultNames,
+    /// No settings: found by role (pelvis and the lowest body of each leg).
+    Roles,
+    /// Nothing found: tilt and falls are not measured.
+    Unresolved,
+}
+
+/// The balance bones in use.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct BalanceBones {
+    pub source: BalanceSource,
+    pub torso_bone: Option<String>,
+    pub pelvis_bone: Option<String>,
+    pub foot_bones: Vec<String>,
+}
+
 /// The balance controller of one ragdoll.
 #[derive(Debug, Clone)]
 pub(crate) struct BalanceRig {
     pub built: BalanceSettings,
+    /// The bones resolved for `built` (by name, or by role when the file has no settings).
+    pub bones: BalanceBones,
     /// Body slots of the torso (held upright), pelvis (fall height) and support feet.
     pub torso: Option<usize>,
     pub pelvis: Option<usize>,
@@ -40,8 +70,8 @@ pub(crate) struct BalanceRig {
     pub applied_feet: u32,
 }
 
-/// The ankle torque is rewritten only when it moves by more than this (N*m) or the grounded
-/// feet change: any write to a jointed body makes Rapier rebuild its joint assembly for the
+/// The ankle torque is rewritten only when it moves by more than this (N*m, for the default
+/// `ankle_max_torque` of 150 N*m; it scales with the cap) or the grounded feet change: any write to a jointed body makes Rapier rebuild its joint assembly for the
 /// step, which costs about as much as the rest of this layer together.
 pub const ANKLE_TORQUE_DEADBAND_N_M: f32 = 1.0;
 
@@ -68,10 +98,51 @@ fn upright_joint(torso_rest_rot: Quat, s: &BalanceSettings) -> GenericJoint {
     j
 }
 
+/// The balance bone names: the document's settings when it has them; else the default names
+/// when those bones exist; else by role.
+fn resolve_names(
+    doc: &Document,
+    bodies: &[BodyRec],
+    s: &BalanceSettings,
+) -> (BalanceSource, Option<String>, Option<String>, Vec<String>) {
+    let explicit = doc.json().pointer("/extras/physics/balance").is_some();
+    if explicit {
+        return (
+            BalanceSource::Settings,
+            Some(s.torso_bone.clone()),
+            Some(s.pelvis_bone.clone()),
+            s.foot_bones.clone(),
+        );
+    }
+    if slot(doc, bodies, &s.torso_bone).is_some() {
+        return (
+            BalanceSource::DefaultNames,
+            Some(s.torso_bone.clone()),
+            Some(s.pelvis_bone.clone()),
+            s.foot_bones.clone(),
+        );
+    }
+    match crate::generate::balance_by_role(doc) {
+        Some(b) => (
+            BalanceSource::Roles,
+            Some(b.torso_bone),
+            Some(b.pelvis_bone),
+            b.foot_bones,
+        ),
+        None => (BalanceSource::Unresolved, None, None, Vec::new()),
+    }
+}
+
 impl BalanceRig {
     pub fn new(world: &mut PhysicsWorld, doc: &Document, bodies: &[BodyRec]) -> Self {
         let mut rig = BalanceRig {
             built: doc.balance.clone(),
+            bones: BalanceBones {
+                source: BalanceSource::Unresolved,
+                torso_bone: None,
+                pelvis_bone: None,
+                foot_bones: Vec::new(),
+            },
             torso: None,
             pelvis: None,
             feet: Vec::new(),
@@ -95,16 +166,28 @@ impl BalanceRig {
         }
         self.upright = None;
         let s = doc.balance.clone();
-        self.torso = slot(doc, bodies, &s.torso_bone);
-        self.pelvis = slot(doc, bodies, &s.pelvis_bone).or(self.torso);
+        let (source, torso, pelvis, feet) = resolve_names(doc, bodies, &s);
+        self.torso = torso.as_deref().and_then(|n| slot(doc, bodies, n));
+        self.pelvis = pelvis.as_deref().and_then(|n| slot(doc, bodies, n)).or(self.torso);
         self.feet.clear();
         self.foot_names.clear();
-        for f in &s.foot_bones {
+        for f in &feet {
             if let Some(k) = slot(doc, bodies, f) {
                 self.feet.push(k);
                 self.foot_names.push(f.clone());
             }
         }
+        let name = |k: Option<usize>| k.map(|k| bodies[k].name.clone());
+        self.bones = BalanceBones {
+            source: if self.torso.is_none() && self.pelvis.is_none() {
+                BalanceSource::Unresolved
+            } else {
+                source
+            },
+            torso_bone: name(self.torso),
+            pelvis_bone: name(self.pelvis),
+            foot_bones: self.foot_names.clone(),
+        };
         if let Some(p) = self.pelvis {
             self.rest_pelvis_height_m = bodies[p].world_from_body_rest.translation.y.max(1e-3);
         }
@@ -172,16 +255,17 @@ impl BalanceRig {
         vcom: Vec3,
         grounded: u32,
         on: bool,
+        unit: f32,
     ) {
         let (tau, feet) = match self.pelvis {
             Some(_) if on && grounded != 0 => (
-                self.torque_for(world, bodies, com, vcom, grounded),
+                self.torque_for(world, bodies, com, vcom, grounded, unit),
                 grounded,
             ),
             _ => (Vec3::ZERO, 0),
         };
-        let unchanged = feet == self.applied_feet
-            && (tau - self.applied_torque).length() < ANKLE_TORQUE_DEADBAND_N_M;
+        let deadband = ANKLE_TORQUE_DEADBAND_N_M * (self.built.ankle_max_torque as f32 / 150.0);
+        let unchanged = feet == self.applied_feet && (tau - self.applied_torque).length() < deadband;
         if unchanged && !(feet == 0 && self.applied_torque != Vec3::ZERO) {
             return;
         }
@@ -209,6 +293,7 @@ impl BalanceRig {
         com: Vec3,
         vcom: Vec3,
         grounded: u32,
+        unit: f32,
     ) -> Vec3 {
         let mut support = Vec3::ZERO;
         for (i, &f) in self.feet.iter().enumerate() {
@@ -217,7 +302,7 @@ impl BalanceRig {
             }
         }
         support /= grounded.count_ones() as f32;
-        let h = (com.y - support.y).max(0.3);
+        let h = (com.y - support.y).max(0.3 * unit);
         let d = com - support;
         // Lean about X from a +Z offset, about Z from a -X offset (right-handed, Y up).
         let lean = Vec3::new(d.z.atan2(h), 0.0, -d.x.atan2(h));

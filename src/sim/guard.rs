@@ -1,5 +1,6 @@
 //! The stability guard: a body with a non-finite pose or velocity, or a runaway velocity,
-//! pauses the simulation with a message naming its bone. Nothing panics.
+//! pauses the simulation with a message naming its bone. Nothing panics. The speed limits
+//! scale with the character's size ([`SimSettings::max_linear_speed`]).
 
 use super::settings::SimSettings;
 use super::world::BodyRec;
@@ -21,17 +22,17 @@ pub(crate) fn check(
             format!("non-finite pose (position {:?})", p.translation)
         } else if !(v.is_finite() && w.is_finite()) {
             format!("non-finite velocity (linear {v:?}, angular {w:?})")
-        } else if v.length() > s.max_linear_speed_m_s {
+        } else if v.length() > s.max_linear_speed() {
             format!(
-                "runaway linear velocity {:.1} m/s (limit {} m/s)",
+                "runaway linear velocity {:.1} m/s (limit {:.1} m/s at this size)",
                 v.length(),
-                s.max_linear_speed_m_s
+                s.max_linear_speed()
             )
-        } else if w.length() > s.max_angular_speed_rad_s {
+        } else if w.length() > s.max_angular_speed() {
             format!(
-                "runaway angular velocity {:.1} rad/s (limit {} rad/s)",
+                "runaway angular velocity {:.1} rad/s (limit {:.1} rad/s at this size)",
                 w.length(),
-                s.max_angular_speed_rad_s
+                s.max_angular_speed()
             )
         } else {
             continue;

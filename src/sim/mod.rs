@@ -16,11 +16,11 @@ mod settings;
 pub mod telemetry;
 pub mod world;
 
-pub use balance::{FELL_PELVIS_RATIO, FELL_TILT_DEG};
+pub use balance::{BalanceBones, BalanceSource, FELL_PELVIS_RATIO, FELL_TILT_DEG};
 pub use error::{SimError, SimPause};
 pub use follow::{ClipDriver, RootMode};
 pub use crate::joint::JointLimits;
-pub use settings::{SimSettings, SolverPreset};
+pub use settings::{length_unit_for, SimSettings, SolverPreset, REFERENCE_HEIGHT_M};
 pub use telemetry::{BodySample, FrameRing, JointSample, JointStats, Telemetry};
 pub use world::GroupMap;
 
@@ -59,6 +59,10 @@ impl Simulation {
         settings: SimSettings,
         count: usize,
     ) -> Result<Self, SimError> {
+        let mut settings = settings;
+        if settings.auto_length_unit {
+            settings.length_unit = settings::length_unit_for(doc);
+        }
         let mut world = PhysicsWorld::new();
         world.integration_parameters = settings.integration_parameters();
         world.gravity = settings.gravity_m_s2;
@@ -67,7 +71,8 @@ impl Simulation {
         let side = (count as f32).sqrt().ceil().max(1.0) as usize;
         let mut dolls = Vec::with_capacity(count);
         for i in 0..count {
-            let offset = Vec3::new((i % side) as f32 * 3.0, 0.0, (i / side) as f32 * 3.0);
+            let spacing = 3.0 * settings.unit();
+            let offset = Vec3::new((i % side) as f32 * spacing, 0.0, (i / side) as f32 * spacing);
             dolls.push(Ragdoll::build(&mut world, doc, &groups, &settings, offset)?);
         }
         let mut sim = Simulation {
@@ -195,7 +200,7 @@ impl Simulation {
                 d.regain(&mut self.world, &s);
             }
         }
-        if s.friction != old.friction || s.inertia_floor_kg_m2 != old.inertia_floor_kg_m2 {
+        if s.friction != old.friction || s.inertia_floor() != old.inertia_floor() {
             for d in &mut self.dolls {
                 for b in &d.bodies {
                     let Some(col) = self.world.colliders.get_mut(b.collider) else {
@@ -206,7 +211,7 @@ impl Simulation {
                         &b.name,
                         col.shared_shape(),
                         b.built.mass_kg,
-                        s.inertia_floor_kg_m2,
+                        s.inertia_floor(),
                     ) {
                         col.set_mass_properties(mp);
                     }
@@ -274,6 +279,29 @@ impl Simulation {
 
     pub fn telemetry_of(&self, ragdoll: usize) -> Option<&Telemetry> {
         self.dolls.get(ragdoll).map(|d| &d.telemetry)
+    }
+
+    /// The balance bones ragdoll 0 uses, and where they came from.
+    pub fn balance_bones(&self) -> &BalanceBones {
+        &self.dolls[0].balance.bones
+    }
+
+    /// True when torso tilt is measured (a torso body was resolved).
+    pub fn tilt_measured(&self) -> bool {
+        self.dolls[0].balance.torso.is_some()
+    }
+
+    /// True when falls are detected (a torso or pelvis body was resolved).
+    pub fn falls_measured(&self) -> bool {
+        let b = &self.dolls[0].balance;
+        b.torso.is_some() || b.pelvis.is_some()
+    }
+
+    /// The impulse of one unit of editor push (N*s): 1 N*s for a 70 kg, 1.75 m character,
+    /// scaled by mass and by the square root of the size (the speeds it gives scale so).
+    pub fn push_scale(&self) -> f32 {
+        let m = self.dolls[0].total_mass_kg.max(1e-9);
+        m / 70.0 * self.settings.unit().sqrt()
     }
 
     /// When ragdoll 0 fell (pelvis below 50% of rest height or torso tilt past 60 degrees).

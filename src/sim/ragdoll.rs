@@ -82,8 +82,15 @@ impl Ragdoll {
     pub fn control(&mut self, world: &mut PhysicsWorld, s: &SimSettings) {
         let on = self.balance.active(s.balance, self.fell_at_s.is_some());
         self.balance.set_upright(world, on);
-        self.balance
-            .ankle_torque(world, &self.bodies, self.com, self.vcom, self.grounded, on);
+        self.balance.ankle_torque(
+            world,
+            &self.bodies,
+            self.com,
+            self.vcom,
+            self.grounded,
+            on,
+            s.unit(),
+        );
     }
 
     /// Whole-body state and telemetry after a step.
@@ -114,11 +121,12 @@ impl Ragdoll {
             }
         }
         self.grounded = grounded;
-        let tilt_deg = self.balance.torso.map_or(0.0, |t| {
+        // Not measured (NaN) without a torso or pelvis body: never a made-up 0.
+        let tilt_deg = self.balance.torso.map_or(f32::NAN, |t| {
             let up = *world.bodies[self.bodies[t].body].rotation() * self.balance.torso_up_in_body;
             up.y.clamp(-1.0, 1.0).acos().to_degrees()
         });
-        let pelvis_ratio = self.balance.pelvis.map_or(1.0, |p| {
+        let pelvis_ratio = self.balance.pelvis.map_or(f32::NAN, |p| {
             world.bodies[self.bodies[p].body].translation().y / self.balance.rest_pelvis_height_m
         });
         if self.fell_at_s.is_none()

@@ -2,8 +2,47 @@
 //! editor settings (see the module docs); [`SimSettings::crowd`] is Rapier's own solver
 //! defaults at the same rate.
 
+use crate::document::Document;
 use glam::Vec3;
 use rapier3d::prelude::IntegrationParameters;
+
+/// The height of the reference character `length_unit` 1 stands for (m).
+pub const REFERENCE_HEIGHT_M: f32 = 1.75;
+
+/// The character's size relative to [`REFERENCE_HEIGHT_M`]: the vertical extent of its
+/// colliders at rest (bounding spheres, world units), clamped to 1e-3..1e3; 1 without any.
+pub fn length_unit_for(doc: &Document) -> f32 {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for id in doc.bone_ids() {
+        let Some(c) = doc.bone(id).physics.as_ref().and_then(|p| p.collider.as_ref()) else {
+            continue;
+        };
+        let r = match doc.world_shape(id, &c.shape) {
+            crate::document::ColliderShape::Capsule {
+                radius,
+                half_height,
+            } => radius + half_height,
+            crate::document::ColliderShape::Sphere { radius } => radius,
+            crate::document::ColliderShape::Box { half_extents } => {
+                half_extents.iter().map(|e| e * e).sum::<f64>().sqrt()
+            }
+        };
+        let place = doc.body_from_collider(id, c);
+        let world = doc.skeleton.nodes[doc.bone(id).node].world_from_node;
+        let (_, rot, pos) = world.to_scale_rotation_translation();
+        let centre = pos + rot * place.translation;
+        if centre.y.is_finite() && r.is_finite() {
+            lo = lo.min(centre.y - r);
+            hi = hi.max(centre.y + r);
+        }
+    }
+    let h = hi - lo;
+    if h.is_finite() && h > 0.0 {
+        ((h as f32) / REFERENCE_HEIGHT_M).clamp(1e-3, 1e3)
+    } else {
+        1.0
+    }
+}
 
 /// Which solver parameters a world steps with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +94,13 @@ pub struct SimSettings {
     pub telemetry_seconds: f32,
     /// Record per-joint and whole-body telemetry every step. Default on.
     pub telemetry: bool,
+    /// The character's size relative to a 1.75 m human (Rapier's `length_unit` is this in
+    /// metres). The guard's speed limits, the inertia floor, the balance controller's
+    /// distances and the editor's push strength scale with it. Default 1.
+    pub length_unit: f32,
+    /// Set `length_unit` from the document's character when a simulation is built.
+    /// Default on.
+    pub auto_length_unit: bool,
 }
 
 impl Default for SimSettings {
@@ -78,6 +124,8 @@ impl Default for SimSettings {
             max_angular_speed_rad_s: 1000.0,
             telemetry_seconds: 20.0,
             telemetry: true,
+            length_unit: 1.0,
+            auto_length_unit: true,
         }
     }
 }
@@ -104,14 +152,17 @@ impl SimSettings {
     pub fn integration_parameters(&self) -> IntegrationParameters {
         let mut p = IntegrationParameters {
             dt: self.dt_s,
+            length_unit: self.unit(),
             ..IntegrationParameters::default()
         };
         if self.preset == SolverPreset::Editor {
-            p.num_solver_iterations = self.substeps.max(1);
+            p.num_solver_iterations = self.substeps_at_size();
             p.num_internal_pgs_iterations = self.solver_iterations.max(1);
             p.num_internal_stabilization_iterations = self.stabilization_iterations;
             p.warmstart_joints = self.warmstart_joints;
-            p.normalized_max_corrective_velocity = self.max_corrective_velocity;
+            // Rapier multiplies this by length_unit; natural speeds scale with its square root.
+            p.normalized_max_corrective_velocity =
+                self.max_corrective_velocity / self.unit().sqrt();
         }
         p
     }
@@ -120,6 +171,40 @@ impl SimSettings {
     pub fn telemetry_capacity(&self) -> usize {
         let secs = self.telemetry_seconds.max(20.0);
         (secs / self.dt_s.max(1e-6)).ceil() as usize
+    }
+
+    /// `length_unit`, sanitised (1 when not a positive finite number).
+    pub fn unit(&self) -> f32 {
+        if self.length_unit.is_finite() && self.length_unit > 0.0 {
+            self.length_unit
+        } else {
+            1.0
+        }
+    }
+
+    /// Substeps at this size: a character smaller than the reference moves faster (its time
+    /// scale is sqrt(L/g)), so it gets proportionally more substeps (at most 8x), keeping the
+    /// solver's work per unit of its own motion the same.
+    pub fn substeps_at_size(&self) -> usize {
+        let base = self.substeps.max(1);
+        let k = (1.0 / self.unit().sqrt()).clamp(1.0, 8.0);
+        ((base as f32 * k).round() as usize).max(base)
+    }
+
+    /// The inertia floor at this size: inertia scales with mass times length squared, and a
+    /// character's mass with its size cubed (kg*m^2).
+    pub fn inertia_floor(&self) -> f32 {
+        self.inertia_floor_kg_m2 * self.unit().powi(5)
+    }
+
+    /// The guard's linear speed limit at this size: natural speeds scale with sqrt(g*L).
+    pub fn max_linear_speed(&self) -> f32 {
+        self.max_linear_speed_m_s * self.unit().sqrt()
+    }
+
+    /// The guard's angular speed limit at this size: natural rates scale with sqrt(g/L).
+    pub fn max_angular_speed(&self) -> f32 {
+        self.max_angular_speed_rad_s / self.unit().sqrt()
     }
 
     /// Steps per simulated second.

@@ -185,9 +185,9 @@ pub(crate) fn build_collider(
     settings: &SimSettings,
 ) -> Result<rapier3d::geometry::Collider, SimError> {
     let name = &doc.bone(id).name;
-    let shape = shape_of(name, &built.collider.shape)?;
-    let mp = mass_properties(name, &shape, built.mass_kg, settings.inertia_floor_kg_m2)?;
-    let place = doc.collider_placement(id, &built.collider);
+    let shape = shape_of(name, &doc.world_shape(id, &built.collider.shape))?;
+    let mp = mass_properties(name, &shape, built.mass_kg, settings.inertia_floor())?;
+    let place = doc.body_from_collider(id, &built.collider);
     Ok(ColliderBuilder::new(shape)
         .position(Pose::from_parts(
             place.translation.as_vec3(),

@@ -7,6 +7,7 @@ mod diagnostics;
 mod editor;
 mod fields;
 mod editor_defects;
+mod generate;
 mod hostile;
 mod limits;
 mod load;

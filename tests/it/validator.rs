@@ -21,7 +21,7 @@ fn ensure_validator() {
     assert!(status.success(), "npm install of the glTF validator failed");
 }
 
-fn validate(file: &Path) -> serde_json::Value {
+pub(crate) fn validate(file: &Path) -> serde_json::Value {
     ensure_validator();
     let out = Command::new("node")
         .arg(validator_dir().join("validate.mjs"))

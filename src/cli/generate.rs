@@ -1,0 +1,126 @@
+//! `generate`: make a ragdoll for a rigged character and save it losslessly.
+//! Exit 0 when written, 1 when the result would have error diagnostics (not written), 2 on
+//! unreadable input.
+
+use crate::document::{Diagnostic, Severity, UriPolicy};
+use crate::generate::{self, CharacterKind, Options};
+use anyhow::Context;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The options of `generate`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GenerateArgs {
+    /// Output file (.gltf or .glb); may equal FILE.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Keep bones that already have physics (and existing balance settings).
+    #[arg(long)]
+    pub keep_existing: bool,
+    /// Bones smaller than this share of the character's height merge into their parent.
+    #[arg(long, default_value_t = 0.04, value_name = "SHARE")]
+    pub min_bone_size: f64,
+    /// Give fingers their own bodies.
+    #[arg(long)]
+    pub fingers: bool,
+    /// Give toes their own bodies.
+    #[arg(long)]
+    pub toes: bool,
+    /// Merge tail bones into the pelvis instead of giving them bodies.
+    #[arg(long)]
+    pub no_tail: bool,
+    /// Give twist and roll bones their own bodies.
+    #[arg(long)]
+    pub twist: bool,
+    /// Total mass in kg (default: from the height, 70 kg at 1.75 m).
+    #[arg(long, value_name = "KG")]
+    pub mass: Option<f64>,
+    /// Wrists and ankles as hinges (flexion only) instead of ball sockets.
+    #[arg(long)]
+    pub hinge_wrists_ankles: bool,
+    /// The body plan, when detection is wrong.
+    #[arg(long = "type", value_enum, value_name = "TYPE")]
+    pub kind: Option<CharacterKind>,
+}
+
+impl GenerateArgs {
+    pub fn options(&self) -> Options {
+        Options {
+            keep_existing: self.keep_existing,
+            min_bone_size: self.min_bone_size,
+            fingers: self.fingers,
+            toes: self.toes,
+            tail: !self.no_tail,
+            twist: self.twist,
+            total_mass_kg: self.mass,
+            kind: self.kind,
+            hinge_wrists_ankles: self.hinge_wrists_ankles,
+        }
+    }
+}
+
+pub fn run(file: &Path, a: &GenerateArgs, policy: UriPolicy) -> anyhow::Result<ExitCode> {
+    let t0 = Instant::now();
+    let mut doc = super::open(file, policy)?;
+    let before: Vec<Diagnostic> = doc.diagnostics.clone();
+    let g = generate::generate(&doc, &a.options())?;
+    let generate_ms = t0.elapsed().as_secs_f64() * 1e3;
+    doc.apply(&g.edit)
+        .with_context(|| format!("{}: applying the generated physics", file.display()))?;
+    let new_errors: Vec<&Diagnostic> = doc
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error && !before.contains(d))
+        .collect();
+    for d in &g.diagnostics {
+        eprintln!("{}: {d}", file.display());
+    }
+    for d in &new_errors {
+        eprintln!("{}: {d}", file.display());
+    }
+    if !new_errors.is_empty() {
+        eprintln!(
+            "not written: the generated physics has {} error(s)",
+            new_errors.len()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    doc.write_to(&a.output)?;
+    if a.json {
+        println!("{}", serde_json::to_string(&g.report)?);
+    } else {
+        let r = &g.report;
+        println!(
+            "wrote {}: {:?}, {:.3} units tall, {} bodies, {:.2} kg; coverage median {} (limbs min {}); generated in {:.0} ms",
+            a.output.display(),
+            r.character_type,
+            r.height,
+            r.body_count,
+            r.total_mass_kg,
+            fmt_opt(r.coverage.median),
+            fmt_opt(r.coverage.min_limb),
+            generate_ms
+        );
+        for b in &r.bones {
+            println!(
+                "  {:<28} {:<10} {}",
+                b.name,
+                b.role.name(),
+                match (b.shape, b.joint) {
+                    (Some(s), Some(j)) => format!("{s}, {j}"),
+                    (Some(s), None) => format!("{s}, root"),
+                    _ => b.outcome.clone(),
+                }
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn fmt_opt(x: Option<f64>) -> String {
+    x.map_or("not measured".into(), |v| format!("{v:.3}"))
+}

@@ -1,0 +1,78 @@
+//! Drive gains scaled to what each joint holds, and the balance settings from the roles.
+//!
+//! A joint holding mass m whose centre lies L from it needs about m*g*L of torque against
+//! gravity; the stiffness is [`STIFFNESS_PER_LOAD`] times that per radian, so the pose sags
+//! by a few degrees at most; damping is a fraction of critical for the inertia m*L^2; the
+//! torque cap is a multiple of the load. Stance joints (the legs) hold the body above them,
+//! shared by the legs. Balance gains scale from the tuned 70 kg, 1.75 m mannequin by mass
+//! times height (torques), and by the square root of height (time) for damping.
+
+use super::mass::{REFERENCE_HEIGHT_M, REFERENCE_MASS_KG};
+
+/// Gravity the gains are sized for (m/s^2), the simulation's default.
+pub const GRAVITY_M_S2: f64 = 9.81;
+/// Stiffness per unit gravity load (N*m/rad per N*m).
+pub const STIFFNESS_PER_LOAD: f64 = 12.0;
+/// Damping as a fraction of critical.
+pub const DAMPING_RATIO: f64 = 0.6;
+/// Torque cap as a multiple of the gravity load.
+pub const TORQUE_PER_LOAD: f64 = 5.0;
+
+/// PD gains of one joint.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gains {
+    pub stiffness: f64,
+    pub damping: f64,
+    pub max_torque: f64,
+}
+
+/// Gains for a joint holding `mass_kg` at `lever` (file units as metres).
+pub fn gains(mass_kg: f64, lever: f64) -> Gains {
+    let load = mass_kg * GRAVITY_M_S2 * lever;
+    let stiffness = STIFFNESS_PER_LOAD * load;
+    let inertia = mass_kg * lever * lever;
+    Gains {
+        stiffness,
+        damping: DAMPING_RATIO * 2.0 * (stiffness * inertia).sqrt(),
+        max_torque: TORQUE_PER_LOAD * load,
+    }
+}
+
+/// The balance controller's gains for a character of this mass and height.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BalanceGains {
+    pub upright_kp: f64,
+    pub upright_kd: f64,
+    pub upright_max_torque: f64,
+    pub ankle_kp: f64,
+    pub ankle_kd: f64,
+    pub ankle_max_torque: f64,
+}
+
+/// The mannequin's tuned balance gains scaled to `mass_kg` and `height`.
+pub fn balance_gains(mass_kg: f64, height: f64) -> BalanceGains {
+    let torque = (mass_kg / REFERENCE_MASS_KG) * (height / REFERENCE_HEIGHT_M);
+    let time = (height / REFERENCE_HEIGHT_M).sqrt();
+    BalanceGains {
+        upright_kp: 3000.0 * torque,
+        upright_kd: 300.0 * torque * time,
+        upright_max_torque: 1000.0 * torque,
+        ankle_kp: 300.0 * torque,
+        ankle_kd: 60.0 * torque * time,
+        ankle_max_torque: 150.0 * torque,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gains_grow_with_load() {
+        let a = gains(10.0, 0.5);
+        let b = gains(20.0, 0.5);
+        assert!((b.stiffness / a.stiffness - 2.0).abs() < 1e-9);
+        let g = balance_gains(REFERENCE_MASS_KG, REFERENCE_HEIGHT_M);
+        assert!((g.upright_kp - 3000.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,380 @@
+//! Shapes fitted to the skin, robustly: extents are percentiles of the body's vertices, never
+//! their min/max, so stray vertices do not inflate a shape. Each fit tries sizes from tight to
+//! loose and keeps the first whose coverage (the share of the body's vertices inside the shape
+//! inflated by the tolerance) reaches [`TARGET_COVERAGE`]. Everything here is in world units
+//! and world directions; [`super::emit`] converts to bone space.
+
+use super::rig::{percentile, sorted};
+use glam::{DMat3, DQuat, DVec3};
+
+/// The coverage a fit tries to reach before it stops growing the shape.
+pub const TARGET_COVERAGE: f64 = 0.93;
+/// Fewer vertices than this: the shape comes from the bone's length alone.
+pub const MIN_POINTS: usize = 6;
+
+/// A shape in its own frame (world units).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape {
+    /// Long axis: the frame's +Y.
+    Capsule {
+        radius: f64,
+        half_height: f64,
+    },
+    Sphere {
+        radius: f64,
+    },
+    Box {
+        half_extents: DVec3,
+    },
+}
+
+impl Shape {
+    pub fn volume(&self) -> f64 {
+        use std::f64::consts::PI;
+        match *self {
+            Shape::Capsule {
+                radius,
+                half_height,
+            } => PI * radius * radius * (2.0 * half_height + 4.0 / 3.0 * radius),
+            Shape::Sphere { radius } => 4.0 / 3.0 * PI * radius.powi(3),
+            Shape::Box { half_extents: e } => 8.0 * e.x * e.y * e.z,
+        }
+    }
+
+    /// Is a point in the shape's frame inside the shape grown by `inflate`?
+    pub fn contains(&self, q: DVec3, inflate: f64) -> bool {
+        match *self {
+            Shape::Capsule {
+                radius,
+                half_height,
+            } => {
+                let y = q.y.clamp(-half_height, half_height);
+                (q - DVec3::new(0.0, y, 0.0)).length() <= radius + inflate
+            }
+            Shape::Sphere { radius } => q.length() <= radius + inflate,
+            Shape::Box { half_extents } => {
+                let d = q.abs() - half_extents - DVec3::splat(inflate);
+                d.max_element() <= 0.0
+            }
+        }
+    }
+}
+
+/// A fitted shape placed in the world.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WorldFit {
+    pub shape: Shape,
+    pub center: DVec3,
+    /// world_from_collider rotation (the collider's +Y is the bone's primary axis).
+    pub rotation: DQuat,
+    /// Share of the body's vertices inside the shape inflated by the tolerance (None: no
+    /// vertices to measure).
+    pub coverage: Option<f64>,
+}
+
+/// Share of `points` inside a placed shape grown by `inflate`.
+pub fn coverage(points: &[DVec3], fit: &WorldFit, inflate: f64) -> Option<f64> {
+    if points.is_empty() {
+        return None;
+    }
+    let inv = fit.rotation.inverse();
+    let inside = points
+        .iter()
+        .filter(|p| fit.shape.contains(inv * (**p - fit.center), inflate))
+        .count();
+    Some(inside as f64 / points.len() as f64)
+}
+
+/// A rotation whose +Y is `axis` (unit), twist fixed by a reference direction when possible.
+pub fn frame_with_y(axis: DVec3, reference: DVec3) -> DQuat {
+    let y = axis.normalize_or(DVec3::Y);
+    let z0 = reference - y * reference.dot(y);
+    if z0.length() < 1e-6 {
+        return DQuat::from_rotation_arc(DVec3::Y, y);
+    }
+    let z = z0.normalize();
+    let x = y.cross(z);
+    DQuat::from_mat3(&DMat3::from_cols(x, y, z)).normalize()
+}
+
+/// Capsule along `axis` from `origin`; `length` is the distance to the child joint (0 when
+/// unknown). `inflate` is the coverage tolerance, `min_radius` a floor on the radius.
+pub fn capsule(
+    points: &[DVec3],
+    origin: DVec3,
+    axis: DVec3,
+    reference: DVec3,
+    length: f64,
+    inflate: f64,
+    min_radius: f64,
+) -> WorldFit {
+    let rotation = frame_with_y(axis, reference);
+    if points.len() < MIN_POINTS {
+        let len = length.max(4.0 * min_radius);
+        let radius = (0.15 * len).max(min_radius);
+        let fit = WorldFit {
+            shape: Shape::Capsule {
+                radius,
+                half_height: (len / 2.0 - radius).max(0.0),
+            },
+            center: origin + rotation * DVec3::Y * (len / 2.0),
+            rotation,
+            coverage: None,
+        };
+        return WorldFit {
+            coverage: coverage(points, &fit, inflate),
+            ..fit
+        };
+    }
+    let inv = rotation.inverse();
+    let local: Vec<DVec3> = points.iter().map(|p| inv * (*p - origin)).collect();
+    let xs = sorted(local.iter().map(|q| q.x));
+    let zs = sorted(local.iter().map(|q| q.z));
+    let ts = sorted(local.iter().map(|q| q.y));
+    let (cx, cz) = (percentile(&xs, 0.5), percentile(&zs, 0.5));
+    let rs = sorted(
+        local
+            .iter()
+            .map(|q| ((q.x - cx).powi(2) + (q.z - cz).powi(2)).sqrt()),
+    );
+    let mut best: Option<WorldFit> = None;
+    for (q_end, q_rad, cap) in [
+        (0.03, 0.75, 1.0),
+        (0.02, 0.8, 1.0),
+        (0.02, 0.85, 0.75),
+        (0.01, 0.9, 0.6),
+        (0.01, 0.95, 0.5),
+    ] {
+        let (t_lo, t_hi) = (percentile(&ts, q_end), percentile(&ts, 1.0 - q_end));
+        let radius = percentile(&rs, q_rad).max(min_radius);
+        let half = ((t_hi - t_lo) / 2.0 - cap * radius).max(0.0);
+        let center_local = DVec3::new(cx, (t_lo + t_hi) / 2.0, cz);
+        let fit = WorldFit {
+            shape: Shape::Capsule {
+                radius,
+                half_height: half,
+            },
+            center: origin + rotation * center_local,
+            rotation,
+            coverage: None,
+        };
+        let c = coverage(points, &fit, inflate);
+        let fit = WorldFit { coverage: c, ..fit };
+        let done = c.is_some_and(|c| c >= TARGET_COVERAGE);
+        if best.is_none_or(|b| c > b.coverage) || done {
+            best = Some(fit);
+        }
+        if done {
+            break;
+        }
+    }
+    best.unwrap_or_else(|| fallback_fit(origin, rotation, min_radius))
+}
+
+fn fallback_fit(origin: DVec3, rotation: DQuat, r: f64) -> WorldFit {
+    WorldFit {
+        shape: Shape::Sphere { radius: r },
+        center: origin,
+        rotation,
+        coverage: None,
+    }
+}
+
+/// Box with the given rotation (world_from_box); `floor`: no face below this height.
+pub fn cuboid(
+    points: &[DVec3],
+    origin: DVec3,
+    rotation: DQuat,
+    size_hint: f64,
+    inflate: f64,
+    min_half: f64,
+    floor: Option<f64>,
+) -> WorldFit {
+    if points.len() < MIN_POINTS {
+        let e = (size_hint / 2.0).max(min_half);
+        return WorldFit {
+            shape: Shape::Box {
+                half_extents: DVec3::splat(e),
+            },
+            center: origin,
+            rotation,
+            coverage: None,
+        };
+    }
+    let inv = rotation.inverse();
+    let local: Vec<DVec3> = points.iter().map(|p| inv * (*p - origin)).collect();
+    let axes: [Vec<f64>; 3] = [
+        sorted(local.iter().map(|q| q.x)),
+        sorted(local.iter().map(|q| q.y)),
+        sorted(local.iter().map(|q| q.z)),
+    ];
+    let mut best: Option<WorldFit> = None;
+    for q in [0.04, 0.03, 0.02, 0.01, 0.005] {
+        let lo = DVec3::new(
+            percentile(&axes[0], q),
+            percentile(&axes[1], q),
+            percentile(&axes[2], q),
+        );
+        let hi = DVec3::new(
+            percentile(&axes[0], 1.0 - q),
+            percentile(&axes[1], 1.0 - q),
+            percentile(&axes[2], 1.0 - q),
+        );
+        let (lo, hi) = clip_floor(lo, hi, origin, rotation, floor);
+        let half = ((hi - lo) / 2.0).max(DVec3::splat(min_half));
+        let fit = WorldFit {
+            shape: Shape::Box { half_extents: half },
+            center: origin + rotation * ((lo + hi) / 2.0),
+            rotation,
+            coverage: None,
+        };
+        let c = coverage(points, &fit, inflate);
+        let fit = WorldFit { coverage: c, ..fit };
+        let done = c.is_some_and(|c| c >= TARGET_COVERAGE);
+        if best.is_none_or(|b| c > b.coverage) || done {
+            best = Some(fit);
+        }
+        if done {
+            break;
+        }
+    }
+    best.unwrap_or_else(|| fallback_fit(origin, rotation, min_half))
+}
+
+/// Raises the box's lowest face to `floor` (world height) along whichever local axis is
+/// closest to vertical.
+fn clip_floor(
+    mut lo: DVec3,
+    mut hi: DVec3,
+    origin: DVec3,
+    rotation: DQuat,
+    floor: Option<f64>,
+) -> (DVec3, DVec3) {
+    let Some(floor) = floor else { return (lo, hi) };
+    let up_local = rotation.inverse() * DVec3::Y;
+    let k = (0..3)
+        .max_by(|&a, &b| up_local[a].abs().total_cmp(&up_local[b].abs()))
+        .unwrap_or(1);
+    let s = up_local[k].signum();
+    // Height of a face at local coordinate c along axis k: origin.y + s * c (approximately).
+    let limit = (floor - origin.y) * s;
+    if s > 0.0 {
+        lo[k] = lo[k].max(limit).min(hi[k]);
+    } else {
+        hi[k] = hi[k].min(limit).max(lo[k]);
+    }
+    (lo, hi)
+}
+
+/// Sphere round the middle of the points' percentile box.
+pub fn sphere(
+    points: &[DVec3],
+    origin: DVec3,
+    axis: DVec3,
+    reference: DVec3,
+    size_hint: f64,
+    inflate: f64,
+    min_radius: f64,
+) -> WorldFit {
+    let rotation = frame_with_y(axis, reference);
+    if points.len() < MIN_POINTS {
+        let r = (size_hint / 2.0).max(min_radius);
+        return WorldFit {
+            shape: Shape::Sphere { radius: r },
+            center: origin + rotation * DVec3::Y * r,
+            rotation,
+            coverage: None,
+        };
+    }
+    let mid = |f: fn(&DVec3) -> f64| {
+        let v = sorted(points.iter().map(f));
+        (percentile(&v, 0.05) + percentile(&v, 0.95)) / 2.0
+    };
+    let center = DVec3::new(mid(|p| p.x), mid(|p| p.y), mid(|p| p.z));
+    let ds = sorted(points.iter().map(|p| p.distance(center)));
+    let mut best: Option<WorldFit> = None;
+    for q in [0.8, 0.85, 0.9, 0.95] {
+        let fit = WorldFit {
+            shape: Shape::Sphere {
+                radius: percentile(&ds, q).max(min_radius),
+            },
+            center,
+            rotation,
+            coverage: None,
+        };
+        let c = coverage(points, &fit, inflate);
+        let fit = WorldFit { coverage: c, ..fit };
+        let done = c.is_some_and(|c| c >= TARGET_COVERAGE);
+        if best.is_none_or(|b| c > b.coverage) || done {
+            best = Some(fit);
+        }
+        if done {
+            break;
+        }
+    }
+    best.unwrap_or_else(|| fallback_fit(origin, rotation, min_radius))
+}
+
+/// Extents of the points along three directions (p5..p95), for the round/flat test.
+pub fn spread(points: &[DVec3], dirs: [DVec3; 3]) -> DVec3 {
+    let e = |d: DVec3| {
+        let v = sorted(points.iter().map(|p| p.dot(d)));
+        percentile(&v, 0.95) - percentile(&v, 0.05)
+    };
+    DVec3::new(e(dirs[0]), e(dirs[1]), e(dirs[2]))
+}
+
+/// Principal axis of the points (power iteration on the covariance), oriented along `hint`.
+pub fn principal_axis(points: &[DVec3], hint: DVec3) -> Option<DVec3> {
+    if points.len() < MIN_POINTS {
+        return None;
+    }
+    let mean = points.iter().sum::<DVec3>() / points.len() as f64;
+    let mut c = DMat3::ZERO;
+    for p in points {
+        let d = *p - mean;
+        c += DMat3::from_cols(d * d.x, d * d.y, d * d.z);
+    }
+    let mut v = hint.normalize_or(DVec3::Y);
+    for _ in 0..32 {
+        let w = c * v;
+        if w.length() < 1e-30 {
+            return None;
+        }
+        v = w.normalize();
+    }
+    if v.dot(hint) < 0.0 {
+        v = -v;
+    }
+    v.is_finite().then_some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cylinder of points plus a few far strays: the fit ignores the strays.
+    #[test]
+    fn capsule_fit_ignores_strays() {
+        let mut pts = Vec::new();
+        for i in 0..40 {
+            for k in 0..24 {
+                let a = k as f64 / 24.0 * std::f64::consts::TAU;
+                pts.push(DVec3::new(
+                    0.05 * a.cos(),
+                    i as f64 / 40.0 * 0.4,
+                    0.05 * a.sin(),
+                ));
+            }
+        }
+        for k in 0..5 {
+            pts.push(DVec3::new(1.0 + k as f64, 0.2, 0.0));
+        }
+        let f = capsule(&pts, DVec3::ZERO, DVec3::Y, DVec3::Z, 0.4, 0.035, 0.01);
+        let Shape::Capsule { radius, .. } = f.shape else {
+            panic!("not a capsule")
+        };
+        assert!(radius < 0.06, "radius {radius}");
+        assert!(f.coverage.unwrap() > 0.9);
+    }
+}

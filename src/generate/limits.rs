@@ -1,0 +1,183 @@
+//! Joints and limits by anatomy. Knees and elbows are hinges whose axis lies perpendicular to
+//! the bone with its sign chosen so that flexion is positive (the knee bends backward, the
+//! elbow forward); hips, shoulders, spine, neck, head, wrists and ankles are ball sockets with
+//! the seed's reference ranges, asymmetric where anatomy is, in a joint frame whose +Y is the
+//! anatomical forward (flexion) direction. Every limit is relative to the rest pose, which
+//! therefore lies inside it, and no range is narrower than [`MIN_RANGE_DEG`].
+//! Animals and unknown chains get moderate ball sockets.
+
+use super::names::Side;
+use super::roles::{Anatomy, CharacterKind, LimbKind, Role};
+use glam::DVec3;
+
+/// The narrowest range any limit gets (Unity's and the stability advice).
+pub const MIN_RANGE_DEG: f64 = 5.0;
+
+/// A joint in world directions (converted to bone space when written).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum JointPlan {
+    Ball {
+        /// pos_y, neg_y, pos_z, neg_z (deg).
+        swing_deg: [f64; 4],
+        /// min, max (deg).
+        twist_deg: [f64; 2],
+        /// The joint frame's +Y (world, unit, perpendicular to the primary axis).
+        swing_y: DVec3,
+    },
+    Hinge {
+        /// World, unit; positive rotation is flexion.
+        axis: DVec3,
+        min_deg: f64,
+        max_deg: f64,
+    },
+}
+
+/// What the joint of one body needs to know.
+pub struct JointInput {
+    pub role: Role,
+    pub side: Option<Side>,
+    pub limb: Option<LimbKind>,
+    /// The body's primary axis (world, unit) and its parent body's.
+    pub axis: DVec3,
+    pub parent_axis: DVec3,
+    /// Whether the head hangs straight from the chest (no neck body).
+    pub head_without_neck: bool,
+    /// Wrists and ankles as hinges (flexion only) instead of ball sockets.
+    pub hinge_wrists_ankles: bool,
+}
+
+fn perpendicular(v: DVec3, to: DVec3, fallback: DVec3) -> DVec3 {
+    let p = v - to * v.dot(to);
+    if p.length() > 1e-3 {
+        p.normalize()
+    } else {
+        let q = fallback - to * fallback.dot(to);
+        q.try_normalize()
+            .unwrap_or_else(|| to.any_orthonormal_vector())
+    }
+}
+
+fn ball(swing: [f64; 4], twist: f64, y: DVec3) -> JointPlan {
+    JointPlan::Ball {
+        swing_deg: swing.map(|s| s.clamp(MIN_RANGE_DEG / 2.0, 175.0)),
+        twist_deg: [
+            -twist.max(MIN_RANGE_DEG / 2.0),
+            twist.max(MIN_RANGE_DEG / 2.0),
+        ],
+        swing_y: y,
+    }
+}
+
+/// A hinge about `axis` with flexion range [0, `flex_deg`] from straight; the rest bend (the
+/// angle already flexed at rest, from `parent_axis` to `axis_bone`) is subtracted so the
+/// rest pose is angle 0 and lies inside.
+fn hinge(axis: DVec3, parent_axis: DVec3, axis_bone: DVec3, flex_deg: f64) -> JointPlan {
+    let bend = parent_axis
+        .cross(axis_bone)
+        .dot(axis)
+        .atan2(parent_axis.dot(axis_bone));
+    let bend_deg = bend.to_degrees().max(0.0);
+    let min_deg = -bend_deg - 1.0;
+    let max_deg = (flex_deg - bend_deg)
+        .max(min_deg + MIN_RANGE_DEG)
+        .max(MIN_RANGE_DEG);
+    JointPlan::Hinge {
+        axis,
+        min_deg,
+        max_deg,
+    }
+}
+
+/// A hinge whose range is given relative to the rest pose (which lies inside it).
+fn fixed_hinge(axis: DVec3, min_deg: f64, max_deg: f64) -> JointPlan {
+    JointPlan::Hinge {
+        axis,
+        min_deg,
+        max_deg,
+    }
+}
+
+/// The elbow's hinge axis: flexion moves the hand forward (or up when the forearm already
+/// points forward).
+pub fn elbow_axis(a: &Anatomy, forearm: DVec3, upper: DVec3) -> DVec3 {
+    let c = forearm.cross(a.forward);
+    if c.length() > 0.3 {
+        return c.normalize();
+    }
+    let bend = upper.cross(forearm);
+    if bend.length() > 0.05 {
+        return bend.normalize();
+    }
+    forearm.cross(a.up).try_normalize().unwrap_or(-a.left)
+}
+
+/// The knee's hinge axis: flexion moves the foot backward.
+pub fn knee_axis(a: &Anatomy, shin: DVec3) -> DVec3 {
+    let c = a.forward.cross(shin);
+    if c.length() > 0.3 {
+        return c.normalize();
+    }
+    a.left
+}
+
+/// The joint of a body, by role.
+pub fn joint_for(a: &Anatomy, j: &JointInput) -> JointPlan {
+    let x = j.axis;
+    let fwd = perpendicular(a.forward, x, a.up);
+    let upward = perpendicular(a.up, x, a.forward);
+    if a.kind != CharacterKind::Humanoid {
+        return animal_joint(j, fwd);
+    }
+    // Z = X x Y points to the character's right for a bone pointing down with Y forward:
+    // for the left leg +Z is adduction (inward), for the right leg abduction (outward).
+    let (hip_pos_z, hip_neg_z) = match j.side {
+        Some(Side::Right) => (45.0, 30.0),
+        _ => (30.0, 45.0),
+    };
+    match j.role {
+        Role::Spine | Role::Chest => ball([20.0, 15.0, 15.0, 15.0], 15.0, fwd),
+        Role::Neck => ball([40.0, 40.0, 30.0, 30.0], 40.0, fwd),
+        Role::Head if j.head_without_neck => ball([50.0, 45.0, 35.0, 35.0], 60.0, fwd),
+        Role::Head => ball([30.0, 30.0, 20.0, 20.0], 30.0, fwd),
+        Role::Clavicle => ball([15.0, 10.0, 15.0, 15.0], 10.0, upward),
+        Role::UpperArm => ball([95.0; 4], 45.0, fwd),
+        Role::Forearm => hinge(elbow_axis(a, x, j.parent_axis), j.parent_axis, x, 145.0),
+        Role::Hand => {
+            let flex = elbow_axis(a, j.parent_axis, j.parent_axis).cross(x);
+            let y = perpendicular(flex, x, fwd);
+            if j.hinge_wrists_ankles {
+                // Positive rotation about x cross y moves the hand toward y: flexion.
+                return fixed_hinge(x.cross(y).normalize(), -60.0, 70.0);
+            }
+            ball([70.0, 60.0, 20.0, 20.0], 30.0, y)
+        }
+        Role::Foot if j.hinge_wrists_ankles => {
+            // Positive rotation lifts the toes (dorsiflexion 20), negative points them (30).
+            fixed_hinge(x.cross(upward).normalize(), -30.0, 20.0)
+        }
+        Role::Thigh => ball([120.0, 15.0, hip_pos_z, hip_neg_z], 45.0, fwd),
+        Role::Shin => hinge(knee_axis(a, x), j.parent_axis, x, 135.0),
+        Role::Foot => ball([20.0, 30.0, 15.0, 15.0], 15.0, upward),
+        Role::Toe => ball([30.0, 20.0, 5.0, 5.0], 5.0, upward),
+        Role::Finger => ball([60.0, 10.0, 10.0, 10.0], 5.0, fwd),
+        Role::Tail => ball([30.0; 4], 10.0, upward),
+        Role::Twist => ball([5.0; 4], 30.0, fwd),
+        _ => ball([30.0; 4], 15.0, fwd),
+    }
+}
+
+/// Moderate ball sockets for animals and unknown chains.
+fn animal_joint(j: &JointInput, fwd: DVec3) -> JointPlan {
+    let leg = matches!(
+        j.limb,
+        Some(LimbKind::FrontLeg | LimbKind::HindLeg | LimbKind::Leg)
+    );
+    match j.role {
+        _ if leg => ball([35.0, 35.0, 12.0, 12.0], 10.0, fwd),
+        Role::Spine | Role::Chest => ball([15.0; 4], 10.0, fwd),
+        Role::Neck => ball([30.0, 30.0, 25.0, 25.0], 20.0, fwd),
+        Role::Head => ball([30.0, 30.0, 20.0, 20.0], 20.0, fwd),
+        Role::Tail => ball([30.0; 4], 10.0, fwd),
+        _ => ball([30.0; 4], 15.0, fwd),
+    }
+}

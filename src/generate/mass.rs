@@ -1,0 +1,113 @@
+//! Masses: the total from size (a 1.75 m humanoid is about 70 kg, scaling with the cube of
+//! the height), spread over a humanoid by Winter's segment fractions and over anything else by
+//! volume; then no jointed pair is left with a mass ratio above [`MAX_MASS_RATIO`].
+
+use super::roles::{CharacterKind, Role};
+
+/// The stability rule of every engine's documentation.
+pub const MAX_MASS_RATIO: f64 = 10.0;
+/// Reference humanoid: height (m) and mass (kg).
+pub const REFERENCE_HEIGHT_M: f64 = 1.75;
+pub const REFERENCE_MASS_KG: f64 = 70.0;
+
+/// Total mass for a character `height` tall (file units read as metres).
+pub fn total_from_height(height: f64) -> f64 {
+    REFERENCE_MASS_KG * (height / REFERENCE_HEIGHT_M).powi(3)
+}
+
+/// Winter's share of total body mass for one segment of this role (one side), if tabled.
+/// Head and neck share 0.081; the trunk's 0.497 is thorax 0.216, abdomen 0.139, pelvis 0.142.
+pub fn winter_fraction(role: Role, has_neck: bool) -> Option<f64> {
+    Some(match role {
+        Role::Pelvis => 0.142,
+        Role::Spine => 0.139,
+        Role::Chest => 0.216 - 0.016,
+        Role::Clavicle => 0.008,
+        Role::Neck => 0.012,
+        Role::Head if has_neck => 0.069,
+        Role::Head => 0.081,
+        Role::UpperArm => 0.028,
+        Role::Forearm => 0.016,
+        Role::Hand => 0.006,
+        Role::Thigh => 0.100,
+        Role::Shin => 0.0465,
+        Role::Foot => 0.0145,
+        _ => return None,
+    })
+}
+
+/// One body for the mass pass.
+pub struct MassInput {
+    pub role: Role,
+    /// Bodies of the same role on the same side share its fraction.
+    pub same_role_count: usize,
+    pub volume: f64,
+    pub parent: Option<usize>,
+}
+
+/// Masses (kg) of the bodies, in order, summing to `total`.
+pub fn distribute(kind: CharacterKind, bodies: &[MassInput], total: f64) -> Vec<f64> {
+    let has_neck = bodies.iter().any(|b| b.role == Role::Neck);
+    let vol_sum: f64 = bodies
+        .iter()
+        .map(|b| b.volume.max(0.0))
+        .sum::<f64>()
+        .max(1e-30);
+    let mut m: Vec<f64> = bodies
+        .iter()
+        .map(|b| {
+            let by_volume = b.volume.max(0.0) / vol_sum;
+            match (kind, winter_fraction(b.role, has_neck)) {
+                (CharacterKind::Humanoid, Some(f)) => f / b.same_role_count.max(1) as f64,
+                _ => by_volume,
+            }
+            .max(1e-9)
+        })
+        .collect();
+    normalise(&mut m, total);
+    for _ in 0..16 {
+        let mut changed = false;
+        for (i, b) in bodies.iter().enumerate() {
+            let Some(p) = b.parent else { continue };
+            let (hi, lo) = if m[i] > m[p] { (i, p) } else { (p, i) };
+            if m[hi] > MAX_MASS_RATIO * m[lo] * (1.0 + 1e-9) {
+                m[lo] = m[hi] / (MAX_MASS_RATIO * 0.98);
+                changed = true;
+            }
+        }
+        normalise(&mut m, total);
+        if !changed {
+            break;
+        }
+    }
+    m
+}
+
+fn normalise(m: &mut [f64], total: f64) {
+    let s: f64 = m.iter().sum();
+    if s > 0.0 && s.is_finite() {
+        for x in m.iter_mut() {
+            *x *= total / s;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratio_is_capped_and_total_kept() {
+        let b = |role, parent, volume| MassInput {
+            role,
+            same_role_count: 1,
+            volume,
+            parent,
+        };
+        let bodies = [b(Role::Other, None, 100.0), b(Role::Other, Some(0), 1.0)];
+        let m = distribute(CharacterKind::Other, &bodies, 50.0);
+        assert!((m[0] + m[1] - 50.0).abs() < 1e-9);
+        assert!(m[0] / m[1] <= MAX_MASS_RATIO + 1e-9, "{m:?}");
+        assert!((total_from_height(1.75) - 70.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,545 @@
+//! Generates a ragdoll for any rigged character: recognises the skeleton (roles from names,
+//! topology and geometry), fits shapes to the skin, sets joints and limits by anatomy, masses
+//! by segment fractions, drives scaled to their load and balance settings from the roles.
+//! Pure document-layer code: the result is one [`Edit::Group`] for [`Document::apply`], so the
+//! CLI saves it losslessly and the editor undoes it in one step.
+//!
+//! Everything is relative to the character's size (its height along +Y), in the file's own
+//! units; sizes and offsets are written in each bone's own coordinates (see the README's
+//! schema units).
+
+mod axes;
+mod balance;
+pub mod bodies;
+pub mod drives;
+pub mod emit;
+pub mod fit;
+pub mod groups;
+pub mod limits;
+pub mod mass;
+pub mod names;
+mod plans;
+pub mod report;
+pub mod rig;
+pub mod roles;
+pub mod samples;
+pub mod shapes;
+mod symmetry;
+
+use crate::document::geometry::Geometry;
+use crate::document::{Diagnostic, Document, Edit, EditTarget};
+pub use balance::balance_by_role;
+use bodies::Fate;
+use glam::DVec3;
+pub use report::Report;
+use roles::{Anatomy, LimbKind};
+pub use roles::{CharacterKind, Role};
+
+/// The user's choices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// Leave bones that already have physics (and existing balance settings) as they are.
+    pub keep_existing: bool,
+    /// Bones smaller than this share of the height merge into their parent's body.
+    pub min_bone_size: f64,
+    pub fingers: bool,
+    pub toes: bool,
+    pub tail: bool,
+    pub twist: bool,
+    /// Total mass (kg); None: from the height (70 kg at 1.75 m, cubic).
+    pub total_mass_kg: Option<f64>,
+    /// The body plan when detection is wrong.
+    pub kind: Option<CharacterKind>,
+    /// Wrists and ankles as hinges instead of ball sockets.
+    pub hinge_wrists_ankles: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            keep_existing: false,
+            min_bone_size: 0.04,
+            fingers: false,
+            toes: false,
+            tail: true,
+            twist: false,
+            total_mass_kg: None,
+            kind: None,
+            hinge_wrists_ankles: false,
+        }
+    }
+}
+
+/// A failure to generate anything at all.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    #[error("{path}: no bones: the file has no skin joints and no node with physics, so there is nothing to make a ragdoll of")]
+    NoBones { path: String },
+    #[error("{path}: {what}")]
+    BadOption { path: String, what: String },
+}
+
+/// The generated ragdoll: one group edit, the report and the diagnostics about the input.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    pub edit: Edit,
+    pub report: Report,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Generates from the document's own geometry (a geometry that cannot be read gives a
+/// warning and shapes from the bones alone).
+pub fn generate(doc: &Document, opts: &Options) -> Result<Generated, GenerateError> {
+    match doc.load_geometry() {
+        Ok(geo) => generate_with(doc, &geo, opts, Vec::new()),
+        Err(e) => {
+            let d = Diagnostic::warning(
+                None,
+                "document",
+                "geometry",
+                format!("the mesh cannot be read ({e}); shapes come from the bones alone"),
+            );
+            generate_with(doc, &Geometry::default(), opts, vec![d])
+        }
+    }
+}
+
+/// One generated body, while it is being built.
+#[derive(Debug, Clone)]
+pub(crate) struct Body {
+    pub bone: usize,
+    pub parent: Option<usize>,
+    /// The parent when it is a bone whose existing physics is kept: (bone, its primary axis
+    /// in the world).
+    pub kept_parent: Option<(usize, DVec3)>,
+    pub shape: shapes::BodyShape,
+    pub mass_kg: f64,
+    pub joint: Option<limits::JointPlan>,
+    pub gains: drives::Gains,
+    pub group: String,
+}
+
+fn check_options(doc: &Document, o: &Options) -> Result<(), GenerateError> {
+    let bad = |what: String| GenerateError::BadOption {
+        path: doc.path.display().to_string(),
+        what,
+    };
+    if !(o.min_bone_size.is_finite() && (0.0..0.5).contains(&o.min_bone_size)) {
+        return Err(bad(format!(
+            "minimum bone size {} is not a share of the height in 0..0.5",
+            o.min_bone_size
+        )));
+    }
+    if let Some(m) = o.total_mass_kg {
+        if !(m.is_finite() && m > 0.0 && m < 1e9) {
+            return Err(bad(format!("total mass {m} kg is not in (0, 1e9)")));
+        }
+    }
+    Ok(())
+}
+
+/// Generates from given geometry.
+pub fn generate_with(
+    doc: &Document,
+    geo: &Geometry,
+    opts: &Options,
+    mut diagnostics: Vec<Diagnostic>,
+) -> Result<Generated, GenerateError> {
+    check_options(doc, opts)?;
+    let rig = rig::Rig::new(doc);
+    if rig.is_empty() {
+        return Err(GenerateError::NoBones {
+            path: doc.path.display().to_string(),
+        });
+    }
+    let samples = samples::collect(doc, geo);
+    let anatomy = roles::detect(&rig, &samples, opts.kind);
+    input_diagnostics(&rig, &samples, &anatomy, &mut diagnostics);
+    let has_physics: Vec<bool> = doc.bones.iter().map(|b| b.physics.is_some()).collect();
+    let plan = bodies::plan(&rig, &samples, &anatomy, opts, &has_physics);
+    let mut list = build_bodies(doc, &rig, &samples, &anatomy, &plan);
+    symmetry::even_shapes(&anatomy, &samples, &plan, &mut list);
+    let total = opts
+        .total_mass_kg
+        .unwrap_or_else(|| mass::total_from_height(anatomy.height));
+    assign_masses(&anatomy, &mut list, total);
+    if plan.fate.contains(&Fate::Kept) {
+        // Keeping some bodies: each new one weighs what it would in a whole generated ragdoll.
+        let all = Options {
+            keep_existing: false,
+            ..opts.clone()
+        };
+        let full_plan = bodies::plan(&rig, &samples, &anatomy, &all, &has_physics);
+        let mut full = build_bodies(doc, &rig, &samples, &anatomy, &full_plan);
+        assign_masses(&anatomy, &mut full, total);
+        for b in &mut list {
+            if let Some(f) = full.iter().find(|f| f.bone == b.bone) {
+                b.mass_kg = f.mass_kg;
+            }
+        }
+    }
+    assign_joints(&anatomy, &mut list, opts.hinge_wrists_ankles);
+    symmetry::even_joints(&anatomy, &mut list);
+    assign_gains(&rig, &anatomy, &mut list, total);
+    let masks = assign_groups(&anatomy, &mut list);
+    let (edit, balance) = build_edit(doc, &rig, &anatomy, &plan, &list, &masks, opts, total);
+    let report = report::build(
+        &rig,
+        &anatomy,
+        &plan,
+        &list,
+        &samples,
+        total,
+        balance,
+        &diagnostics,
+    );
+    Ok(Generated {
+        edit,
+        report,
+        diagnostics,
+    })
+}
+
+fn input_diagnostics(
+    rig: &rig::Rig,
+    samples: &samples::Samples,
+    a: &Anatomy,
+    out: &mut Vec<Diagnostic>,
+) {
+    let warn = |key: &str, msg: String| Diagnostic::warning(None, "document", key, msg);
+    for n in &a.notes {
+        out.push(warn("generate", n.clone()));
+    }
+    if !(0.3..=3.0).contains(&a.height) {
+        out.push(warn(
+            "generate",
+            format!(
+                "the character is {:.4} units tall: implausible in metres (glTF's unit); it is simulated at that size",
+                a.height
+            ),
+        ));
+    }
+    {
+        let pts: Vec<DVec3> = if samples.kept() > 0 {
+            samples.all().copied().collect()
+        } else {
+            rig.bones.iter().map(|b| b.pos).collect()
+        };
+        let ext = |f: fn(&DVec3) -> f64| {
+            let v = rig::sorted(pts.iter().map(f));
+            rig::percentile(&v, 0.99) - rig::percentile(&v, 0.01)
+        };
+        let (x, y, z) = (ext(|p| p.x), ext(|p| p.y), ext(|p| p.z));
+        let flat = y < 0.35 * x.max(z);
+        let no_legs = a.kind == CharacterKind::Other && x.max(z) > 1.5 * y;
+        if flat || no_legs {
+            out.push(warn(
+                "generate",
+                format!(
+                    "the character is {x:.3} x {y:.3} x {z:.3} (X, Y, Z), flat along Y: if it is Z-up or lies down, fix its root rotation (glTF is Y-up; gravity is -Y)"
+                ),
+            ));
+        }
+    }
+    if samples.kept() == 0 {
+        out.push(warn(
+            "generate",
+            "no skinned vertices: shapes come from the bone lengths alone".into(),
+        ));
+    }
+    if samples.dropped > 0 {
+        out.push(warn(
+            "generate",
+            format!(
+                "{} of {} vertices dropped (no weight, unknown joint, NaN or huge position)",
+                samples.dropped, samples.total
+            ),
+        ));
+    }
+    for b in &rig.bones {
+        if b.nonuniform {
+            out.push(Diagnostic::warning(
+                Some(b.node),
+                &b.name,
+                "scale",
+                "non-uniform world scale: shapes use the mean scale",
+            ));
+        }
+    }
+}
+
+fn build_bodies(
+    doc: &Document,
+    rig: &rig::Rig,
+    samples: &samples::Samples,
+    a: &Anatomy,
+    plan: &bodies::Plan,
+) -> Vec<Body> {
+    let index: std::collections::HashMap<usize, usize> = plan
+        .bodies
+        .iter()
+        .enumerate()
+        .map(|(k, &b)| (b, k))
+        .collect();
+    plan.bodies
+        .iter()
+        .map(|&b| {
+            let own = bodies::body_points(plan, samples, b);
+            let pts = bodies::fit_points(plan, samples, b, &own);
+            let mut shape = shapes::fit_body(rig, a, b, &pts);
+            shape.fit.coverage = fit::coverage(&own, &shape.fit, 0.02 * a.height);
+            shape.points = own.len();
+            let kept_parent = plan.parent_body[b]
+                .filter(|&p| plan.fate[p] == Fate::Kept)
+                .map(|p| {
+                    (
+                        p,
+                        rig.bones[p].rot * doc.primary_axis(crate::document::BoneId(p as u32)),
+                    )
+                });
+            Body {
+                bone: b,
+                parent: plan.parent_body[b].and_then(|p| index.get(&p).copied()),
+                kept_parent,
+                shape,
+                mass_kg: 0.0,
+                joint: None,
+                gains: drives::gains(0.0, 0.0),
+                group: String::new(),
+            }
+        })
+        .collect()
+}
+
+fn assign_masses(a: &Anatomy, list: &mut [Body], total: f64) {
+    let inputs: Vec<mass::MassInput> = list
+        .iter()
+        .map(|b| mass::MassInput {
+            role: a.role[b.bone],
+            same_role_count: list
+                .iter()
+                .filter(|o| a.role[o.bone] == a.role[b.bone] && a.side[o.bone] == a.side[b.bone])
+                .count(),
+            volume: b.shape.fit.shape.volume(),
+            parent: b.parent,
+        })
+        .collect();
+    let m = mass::distribute(a.kind, &inputs, total);
+    for (b, m) in list.iter_mut().zip(m) {
+        b.mass_kg = m;
+    }
+    symmetry::even_masses(a, list);
+}
+
+fn assign_joints(a: &Anatomy, list: &mut [Body], hinge_wrists_ankles: bool) {
+    let has_neck = list.iter().any(|b| a.role[b.bone] == Role::Neck);
+    for k in 0..list.len() {
+        let parent_axis = match (list[k].parent, list[k].kept_parent) {
+            (Some(p), _) => list[p].shape.axis,
+            (None, Some((_, axis))) => axis,
+            (None, None) => continue,
+        };
+        let b = &list[k];
+        let input = limits::JointInput {
+            role: a.role[b.bone],
+            side: a.side[b.bone],
+            limb: a.limb_of[b.bone].map(|l| a.limbs[l].kind),
+            axis: b.shape.axis,
+            parent_axis,
+            head_without_neck: !has_neck,
+            hinge_wrists_ankles,
+        };
+        list[k].joint = Some(limits::joint_for(a, &input));
+    }
+}
+
+/// Subtree masses and centres; stance joints (legs) hold the body above them.
+fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
+    let n = list.len();
+    let mut sub_m = vec![0.0; n];
+    let mut sub_c = vec![DVec3::ZERO; n];
+    for k in (0..n).rev() {
+        sub_m[k] += list[k].mass_kg;
+        sub_c[k] += list[k].shape.fit.center * list[k].mass_kg;
+        if let Some(p) = list[k].parent {
+            sub_m[p] += sub_m[k];
+            let c = sub_c[k];
+            sub_c[p] += c;
+        }
+    }
+    let com = list
+        .iter()
+        .map(|b| b.shape.fit.center * b.mass_kg)
+        .sum::<DVec3>()
+        / total.max(1e-12);
+    let legs = a
+        .limbs
+        .iter()
+        .filter(|l| {
+            matches!(
+                l.kind,
+                LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg
+            )
+        })
+        .count()
+        .max(1);
+    for k in 0..n {
+        let bone = list[k].bone;
+        let joint_pos = rig.bones[bone].pos;
+        let stance = a.limb_of[bone].is_some_and(|l| {
+            matches!(
+                a.limbs[l].kind,
+                LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg
+            )
+        }) && matches!(
+            a.role[bone],
+            Role::Thigh | Role::Shin | Role::Foot | Role::UpperArm | Role::Forearm | Role::Hand
+        );
+        let (m, lever) = if stance {
+            (
+                total / legs as f64,
+                com.distance(joint_pos).max(0.25 * a.height),
+            )
+        } else {
+            let c = sub_c[k] / sub_m[k].max(1e-12);
+            (sub_m[k], c.distance(joint_pos).max(0.05 * a.height))
+        };
+        list[k].gains = drives::gains(m, lever);
+    }
+    symmetry::even_gains(a, list);
+}
+
+/// Bodies closer than this share of the height at rest count as overlapping (their groups
+/// ignore each other), so nothing starts in or near contact.
+pub const GROUP_MARGIN: f64 = 0.015;
+
+/// One group per limb plus the torso; returns each body's mask.
+fn assign_groups(a: &Anatomy, list: &mut [Body]) -> Vec<String> {
+    let mut limb_names: Vec<String> = Vec::new();
+    for b in list.iter_mut() {
+        let name = match a.limb_of[b.bone].map(|l| &a.limbs[l]) {
+            Some(l) => {
+                let kind = match l.kind {
+                    LimbKind::Leg => "leg",
+                    LimbKind::Arm => "arm",
+                    LimbKind::HindLeg => "hind_leg",
+                    LimbKind::FrontLeg => "front_leg",
+                    LimbKind::Tail => "tail",
+                };
+                match l.side {
+                    Some(names::Side::Left) => format!("{kind}_l"),
+                    Some(names::Side::Right) => format!("{kind}_r"),
+                    None => kind.to_string(),
+                }
+            }
+            None => "torso".to_string(),
+        };
+        if !limb_names.contains(&name) && limb_names.len() >= groups::MAX_GROUPS {
+            b.group = "limbs".into();
+        } else {
+            if !limb_names.contains(&name) {
+                limb_names.push(name.clone());
+            }
+            b.group = name;
+        }
+    }
+    let fits: Vec<fit::WorldFit> = list.iter().map(|b| b.shape.fit).collect();
+    let groups: Vec<String> = list.iter().map(|b| b.group.clone()).collect();
+    let jointed: Vec<(usize, usize)> = list
+        .iter()
+        .enumerate()
+        .filter_map(|(k, b)| b.parent.map(|p| (k, p)))
+        .collect();
+    groups::masks(&groups, &fits, &jointed, GROUP_MARGIN * a.height)
+}
+
+/// A reference to a bone that `Document::bone_by_name` resolves back to it.
+pub(crate) fn bone_ref(doc: &Document, rig: &rig::Rig, i: usize) -> String {
+    let name = &rig.bones[i].name;
+    match doc.bone_by_name(name) {
+        Some(id) if id.index() == i => name.clone(),
+        _ => format!("node{}", rig.bones[i].node),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_edit(
+    doc: &Document,
+    rig: &rig::Rig,
+    a: &Anatomy,
+    plan: &bodies::Plan,
+    list: &[Body],
+    masks: &[String],
+    opts: &Options,
+    total: f64,
+) -> (Edit, Option<report::BalanceReport>) {
+    let node_extras = |node: usize| doc.json().get("nodes")?.get(node)?.get("extras");
+    let mut edits = Vec::new();
+    for (k, b) in list.iter().enumerate() {
+        let bone = &rig.bones[b.bone];
+        let parent_bone = b
+            .parent
+            .map(|p| list[p].bone)
+            .or(b.kept_parent.map(|k| k.0));
+        let joint = match (parent_bone, b.joint) {
+            (Some(p), Some(j)) => Some((bone_ref(doc, rig, p), j, b.gains)),
+            _ => None,
+        };
+        let phys = emit::physics(&emit::BodyOut {
+            bone,
+            fit: &b.shape.fit,
+            mass_kg: b.mass_kg,
+            joint,
+            group: &b.group,
+            mask: &masks[k],
+        });
+        if let Some(extras) = emit::node_extras(node_extras(bone.node), Some(phys)) {
+            edits.push(Edit::ReplaceExtras {
+                target: EditTarget::Node(bone.node),
+                extras,
+            });
+        }
+    }
+    if !opts.keep_existing {
+        for (i, f) in plan.fate.iter().enumerate() {
+            let node = rig.bones[i].node;
+            let has = node_extras(node).and_then(|e| e.get("physics")).is_some();
+            if *f != Fate::Body && has {
+                if let Some(extras) = emit::node_extras(node_extras(node), None) {
+                    edits.push(Edit::ReplaceExtras {
+                        target: EditTarget::Node(node),
+                        extras,
+                    });
+                }
+            }
+        }
+    }
+    let balance = balance::balance_bones(doc, rig, a, list);
+    let existing = doc.json().pointer("/extras/physics/balance").is_some();
+    if !(opts.keep_existing && existing) {
+        let g = drives::balance_gains(total, a.height);
+        let (enabled, torso, pelvis, feet) = match &balance {
+            Some(b) => (
+                true,
+                b.torso_bone.clone(),
+                b.pelvis_bone.clone(),
+                b.foot_bones.clone(),
+            ),
+            None => {
+                let root = list
+                    .first()
+                    .map(|b| bone_ref(doc, rig, b.bone))
+                    .unwrap_or_default();
+                (false, root.clone(), root, Vec::new())
+            }
+        };
+        if !torso.is_empty() {
+            edits.push(Edit::Set {
+                target: EditTarget::Document,
+                key: "balance".into(),
+                value: emit::balance(enabled, &torso, &pelvis, &feet, &g),
+            });
+        }
+    }
+    (Edit::Group(edits), balance)
+}

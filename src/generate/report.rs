@@ -1,0 +1,146 @@
+//! The generator's report: what it detected and what it made of each bone, with the coverage
+//! figures. Serialised by `generate --json`; deterministic (no timings).
+
+use super::bodies::{Fate, Plan};
+use super::names::Side;
+use super::roles::{Anatomy, CharacterKind, LimbKind, Role};
+use super::{emit, fit, limits, rig, samples, Body};
+use crate::document::Diagnostic;
+use serde::Serialize;
+
+/// One bone's outcome.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct BoneReport {
+    pub name: String,
+    pub node: usize,
+    pub role: Role,
+    pub side: Option<Side>,
+    /// `body`, `kept` (existing physics), `merged into NAME` or `skipped: why`.
+    pub outcome: String,
+    /// Body bones only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub joint: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mass_kg: Option<f64>,
+    /// Share of the body's vertices inside its shape inflated by 2% of the height; null when
+    /// the body has no vertices to measure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<usize>,
+}
+
+/// Coverage over bodies.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CoverageReport {
+    /// Median over bodies with vertices (null when none has any).
+    pub median: Option<f64>,
+    /// Smallest over limb bodies (arms and legs; null when there are none).
+    pub min_limb: Option<f64>,
+    /// The tolerance the shapes were inflated by (file units): 2% of the height.
+    pub tolerance: f64,
+}
+
+/// The whole report.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Report {
+    pub character_type: CharacterKind,
+    /// Height along up, in file units (metres by glTF's convention).
+    pub height: f64,
+    pub up: [f64; 3],
+    pub forward: [f64; 3],
+    pub body_count: usize,
+    pub total_mass_kg: f64,
+    pub coverage: CoverageReport,
+    /// Skin vertices read and dropped (no weight, NaN or huge).
+    pub vertices: usize,
+    pub vertices_dropped: usize,
+    pub balance: Option<BalanceReport>,
+    pub bones: Vec<BoneReport>,
+    /// Diagnostics of the generation (warnings), as text.
+    pub diagnostics: Vec<String>,
+}
+
+/// The balance bones chosen.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct BalanceReport {
+    pub torso_bone: String,
+    pub pelvis_bone: String,
+    pub foot_bones: Vec<String>,
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn build(
+    rig: &rig::Rig,
+    a: &Anatomy,
+    plan: &Plan,
+    list: &[Body],
+    samples: &samples::Samples,
+    total: f64,
+    balance: Option<BalanceReport>,
+    diags: &[Diagnostic],
+) -> Report {
+    let body_of = |i: usize| list.iter().find(|b| b.bone == i);
+    let bones: Vec<BoneReport> = (0..rig.len())
+        .map(|i| {
+            let b = body_of(i);
+            let outcome = match &plan.fate[i] {
+                Fate::Body => "body".to_string(),
+                Fate::Kept => "kept".to_string(),
+                Fate::Merged { into, why } => {
+                    format!("merged into {} ({why})", rig.bones[*into].name)
+                }
+                Fate::Skipped { why } => format!("skipped: {why}"),
+            };
+            BoneReport {
+                name: rig.bones[i].name.clone(),
+                node: rig.bones[i].node,
+                role: a.role[i],
+                side: a.side[i],
+                outcome,
+                shape: b.map(|b| match b.shape.fit.shape {
+                    fit::Shape::Capsule { .. } => "capsule",
+                    fit::Shape::Sphere { .. } => "sphere",
+                    fit::Shape::Box { .. } => "box",
+                }),
+                joint: b.and_then(|b| b.joint).map(|j| match j {
+                    limits::JointPlan::Ball { .. } => "ball_socket",
+                    limits::JointPlan::Hinge { .. } => "hinge",
+                }),
+                mass_kg: b.map(|b| emit::round(b.mass_kg)),
+                coverage: b.and_then(|b| b.shape.fit.coverage).map(|c| emit::round(c)),
+                vertices: b.map(|b| b.shape.points),
+            }
+        })
+        .collect();
+    let mut cov = rig::sorted(list.iter().filter_map(|b| b.shape.fit.coverage));
+    let median = (!cov.is_empty()).then(|| emit::round(rig::percentile(&cov, 0.5)));
+    cov = rig::sorted(
+        list.iter()
+            .filter(|b| {
+                a.limb_of[b.bone].is_some_and(|l| a.limbs[l].kind != LimbKind::Tail)
+                    && !matches!(a.role[b.bone], Role::Finger | Role::Toe | Role::Twist)
+            })
+            .filter_map(|b| b.shape.fit.coverage),
+    );
+    Report {
+        character_type: a.kind,
+        height: emit::round(a.height),
+        up: a.up.to_array().map(emit::round),
+        forward: a.forward.to_array().map(|x| (x * 1e4).round() / 1e4),
+        body_count: list.len(),
+        total_mass_kg: emit::round(total),
+        coverage: CoverageReport {
+            median,
+            min_limb: cov.first().copied().map(emit::round),
+            tolerance: emit::round(0.02 * a.height),
+        },
+        vertices: samples.total,
+        vertices_dropped: samples.dropped,
+        balance,
+        bones,
+        diagnostics: diags.iter().map(|d| d.to_string()).collect(),
+    }
+}

@@ -1,0 +1,131 @@
+//! The skin at the bind pose, as the generator sees it: every vertex's rest position in the
+//! world, assigned to the bone that carries its dominant weight. Vertices with no usable
+//! weight or a non-finite or absurd position are counted and dropped, never trusted.
+
+use crate::document::geometry::Geometry;
+use crate::document::Document;
+use glam::{DMat4, DVec3};
+
+/// Positions larger than this (in file units) are treated as broken data.
+pub const MAX_COORDINATE: f64 = 1e7;
+/// A non-dominant weight at least this large also counts as the bone's skin for fitting.
+pub const SECONDARY_WEIGHT: f32 = 0.3;
+
+/// Rest-pose vertices grouped by the bone (index into `doc.bones`) that dominates them.
+#[derive(Debug, Clone, Default)]
+pub struct Samples {
+    /// Per bone: world positions of the vertices it dominates.
+    pub by_bone: Vec<Vec<DVec3>>,
+    /// Per bone: vertices it does not dominate but weighs at least [`SECONDARY_WEIGHT`]
+    /// (helps fit bones that dominate few vertices; not counted in coverage).
+    pub secondary: Vec<Vec<DVec3>>,
+    /// Vertices read in total (kept or not).
+    pub total: usize,
+    /// Vertices dropped: zero weights, unknown joints, NaN or huge positions.
+    pub dropped: usize,
+}
+
+impl Samples {
+    /// All kept vertices.
+    pub fn all(&self) -> impl Iterator<Item = &DVec3> {
+        self.by_bone.iter().flatten()
+    }
+
+    pub fn kept(&self) -> usize {
+        self.by_bone.iter().map(Vec::len).sum()
+    }
+}
+
+fn finite_small(v: DVec3) -> bool {
+    v.is_finite() && v.abs().max_element() < MAX_COORDINATE
+}
+
+/// Index of the largest finite positive weight.
+fn dominant(w: &[f32; 4]) -> Option<usize> {
+    let mut best: Option<(usize, f32)> = None;
+    for (k, &x) in w.iter().enumerate() {
+        if x.is_finite() && x > 0.0 && best.is_none_or(|(_, b)| x > b) {
+            best = Some((k, x));
+        }
+    }
+    best.map(|(k, _)| k)
+}
+
+/// Reads the samples: skinned vertices by dominant weight, through the joint's rest world
+/// transform times its inverse bind matrix; unskinned meshes under a bone go to that bone.
+pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
+    let mut bone_of_node = vec![None; doc.skeleton.nodes.len()];
+    for (i, b) in doc.bones.iter().enumerate() {
+        if let Some(slot) = bone_of_node.get_mut(b.node) {
+            *slot = Some(i);
+        }
+    }
+    let mut s = Samples {
+        by_bone: vec![Vec::new(); doc.bones.len()],
+        secondary: vec![Vec::new(); doc.bones.len()],
+        ..Samples::default()
+    };
+    for prim in &geo.primitives {
+        s.total += prim.positions.len();
+        let skin = prim
+            .skin
+            .and_then(|k| Some((doc.skeleton.skins.get(k)?, geo.inverse_bind.get(k)?)));
+        match skin {
+            Some((skin, ibm)) if prim.joints.len() == prim.positions.len() => {
+                // Per skin joint: (bone, world_from_mesh at rest).
+                let joint_xf: Vec<Option<(usize, DMat4)>> = skin
+                    .joints
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &node)| {
+                        let bone = (*bone_of_node.get(node)?)?;
+                        let m = ibm.get(k)?.as_dmat4();
+                        Some((bone, doc.skeleton.nodes[node].world_from_node * m))
+                    })
+                    .collect();
+                for (i, p) in prim.positions.iter().enumerate() {
+                    let hit = prim
+                        .weights
+                        .get(i)
+                        .and_then(dominant)
+                        .and_then(|k| joint_xf.get(usize::from(prim.joints[i][k]))?.as_ref());
+                    let v = DVec3::from_array(p.map(f64::from));
+                    let Some((b, w)) = hit.map(|(b, m)| (*b, m.transform_point3(v))) else {
+                        s.dropped += 1;
+                        continue;
+                    };
+                    if !(finite_small(w) && finite_small(v)) {
+                        s.dropped += 1;
+                        continue;
+                    }
+                    s.by_bone[b].push(w);
+                    let (ws, js) = (prim.weights[i], prim.joints[i]);
+                    for k in 0..4 {
+                        let other = joint_xf.get(usize::from(js[k])).and_then(|x| x.as_ref());
+                        match other {
+                            Some((o, _)) if *o != b && ws[k] >= SECONDARY_WEIGHT => {
+                                s.secondary[*o].push(w)
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            _ => {
+                let owner = std::iter::once(prim.node)
+                    .chain(doc.skeleton.ancestors(prim.node))
+                    .find_map(|n| *bone_of_node.get(n)?);
+                let m = doc.skeleton.nodes[prim.node].world_from_node;
+                for p in &prim.positions {
+                    let v = DVec3::from_array(p.map(f64::from));
+                    let w = m.transform_point3(v);
+                    match owner {
+                        Some(b) if finite_small(w) => s.by_bone[b].push(w),
+                        _ => s.dropped += 1,
+                    }
+                }
+            }
+        }
+    }
+    s
+}

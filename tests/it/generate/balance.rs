@@ -1,0 +1,79 @@
+//! Balance and fall detection never lie: without balance settings the bones are found by
+//! role; when nothing can be found, tilt and falls are reported as not measured (null).
+
+use super::measure::json_and_bin;
+use crate::common::*;
+use serde_json::Value;
+use std::path::Path;
+
+fn simulate_json(file: &Path, extra: &[&str]) -> (Value, String) {
+    let o = ragdoll_tuner()
+        .args(["simulate", path_str(file), "--json", "--seconds", "3"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.code().is_some_and(|c| c <= 1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (
+        serde_json::from_slice(&o.stdout).unwrap(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn write_glb(json: &Value, bin: &[u8], path: &Path) {
+    std::fs::write(path, super::fixtures::glb_bytes(json, bin)).unwrap();
+}
+
+#[test]
+fn without_balance_settings_the_bones_are_found_by_role() {
+    let (dir, out, _) = super::generated(&cesium_man(), "cm.glb");
+    let (mut json, bin) = json_and_bin(&out);
+    json["extras"]
+        .as_object_mut()
+        .unwrap()
+        .shift_remove("physics");
+    let bare = dir.path().join("no_balance.glb");
+    write_glb(&json, &bin.unwrap(), &bare);
+    let (r, _) = simulate_json(&bare, &["--passive"]);
+    assert_eq!(r["balance_bones"]["source"], "roles", "{r}");
+    assert_eq!(
+        r["balance_bones"]["pelvis_bone"], "Skeleton_torso_joint_1",
+        "{r}"
+    );
+    assert_eq!(
+        r["balance_bones"]["foot_bones"].as_array().unwrap().len(),
+        2,
+        "{r}"
+    );
+    assert_eq!(
+        r["fell"], true,
+        "a passive CesiumMan falls and it is seen: {r}"
+    );
+    assert!(r["max_torso_tilt_deg"].as_f64().unwrap() > 30.0, "{r}");
+}
+
+#[test]
+fn unresolved_balance_bones_are_not_measured_rather_than_zero() {
+    // Two capsules joined end to end: no legs, no pelvis by role, no balance settings.
+    let phys = |parent: Option<&str>| {
+        let mut p = serde_json::json!({"collider": "capsule", "radius": 0.05, "half_height": 0.1, "mass": 1.0});
+        if let Some(parent) = parent {
+            p["constraint"] = serde_json::json!({"type": "ball_socket", "parent_bone": parent, "swing_limit_deg": 30, "twist_limit_deg": 10});
+        }
+        serde_json::json!({"physics": p})
+    };
+    let doc = gltf_with_nodes(serde_json::json!([
+        {"name": "a", "translation": [0, 1, 0], "children": [1], "extras": phys(None)},
+        {"name": "b", "translation": [0, 0.3, 0], "extras": phys(Some("a"))},
+    ]));
+    let (_dir, path) = write_gltf(&doc);
+    let (r, err) = simulate_json(&path, &[]);
+    assert_eq!(r["balance_bones"]["source"], "unresolved", "{r}");
+    assert_eq!(r["fell"], Value::Null, "{r}");
+    assert_eq!(r["max_torso_tilt_deg"], Value::Null, "{r}");
+    assert_eq!(r["min_pelvis_height_ratio"], Value::Null, "{r}");
+    assert!(err.contains("not measured"), "{err}");
+}

@@ -1,0 +1,388 @@
+//! Synthetic skinned characters for the generator: a humanoid with Mixamo names (or none),
+//! optionally under a root scaled 0.01 with centimetre translations, with as many skin
+//! vertices as asked; and degenerate skeletons. Written as real GLB files.
+
+use glam::{Mat4, Vec3};
+use serde_json::{json, Value};
+
+/// One bone: name, parent, head and tail (world, metres), skin radius.
+#[derive(Debug, Clone)]
+pub struct BoneDef {
+    pub name: String,
+    pub parent: Option<usize>,
+    pub head: Vec3,
+    pub tail: Vec3,
+    pub radius: f32,
+}
+
+fn push(
+    list: &mut Vec<BoneDef>,
+    name: &str,
+    parent: Option<usize>,
+    head: [f32; 3],
+    tail: [f32; 3],
+    radius: f32,
+) -> usize {
+    list.push(BoneDef {
+        name: name.to_string(),
+        parent,
+        head: Vec3::from_array(head),
+        tail: Vec3::from_array(tail),
+        radius,
+    });
+    list.len() - 1
+}
+
+/// A 1.75 m humanoid with Mixamo names: 55 bones (fingers, toes and end bones included).
+pub fn humanoid() -> Vec<BoneDef> {
+    let mut b = Vec::new();
+    let m = |n: &str| format!("mixamorig:{n}");
+    let hips = push(
+        &mut b,
+        &m("Hips"),
+        None,
+        [0.0, 0.95, 0.0],
+        [0.0, 1.05, 0.0],
+        0.13,
+    );
+    let s0 = push(
+        &mut b,
+        &m("Spine"),
+        Some(hips),
+        [0.0, 1.05, 0.0],
+        [0.0, 1.2, 0.0],
+        0.12,
+    );
+    let s1 = push(
+        &mut b,
+        &m("Spine1"),
+        Some(s0),
+        [0.0, 1.2, 0.0],
+        [0.0, 1.34, 0.0],
+        0.13,
+    );
+    let s2 = push(
+        &mut b,
+        &m("Spine2"),
+        Some(s1),
+        [0.0, 1.34, 0.0],
+        [0.0, 1.48, 0.0],
+        0.14,
+    );
+    let neck = push(
+        &mut b,
+        &m("Neck"),
+        Some(s2),
+        [0.0, 1.48, 0.0],
+        [0.0, 1.56, 0.01],
+        0.05,
+    );
+    let head = push(
+        &mut b,
+        &m("Head"),
+        Some(neck),
+        [0.0, 1.56, 0.01],
+        [0.0, 1.75, 0.02],
+        0.1,
+    );
+    push(
+        &mut b,
+        &m("HeadTop_End"),
+        Some(head),
+        [0.0, 1.75, 0.02],
+        [0.0, 1.76, 0.02],
+        0.0,
+    );
+    for (side, x) in [("Left", 1.0f32), ("Right", -1.0f32)] {
+        let clav = push(
+            &mut b,
+            &m(&format!("{side}Shoulder")),
+            Some(s2),
+            [0.03 * x, 1.45, 0.0],
+            [0.17 * x, 1.45, 0.0],
+            0.045,
+        );
+        let up = push(
+            &mut b,
+            &m(&format!("{side}Arm")),
+            Some(clav),
+            [0.2 * x, 1.44, 0.0],
+            [0.26 * x, 1.17, 0.0],
+            0.05,
+        );
+        let fore = push(
+            &mut b,
+            &m(&format!("{side}ForeArm")),
+            Some(up),
+            [0.26 * x, 1.17, 0.0],
+            [0.28 * x, 0.93, 0.04],
+            0.04,
+        );
+        let hand = push(
+            &mut b,
+            &m(&format!("{side}Hand")),
+            Some(fore),
+            [0.28 * x, 0.93, 0.04],
+            [0.29 * x, 0.84, 0.05],
+            0.035,
+        );
+        for (k, f) in ["Thumb", "Index", "Middle", "Ring", "Pinky"]
+            .iter()
+            .enumerate()
+        {
+            let dz = 0.02 * (k as f32 - 2.0);
+            let mut parent = hand;
+            let mut y = 0.84;
+            for seg in 1..=3 {
+                let h = [0.29 * x, y, 0.05 + dz];
+                y -= 0.025;
+                let t = [0.29 * x, y, 0.05 + dz];
+                parent = push(
+                    &mut b,
+                    &m(&format!("{side}Hand{f}{seg}")),
+                    Some(parent),
+                    h,
+                    t,
+                    0.009,
+                );
+            }
+        }
+        let thigh = push(
+            &mut b,
+            &m(&format!("{side}UpLeg")),
+            Some(hips),
+            [0.1 * x, 0.93, 0.0],
+            [0.1 * x, 0.5, 0.01],
+            0.075,
+        );
+        let shin = push(
+            &mut b,
+            &m(&format!("{side}Leg")),
+            Some(thigh),
+            [0.1 * x, 0.5, 0.01],
+            [0.1 * x, 0.09, 0.0],
+            0.05,
+        );
+        let foot = push(
+            &mut b,
+            &m(&format!("{side}Foot")),
+            Some(shin),
+            [0.1 * x, 0.09, 0.0],
+            [0.1 * x, 0.035, 0.13],
+            0.04,
+        );
+        let toe = push(
+            &mut b,
+            &m(&format!("{side}ToeBase")),
+            Some(foot),
+            [0.1 * x, 0.035, 0.13],
+            [0.1 * x, 0.03, 0.19],
+            0.028,
+        );
+        push(
+            &mut b,
+            &m(&format!("{side}Toe_End")),
+            Some(toe),
+            [0.1 * x, 0.03, 0.19],
+            [0.1 * x, 0.03, 0.2],
+            0.0,
+        );
+    }
+    b
+}
+
+/// Options of a synthetic file.
+#[derive(Debug, Clone, Copy)]
+pub struct Build {
+    /// Skin vertices in total (spread over bones with a radius).
+    pub vertices: usize,
+    /// Scale of the armature root node (translations divided by it, so the world is the same).
+    pub root_scale: f32,
+    /// Keep the bone names (else nodes are unnamed).
+    pub names: bool,
+    /// Every position and the root scaled by this (a tiny or huge character).
+    pub size: f32,
+    /// Every weight zero.
+    pub zero_weights: bool,
+    /// Some positions NaN and some 1e30.
+    pub poison: bool,
+    /// Meshes, each with its own skin listing the same joints.
+    pub skins: usize,
+}
+
+impl Default for Build {
+    fn default() -> Self {
+        Self {
+            vertices: 6000,
+            root_scale: 1.0,
+            names: true,
+            size: 1.0,
+            zero_weights: false,
+            poison: false,
+            skins: 1,
+        }
+    }
+}
+
+/// Points on a tube round each bone, weighted to it (the first ring blended with the parent).
+fn skin(
+    bones: &[BoneDef],
+    total: usize,
+    size: f32,
+) -> (Vec<[f32; 3]>, Vec<[u16; 4]>, Vec<[f32; 4]>) {
+    let skinned: Vec<usize> = (0..bones.len())
+        .filter(|&i| bones[i].radius > 0.0)
+        .collect();
+    let per = (total / skinned.len().max(1)).max(12);
+    let (mut p, mut j, mut w) = (Vec::new(), Vec::new(), Vec::new());
+    for &i in &skinned {
+        let b = &bones[i];
+        let axis = (b.tail - b.head).normalize_or(Vec3::Y);
+        let u = axis.any_orthonormal_vector();
+        let v = axis.cross(u);
+        let rings = (per / 12).max(1);
+        for r in 0..rings {
+            let t = (r as f32 + 0.5) / rings as f32;
+            let c = b.head.lerp(b.tail, t);
+            for k in 0..12 {
+                let a = k as f32 / 12.0 * std::f32::consts::TAU;
+                let q = c + (u * a.cos() + v * a.sin()) * b.radius;
+                p.push((q * size).to_array());
+                let parent = b.parent.unwrap_or(i) as u16;
+                if r == 0 && b.parent.is_some() {
+                    j.push([i as u16, parent, 0, 0]);
+                    w.push([0.6, 0.4, 0.0, 0.0]);
+                } else {
+                    j.push([i as u16, 0, 0, 0]);
+                    w.push([1.0, 0.0, 0.0, 0.0]);
+                }
+            }
+        }
+    }
+    (p, j, w)
+}
+
+fn bytes_of<T: Copy>(v: &[T]) -> &[u8] {
+    // SAFETY: plain old data (f32/u16 arrays) viewed as bytes for a little-endian buffer.
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
+}
+
+/// A GLB of the skeleton and its skin.
+pub fn glb(bones: &[BoneDef], o: Build) -> Vec<u8> {
+    let (mut pos, joints, mut weights) = skin(bones, o.vertices, o.size);
+    if o.zero_weights {
+        weights.iter_mut().for_each(|w| *w = [0.0; 4]);
+    }
+    if o.poison {
+        for (i, p) in pos.iter_mut().enumerate() {
+            match i % 7 {
+                0 => *p = [f32::NAN, 0.0, 0.0],
+                3 => *p = [1e30, -1e30, 1e30],
+                _ => {}
+            }
+        }
+    }
+    let n_nodes = bones.len();
+    // Node 0: armature root (scaled), then one mesh node per skin, then the bones.
+    let mut nodes = vec![
+        json!({"name": "Armature", "scale": [o.root_scale * o.size, o.root_scale * o.size, o.root_scale * o.size], "children": []}),
+    ];
+    let skins = o.skins.max(1);
+    for k in 0..skins {
+        nodes.push(json!({"name": format!("Body{k}"), "mesh": 0, "skin": k}));
+    }
+    let first_bone = nodes.len();
+    let mut roots = Vec::new();
+    for (i, b) in bones.iter().enumerate() {
+        let parent_head = b.parent.map_or(Vec3::ZERO, |p| bones[p].head);
+        let t = if b.parent.is_some() {
+            (b.head - parent_head) / o.root_scale
+        } else {
+            b.head / o.root_scale
+        };
+        let mut node = json!({"translation": t.to_array()});
+        if o.names {
+            node["name"] = json!(b.name);
+        }
+        let children: Vec<usize> = (0..n_nodes)
+            .filter(|&c| bones[c].parent == Some(i))
+            .map(|c| c + first_bone)
+            .collect();
+        if !children.is_empty() {
+            node["children"] = json!(children);
+        }
+        if b.parent.is_none() {
+            roots.push(i + first_bone);
+        }
+        nodes.push(node);
+    }
+    nodes[0]["children"] = json!(roots);
+    let ibm: Vec<[f32; 16]> = bones
+        .iter()
+        .map(|b| {
+            let world = Mat4::from_scale_rotation_translation(
+                Vec3::splat(o.root_scale * o.size),
+                glam::Quat::IDENTITY,
+                b.head * o.size,
+            );
+            world.inverse().to_cols_array()
+        })
+        .collect();
+    let mut bin = Vec::new();
+    let mut views = Vec::new();
+    for chunk in [
+        bytes_of(&pos),
+        bytes_of(&joints),
+        bytes_of(&weights),
+        bytes_of(&ibm),
+    ] {
+        views.push(json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": chunk.len()}));
+        bin.extend_from_slice(chunk);
+        while bin.len() % 4 != 0 {
+            bin.push(0);
+        }
+    }
+    let (lo, hi) = pos
+        .iter()
+        .fold(([f32::MAX; 3], [f32::MIN; 3]), |(mut lo, mut hi), p| {
+            for k in 0..3 {
+                if p[k].is_finite() {
+                    lo[k] = lo[k].min(p[k]);
+                    hi[k] = hi[k].max(p[k]);
+                }
+            }
+            (lo, hi)
+        });
+    let joints_list: Vec<usize> = (first_bone..first_bone + n_nodes).collect();
+    let skin_list: Vec<Value> = (0..skins)
+        .map(|_| json!({"joints": joints_list, "inverseBindMatrices": 3}))
+        .collect();
+    let mut scene_nodes = vec![0];
+    scene_nodes.extend(1..first_bone);
+    let n = pos.len();
+    let doc = json!({
+        "asset": {"version": "2.0", "generator": "ragdoll-tuner test fixture"},
+        "scene": 0,
+        "scenes": [{"nodes": scene_nodes}],
+        "nodes": nodes,
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}, "mode": 0}]}],
+        "skins": skin_list,
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3", "min": lo, "max": hi},
+            {"bufferView": 1, "componentType": 5123, "count": n, "type": "VEC4"},
+            {"bufferView": 2, "componentType": 5126, "count": n, "type": "VEC4"},
+            {"bufferView": 3, "componentType": 5126, "count": n_nodes, "type": "MAT4"},
+        ],
+        "bufferViews": views,
+        "buffers": [{"byteLength": bin.len()}],
+    });
+    glb_bytes(&doc, &bin)
+}
+
+/// GLB container bytes of a JSON document and a BIN chunk.
+pub fn glb_bytes(doc: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let text = serde_json::to_vec(doc).unwrap();
+    ragdoll_tuner::document::container::write_glb(&mut out, &text, Some(bin)).unwrap();
+    out
+}

@@ -1,0 +1,89 @@
+//! Any scale: node scale is applied to the schema's units, and a character 0.1x or 10x the
+//! mannequin behaves like it: stands 10 s, collapses passively, holds its limits.
+
+use super::measure::*;
+use crate::common::*;
+use ragdoll_tuner::document::{ColliderShape, Document};
+use std::path::PathBuf;
+
+/// The mannequin with its root node scaled by `s`, written to a temp file.
+fn scaled_mannequin(s: f64) -> (tempfile::TempDir, PathBuf) {
+    let (mut json, bin) = json_and_bin(&mannequin());
+    json["nodes"][0]["scale"] = serde_json::json!([s, s, s]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.glb");
+    std::fs::write(&path, super::fixtures::glb_bytes(&json, &bin.unwrap())).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn node_scale_scales_collider_sizes_and_offsets() {
+    let base = Document::open(mannequin()).unwrap();
+    let (_d, path) = scaled_mannequin(0.1);
+    let small = Document::open(&path).unwrap();
+    for id in base.bone_ids() {
+        let Some(c) = base
+            .bone(id)
+            .physics
+            .as_ref()
+            .and_then(|p| p.collider.as_ref())
+        else {
+            continue;
+        };
+        let (a, b) = (
+            base.world_shape(id, &c.shape),
+            small.world_shape(id, &c.shape),
+        );
+        let r = |s: &ColliderShape| match *s {
+            ColliderShape::Capsule { radius, .. } | ColliderShape::Sphere { radius } => radius,
+            ColliderShape::Box { half_extents } => half_extents[0],
+        };
+        assert!((r(&b) - 0.1 * r(&a)).abs() < 1e-9, "{}", base.bone(id).name);
+        let (pa, pb) = (
+            base.body_from_collider(id, c),
+            small.body_from_collider(id, c),
+        );
+        assert!((pb.translation - 0.1 * pa.translation).length() < 1e-9);
+    }
+}
+
+#[test]
+fn the_mannequin_at_a_tenth_and_ten_times_stands_and_collapses() {
+    for s in [0.1, 10.0] {
+        let (dir, path) = scaled_mannequin(s);
+        let out = dir.path().join("g.glb");
+        let (code, report, err) = super::generate(&path, &out, &[]);
+        assert_eq!(code, Some(0), "{err}");
+        let h = report["height"].as_f64().unwrap();
+        assert!(
+            (h / (1.75 * s) - 1.0).abs() < 0.15,
+            "height {h} at scale {s}"
+        );
+        let doc = Document::open(&out).unwrap();
+        let stand = run(&doc, Scenario::default());
+        eprintln!("mannequin x{s}: stand {stand:?}");
+        assert!(
+            stand.paused.is_none() && stand.fell_at_s.is_none(),
+            "x{s}: {stand:?}"
+        );
+        assert!(stand.max_violation_deg < 2.0, "x{s}: {stand:?}");
+        let passive = run(
+            &doc,
+            Scenario {
+                passive: true,
+                seconds: 3.0 * s.sqrt().max(1.0),
+                ..Scenario::default()
+            },
+        );
+        eprintln!("mannequin x{s}: passive {passive:?}");
+        assert!(
+            passive.paused.is_none() && passive.fell_at_s.is_some(),
+            "x{s}: {passive:?}"
+        );
+        assert!(passive.max_violation_deg < 2.0, "x{s}: {passive:?}");
+        assert!(
+            (passive.length_unit / s as f32 - 1.0).abs() < 0.2,
+            "{passive:?}"
+        );
+    }
+}
