@@ -94,11 +94,13 @@ impl Follower {
     }
 
     /// How far (world units, >= 0) the clip must be lifted so that no collider of its
-    /// clamped pose goes lower than the lowest one does at rest, over `samples` times.
-    pub fn grounding_lift(&self, doc: &Document, clip: &Clip, samples: usize) -> f64 {
-        let Some(rest_low) = ground::lowest_point(doc, &self.rest) else {
+    /// clamped pose comes closer to the floor at `floor_y` than [`ground::CLEARANCE`] of the
+    /// character's height, over `samples` times of the clip.
+    pub fn grounding_lift(&self, doc: &Document, clip: &Clip, samples: usize, floor_y: f64) -> f64 {
+        if ground::lowest_point(doc, &self.rest).is_none() {
             return 0.0;
-        };
+        }
+        let rest_low = floor_y + ground::CLEARANCE * ground::height(&self.rest);
         let n = samples.max(2);
         (0..n)
             .filter_map(|i| {

@@ -94,7 +94,7 @@ pub const FIELDS: &[Field] = &[
     f(Drive, "stiffness", "N*m/rad, >= 0", "50", "pull toward the target per radian of error", num(50.0, 0.0, INF, false)),
     f(Drive, "damping", "N*m*s/rad, >= 0", "5", "resistance per rad/s of velocity error", num(5.0, 0.0, INF, false)),
     f(Drive, "max_torque", "N*m, >= 0", "200", "the largest torque the drive applies", num(200.0, 0.0, INF, false)),
-    f(Drive, "follow_strength", "multiplier, >= 0", "1", "stiffness and damping are multiplied by it while the joint follows an animation clip (a per-joint strength profile, as Unreal's physical-animation strength); 0 leaves the joint limp while a clip plays", num(1.0, 0.0, INF, false)),
+    f(Drive, "follow_strength", "multiplier, >= 0", "1", "stiffness, damping and max_torque are multiplied by it while the joint follows an animation clip (a per-joint strength profile, as Unreal's physical-animation strength); 0 leaves the joint limp while a clip plays", num(1.0, 0.0, INF, false)),
     f(Balance, "enabled", "bool", "true", "active balance on or off", None),
     f(Balance, "torso_bone", "bone name", "by role; `\"pelvis\"` when no role resolves", "the bone held upright toward world vertical", None),
     f(Balance, "pelvis_bone", "bone name", "by role; `\"pelvis\"` when no role resolves", "its height defines \"fell\"", None),

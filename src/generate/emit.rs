@@ -108,6 +108,7 @@ pub fn physics(b: &BodyOut) -> Value {
                 "stiffness": round(gains.stiffness),
                 "damping": round(gains.damping),
                 "max_torque": round(gains.max_torque),
+                "follow_strength": round(gains.follow_strength),
             }),
         );
     }

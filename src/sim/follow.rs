@@ -30,7 +30,14 @@ pub struct ClipDriver {
     pub root_offset: glam::DVec3,
     /// The roots' horizontal travel over one loop, added once per loop played.
     loop_travel: glam::DVec3,
+    /// The stability guard's speed limits while this clip plays are at least this (linear,
+    /// angular): [`GUARD_MARGIN`] times the fastest body motion the clip itself asks for.
+    pub guard_floor: (f32, f32),
 }
+
+/// How much faster than the clip's own fastest motion a body may move before the guard
+/// calls it a runaway.
+pub const GUARD_MARGIN: f32 = 3.0;
 
 fn pose_of(m: &DMat4) -> Pose {
     let (_, r, t) = m.to_scale_rotation_translation();
@@ -42,18 +49,44 @@ impl ClipDriver {
     pub fn new(doc: &Document, clip: Clip, playback: Playback, root: RootMode) -> Self {
         let follower = Follower::new(doc);
         let lift = match root {
-            RootMode::Kinematic => follower.grounding_lift(doc, &clip, 64),
+            RootMode::Kinematic => follower.grounding_lift(doc, &clip, 64, super::world::GROUND_Y as f64),
             RootMode::Free => 0.0,
         };
         let loop_travel = follower.loop_travel(&clip);
-        Self {
+        let mut d = Self {
             follower,
             clip,
             playback,
             root,
             root_offset: glam::DVec3::Y * lift,
             loop_travel,
+            guard_floor: (0.0, 0.0),
+        };
+        let (lin, ang) = d.fastest_motion();
+        d.guard_floor = (lin * GUARD_MARGIN, ang * GUARD_MARGIN);
+        d
+    }
+
+    /// The fastest linear (world units/s) and angular (rad/s) speed of any bone in the
+    /// clamped target pose, over one pass of the clip sampled at 120 Hz.
+    fn fastest_motion(&self) -> (f32, f32) {
+        let dt = 1.0 / 120.0;
+        let n = ((self.clip.duration_s as f64 / dt).ceil() as usize).clamp(2, 2400);
+        let speed = self.playback.speed.abs().max(1e-3) as f64;
+        let mut prev = self.follower.clamped_pose(&self.follower.bone_pose(&self.clip, 0.0));
+        let (mut lin, mut ang) = (0.0f64, 0.0f64);
+        for i in 1..n {
+            let t = (i as f64 * dt).min(self.clip.duration_s as f64) as f32;
+            let pose = self.follower.clamped_pose(&self.follower.bone_pose(&self.clip, t));
+            for (a, b) in prev.iter().zip(&pose) {
+                let (_, ra, ta) = a.to_scale_rotation_translation();
+                let (_, rb, tb) = b.to_scale_rotation_translation();
+                lin = lin.max(ta.distance(tb) / dt * speed);
+                ang = ang.max(ra.angle_between(rb) / dt * speed);
+            }
+            prev = pose;
         }
+        (lin as f32, ang as f32)
     }
 
     /// The clip time (s) at simulation time `t_s`.

@@ -115,18 +115,20 @@ pub(crate) fn joint_spec(
 }
 
 /// The motor gains the settings ask for: None when drives are off. While the joint follows
-/// an animation target, stiffness and damping are scaled by its `follow_strength`.
+/// an animation target, stiffness, damping and the torque cap are scaled by its
+/// `follow_strength`.
 pub(crate) fn motor_gains(
     drive: &Drive,
     drives_on: bool,
     gain: f32,
     following: bool,
 ) -> Option<(f32, f32, f32)> {
-    let k = gain * if following { drive.follow_strength as f32 } else { 1.0 };
+    let follow = if following { drive.follow_strength as f32 } else { 1.0 };
+    let k = gain * follow;
     let gains = (
         drive.stiffness as f32 * k,
         drive.damping as f32 * k,
-        drive.max_torque as f32,
+        drive.max_torque as f32 * follow,
     );
     drives_on.then_some(gains)
 }

@@ -174,7 +174,8 @@ impl Simulation {
 
     fn guard(&mut self) -> Result<(), SimPause> {
         for d in &self.dolls {
-            if let Some((bone, reason)) = guard::check(&self.world, &d.bodies, &self.settings) {
+            let floor = self.clip.as_ref().map_or((0.0, 0.0), |c| c.guard_floor);
+            if let Some((bone, reason)) = guard::check(&self.world, &d.bodies, &self.settings, floor) {
                 let p = SimPause {
                     step: self.steps,
                     time_s: self.time_s,
