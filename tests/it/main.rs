@@ -6,6 +6,7 @@ mod common;
 mod diagnostics;
 mod editor;
 mod fields;
+mod follow;
 mod editor_defects;
 mod generate;
 mod hostile;
