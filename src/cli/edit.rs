@@ -5,16 +5,30 @@ use anyhow::Context;
 use std::path::Path;
 use std::process::ExitCode;
 
+/// What `edit` does besides `--set`.
+#[derive(Debug, Clone, Default)]
+pub struct EditExtras {
+    /// Mirror one side of the character onto the other (after the `--set` edits).
+    pub mirror: Option<crate::mirror::Direction>,
+    /// With `mirror`: only these bones (either side of a pair).
+    pub bones: Vec<String>,
+}
+
 pub fn run(
     file: &Path,
     output: &Path,
     sets: &[String],
     force: bool,
+    extras: &EditExtras,
     policy: UriPolicy,
 ) -> anyhow::Result<ExitCode> {
     let mut doc = super::open(file, policy)?;
     let before: Vec<Diagnostic> = doc.diagnostics.clone();
     apply_sets(&mut doc, sets).with_context(|| format!("{}", file.display()))?;
+    let mirrored = match extras.mirror {
+        Some(dir) => apply_mirror(&mut doc, dir, &extras.bones).with_context(|| format!("{}", file.display()))?,
+        None => 0,
+    };
     let new_errors: Vec<&Diagnostic> = doc
         .diagnostics
         .iter()
@@ -31,6 +45,9 @@ pub fn run(
         return Ok(ExitCode::from(1));
     }
     doc.write_to(output)?;
+    if extras.mirror.is_some() {
+        println!("mirrored {mirrored} bone(s)");
+    }
     println!("wrote {} ({} edit(s))", output.display(), sets.len());
     Ok(ExitCode::SUCCESS)
 }
@@ -44,4 +61,28 @@ pub fn apply_sets(doc: &mut crate::document::Document, sets: &[String]) -> anyho
             .with_context(|| format!("--set {s}"))?;
     }
     Ok(())
+}
+
+/// Mirrors one side onto the other as one all-or-nothing group; returns the bones written.
+pub fn apply_mirror(
+    doc: &mut crate::document::Document,
+    dir: crate::mirror::Direction,
+    bones: &[String],
+) -> anyhow::Result<usize> {
+    let ids: Vec<crate::document::BoneId> = bones
+        .iter()
+        .flat_map(|b| b.split(','))
+        .map(|b| {
+            doc.bone_by_name(b.trim())
+                .ok_or_else(|| anyhow::anyhow!("--bones: no bone named '{}'", b.trim()))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let only = (!ids.is_empty()).then_some(ids.as_slice());
+    let edits = crate::mirror::mirror_side(doc, dir, only);
+    let targets: std::collections::BTreeSet<_> = edits.iter().map(|e| format!("{:?}", e.target())).collect();
+    if edits.is_empty() {
+        anyhow::bail!("no left/right twins found to mirror (by name or by position)");
+    }
+    doc.apply(&Edit::Group(edits)).context("--mirror")?;
+    Ok(targets.len())
 }

@@ -72,6 +72,13 @@ pub enum Command {
         /// Write even when the edits introduce error diagnostics.
         #[arg(long)]
         force: bool,
+        /// Mirror one side's colliders, limits and drives onto the other (twins by name,
+        /// failing that by position across the mid-plane).
+        #[arg(long, value_enum)]
+        mirror: Option<crate::mirror::Direction>,
+        /// With --mirror: only these bones (comma-separated; either side of a pair).
+        #[arg(long, value_delimiter = ',')]
+        bones: Vec<String>,
     },
     /// Measure load + edit + save of a large GLB against a plain file copy.
     BenchIo {
@@ -167,7 +174,9 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
             output,
             sets,
             force,
-        } => edit::run(&file, &output, &sets, force, policy),
+            mirror,
+            bones,
+        } => edit::run(&file, &output, &sets, force, &edit::EditExtras { mirror, bones }, policy),
         Command::Simulate { file, args } => simulate::run(&file, &args, policy),
         Command::Bench {
             json,

@@ -12,6 +12,7 @@ mod generate;
 mod hostile;
 mod limits;
 mod load;
+mod mirror;
 mod mannequin;
 mod save;
 mod sim;

@@ -1,0 +1,169 @@
+//! Mirror: twins found by name (checked against geometry) or by position, and one side's
+//! physics reflected onto the other in the twin's own bone axes, so the two sides move as
+//! mirror images.
+
+use crate::common;
+use ragdoll_tuner::document::Document;
+use ragdoll_tuner::mirror::{twins, Direction};
+use ragdoll_tuner::sim::{SimSettings, Simulation};
+
+fn names(doc: &Document) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = twins(doc)
+        .into_iter()
+        .map(|(l, r)| (doc.bone(l).name.clone(), doc.bone(r).name.clone()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Names pair where they agree with the mirrored positions; CesiumMan's arms, numbered from
+/// the hand inwards on one side, are paired by position instead.
+#[test]
+fn twins_by_name_and_by_position() {
+    let m = names(&Document::open(common::mannequin()).expect("mannequin"));
+    assert!(m.contains(&("thigh_l".into(), "thigh_r".into())), "{m:?}");
+    assert_eq!(m.len(), 6, "{m:?}");
+    let c = names(&Document::open(common::cesium_man()).expect("CesiumMan"));
+    println!("CesiumMan twins: {c:?}");
+    for pair in [
+        ("leg_joint_L_1", "leg_joint_R_1"),
+        ("Skeleton_arm_joint_L__4_", "Skeleton_arm_joint_R"),
+        ("Skeleton_arm_joint_L__3_", "Skeleton_arm_joint_R__2_"),
+        ("Skeleton_arm_joint_L__2_", "Skeleton_arm_joint_R__3_"),
+    ] {
+        assert!(c.contains(&(pair.0.into(), pair.1.into())), "{pair:?} in {c:?}");
+    }
+    let fox = names(&Document::open(common::fox_glb()).expect("Fox"));
+    assert!(fox.contains(&("b_LeftLeg01_015".into(), "b_RightLeg01_019".into())), "{fox:?}");
+}
+
+/// One side of a generated CesiumMan mirrored onto the other (the CLI's `edit --mirror`),
+/// then a passive collapse from rest: for the first 0.5 s each left joint's angles mirror
+/// its twin's within 1 degree.
+#[test]
+fn mirrored_sides_collapse_as_mirror_images() {
+    let dir = tempfile::tempdir().expect("temp");
+    let gen = dir.path().join("cm.glb");
+    let out = dir.path().join("mirrored.glb");
+    let st = common::ragdoll_tuner()
+        .args(["generate", common::path_str(&common::cesium_man()), "-o", common::path_str(&gen)])
+        .output()
+        .expect("generate runs");
+    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    // Make the right side different first, so the mirror has something to undo.
+    let st = common::ragdoll_tuner()
+        .args([
+            "edit",
+            common::path_str(&gen),
+            "-o",
+            common::path_str(&out),
+            "--set",
+            "leg_joint_R_2.constraint.limit_max_deg=40",
+            "--set",
+            "Skeleton_arm_joint_R.mass=3",
+            "--mirror",
+            "left-to-right",
+        ])
+        .output()
+        .expect("edit runs");
+    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    let doc = Document::open(&out).expect("mirrored file opens");
+    assert!(!ragdoll_tuner::document::has_errors(&doc.diagnostics), "{:?}", doc.diagnostics);
+    let pairs: Vec<(String, String)> = names(&doc);
+    let mut sim = Simulation::new(&doc, SimSettings::passive()).expect("world");
+    let idx = |n: &str| sim.telemetry().joint_names.iter().position(|j| j == n);
+    let pairs: Vec<(usize, usize, String)> = pairs
+        .iter()
+        .filter_map(|(l, r)| Some((idx(l)?, idx(r)?, l.clone())))
+        .collect();
+    assert!(pairs.len() >= 6, "legs and arms: {pairs:?}");
+    let mut worst = (0.0f32, String::new());
+    let mut first_over = None;
+    for k in 0..60 {
+        let _ = k;
+        sim.step().expect("no pause");
+        let f = sim.telemetry().joints.latest().expect("frame");
+        for (l, r, name) in &pairs {
+            let (a, b) = (f[*l], f[*r]);
+            // Mirror images: the same tilt and hinge angle, opposite twist about the axis.
+            let d = (a.swing_deg - b.swing_deg).abs().max(
+                if (a.twist_deg - b.twist_deg).abs() < (a.twist_deg + b.twist_deg).abs() {
+                    (a.twist_deg - b.twist_deg).abs()
+                } else {
+                    (a.twist_deg + b.twist_deg).abs()
+                },
+            );
+            if d > worst.0 {
+                worst = (d, name.clone());
+            }
+            if d > 1.0 && first_over.is_none() {
+                first_over = Some((k + 1) as f32 / 120.0);
+            }
+        }
+    }
+    println!("mirrored CesiumMan, passive 0.5 s: worst left/right difference {:.3} deg ({}), first over 1 deg at {first_over:?} s", worst.0, worst.1);
+    assert!(worst.0 <= 1.0, "{worst:?}");
+    // The edited right knee took the left's range back.
+    let knee = |n: &str| match &doc.bone(doc.bone_by_name(n).expect("knee")).physics.as_ref().and_then(|p| p.constraint.as_ref()).expect("joint").kind {
+        ragdoll_tuner::document::ConstraintKind::Hinge { limit_max_deg, .. } => *limit_max_deg,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(knee("leg_joint_R_2"), knee("leg_joint_L_2"));
+}
+
+#[test]
+fn mirror_direction_names_parse() {
+    use clap::ValueEnum;
+    assert_eq!(Direction::from_str("left-to-right", false), Ok(Direction::LeftToRight));
+    assert_eq!(Direction::from_str("right-to-left", false), Ok(Direction::RightToLeft));
+}
+
+#[test]
+fn scratch_mirror_geometry() {
+    let dir = tempfile::tempdir().expect("temp");
+    let gen = dir.path().join("cm.glb");
+    let out = dir.path().join("m.glb");
+    common::ragdoll_tuner().args(["generate", common::path_str(&common::cesium_man()), "-o", common::path_str(&gen)]).output().unwrap();
+    common::ragdoll_tuner().args(["edit", common::path_str(&gen), "-o", common::path_str(&out), "--mirror", "left-to-right"]).output().unwrap();
+    let doc = Document::open(&out).unwrap();
+    let (axis, mid) = ragdoll_tuner::mirror::mid_plane(&doc);
+    println!("axis {axis:?} mid {mid}");
+    for (l, r) in twins(&doc) {
+        if doc.bone(l).physics.as_ref().and_then(|p| p.collider.as_ref()).is_none() { continue; }
+        let w = |id: ragdoll_tuner::document::BoneId| {
+            let b = doc.bone(id);
+            let m = doc.skeleton.nodes[b.node].world_from_node;
+            let c = b.physics.as_ref().unwrap().collider.as_ref().unwrap();
+            let pl = doc.collider_placement(id, c);
+            (m.w_axis.truncate(), m.transform_point3(pl.translation), (m.to_scale_rotation_translation().1 * pl.rotation) * glam::DVec3::Y)
+        };
+        let mir = |p: glam::DVec3| p - axis * (2.0 * (p.dot(axis) - mid));
+        let (ol, cl, al) = w(l);
+        let (or, cr, ar) = w(r);
+        println!("{}: origin {:.3} center {:.3} axis {:.3}", doc.bone(l).name, mir(ol).distance(or), mir(cl).distance(cr), (al - axis * 2.0 * al.dot(axis)).distance(ar));
+        let kl = &doc.bone(l).physics.as_ref().unwrap().constraint.as_ref().unwrap().kind;
+        let kr = &doc.bone(r).physics.as_ref().unwrap().constraint.as_ref().unwrap().kind;
+        println!("   {kl:?}\n   {kr:?}");
+    }
+}
+
+#[test]
+fn scratch_mannequin_symmetry() {
+    let doc = Document::open(common::mannequin()).unwrap();
+    for s in [SimSettings::passive(), SimSettings { substeps: 16, ..SimSettings::passive() }] {
+        let mut sim = Simulation::new(&doc, s).unwrap();
+        let pairs: Vec<(usize, usize, String)> = names(&doc).iter().filter_map(|(l, r)| {
+            let t = sim.telemetry(); Some((t.joint_names.iter().position(|j| j == l)?, t.joint_names.iter().position(|j| j == r)?, l.clone()))
+        }).collect();
+        let mut worst = (0.0f32, String::new(), 0);
+        for k in 0..60 {
+            sim.step().unwrap();
+            let f = sim.telemetry().joints.latest().unwrap();
+            for (l, r, n) in &pairs {
+                let d = (f[*l].swing_deg - f[*r].swing_deg).abs();
+                if d > worst.0 { worst = (d, n.clone(), k); }
+            }
+        }
+        println!("mannequin passive symmetry: {worst:?}");
+    }
+}
