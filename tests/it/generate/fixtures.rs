@@ -224,12 +224,15 @@ impl Default for Build {
     }
 }
 
+/// Positions, joints and weights of the skin vertices.
+type SkinData = (Vec<[f32; 3]>, Vec<[u16; 4]>, Vec<[f32; 4]>);
+
 /// Points on a tube round each bone, weighted to it (the first ring blended with the parent).
 fn skin(
     bones: &[BoneDef],
     total: usize,
     size: f32,
-) -> (Vec<[f32; 3]>, Vec<[u16; 4]>, Vec<[f32; 4]>) {
+) -> SkinData {
     let skinned: Vec<usize> = (0..bones.len())
         .filter(|&i| bones[i].radius > 0.0)
         .collect();
