@@ -389,3 +389,80 @@ pub fn glb_bytes(doc: &Value, bin: &[u8]) -> Vec<u8> {
     ragdoll_tuner::document::container::write_glb(&mut out, &text, Some(bin)).unwrap();
     out
 }
+
+/// The humanoid with Unreal names, a `root` above the pelvis, twist bones on the upper arms
+/// and thighs (with skin) and IK helper bones (without).
+pub fn unreal() -> Vec<BoneDef> {
+    let mut b = humanoid();
+    let rename = |n: &str| -> String {
+        let n = n.trim_start_matches("mixamorig:");
+        let side = if n.starts_with("Left") { "_l" } else { "_r" };
+        let base = n.trim_start_matches("Left").trim_start_matches("Right");
+        match base {
+            "Hips" => "pelvis".into(),
+            "Spine" => "spine_01".into(),
+            "Spine1" => "spine_02".into(),
+            "Spine2" => "spine_03".into(),
+            "Neck" => "neck_01".into(),
+            "Head" => "head".into(),
+            "HeadTop_End" => "head_end".into(),
+            "Shoulder" => format!("clavicle{side}"),
+            "Arm" => format!("upperarm{side}"),
+            "ForeArm" => format!("lowerarm{side}"),
+            "Hand" => format!("hand{side}"),
+            "UpLeg" => format!("thigh{side}"),
+            "Leg" => format!("calf{side}"),
+            "Foot" => format!("foot{side}"),
+            "ToeBase" => format!("ball{side}"),
+            "Toe_End" => format!("ball_end{side}"),
+            other => format!("{}{side}", other.to_lowercase().replace("hand", "")),
+        }
+    };
+    for d in &mut b {
+        d.name = rename(&d.name);
+    }
+    let n = b.len();
+    for i in 0..n {
+        let name = b[i].name.clone();
+        if name.starts_with("upperarm_") || name.starts_with("thigh_") {
+            let (h, t) = (b[i].head, b[i].tail);
+            let part = name.split('_').next().unwrap_or("x").to_string();
+            let side = &name[name.len() - 2..];
+            b.push(BoneDef {
+                name: format!("{part}_twist_01{side}"),
+                parent: Some(i),
+                head: h.lerp(t, 0.4),
+                tail: h.lerp(t, 0.6),
+                radius: b[i].radius * 1.01,
+            });
+        }
+    }
+    let root = b.len();
+    b.push(BoneDef {
+        name: "root".into(),
+        parent: None,
+        head: Vec3::ZERO,
+        tail: Vec3::new(0.0, 0.1, 0.0),
+        radius: 0.0,
+    });
+    b[0].parent = Some(root);
+    let ik = b.len();
+    b.push(BoneDef {
+        name: "ik_foot_root".into(),
+        parent: Some(root),
+        head: Vec3::ZERO,
+        tail: Vec3::new(0.0, 0.05, 0.0),
+        radius: 0.0,
+    });
+    for side in ["l", "r"] {
+        let x = if side == "l" { 0.1 } else { -0.1 };
+        b.push(BoneDef {
+            name: format!("ik_foot_{side}"),
+            parent: Some(ik),
+            head: Vec3::new(x, 0.09, 0.0),
+            tail: Vec3::new(x, 0.1, 0.0),
+            radius: 0.0,
+        });
+    }
+    b
+}
