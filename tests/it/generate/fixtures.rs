@@ -228,11 +228,7 @@ impl Default for Build {
 type SkinData = (Vec<[f32; 3]>, Vec<[u16; 4]>, Vec<[f32; 4]>);
 
 /// Points on a tube round each bone, weighted to it (the first ring blended with the parent).
-fn skin(
-    bones: &[BoneDef],
-    total: usize,
-    size: f32,
-) -> SkinData {
+fn skin(bones: &[BoneDef], total: usize, size: f32) -> SkinData {
     let skinned: Vec<usize> = (0..bones.len())
         .filter(|&i| bones[i].radius > 0.0)
         .collect();
@@ -465,4 +461,66 @@ pub fn unreal() -> Vec<BoneDef> {
         });
     }
     b
+}
+
+/// The humanoid with Rigify deform names, thighs and upper arms split into `X` and its twist
+/// segment `X.001` in the middle of the chain (the shin hangs from `DEF-thigh.L.001`).
+pub fn rigify() -> Vec<BoneDef> {
+    let src = humanoid();
+    let mut out: Vec<BoneDef> = Vec::new();
+    let mut map = vec![0usize; src.len()];
+    for (i, d) in src.iter().enumerate() {
+        let n = d.name.trim_start_matches("mixamorig:");
+        let side = if n.starts_with("Left") { ".L" } else { ".R" };
+        let base = n.trim_start_matches("Left").trim_start_matches("Right");
+        let name = match base {
+            "Hips" => "DEF-spine".to_string(),
+            "Spine" => "DEF-spine.001".into(),
+            "Spine1" => "DEF-spine.002".into(),
+            "Spine2" => "DEF-spine.003".into(),
+            "Neck" => "DEF-spine.004".into(),
+            "Head" => "DEF-spine.006".into(),
+            "HeadTop_End" => "DEF-spine.006_end".into(),
+            "Shoulder" => format!("DEF-shoulder{side}"),
+            "Arm" => format!("DEF-upper_arm{side}"),
+            "ForeArm" => format!("DEF-forearm{side}"),
+            "Hand" => format!("DEF-hand{side}"),
+            "UpLeg" => format!("DEF-thigh{side}"),
+            "Leg" => format!("DEF-shin{side}"),
+            "Foot" => format!("DEF-foot{side}"),
+            "ToeBase" => format!("DEF-toe{side}"),
+            "Toe_End" => format!("DEF-toe{side}_end"),
+            other => format!("DEF-f_{}{side}", other.to_lowercase()),
+        };
+        let parent = d.parent.map(|p| map[p]);
+        let split = base == "Arm" || base == "UpLeg";
+        if split {
+            let mid = d.head.lerp(d.tail, 0.5);
+            out.push(BoneDef {
+                name: name.clone(),
+                parent,
+                head: d.head,
+                tail: mid,
+                radius: d.radius,
+            });
+            let first = out.len() - 1;
+            out.push(BoneDef {
+                name: format!("{name}.001"),
+                parent: Some(first),
+                head: mid,
+                tail: d.tail,
+                radius: d.radius,
+            });
+        } else {
+            out.push(BoneDef {
+                name,
+                parent,
+                head: d.head,
+                tail: d.tail,
+                radius: d.radius,
+            });
+        }
+        map[i] = out.len() - 1;
+    }
+    out
 }
