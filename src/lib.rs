@@ -15,6 +15,7 @@ pub mod document;
 pub mod generate;
 pub mod joint;
 pub mod mannequin;
+pub mod mirror;
 pub mod render;
 pub mod shapes;
 pub mod sim;

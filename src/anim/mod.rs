@@ -7,9 +7,10 @@
 //! the same relative rotation the solver's drives and limits act on. The tracking error is
 //! the angle between the simulated and the target relative rotation.
 
+pub mod ground;
 mod pose;
 
-pub use pose::{clip_time_s, world_pose, Playback};
+pub use pose::{clip_time_s, loops_done, world_pose, Playback};
 
 use crate::document::{BoneId, Clip, Document, Skeleton};
 use crate::joint::{self, JointDef};
@@ -63,6 +64,21 @@ impl Follower {
         }
     }
 
+    /// The horizontal distance the roots travel over one loop of the clip (world units): a
+    /// looping clip with root motion carries on from where the last loop ended.
+    pub fn loop_travel(&self, clip: &Clip) -> glam::DVec3 {
+        let Some(root) = self.roots.first() else {
+            return glam::DVec3::ZERO;
+        };
+        let at = |t: f32| {
+            self.bone_pose(clip, t)
+                .get(root.index())
+                .map_or(glam::DVec3::ZERO, |m| m.w_axis.truncate())
+        };
+        let d = at(clip.duration_s) - at(0.0);
+        glam::DVec3::new(d.x, 0.0, d.z)
+    }
+
     /// The joints that have targets.
     pub fn joints(&self) -> &[JointDef] {
         &self.joints
@@ -75,6 +91,94 @@ impl Follower {
             .iter()
             .map(|&n| nodes.get(n).copied().unwrap_or(DMat4::IDENTITY))
             .collect()
+    }
+
+    /// How far (world units, >= 0) the clip must be lifted so that no collider of its
+    /// clamped pose comes closer to the floor at `floor_y` than [`ground::CLEARANCE`] of the
+    /// character's height, over `samples` times of the clip.
+    pub fn grounding_lift(&self, doc: &Document, clip: &Clip, samples: usize, floor_y: f64) -> f64 {
+        if ground::lowest_point(doc, &self.rest).is_none() {
+            return 0.0;
+        }
+        let rest_low = floor_y + ground::CLEARANCE * ground::height(&self.rest);
+        let n = samples.max(2);
+        (0..n)
+            .filter_map(|i| {
+                let t = clip.duration_s * i as f32 / (n - 1) as f32;
+                ground::lowest_point(doc, &self.clamped_pose(&self.bone_pose(clip, t)))
+            })
+            .map(|low| rest_low - low)
+            .fold(0.0, f64::max)
+    }
+
+    /// The pose the drives actually aim at: from the roots down, each joint at its clamped
+    /// target rotation, each child at its rest offset from its parent (joints do not stretch);
+    /// bones without a joint carried along from the clip by their nearest moved ancestor.
+    pub fn clamped_pose(&self, pose: &[DMat4]) -> Vec<DMat4> {
+        let mut out = pose.to_vec();
+        let targets = self.targets(pose);
+        for j in &self.joints_parent_first() {
+            let (c, p) = (j.bone.index(), j.parent.index());
+            let (Some(rest_c), Some(rest_p), Some(t)) = (
+                self.rest.get(c),
+                self.rest.get(p),
+                targets.iter().find(|t| t.bone == j.bone),
+            ) else {
+                continue;
+            };
+            let Some(new_p) = out.get(p).copied() else { continue };
+            let (_, rp_rest, tp_rest) = rest_p.to_scale_rotation_translation();
+            let (sc, rc_rest, tc_rest) = rest_c.to_scale_rotation_translation();
+            let (_, rp, tp) = new_p.to_scale_rotation_translation();
+            let pfj = j.parent_from_joint(rp_rest, rc_rest);
+            let rc = (rp * pfj * t.relative * j.bone_from_joint.inverse()).normalize();
+            let offset = rp_rest.inverse() * (tc_rest - tp_rest);
+            let m = DMat4::from_scale_rotation_translation(sc, rc, tp + rp * offset);
+            if let Some(slot) = out.get_mut(c) {
+                *slot = m;
+            }
+        }
+        self.carry_unjointed(pose, &mut out);
+        out
+    }
+
+    /// Joints ordered so that every parent body's joint comes before its children's.
+    fn joints_parent_first(&self) -> Vec<JointDef> {
+        let depth = |j: &JointDef| {
+            std::iter::successors(Some(j.parent), |b| {
+                self.joints.iter().find(|k| k.bone == *b).map(|k| k.parent)
+            })
+            .take(self.joints.len() + 1)
+            .count()
+        };
+        let mut list = self.joints.clone();
+        list.sort_by_key(|j| depth(j));
+        list
+    }
+
+    /// Bones that are neither roots nor jointed follow their nearest jointed ancestor bone
+    /// as they do in the clip.
+    fn carry_unjointed(&self, clip: &[DMat4], out: &mut [DMat4]) {
+        let moved = |b: usize| self.joints.iter().any(|j| j.bone.index() == b);
+        for b in 0..out.len() {
+            if moved(b) || self.roots.iter().any(|r| r.index() == b) {
+                continue;
+            }
+            let node = self.bone_nodes.get(b).copied();
+            let ancestor = node.and_then(|n| {
+                self.skeleton
+                    .ancestors(n)
+                    .find_map(|a| self.bone_nodes.iter().position(|&x| x == a).filter(|&i| moved(i)))
+            });
+            let (Some(a), Some(m)) = (ancestor, clip.get(b)) else {
+                continue;
+            };
+            if let (Some(ca), Some(na)) = (clip.get(a), out.get(a).copied()) {
+                if let Some(slot) = out.get_mut(b) {
+                    *slot = na * ca.inverse() * *m;
+                }
+            }
+        }
     }
 
     /// The joint targets of a bone pose (from [`Self::bone_pose`]), clamped into the limits.

@@ -25,6 +25,15 @@ impl Default for Playback {
     }
 }
 
+/// How many whole loops the clip has played at play time `t_s` (0 when not looping).
+pub fn loops_done(clip: &Clip, playback: &Playback, t_s: f64) -> f64 {
+    let d = clip.duration_s.max(0.0) as f64;
+    if !playback.looping || d <= 0.0 {
+        return 0.0;
+    }
+    ((playback.start_s as f64 + t_s * playback.speed as f64) / d).floor()
+}
+
 /// The clip time (s) at play time `t_s`.
 pub fn clip_time_s(clip: &Clip, playback: &Playback, t_s: f64) -> f32 {
     let d = clip.duration_s.max(0.0) as f64;

@@ -5,6 +5,15 @@ use super::state::EditorState;
 use crate::document::EditTarget;
 use serde_json::{json, Value};
 
+/// A row's label, with the schema key's help text (from the field table) as its tooltip.
+fn labelled(ui: &mut egui::Ui, label: &str, key: &str) -> egui::Response {
+    let r = ui.label(label);
+    match crate::document::fields::help(key) {
+        "" => r,
+        help => r.on_hover_text(help),
+    }
+}
+
 /// A numeric field with a unit.
 pub struct Num<'a> {
     pub label: &'a str,
@@ -30,7 +39,7 @@ pub fn num(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, n: Num) 
 /// A number row that reports its change instead of editing: the new value and, while it is
 /// dragged, the widget id that merges the drag into one undo step.
 pub fn num_row(ui: &mut egui::Ui, n: Num) -> Option<(f64, Option<egui::Id>)> {
-    let label = ui.label(n.label);
+    let label = labelled(ui, n.label, n.key);
     let mut v = n.value;
     let (range, unit) = (n.range.clone(), format!(" {}", n.unit));
     let mut changed = None;
@@ -67,7 +76,7 @@ pub fn vec3(
     (label, key, unit, speed): (&str, &str, &str, f64),
     value: [f64; 3],
 ) {
-    let l = ui.label(label);
+    let l = labelled(ui, label, key);
     let mut v = value;
     let mut merge = None;
     let mut changed = false;
@@ -135,7 +144,7 @@ pub fn choice(
     current: &str,
     options: &[String],
 ) {
-    let l = ui.label(label);
+    let l = labelled(ui, label, key);
     let mut picked = None;
     egui::ComboBox::from_id_salt(key)
         .selected_text(current)
@@ -163,7 +172,7 @@ pub fn text(
     key: &str,
     current: &str,
 ) {
-    let l = ui.label(label);
+    let l = labelled(ui, label, key);
     let id = ui.scope_id().with(key);
     let mut buf = ui
         .data_mut(|d| d.get_temp::<String>(id))

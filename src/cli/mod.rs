@@ -1,6 +1,7 @@
 //! The command-line front end: the same document layer the GUI uses.
 
 mod bench;
+mod bench_clip;
 mod bench_io;
 mod edit;
 pub mod generate;
@@ -101,6 +102,20 @@ pub enum Command {
         #[arg(long, default_value_t = 2.0)]
         seconds_per_case: f64,
     },
+    /// The cost of following an animation clip: steps/s following it (kinematic root) side
+    /// by side with holding the rest pose (root pinned), same world.
+    BenchClip {
+        file: PathBuf,
+        /// The clip's name or index.
+        #[arg(long, default_value = "0")]
+        clip: String,
+        /// Wall-clock seconds measured (split between the two).
+        #[arg(long, default_value_t = 4.0)]
+        seconds: f64,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Generate a ragdoll (shapes fitted to the skin, joints, limits, masses, drives and
     /// balance) for a rigged character and save it losslessly to OUT.
     Generate {
@@ -159,6 +174,12 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
             seconds_per_case,
         } => bench::run(json, seconds_per_case),
         Command::BenchIo { mb, dir, runs } => bench_io::run(mb, &dir, runs),
+        Command::BenchClip {
+            file,
+            clip,
+            seconds,
+            json,
+        } => bench_clip::run(&file, &clip, seconds, json, policy),
         Command::Generate { file, args } => generate::run(&file, &args, policy),
         Command::GenerateMannequin { output, dense } => match dense {
             Some(out) => generate_dense(&out),

@@ -2,7 +2,7 @@
 //! undo/redo, batch `--set` and live simulation updates all go through [`Document::apply`].
 
 use super::error::EditError;
-use super::schema::{BALANCE_KEYS, CONSTRAINT_KEYS, DRIVE_KEYS, OFFSET_KEYS, PHYSICS_KEYS};
+use super::schema::{balance_keys, constraint_keys, drive_keys, offset_keys, physics_keys};
 use super::{BoneId, Document};
 use serde_json::{Map, Value};
 
@@ -52,27 +52,28 @@ impl Edit {
 /// Checks a key path against the schema, so a typo is refused rather than written.
 fn check_key(target: EditTarget, key: &str, doc: &Document) -> Result<(), EditError> {
     let parts: Vec<&str> = key.split('.').collect();
-    let known: &[&str] = match (target, parts.as_slice()) {
+    let balance = balance_keys();
+    let known: Vec<&str> = match (target, parts.as_slice()) {
         (EditTarget::Document, ["balance"]) => return Ok(()),
-        (EditTarget::Document, ["balance", k]) if BALANCE_KEYS.contains(k) => return Ok(()),
+        (EditTarget::Document, ["balance", k]) if balance.contains(k) => return Ok(()),
         (EditTarget::Document, _) => {
             return Err(EditError::UnknownDocumentKey {
                 key: key.into(),
-                known: BALANCE_KEYS
+                known: balance
                     .iter()
                     .map(|k| format!("balance.{k}"))
                     .collect::<Vec<_>>()
                     .join(", "),
             })
         }
-        (_, [k]) if PHYSICS_KEYS.contains(k) => return Ok(()),
-        (_, ["constraint", k]) if CONSTRAINT_KEYS.contains(k) => return Ok(()),
-        (_, ["drive", k]) if DRIVE_KEYS.contains(k) => return Ok(()),
-        (_, ["offset", k]) if OFFSET_KEYS.contains(k) => return Ok(()),
-        (_, ["constraint", ..]) => CONSTRAINT_KEYS,
-        (_, ["drive", ..]) => DRIVE_KEYS,
-        (_, ["offset", ..]) => OFFSET_KEYS,
-        _ => PHYSICS_KEYS,
+        (_, [k]) if physics_keys().contains(k) => return Ok(()),
+        (_, ["constraint", k]) if constraint_keys().contains(k) => return Ok(()),
+        (_, ["drive", k]) if drive_keys().contains(k) => return Ok(()),
+        (_, ["offset", k]) if offset_keys().contains(k) => return Ok(()),
+        (_, ["constraint", ..]) => constraint_keys(),
+        (_, ["drive", ..]) => drive_keys(),
+        (_, ["offset", ..]) => offset_keys(),
+        _ => physics_keys(),
     };
     let EditTarget::Node(node) = target else {
         unreachable!("document keys returned above")

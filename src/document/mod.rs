@@ -10,6 +10,7 @@ pub mod container;
 mod diagnostics;
 mod edit;
 mod error;
+pub mod fields;
 pub mod geometry;
 mod parse;
 pub mod placement;

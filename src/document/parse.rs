@@ -2,6 +2,7 @@
 //! reported as a [`Diagnostic`] naming node and key. Nothing is skipped silently.
 
 use super::diagnostics::Diagnostic;
+use super::fields::{self, NumSpec, Section};
 use super::schema::*;
 use serde_json::{Map, Value};
 
@@ -91,6 +92,12 @@ impl Ctx<'_> {
         x
     }
 
+    /// A number whose default and range come from the field table.
+    fn field(&mut self, obj: &Map<String, Value>, section: Section, prefix: &str, name: &str) -> f64 {
+        let spec = fields::num_spec(section, name);
+        self.number(obj, prefix, name, spec.default, Range::from_spec(spec))
+    }
+
     fn string(
         &mut self,
         obj: &Map<String, Value>,
@@ -155,6 +162,15 @@ enum Range {
 }
 
 impl Range {
+    /// The range a field-table entry allows.
+    fn from_spec(n: NumSpec) -> Self {
+        match (n.min, n.max, n.exclusive_min) {
+            (lo, hi, true) if lo == 0.0 && hi.is_infinite() => Range::Positive,
+            (lo, hi, false) if lo == 0.0 && hi.is_infinite() => Range::NonNegative,
+            (lo, hi, _) => Range::Within(lo, hi),
+        }
+    }
+
     fn check(self, x: f64) -> Option<String> {
         match self {
             Range::Positive if x <= 0.0 => Some("must be greater than 0".into()),
@@ -182,8 +198,8 @@ pub(crate) fn parse_bone_physics(value: &Value, cx: &mut Ctx) -> BonePhysics {
         cx.wrong_type("physics", "an object", value, "no physics");
         return out;
     };
-    cx.unknown_keys(obj, "", PHYSICS_KEYS);
-    out.mass = cx.number(obj, "", "mass", DEFAULT_MASS_KG, Range::Positive);
+    cx.unknown_keys(obj, "", &physics_keys());
+    out.mass = cx.field(obj, Section::Bone, "", "mass");
     out.collision_group = cx.string(obj, "", "collision_group", DEFAULT_COLLISION_GROUP);
     out.collision_mask = cx.string(obj, "", "collision_mask", DEFAULT_COLLISION_MASK);
     out.collider = parse_collider(obj, cx);
@@ -208,17 +224,11 @@ fn parse_collider(obj: &Map<String, Value>, cx: &mut Ctx) -> Option<Collider> {
             return None;
         }
     };
-    let radius = |cx: &mut Ctx| cx.number(obj, "", "radius", DEFAULT_RADIUS_M, Range::Positive);
+    let radius = |cx: &mut Ctx| cx.field(obj, Section::Bone, "", "radius");
     let shape = match kind {
         "capsule" => ColliderShape::Capsule {
             radius: radius(cx),
-            half_height: cx.number(
-                obj,
-                "",
-                "half_height",
-                DEFAULT_HALF_HEIGHT_M,
-                Range::NonNegative,
-            ),
+            half_height: cx.field(obj, Section::Bone, "", "half_height"),
         },
         "sphere" => ColliderShape::Sphere { radius: radius(cx) },
         "box" => ColliderShape::Box {
@@ -261,7 +271,7 @@ fn parse_offset(value: Option<&Value>, cx: &mut Ctx) -> ColliderOffset {
         );
         return ColliderOffset::default();
     };
-    cx.unknown_keys(obj, "offset", OFFSET_KEYS);
+    cx.unknown_keys(obj, "offset", &offset_keys());
     let translation = cx.vector::<3>(obj, "offset", "translation");
     let rotation = cx.vector::<4>(obj, "offset", "rotation").filter(|q| {
         let ok = q.iter().map(|x| x * x).sum::<f64>() > 1e-12;
@@ -284,7 +294,7 @@ fn parse_constraint(value: &Value, cx: &mut Ctx) -> Option<Constraint> {
         cx.wrong_type("constraint", "an object", value, "no constraint");
         return None;
     };
-    cx.unknown_keys(obj, "constraint", CONSTRAINT_KEYS);
+    cx.unknown_keys(obj, "constraint", &constraint_keys());
     let parent_bone = match obj.get("parent_bone") {
         None => None,
         Some(Value::String(s)) => Some(s.clone()),
@@ -445,21 +455,8 @@ fn parse_twist(value: Option<&Value>, cx: &mut Ctx) -> TwistRangeDeg {
 }
 
 fn parse_hinge(obj: &Map<String, Value>, cx: &mut Ctx) -> ConstraintKind {
-    let range = Range::Within(-180.0, 180.0);
-    let mut min = cx.number(
-        obj,
-        "constraint",
-        "limit_min_deg",
-        DEFAULT_LIMIT_MIN_DEG,
-        range,
-    );
-    let mut max = cx.number(
-        obj,
-        "constraint",
-        "limit_max_deg",
-        DEFAULT_LIMIT_MAX_DEG,
-        range,
-    );
+    let mut min = cx.field(obj, Section::Constraint, "constraint", "limit_min_deg");
+    let mut max = cx.field(obj, Section::Constraint, "constraint", "limit_max_deg");
     if min > max {
         cx.error(
             "constraint.limit_min_deg",
@@ -498,36 +495,12 @@ fn parse_drive(value: Option<&Value>, cx: &mut Ctx) -> Drive {
         );
         return Drive::default();
     };
-    cx.unknown_keys(obj, "drive", DRIVE_KEYS);
+    cx.unknown_keys(obj, "drive", &drive_keys());
     Drive {
-        stiffness: cx.number(
-            obj,
-            "drive",
-            "stiffness",
-            DEFAULT_DRIVE_STIFFNESS,
-            Range::NonNegative,
-        ),
-        damping: cx.number(
-            obj,
-            "drive",
-            "damping",
-            DEFAULT_DRIVE_DAMPING,
-            Range::NonNegative,
-        ),
-        max_torque: cx.number(
-            obj,
-            "drive",
-            "max_torque",
-            DEFAULT_DRIVE_MAX_TORQUE,
-            Range::NonNegative,
-        ),
-        follow_strength: cx.number(
-            obj,
-            "drive",
-            "follow_strength",
-            DEFAULT_DRIVE_FOLLOW_STRENGTH,
-            Range::NonNegative,
-        ),
+        stiffness: cx.field(obj, Section::Drive, "drive", "stiffness"),
+        damping: cx.field(obj, Section::Drive, "drive", "damping"),
+        max_torque: cx.field(obj, Section::Drive, "drive", "max_torque"),
+        follow_strength: cx.field(obj, Section::Drive, "drive", "follow_strength"),
     }
 }
 
@@ -539,7 +512,7 @@ pub(crate) fn parse_balance(value: Option<&Value>, cx: &mut Ctx) -> BalanceSetti
         cx.wrong_type("balance", "an object", value, "default balance settings");
         return out;
     };
-    cx.unknown_keys(obj, "balance", BALANCE_KEYS);
+    cx.unknown_keys(obj, "balance", &balance_keys());
     match obj.get("enabled") {
         None => {}
         Some(Value::Bool(b)) => out.enabled = *b,
@@ -549,24 +522,11 @@ pub(crate) fn parse_balance(value: Option<&Value>, cx: &mut Ctx) -> BalanceSetti
     out.pelvis_bone = cx.string(obj, "balance", "pelvis_bone", &out.pelvis_bone);
     let feet = cx.string(obj, "balance", "foot_bones", &out.foot_bones.join(","));
     out.foot_bones = split_names(&feet);
-    let gain = Range::NonNegative;
-    out.upright_kp = cx.number(obj, "balance", "upright_kp", out.upright_kp, gain);
-    out.upright_kd = cx.number(obj, "balance", "upright_kd", out.upright_kd, gain);
-    out.upright_max_torque = cx.number(
-        obj,
-        "balance",
-        "upright_max_torque",
-        out.upright_max_torque,
-        gain,
-    );
-    out.ankle_kp = cx.number(obj, "balance", "ankle_kp", out.ankle_kp, gain);
-    out.ankle_kd = cx.number(obj, "balance", "ankle_kd", out.ankle_kd, gain);
-    out.ankle_max_torque = cx.number(
-        obj,
-        "balance",
-        "ankle_max_torque",
-        out.ankle_max_torque,
-        gain,
-    );
+    out.upright_kp = cx.field(obj, Section::Balance, "balance", "upright_kp");
+    out.upright_kd = cx.field(obj, Section::Balance, "balance", "upright_kd");
+    out.upright_max_torque = cx.field(obj, Section::Balance, "balance", "upright_max_torque");
+    out.ankle_kp = cx.field(obj, Section::Balance, "balance", "ankle_kp");
+    out.ankle_kd = cx.field(obj, Section::Balance, "balance", "ankle_kd");
+    out.ankle_max_torque = cx.field(obj, Section::Balance, "balance", "ankle_max_torque");
     out
 }

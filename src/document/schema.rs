@@ -30,47 +30,26 @@ pub const DEFAULT_DRIVE_MAX_TORQUE: f64 = 200.0;
 /// Multiplier on the drive's stiffness and damping while it follows an animation clip.
 pub const DEFAULT_DRIVE_FOLLOW_STRENGTH: f64 = 1.0;
 
-/// Keys of `extras.physics` on a node (top level). Used to catch typos.
-pub const PHYSICS_KEYS: &[&str] = &[
-    "collider",
-    "radius",
-    "half_height",
-    "half_extents",
-    "offset",
-    "mass",
-    "constraint",
-    "drive",
-    "collision_group",
-    "collision_mask",
-];
+/// Keys of `extras.physics` on a node (top level), from the field table. Catches typos.
+pub fn physics_keys() -> Vec<&'static str> {
+    super::fields::keys(super::fields::Section::Bone)
+}
 /// Keys of `extras.physics.constraint`.
-pub const CONSTRAINT_KEYS: &[&str] = &[
-    "type",
-    "parent_bone",
-    "swing_limit_deg",
-    "twist_limit_deg",
-    "swing_y_axis",
-    "hinge_axis",
-    "limit_min_deg",
-    "limit_max_deg",
-];
+pub fn constraint_keys() -> Vec<&'static str> {
+    super::fields::keys(super::fields::Section::Constraint)
+}
 /// Keys of `extras.physics.drive`.
-pub const DRIVE_KEYS: &[&str] = &["stiffness", "damping", "max_torque", "follow_strength"];
+pub fn drive_keys() -> Vec<&'static str> {
+    super::fields::keys(super::fields::Section::Drive)
+}
 /// Keys of `extras.physics.offset`.
-pub const OFFSET_KEYS: &[&str] = &["translation", "rotation"];
+pub fn offset_keys() -> Vec<&'static str> {
+    super::fields::sub_keys(super::fields::Section::Bone, "offset")
+}
 /// Keys of the document-level `extras.physics.balance` on the glTF root.
-pub const BALANCE_KEYS: &[&str] = &[
-    "enabled",
-    "torso_bone",
-    "pelvis_bone",
-    "foot_bones",
-    "upright_kp",
-    "upright_kd",
-    "upright_max_torque",
-    "ankle_kp",
-    "ankle_kd",
-    "ankle_max_torque",
-];
+pub fn balance_keys() -> Vec<&'static str> {
+    super::fields::keys(super::fields::Section::Balance)
+}
 
 /// The collider's shape and sizes (metres).
 #[derive(Debug, Clone, PartialEq, Serialize)]

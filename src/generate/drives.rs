@@ -18,12 +18,19 @@ pub const DAMPING_RATIO: f64 = 0.6;
 /// Torque cap as a multiple of the gravity load.
 pub const TORQUE_PER_LOAD: f64 = 5.0;
 
+/// The bandwidth a drive needs to follow animation (rad/s): motion up to about 3 Hz, the
+/// harmonics of a walk or run cycle.
+pub const FOLLOW_BANDWIDTH_RAD_S: f64 = 2.0 * std::f64::consts::PI * 3.0;
+
 /// PD gains of one joint.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Gains {
     pub stiffness: f64,
     pub damping: f64,
     pub max_torque: f64,
+    /// Multiplier while following a clip: raises the natural frequency of a drive sized for
+    /// gravity (sqrt(12 g / L)) to [`FOLLOW_BANDWIDTH_RAD_S`], never below 1.
+    pub follow_strength: f64,
 }
 
 /// Gains for a joint holding `mass_kg` at `lever` (file units as metres).
@@ -31,10 +38,18 @@ pub fn gains(mass_kg: f64, lever: f64) -> Gains {
     let load = mass_kg * GRAVITY_M_S2 * lever;
     let stiffness = STIFFNESS_PER_LOAD * load;
     let inertia = mass_kg * lever * lever;
+    // Natural frequency^2 of the drive on this load: stiffness / inertia = 12 g / lever.
+    let omega2 = if inertia > 0.0 { stiffness / inertia } else { 0.0 };
+    let follow_strength = if omega2 > 0.0 {
+        (FOLLOW_BANDWIDTH_RAD_S * FOLLOW_BANDWIDTH_RAD_S / omega2).max(1.0)
+    } else {
+        1.0
+    };
     Gains {
         stiffness,
         damping: DAMPING_RATIO * 2.0 * (stiffness * inertia).sqrt(),
         max_torque: TORQUE_PER_LOAD * load,
+        follow_strength,
     }
 }
 

@@ -108,6 +108,7 @@ pub fn physics(b: &BodyOut) -> Value {
                 "stiffness": round(gains.stiffness),
                 "damping": round(gains.damping),
                 "max_torque": round(gains.max_torque),
+                "follow_strength": round(gains.follow_strength),
             }),
         );
     }
@@ -171,7 +172,7 @@ fn constraint(parent: &str, joint: &JointPlan, inv: DQuat) -> Value {
 
 /// True when the document schema knows asymmetric ball-socket limits (`swing_y_axis`).
 pub fn asymmetric_limits_supported() -> bool {
-    crate::document::CONSTRAINT_KEYS.contains(&"swing_y_axis")
+    crate::document::constraint_keys().contains(&"swing_y_axis")
 }
 
 /// The root's `extras.physics.balance` object.

@@ -110,6 +110,7 @@ pub(super) fn even_gains(a: &Anatomy, list: &mut [Body]) {
             stiffness: (x.stiffness + y.stiffness) / 2.0,
             damping: (x.damping + y.damping) / 2.0,
             max_torque: (x.max_torque + y.max_torque) / 2.0,
+            follow_strength: (x.follow_strength + y.follow_strength) / 2.0,
         };
         list[l].gains = g;
         list[r].gains = g;

@@ -102,9 +102,14 @@ impl JointLimits {
                     twist_rad: st.twist_rad,
                     max_tilt_rad: max_tilt,
                     limit_use: tilt_use.max(twist_use),
-                    violation_rad: swing
-                        .distance_outside(q_dir(q))
-                        .max(past_range(st.twist_rad, *twist_min_rad, *twist_max_rad)),
+                    // Inside the boundary (the common case) needs no search for the
+                    // nearest allowed direction.
+                    violation_rad: if st.tilt_rad <= max_tilt {
+                        0.0
+                    } else {
+                        swing.distance_outside(q_dir(q))
+                    }
+                    .max(past_range(st.twist_rad, *twist_min_rad, *twist_max_rad)),
                 }
             }
             JointLimits::Hinge { min_rad, max_rad } => JointMeasure {

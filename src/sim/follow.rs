@@ -25,7 +25,19 @@ pub struct ClipDriver {
     pub clip: Clip,
     pub playback: Playback,
     pub root: RootMode,
+    /// Added to the clip's root motion (world units): in kinematic-root mode the lift that
+    /// keeps the clip's feet out of the floor ([`Follower::grounding_lift`]).
+    pub root_offset: glam::DVec3,
+    /// The roots' horizontal travel over one loop, added once per loop played.
+    loop_travel: glam::DVec3,
+    /// The stability guard's speed limits while this clip plays are at least this (linear,
+    /// angular): [`GUARD_MARGIN`] times the fastest body motion the clip itself asks for.
+    pub guard_floor: (f32, f32),
 }
+
+/// How much faster than the clip's own fastest motion a body may move before the guard
+/// calls it a runaway.
+pub const GUARD_MARGIN: f32 = 3.0;
 
 fn pose_of(m: &DMat4) -> Pose {
     let (_, r, t) = m.to_scale_rotation_translation();
@@ -35,12 +47,46 @@ fn pose_of(m: &DMat4) -> Pose {
 
 impl ClipDriver {
     pub fn new(doc: &Document, clip: Clip, playback: Playback, root: RootMode) -> Self {
-        Self {
-            follower: Follower::new(doc),
+        let follower = Follower::new(doc);
+        let lift = match root {
+            RootMode::Kinematic => follower.grounding_lift(doc, &clip, 64, super::world::GROUND_Y as f64),
+            RootMode::Free => 0.0,
+        };
+        let loop_travel = follower.loop_travel(&clip);
+        let mut d = Self {
+            follower,
             clip,
             playback,
             root,
+            root_offset: glam::DVec3::Y * lift,
+            loop_travel,
+            guard_floor: (0.0, 0.0),
+        };
+        let (lin, ang) = d.fastest_motion();
+        d.guard_floor = (lin * GUARD_MARGIN, ang * GUARD_MARGIN);
+        d
+    }
+
+    /// The fastest linear (world units/s) and angular (rad/s) speed of any bone in the
+    /// clamped target pose, over one pass of the clip sampled at 120 Hz.
+    fn fastest_motion(&self) -> (f32, f32) {
+        let dt = 1.0 / 120.0;
+        let n = ((self.clip.duration_s as f64 / dt).ceil() as usize).clamp(2, 2400);
+        let speed = self.playback.speed.abs().max(1e-3) as f64;
+        let mut prev = self.follower.clamped_pose(&self.follower.bone_pose(&self.clip, 0.0));
+        let (mut lin, mut ang) = (0.0f64, 0.0f64);
+        for i in 1..n {
+            let t = (i as f64 * dt).min(self.clip.duration_s as f64) as f32;
+            let pose = self.follower.clamped_pose(&self.follower.bone_pose(&self.clip, t));
+            for (a, b) in prev.iter().zip(&pose) {
+                let (_, ra, ta) = a.to_scale_rotation_translation();
+                let (_, rb, tb) = b.to_scale_rotation_translation();
+                lin = lin.max(ta.distance(tb) / dt * speed);
+                ang = ang.max(ra.angle_between(rb) / dt * speed);
+            }
+            prev = pose;
         }
+        (lin as f32, ang as f32)
     }
 
     /// The clip time (s) at simulation time `t_s`.
@@ -48,15 +94,24 @@ impl ClipDriver {
         clip_time_s(&self.clip, &self.playback, t_s)
     }
 
-    /// Every bone's world matrix in the clip at simulation time `t_s` (the ghost skeleton).
+    /// Every bone's world matrix in the clip at simulation time `t_s`, as authored (the
+    /// root offset applied).
+    pub fn clip_pose(&self, t_s: f64) -> Vec<DMat4> {
+        let loops = crate::anim::loops_done(&self.clip, &self.playback, t_s);
+        let shift = DMat4::from_translation(self.root_offset + self.loop_travel * loops);
+        let pose = self.follower.bone_pose(&self.clip, self.clip_time_s(t_s));
+        pose.into_iter().map(|m| shift * m).collect()
+    }
+
+    /// The pose the drives aim at: the clip clamped into the joint limits (the ghost).
     pub fn target_pose(&self, t_s: f64) -> Vec<DMat4> {
-        self.follower.bone_pose(&self.clip, self.clip_time_s(t_s))
+        self.follower.clamped_pose(&self.clip_pose(t_s))
     }
 
     /// Sets the targets (and the kinematic root) for the step that is about to run.
     pub fn before_step(&self, sim: &mut Simulation) -> Result<(), SimError> {
         let t_end = sim.time_s() + sim.settings().dt_s as f64;
-        let pose = self.target_pose(t_end);
+        let pose = self.clip_pose(t_end);
         let targets: Vec<_> = self
             .follower
             .targets(&pose)
@@ -69,6 +124,19 @@ impl ClipDriver {
                 if let Some(m) = pose.get(root.index()) {
                     sim.drive_kinematic(root, pose_of(m))?;
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Places every body at the clip's pose for the current time, at rest, so the clip starts
+    /// from its own first frame rather than pulling the rest pose into it.
+    pub fn start(&self, sim: &mut Simulation) -> Result<(), SimError> {
+        let pose = self.target_pose(sim.time_s());
+        let bodies: Vec<_> = sim.body_poses().map(|(id, _)| id).collect();
+        for id in bodies {
+            if let Some(m) = pose.get(id.index()) {
+                sim.set_body_pose_of(id, pose_of(m))?;
             }
         }
         Ok(())

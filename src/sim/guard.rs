@@ -7,11 +7,15 @@ use super::world::BodyRec;
 use rapier3d::prelude::*;
 
 /// The first bad body, as (bone name, reason).
+/// `floor` raises the speed limits (linear, angular) to what a followed clip itself asks for.
 pub(crate) fn check(
     world: &PhysicsWorld,
     bodies: &[BodyRec],
     s: &SimSettings,
+    floor: (f32, f32),
 ) -> Option<(String, String)> {
+    let max_lin = s.max_linear_speed().max(floor.0);
+    let max_ang = s.max_angular_speed().max(floor.1);
     for b in bodies {
         let Some(rb) = world.bodies.get(b.body) else {
             continue;
@@ -22,17 +26,15 @@ pub(crate) fn check(
             format!("non-finite pose (position {:?})", p.translation)
         } else if !(v.is_finite() && w.is_finite()) {
             format!("non-finite velocity (linear {v:?}, angular {w:?})")
-        } else if v.length() > s.max_linear_speed() {
+        } else if v.length() > max_lin {
             format!(
-                "runaway linear velocity {:.1} m/s (limit {:.1} m/s at this size)",
-                v.length(),
-                s.max_linear_speed()
+                "runaway linear velocity {:.1} m/s (limit {max_lin:.1} m/s at this size)",
+                v.length()
             )
-        } else if w.length() > s.max_angular_speed() {
+        } else if w.length() > max_ang {
             format!(
-                "runaway angular velocity {:.1} rad/s (limit {:.1} rad/s at this size)",
-                w.length(),
-                s.max_angular_speed()
+                "runaway angular velocity {:.1} rad/s (limit {max_ang:.1} rad/s at this size)",
+                w.length()
             )
         } else {
             continue;

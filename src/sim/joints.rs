@@ -49,6 +49,10 @@ pub(crate) struct JointRec {
     pub motor_gains: Option<(f32, f32, f32)>,
     /// The drive target (parent joint frame to child joint frame); None: the rest pose.
     pub target: Option<Quat>,
+    /// The motor angles that target asks for, per drive axis (to difference into velocities).
+    pub target_angles: Option<[f32; 3]>,
+    /// The motor velocities last set (rad/s per drive axis).
+    pub target_velocity: [f32; 3],
 }
 
 impl JointRec {
@@ -111,18 +115,20 @@ pub(crate) fn joint_spec(
 }
 
 /// The motor gains the settings ask for: None when drives are off. While the joint follows
-/// an animation target, stiffness and damping are scaled by its `follow_strength`.
+/// an animation target, stiffness, damping and the torque cap are scaled by its
+/// `follow_strength`.
 pub(crate) fn motor_gains(
     drive: &Drive,
     drives_on: bool,
     gain: f32,
     following: bool,
 ) -> Option<(f32, f32, f32)> {
-    let k = gain * if following { drive.follow_strength as f32 } else { 1.0 };
+    let follow = if following { drive.follow_strength as f32 } else { 1.0 };
+    let k = gain * follow;
     let gains = (
         drive.stiffness as f32 * k,
         drive.damping as f32 * k,
-        drive.max_torque as f32,
+        drive.max_torque as f32 * follow,
     );
     drives_on.then_some(gains)
 }
@@ -134,21 +140,37 @@ fn axis_targets(q: Quat) -> [f32; 3] {
     [q.x, q.y, q.z].map(|c| 2.0 * c.clamp(-1.0, 1.0).asin())
 }
 
+/// Motor targets per drive axis: angle and angular velocity (rad, rad/s).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct AxisTargets {
+    angle: [f32; 3],
+    velocity: [f32; 3],
+}
+
 fn set_motors(
     j: &mut GenericJoint,
     axes: &[JointAxis],
     gains: Option<(f32, f32, f32)>,
-    targets: [f32; 3],
+    t: AxisTargets,
 ) {
-    for (&ax, target) in axes.iter().zip(targets) {
+    for (k, &ax) in axes.iter().enumerate() {
         match gains {
             Some((kp, kd, max)) => {
                 j.set_motor_model(ax, MotorModel::ForceBased);
-                j.set_motor_position(ax, target, kp, kd);
+                j.set_motor(ax, t.angle[k], t.velocity[k], kp, kd);
                 j.set_motor_max_force(ax, max);
             }
             None => j.motor_axes.remove(ax.into()),
         }
+    }
+}
+
+/// The motor angles of a target on the joint that carries the motors (the flipped joint of
+/// a ball socket measures the inverse rotation).
+fn drive_angles(spec: &JointSpec, target: Quat) -> [f32; 3] {
+    match spec.limits {
+        JointLimits::Ball { .. } => axis_targets(target.inverse()),
+        JointLimits::Hinge { .. } => axis_targets(target),
     }
 }
 
@@ -175,8 +197,7 @@ fn cone_joint(parent_frame: Pose, child_frame: Pose, axis: DVec3, half_angle: f3
         .build()
 }
 
-fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, target: Option<Quat>) -> Built {
-    let target = target.unwrap_or(Quat::IDENTITY);
+fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, targets: AxisTargets) -> Built {
     let (f1, f2) = (spec.parent_from_frame, spec.child_from_frame);
     match &spec.limits {
         JointLimits::Ball {
@@ -212,8 +233,7 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, target: Option<Quat>)
                 .limits(JointAxis::AngX, [-tmax, -tmin])
                 .contacts_enabled(false)
                 .build();
-            // The flipped joint measures the inverse rotation.
-            set_motors(&mut drive, &BALL_DRIVE_AXES, gains, axis_targets(target.inverse()));
+            set_motors(&mut drive, &BALL_DRIVE_AXES, gains, targets);
             Built {
                 main: main.build(),
                 drive: Some(drive),
@@ -229,7 +249,7 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, target: Option<Quat>)
             .local_frame2(f2)
             .contacts_enabled(false)
             .build();
-            set_motors(&mut main, &HINGE_DRIVE_AXES, gains, axis_targets(target));
+            set_motors(&mut main, &HINGE_DRIVE_AXES, gains, targets);
             Built {
                 main,
                 drive: None,
@@ -247,7 +267,7 @@ pub(crate) fn insert(
     name: String,
     gains: Option<(f32, f32, f32)>,
 ) -> JointRec {
-    let built = build(&spec, gains, None);
+    let built = build(&spec, gains, AxisTargets::default());
     let (b1, b2) = (bodies[spec.parent].body, bodies[spec.child].body);
     let main = world.insert_impulse_joint(b1, b2, built.main);
     let drive_joint = built.drive.map(|d| world.insert_impulse_joint(b2, b1, d));
@@ -264,6 +284,8 @@ pub(crate) fn insert(
         cones,
         motor_gains: gains,
         target: None,
+        target_angles: None,
+        target_velocity: [0.0; 3],
     }
 }
 
@@ -287,7 +309,11 @@ pub(crate) fn update(
     if rec.spec == spec && rec.motor_gains == gains {
         return false;
     }
-    let built = build(&spec, gains, rec.target);
+    let held = AxisTargets {
+        angle: rec.target.map_or([0.0; 3], |t| drive_angles(&spec, t)),
+        velocity: [0.0; 3],
+    };
+    let built = build(&spec, gains, held);
     let same_shape = std::mem::discriminant(&rec.spec.limits)
         == std::mem::discriminant(&spec.limits)
         && rec.spec.parent == spec.parent
@@ -298,7 +324,7 @@ pub(crate) fn update(
         remove(world, rec);
         *rec = insert(world, bodies, spec, rec.name.clone(), gains);
         if target.is_some() {
-            set_target(world, rec, target, gains);
+            set_target(world, rec, target, gains, None);
         }
         return true;
     }
@@ -320,17 +346,27 @@ pub(crate) fn update(
 }
 
 /// Points the joint's drive at `target` (None: the rest pose), touching only the joint that
-/// carries its motors. Returns true when anything changed.
+/// carries its motors. With `dt_s`, the motors also follow the target's angular velocity
+/// (the change since the last target over `dt_s`), so a moving target is tracked without the
+/// lag that damping toward zero velocity would cause. Returns true when anything changed.
 pub(crate) fn set_target(
     world: &mut PhysicsWorld,
     rec: &mut JointRec,
     target: Option<Quat>,
     gains: Option<(f32, f32, f32)>,
+    dt_s: Option<f32>,
 ) -> bool {
-    if rec.target == target && rec.motor_gains == gains {
+    let angle = target.map_or([0.0; 3], |t| drive_angles(&rec.spec, t));
+    let velocity = match (rec.target_angles, dt_s) {
+        (Some(prev), Some(dt)) if target.is_some() && dt > 0.0 => {
+            std::array::from_fn(|k| wrap_pi(angle[k] - prev[k]) / dt)
+        }
+        _ => [0.0; 3],
+    };
+    if rec.target == target && rec.motor_gains == gains && rec.target_velocity == velocity {
         return false;
     }
-    let built = build(&rec.spec, gains, target);
+    let built = build(&rec.spec, gains, AxisTargets { angle, velocity });
     let (handle, data) = match (rec.drive_joint, built.drive) {
         (Some(h), Some(d)) => (h, d),
         _ => (rec.main, built.main),
@@ -340,8 +376,15 @@ pub(crate) fn set_target(
         j.data.motor_axes = data.motor_axes;
     }
     rec.target = target;
+    rec.target_angles = target.map(|_| angle);
+    rec.target_velocity = velocity;
     rec.motor_gains = gains;
     true
+}
+
+fn wrap_pi(a: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    (a + PI).rem_euclid(TAU) - PI
 }
 
 /// The relative rotation of a joint in the world now (parent joint frame to child joint frame).

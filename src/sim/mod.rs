@@ -174,7 +174,8 @@ impl Simulation {
 
     fn guard(&mut self) -> Result<(), SimPause> {
         for d in &self.dolls {
-            if let Some((bone, reason)) = guard::check(&self.world, &d.bodies, &self.settings) {
+            let floor = self.clip.as_ref().map_or((0.0, 0.0), |c| c.guard_floor);
+            if let Some((bone, reason)) = guard::check(&self.world, &d.bodies, &self.settings, floor) {
                 let p = SimPause {
                     step: self.steps,
                     time_s: self.time_s,
@@ -387,6 +388,17 @@ impl Simulation {
         Ok(())
     }
 
+    /// [`Self::set_body_pose`] by bone id.
+    pub fn set_body_pose_of(&mut self, bone: BoneId, world_from_body: Pose) -> Result<(), SimError> {
+        let name = self.dolls[0]
+            .bodies
+            .iter()
+            .find(|b| b.bone == bone)
+            .map(|b| b.name.clone())
+            .ok_or_else(|| SimError::UnknownBone(format!("bone #{}", bone.0)))?;
+        self.set_body_pose(&name, world_from_body)
+    }
+
     /// Current world pose of every body of ragdoll 0, by bone (the rest of the skeleton
     /// follows its nearest posed ancestor; that is the caller's business).
     pub fn body_poses(&self) -> impl Iterator<Item = (BoneId, Pose)> + '_ {
@@ -399,10 +411,11 @@ impl Simulation {
     /// Plays an animation clip as the drive targets from the next step on (None stops it:
     /// drives back to the rest pose, root bodies dynamic again).
     pub fn set_clip(&mut self, clip: Option<ClipDriver>) -> Result<(), SimError> {
-        if clip.is_none() {
-            if let Some(old) = self.clip.take() {
-                old.release(self)?;
-            }
+        if let Some(old) = self.clip.take() {
+            old.release(self)?;
+        }
+        if let Some(d) = &clip {
+            d.start(self)?;
         }
         self.clip = clip;
         Ok(())

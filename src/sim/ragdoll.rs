@@ -282,7 +282,7 @@ impl Ragdoll {
                 continue;
             };
             let gains = joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier, target.is_some());
-            changed += joints::set_target(world, j, target, gains) as usize;
+            changed += joints::set_target(world, j, target, gains, Some(s.dt_s)) as usize;
         }
         changed
     }

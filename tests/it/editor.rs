@@ -242,7 +242,15 @@ fn screenshot_shows_mannequin_and_gizmos() {
     let px = classify(w, h, &buf);
     assert!(px.body > 5_000, "mannequin pixels: {px:?}");
     assert!(px.green > 200, "green gizmo pixels: {px:?}");
-    assert!(px.red > 100, "red gizmo pixels: {px:?}");
+    // At rest no joint uses any of its range (telemetry says 0%): nothing is drawn red.
+    assert!(px.red < 20, "red gizmo pixels at rest: {px:?}");
+    // An elbow whose range starts at 20 degrees is past its limit at rest: drawn red.
+    let (w, h, buf) = screenshot(
+        None,
+        &["--select", "forearm_l", "--apply", "forearm_l.constraint.limit_min_deg=20"],
+    );
+    let px = classify(w, h, &buf);
+    assert!(px.red > 100, "red gizmo pixels past the limit: {px:?}");
 }
 
 /// The drawn mesh follows the simulation: with every joint drive at zero stiffness the

@@ -5,6 +5,7 @@ mod cli;
 mod common;
 mod diagnostics;
 mod editor;
+mod fields;
 mod editor_defects;
 mod generate;
 mod hostile;

@@ -1,0 +1,49 @@
+//! The field table is the schema: the README's tables are rendered from it, and the parser's
+//! defaults and ranges, `edit --set`'s key check and the inspector's tooltips read it.
+
+use crate::common;
+use ragdoll_tuner::document::fields::{self, Section};
+use ragdoll_tuner::document::{Document, Edit, EditTarget};
+
+/// Each README schema table is exactly the table the field table renders.
+#[test]
+fn readme_schema_tables_match_the_field_table() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).expect("README");
+    let mut missing = Vec::new();
+    for s in [Section::Bone, Section::Constraint, Section::Drive, Section::Balance] {
+        let table = fields::markdown_table(s);
+        if !readme.contains(&table) {
+            missing.push(format!("{s:?}:\n{table}"));
+        }
+    }
+    assert!(missing.is_empty(), "README tables differ from the field table; expected:\n{}", missing.join("\n"));
+}
+
+/// Defaults and ranges come from the table: a missing key takes the table's default, an
+/// out-of-range one is refused naming the table's range.
+#[test]
+fn parser_defaults_and_ranges_are_the_tables() {
+    let doc = Document::open(common::mannequin()).expect("mannequin");
+    let mut d = doc.clone();
+    let id = d.bone_by_name("shin_l").expect("bone");
+    let target = d.bone_target(id);
+    d.apply(&Edit::Remove { target, key: "drive.stiffness".into() }).expect("remove");
+    let drive = d.bone(id).physics.as_ref().and_then(|p| p.drive).expect("drive");
+    assert_eq!(drive.stiffness, fields::num_spec(Section::Drive, "stiffness").default);
+    d.apply(&Edit::Set { target, key: "drive.damping".into(), value: serde_json::json!(-1) }).expect("set");
+    assert!(d.diagnostics.iter().any(|x| x.key == "drive.damping" && x.message.contains("must not be negative")));
+    // Every key of the table is accepted by the edit check; a typo is refused.
+    for f in fields::FIELDS {
+        let (target, key) = match f.section {
+            Section::Balance => (EditTarget::Document, format!("balance.{}", f.key)),
+            Section::Constraint => (target, format!("constraint.{}", f.key)),
+            Section::Drive => (target, format!("drive.{}", f.key)),
+            Section::Bone => (target, f.key.to_string()),
+        };
+        let mut d2 = doc.clone();
+        let r = d2.apply(&Edit::Remove { target, key: key.clone() });
+        assert!(r.is_ok(), "{key}: {r:?}");
+    }
+    let mut d3 = doc.clone();
+    assert!(d3.apply(&Edit::Set { target, key: "drive.stiffnes".into(), value: serde_json::json!(1) }).is_err());
+}
