@@ -23,9 +23,9 @@ pub(super) fn balance_bones(
         }
         let foot = list
             .iter()
+            .rev()
             .filter(|b| a.limb_of[b.bone] == a.limb_of[l.path[0]] && l.path.contains(&b.bone))
-            .filter(|b| a.role[b.bone] != Role::Toe)
-            .last();
+            .find(|b| a.role[b.bone] != Role::Toe);
         if let Some(f) = foot {
             feet.push(bone_ref(doc, rig, f.bone));
         }

@@ -125,18 +125,6 @@ fn constraint(parent: &str, joint: &JointPlan, inv: DQuat) -> Value {
             swing_y,
         } => {
             let [py, ny, pz, nz] = swing_deg.map(round);
-            if !asymmetric_limits_supported() {
-                // Transitional: a schema without asymmetric limits gets the narrowest extent
-                // as a circular cone and the narrower twist side as a symmetric twist.
-                let cone = py.min(ny).min(pz).min(nz);
-                let twist = twist_deg[1].min(-twist_deg[0]);
-                return json!({
-                    "type": "ball_socket",
-                    "parent_bone": parent,
-                    "swing_limit_deg": cone,
-                    "twist_limit_deg": round(twist),
-                });
-            }
             let swing = if py == ny && py == pz && py == nz {
                 json!(py)
             } else {
@@ -168,11 +156,6 @@ fn constraint(parent: &str, joint: &JointPlan, inv: DQuat) -> Value {
             "limit_max_deg": round(max_deg),
         }),
     }
-}
-
-/// True when the document schema knows asymmetric ball-socket limits (`swing_y_axis`).
-pub fn asymmetric_limits_supported() -> bool {
-    crate::document::constraint_keys().contains(&"swing_y_axis")
 }
 
 /// The root's `extras.physics.balance` object.

@@ -241,6 +241,16 @@ fn input_diagnostics(
             ));
         }
     }
+    if a.ground < -0.02 * a.height || a.ground > 0.05 * a.height {
+        out.push(warn(
+            "generate",
+            format!(
+                "the character's lowest point is at y = {:.4}, not on the simulation's ground (y = 0): it starts {} it",
+                a.ground,
+                if a.ground < 0.0 { "sunk into" } else { "above" }
+            ),
+        ));
+    }
     if samples.kept() == 0 {
         out.push(warn(
             "generate",

@@ -110,7 +110,7 @@ pub(super) fn build(
                     limits::JointPlan::Hinge { .. } => "hinge",
                 }),
                 mass_kg: b.map(|b| emit::round(b.mass_kg)),
-                coverage: b.and_then(|b| b.shape.fit.coverage).map(|c| emit::round(c)),
+                coverage: b.and_then(|b| b.shape.fit.coverage).map(emit::round),
                 vertices: b.map(|b| b.shape.points),
             }
         })

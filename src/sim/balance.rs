@@ -68,6 +68,8 @@ pub(crate) struct BalanceRig {
     /// The ankle torque on the bodies now, and which feet it is split over.
     pub applied_torque: Vec3,
     pub applied_feet: u32,
+    /// The simulation's length unit (scales the controller's distances).
+    pub length_unit: f32,
 }
 
 /// The ankle torque is rewritten only when it moves by more than this (N*m, for the default
@@ -154,6 +156,7 @@ impl BalanceRig {
             upright_enabled: true,
             applied_torque: Vec3::ZERO,
             applied_feet: 0,
+            length_unit: 1.0,
         };
         rig.rebuild(world, doc, bodies);
         rig
@@ -255,8 +258,8 @@ impl BalanceRig {
         vcom: Vec3,
         grounded: u32,
         on: bool,
-        unit: f32,
     ) {
+        let unit = self.length_unit;
         let (tau, feet) = match self.pelvis {
             Some(_) if on && grounded != 0 => (
                 self.torque_for(world, bodies, com, vcom, grounded, unit),

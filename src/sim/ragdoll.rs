@@ -82,15 +82,9 @@ impl Ragdoll {
     pub fn control(&mut self, world: &mut PhysicsWorld, s: &SimSettings) {
         let on = self.balance.active(s.balance, self.fell_at_s.is_some());
         self.balance.set_upright(world, on);
-        self.balance.ankle_torque(
-            world,
-            &self.bodies,
-            self.com,
-            self.vcom,
-            self.grounded,
-            on,
-            s.unit(),
-        );
+        self.balance.length_unit = s.unit();
+        self.balance
+            .ankle_torque(world, &self.bodies, self.com, self.vcom, self.grounded, on);
     }
 
     /// Whole-body state and telemetry after a step.

@@ -224,12 +224,11 @@ impl Default for Build {
     }
 }
 
+/// Positions, joints and weights of the skin vertices.
+type SkinData = (Vec<[f32; 3]>, Vec<[u16; 4]>, Vec<[f32; 4]>);
+
 /// Points on a tube round each bone, weighted to it (the first ring blended with the parent).
-fn skin(
-    bones: &[BoneDef],
-    total: usize,
-    size: f32,
-) -> (Vec<[f32; 3]>, Vec<[u16; 4]>, Vec<[f32; 4]>) {
+fn skin(bones: &[BoneDef], total: usize, size: f32) -> SkinData {
     let skinned: Vec<usize> = (0..bones.len())
         .filter(|&i| bones[i].radius > 0.0)
         .collect();
@@ -384,5 +383,144 @@ pub fn glb_bytes(doc: &Value, bin: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     let text = serde_json::to_vec(doc).unwrap();
     ragdoll_tuner::document::container::write_glb(&mut out, &text, Some(bin)).unwrap();
+    out
+}
+
+/// The humanoid with Unreal names, a `root` above the pelvis, twist bones on the upper arms
+/// and thighs (with skin) and IK helper bones (without).
+pub fn unreal() -> Vec<BoneDef> {
+    let mut b = humanoid();
+    let rename = |n: &str| -> String {
+        let n = n.trim_start_matches("mixamorig:");
+        let side = if n.starts_with("Left") { "_l" } else { "_r" };
+        let base = n.trim_start_matches("Left").trim_start_matches("Right");
+        match base {
+            "Hips" => "pelvis".into(),
+            "Spine" => "spine_01".into(),
+            "Spine1" => "spine_02".into(),
+            "Spine2" => "spine_03".into(),
+            "Neck" => "neck_01".into(),
+            "Head" => "head".into(),
+            "HeadTop_End" => "head_end".into(),
+            "Shoulder" => format!("clavicle{side}"),
+            "Arm" => format!("upperarm{side}"),
+            "ForeArm" => format!("lowerarm{side}"),
+            "Hand" => format!("hand{side}"),
+            "UpLeg" => format!("thigh{side}"),
+            "Leg" => format!("calf{side}"),
+            "Foot" => format!("foot{side}"),
+            "ToeBase" => format!("ball{side}"),
+            "Toe_End" => format!("ball_end{side}"),
+            other => format!("{}{side}", other.to_lowercase().replace("hand", "")),
+        }
+    };
+    for d in &mut b {
+        d.name = rename(&d.name);
+    }
+    let n = b.len();
+    for i in 0..n {
+        let name = b[i].name.clone();
+        if name.starts_with("upperarm_") || name.starts_with("thigh_") {
+            let (h, t) = (b[i].head, b[i].tail);
+            let part = name.split('_').next().unwrap_or("x").to_string();
+            let side = &name[name.len() - 2..];
+            b.push(BoneDef {
+                name: format!("{part}_twist_01{side}"),
+                parent: Some(i),
+                head: h.lerp(t, 0.4),
+                tail: h.lerp(t, 0.6),
+                radius: b[i].radius * 1.01,
+            });
+        }
+    }
+    let root = b.len();
+    b.push(BoneDef {
+        name: "root".into(),
+        parent: None,
+        head: Vec3::ZERO,
+        tail: Vec3::new(0.0, 0.1, 0.0),
+        radius: 0.0,
+    });
+    b[0].parent = Some(root);
+    let ik = b.len();
+    b.push(BoneDef {
+        name: "ik_foot_root".into(),
+        parent: Some(root),
+        head: Vec3::ZERO,
+        tail: Vec3::new(0.0, 0.05, 0.0),
+        radius: 0.0,
+    });
+    for side in ["l", "r"] {
+        let x = if side == "l" { 0.1 } else { -0.1 };
+        b.push(BoneDef {
+            name: format!("ik_foot_{side}"),
+            parent: Some(ik),
+            head: Vec3::new(x, 0.09, 0.0),
+            tail: Vec3::new(x, 0.1, 0.0),
+            radius: 0.0,
+        });
+    }
+    b
+}
+
+/// The humanoid with Rigify deform names, thighs and upper arms split into `X` and its twist
+/// segment `X.001` in the middle of the chain (the shin hangs from `DEF-thigh.L.001`).
+pub fn rigify() -> Vec<BoneDef> {
+    let src = humanoid();
+    let mut out: Vec<BoneDef> = Vec::new();
+    let mut map = vec![0usize; src.len()];
+    for (i, d) in src.iter().enumerate() {
+        let n = d.name.trim_start_matches("mixamorig:");
+        let side = if n.starts_with("Left") { ".L" } else { ".R" };
+        let base = n.trim_start_matches("Left").trim_start_matches("Right");
+        let name = match base {
+            "Hips" => "DEF-spine".to_string(),
+            "Spine" => "DEF-spine.001".into(),
+            "Spine1" => "DEF-spine.002".into(),
+            "Spine2" => "DEF-spine.003".into(),
+            "Neck" => "DEF-spine.004".into(),
+            "Head" => "DEF-spine.006".into(),
+            "HeadTop_End" => "DEF-spine.006_end".into(),
+            "Shoulder" => format!("DEF-shoulder{side}"),
+            "Arm" => format!("DEF-upper_arm{side}"),
+            "ForeArm" => format!("DEF-forearm{side}"),
+            "Hand" => format!("DEF-hand{side}"),
+            "UpLeg" => format!("DEF-thigh{side}"),
+            "Leg" => format!("DEF-shin{side}"),
+            "Foot" => format!("DEF-foot{side}"),
+            "ToeBase" => format!("DEF-toe{side}"),
+            "Toe_End" => format!("DEF-toe{side}_end"),
+            other => format!("DEF-f_{}{side}", other.to_lowercase()),
+        };
+        let parent = d.parent.map(|p| map[p]);
+        let split = base == "Arm" || base == "UpLeg";
+        if split {
+            let mid = d.head.lerp(d.tail, 0.5);
+            out.push(BoneDef {
+                name: name.clone(),
+                parent,
+                head: d.head,
+                tail: mid,
+                radius: d.radius,
+            });
+            let first = out.len() - 1;
+            out.push(BoneDef {
+                name: format!("{name}.001"),
+                parent: Some(first),
+                head: mid,
+                tail: d.tail,
+                radius: d.radius,
+            });
+        } else {
+            out.push(BoneDef {
+                name,
+                parent,
+                head: d.head,
+                tail: d.tail,
+                radius: d.radius,
+            });
+        }
+        map[i] = out.len() - 1;
+    }
     out
 }

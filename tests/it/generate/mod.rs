@@ -521,6 +521,100 @@ fn synthetic_characters_named_unnamed_scaled_are_recognised() {
 }
 
 #[test]
+fn unreal_names_twist_and_ik_bones() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("ue.glb");
+    std::fs::write(
+        &input,
+        fixtures::glb(&fixtures::unreal(), fixtures::Build::default()),
+    )
+    .unwrap();
+    let out = dir.path().join("o.glb");
+    let (code, report, err) = generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(report["character_type"], "humanoid", "{report}");
+    let outcome = |name: &str| {
+        report["bones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name)
+            .map(|b| {
+                (
+                    b["role"].as_str().unwrap().to_string(),
+                    b["outcome"].as_str().unwrap().to_string(),
+                )
+            })
+            .unwrap()
+    };
+    assert_eq!(outcome("pelvis"), ("pelvis".into(), "body".into()));
+    assert_eq!(outcome("calf_l"), ("shin".into(), "body".into()));
+    assert_eq!(outcome("lowerarm_r"), ("forearm".into(), "body".into()));
+    assert_eq!(outcome("clavicle_l").0, "clavicle");
+    let (role, fate) = outcome("upperarm_twist_01_l");
+    assert_eq!(role, "twist");
+    assert!(fate.starts_with("merged into upperarm_l"), "{fate}");
+    assert!(
+        outcome("ik_foot_l").1.starts_with("skipped"),
+        "{:?}",
+        outcome("ik_foot_l")
+    );
+    assert!(
+        outcome("root").1.starts_with("skipped"),
+        "{:?}",
+        outcome("root")
+    );
+    assert_eq!(outcome("ball_l").0, "toe");
+    check_joint_rules(&out);
+    let doc = Document::open(&out).unwrap();
+    let stand = run(&doc, Scenario::default());
+    assert!(stand.fell_at_s.is_none(), "{stand:?}");
+}
+
+#[test]
+fn rigify_twist_segments_inside_the_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("rig.glb");
+    std::fs::write(
+        &input,
+        fixtures::glb(&fixtures::rigify(), fixtures::Build::default()),
+    )
+    .unwrap();
+    let out = dir.path().join("o.glb");
+    let (code, report, err) = generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(report["character_type"], "humanoid", "{report}");
+    let find = |name: &str| {
+        report["bones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(find("DEF-thigh.L")["role"], "thigh");
+    assert_eq!(find("DEF-thigh.L.001")["role"], "twist");
+    assert_eq!(find("DEF-shin.L")["role"], "shin");
+    assert_eq!(find("DEF-shin.L")["joint"], "hinge");
+    assert_eq!(find("DEF-upper_arm.R.001")["role"], "twist");
+    assert_eq!(find("DEF-forearm.R")["joint"], "hinge");
+    assert_eq!(
+        find("DEF-spine.002")["role"],
+        "spine",
+        "numbered spine bones are not twists"
+    );
+    let doc = Document::open(&out).unwrap();
+    let cov = coverage_by_body(&doc, 0.02 * report["height"].as_f64().unwrap());
+    let thigh = cov.iter().find(|c| c.0 == "DEF-thigh.L").unwrap().1;
+    assert!(
+        thigh >= 0.75,
+        "the thigh covers its twist segment's skin too: {thigh}"
+    );
+    check_joint_rules(&out);
+}
+
+#[test]
 fn speed_of_a_50_bone_35k_vertex_character() {
     let bones = fixtures::humanoid();
     let bytes = fixtures::glb(
