@@ -37,9 +37,11 @@ fn twins_by_name_and_by_position() {
     assert!(fox.contains(&("b_LeftLeg01_015".into(), "b_RightLeg01_019".into())), "{fox:?}");
 }
 
-/// One side of a generated CesiumMan mirrored onto the other (the CLI's `edit --mirror`),
-/// then a passive collapse from rest: for the first 0.5 s each left joint's angles mirror
-/// its twin's within 1 degree.
+/// One side of a generated CesiumMan mirrored onto the other (the CLI's `edit --mirror`):
+/// every collider centre and axis is the exact mirror image of its twin's, and in a passive
+/// collapse from rest each left joint's angles mirror its twin's within 1 degree until the
+/// figure hits the ground. (Rapier's sequential solver then breaks the symmetry: even the
+/// exactly symmetric mannequin's thighs differ by about 5 degrees after 0.5 s; see README.)
 #[test]
 fn mirrored_sides_collapse_as_mirror_images() {
     let dir = tempfile::tempdir().expect("temp");
@@ -70,6 +72,24 @@ fn mirrored_sides_collapse_as_mirror_images() {
     let doc = Document::open(&out).expect("mirrored file opens");
     assert!(!ragdoll_tuner::document::has_errors(&doc.diagnostics), "{:?}", doc.diagnostics);
     let pairs: Vec<(String, String)> = names(&doc);
+    let (axis, mid) = ragdoll_tuner::mirror::mid_plane(&doc);
+    let mirror = |p: glam::DVec3| p - axis * (2.0 * (p.dot(axis) - mid));
+    let placed = |n: &str| {
+        let id = doc.bone_by_name(n)?;
+        let c = doc.bone(id).physics.as_ref()?.collider.as_ref()?;
+        let m = doc.skeleton.nodes.get(doc.bone(id).node)?.world_from_node;
+        let pl = doc.collider_placement(id, c);
+        let axis_w = m.to_scale_rotation_translation().1 * pl.rotation * glam::DVec3::Y;
+        Some((m.transform_point3(pl.translation), axis_w))
+    };
+    let mut geometric = 0.0f64;
+    for (l, r) in &pairs {
+        if let (Some((cl, al)), Some((cr, ar))) = (placed(l), placed(r)) {
+            geometric = geometric.max(mirror(cl).distance(cr)).max((al - axis * 2.0 * al.dot(axis)).distance(ar));
+        }
+    }
+    println!("mirrored CesiumMan: collider centres and axes mirror their twins' to {geometric:.2e}");
+    assert!(geometric < 1e-4, "{geometric}");
     let mut sim = Simulation::new(&doc, SimSettings::passive()).expect("world");
     let idx = |n: &str| sim.telemetry().joint_names.iter().position(|j| j == n);
     let pairs: Vec<(usize, usize, String)> = pairs
@@ -102,7 +122,7 @@ fn mirrored_sides_collapse_as_mirror_images() {
         }
     }
     println!("mirrored CesiumMan, passive 0.5 s: worst left/right difference {:.3} deg ({}), first over 1 deg at {first_over:?} s", worst.0, worst.1);
-    assert!(worst.0 <= 1.0, "{worst:?}");
+    assert!(first_over.is_none_or(|t| t >= 0.125), "left and right part before the fall: {first_over:?}, worst {worst:?}");
     // The edited right knee took the left's range back.
     let knee = |n: &str| match &doc.bone(doc.bone_by_name(n).expect("knee")).physics.as_ref().and_then(|p| p.constraint.as_ref()).expect("joint").kind {
         ragdoll_tuner::document::ConstraintKind::Hinge { limit_max_deg, .. } => *limit_max_deg,
@@ -118,52 +138,3 @@ fn mirror_direction_names_parse() {
     assert_eq!(Direction::from_str("right-to-left", false), Ok(Direction::RightToLeft));
 }
 
-#[test]
-fn scratch_mirror_geometry() {
-    let dir = tempfile::tempdir().expect("temp");
-    let gen = dir.path().join("cm.glb");
-    let out = dir.path().join("m.glb");
-    common::ragdoll_tuner().args(["generate", common::path_str(&common::cesium_man()), "-o", common::path_str(&gen)]).output().unwrap();
-    common::ragdoll_tuner().args(["edit", common::path_str(&gen), "-o", common::path_str(&out), "--mirror", "left-to-right"]).output().unwrap();
-    let doc = Document::open(&out).unwrap();
-    let (axis, mid) = ragdoll_tuner::mirror::mid_plane(&doc);
-    println!("axis {axis:?} mid {mid}");
-    for (l, r) in twins(&doc) {
-        if doc.bone(l).physics.as_ref().and_then(|p| p.collider.as_ref()).is_none() { continue; }
-        let w = |id: ragdoll_tuner::document::BoneId| {
-            let b = doc.bone(id);
-            let m = doc.skeleton.nodes[b.node].world_from_node;
-            let c = b.physics.as_ref().unwrap().collider.as_ref().unwrap();
-            let pl = doc.collider_placement(id, c);
-            (m.w_axis.truncate(), m.transform_point3(pl.translation), (m.to_scale_rotation_translation().1 * pl.rotation) * glam::DVec3::Y)
-        };
-        let mir = |p: glam::DVec3| p - axis * (2.0 * (p.dot(axis) - mid));
-        let (ol, cl, al) = w(l);
-        let (or, cr, ar) = w(r);
-        println!("{}: origin {:.3} center {:.3} axis {:.3}", doc.bone(l).name, mir(ol).distance(or), mir(cl).distance(cr), (al - axis * 2.0 * al.dot(axis)).distance(ar));
-        let kl = &doc.bone(l).physics.as_ref().unwrap().constraint.as_ref().unwrap().kind;
-        let kr = &doc.bone(r).physics.as_ref().unwrap().constraint.as_ref().unwrap().kind;
-        println!("   {kl:?}\n   {kr:?}");
-    }
-}
-
-#[test]
-fn scratch_mannequin_symmetry() {
-    let doc = Document::open(common::mannequin()).unwrap();
-    for s in [SimSettings::passive(), SimSettings { substeps: 16, ..SimSettings::passive() }] {
-        let mut sim = Simulation::new(&doc, s).unwrap();
-        let pairs: Vec<(usize, usize, String)> = names(&doc).iter().filter_map(|(l, r)| {
-            let t = sim.telemetry(); Some((t.joint_names.iter().position(|j| j == l)?, t.joint_names.iter().position(|j| j == r)?, l.clone()))
-        }).collect();
-        let mut worst = (0.0f32, String::new(), 0);
-        for k in 0..60 {
-            sim.step().unwrap();
-            let f = sim.telemetry().joints.latest().unwrap();
-            for (l, r, n) in &pairs {
-                let d = (f[*l].swing_deg - f[*r].swing_deg).abs();
-                if d > worst.0 { worst = (d, n.clone(), k); }
-            }
-        }
-        println!("mannequin passive symmetry: {worst:?}");
-    }
-}
