@@ -10,6 +10,7 @@ mod follow;
 mod editor_defects;
 mod generate;
 mod hostile;
+mod limit_schema;
 mod limits;
 mod load;
 mod mirror;
