@@ -217,6 +217,7 @@ impl EditorState {
             edits.push(set("drive.stiffness", json!(d.stiffness)));
             edits.push(set("drive.damping", json!(d.damping)));
             edits.push(set("drive.max_torque", json!(d.max_torque)));
+            edits.push(set("drive.follow_strength", json!(d.follow_strength)));
         }
         match self.history.apply_group(&mut self.doc, edits) {
             Ok(()) => {
