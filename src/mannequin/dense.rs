@@ -343,14 +343,23 @@ fn skin_mesh(doc: &Document, bones: &[DenseBone]) -> Result<SkinMesh, String> {
 type PartGeometry = (Vec<Vec3>, Vec<Vec3>, Vec<u32>);
 
 fn tessellate(shape: &ColliderShape) -> (PartGeometry, f32) {
+    // The skin sits a little inside the collider, as a real character's does more or less:
+    // a surface exactly on the translucent shells would flicker through them.
+    const INSET: f32 = 0.96;
     match *shape {
         ColliderShape::Capsule {
             radius,
             half_height,
-        } => (capsule(radius as f32, half_height as f32), radius as f32),
-        ColliderShape::Sphere { radius } => (capsule(radius as f32, 0.0), radius as f32),
+        } => {
+            let r = radius as f32 * INSET;
+            (capsule(r, half_height as f32), r)
+        }
+        ColliderShape::Sphere { radius } => {
+            let r = radius as f32 * INSET;
+            (capsule(r, 0.0), r)
+        }
         ColliderShape::Box { half_extents } => {
-            let e = Vec3::from_array(half_extents.map(|x| x as f32));
+            let e = Vec3::from_array(half_extents.map(|x| x as f32)) * INSET;
             (cuboid(e), e.min_element())
         }
     }

@@ -398,8 +398,10 @@ impl GpuScene {
         }
         target.render_partially(scissor, &camera, opaque, &lights);
         if let (true, Some(Ok(gpu))) = (input.show_mesh, &f.gpu_skin) {
+            // Pixels per metre at the camera's target, where the character is.
+            let px_per_m = vp.height as f32 / (2.0 * cam.distance * (cam.fov_y * 0.5).tan());
             let drawn = target.write_partially(scissor, || {
-                gpu.draw(&camera);
+                gpu.draw(&camera, px_per_m);
                 Ok::<(), std::convert::Infallible>(())
             });
             if let Err(never) = drawn {
