@@ -5,6 +5,7 @@ mod common;
 mod diagnostics;
 mod editor;
 mod editor_defects;
+mod gpu_skin;
 mod hostile;
 mod load;
 mod mannequin;
