@@ -14,10 +14,10 @@ use glam::{DMat4, DVec3, Mat4, Vec3};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
-/// Around-the-axis segments and latitude rings of every body part (the equator ring twice,
-/// once per half-sphere): 29 x 24 vertices a part.
+/// Around-the-axis segments and bands per half-sphere of every body part: 29 x 24 vertices
+/// a part.
 const SEGMENTS: u32 = 28;
-const RINGS: u32 = 22;
+const CAP_RINGS: u32 = 11;
 /// Cells per box face edge: 6 x 11 x 11 vertices a box.
 const BOX_CELLS: u32 = 10;
 
@@ -365,35 +365,10 @@ fn tessellate(shape: &ColliderShape) -> (PartGeometry, f32) {
     }
 }
 
-/// A capsule along +Y: rings from pole to pole, the cylinder between the two half-spheres.
+/// A capsule along +Y, tessellated like every other part (see [`crate::shapes`]).
 fn capsule(radius: f32, half_height: f32) -> PartGeometry {
-    let (mut pos, mut nrm, mut idx) = (Vec::new(), Vec::new(), Vec::new());
-    let half = RINGS / 2;
-    for ring in 0..=RINGS + 1 {
-        // Latitude from -90 to 90 degrees; the lower half-sphere sits at -half_height, the
-        // upper at +half_height, the cylinder joins their equators.
-        let (k, y_off) = if ring <= half {
-            (ring, -half_height)
-        } else {
-            (ring - 1, half_height)
-        };
-        let lat = std::f32::consts::PI * (k as f32 / RINGS as f32 - 0.5);
-        for s in 0..=SEGMENTS {
-            let theta = std::f32::consts::TAU * s as f32 / SEGMENTS as f32;
-            let n = Vec3::new(lat.cos() * theta.cos(), lat.sin(), lat.cos() * theta.sin());
-            pos.push(n * radius + Vec3::Y * y_off);
-            nrm.push(n);
-        }
-    }
-    let row = SEGMENTS + 1;
-    for ring in 0..=RINGS {
-        for s in 0..SEGMENTS {
-            let a = ring * row + s;
-            let b = a + row;
-            idx.extend([a, b, a + 1, a + 1, b, b + 1]);
-        }
-    }
-    (pos, nrm, idx)
+    let m = crate::shapes::capsule_with(radius, half_height, SEGMENTS, CAP_RINGS);
+    (m.positions, m.normals, m.indices)
 }
 
 /// A box with each face split into a grid of cells.
