@@ -156,10 +156,10 @@ fn add_extra_bones(bones: &mut Vec<DenseBone>) -> Result<(), String> {
             let mut at = palm + DVec3::new(dx, start_y, dz);
             for (k, len) in lengths.into_iter().enumerate() {
                 let name = format!("{finger}_{}_{}", k + 1, &hand[5..]);
-                let radius = if finger == "thumb" { 0.009 } else { 0.0075 };
+                let radius: f64 = if finger == "thumb" { 0.009 } else { 0.0075 };
                 let extras = part_extras(Part {
                     collider: json!({ "collider": "capsule", "radius": radius,
-                        "half_height": ((len * 0.5 - radius) as f64).max(0.002) }),
+                        "half_height": (len * 0.5 - radius).max(0.002) }),
                     offset_m: DVec3::new(0.0, -len * 0.5, 0.0),
                     mass_kg: 0.03,
                     // Fingers hang down, palms facing the body: they curl about the

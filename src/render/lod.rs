@@ -76,8 +76,8 @@ fn at_cell(positions: &[[f32; 3]], group: &[u16], indices: &[u32], lo: [f32; 3],
             sums.push(([0.0; 3], 0.0));
         }
         let s = &mut sums[id];
-        for k in 0..3 {
-            s.0[k] += p[k];
+        for (acc, x) in s.0.iter_mut().zip(p) {
+            *acc += x;
         }
         s.1 += 1.0;
         of_vertex.push(id);
