@@ -106,13 +106,15 @@ impl EditorState {
             return;
         };
         if recover {
-            for e in &edits {
-                if let Err(err) = self.doc.apply(e) {
-                    self.status = format!("recovery incomplete: {err}");
+            // One group: all of the autosave or none of it, undone in one step.
+            let n = edits.len();
+            match self.history.apply_group(&mut self.doc, edits) {
+                Ok(()) => {
+                    self.doc_gen += 1;
+                    self.status = format!("recovered {n} unsaved change(s)");
                 }
+                Err(err) => self.status = format!("recovery failed, nothing changed: {err}"),
             }
-            self.doc_gen += 1;
-            self.status = format!("recovered {} unsaved change(s)", edits.len());
         } else {
             autosave::remove(&self.doc.path);
         }

@@ -9,6 +9,7 @@ mod fields;
 mod follow;
 mod editor_defects;
 mod generate;
+mod gpu_skin;
 mod hostile;
 mod limit_schema;
 mod limits;
