@@ -430,6 +430,12 @@ impl Live for LiveSim {
             .map_err(|e| e.to_string())
     }
 
+    fn sync_controls(&mut self, doc: &Document, controls: &SimControls) {
+        self.apply_controls(doc, controls);
+        self.update_pose(doc);
+        self.refresh_status();
+    }
+
     fn clips(&self) -> (Vec<(String, f32)>, Vec<String>) {
         let list = self.clip.clips.iter().map(|c| (c.name.clone(), c.duration_s)).collect();
         (list, self.clip.problems.clone())

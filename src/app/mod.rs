@@ -58,6 +58,8 @@ pub struct EditorApp {
     generate: generate_dialog::GenerateDialog,
     plot: plot::PlotPanel,
     sim: sim_link::SimControls,
+    /// The clip controls last handed to the simulation.
+    clip_seen: Option<clip_link::ClipControls>,
     /// The running simulation, once one is plugged in (see [`sim_link`]).
     simulation: Option<Box<dyn sim_link::Simulation>>,
     /// (bones_gen, doc_gen) the simulation last saw.
@@ -136,6 +138,7 @@ impl EditorApp {
             generate: generate_dialog::GenerateDialog::default(),
             plot,
             sim: sim_link::SimControls::default(),
+            clip_seen: None,
             simulation: Some(simulation),
             sim_seen: (0, 0),
             hook,
@@ -222,7 +225,14 @@ impl EditorApp {
             moved = true;
             // The simulation needs frames at the display rate, not as fast as the CPU allows.
             ctx.request_repaint_after(POSE_INTERVAL);
+        } else if self.clip_seen.as_ref() != Some(&self.sim.clip) {
+            // A clip picked (or scrubbed) while paused shows at once: the character at the
+            // clip's pose, the ghost over it.
+            sim.sync_controls(&st.doc, &self.sim);
+            moved = true;
+            force = true;
         }
+        self.clip_seen = Some(self.sim.clip.clone());
         let due = self.last_pose.is_none_or(|t| t.elapsed() >= POSE_INTERVAL);
         if moved && (force || due) {
             self.viewport.set_pose(sim.pose().clone());

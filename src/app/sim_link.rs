@@ -14,6 +14,8 @@ pub trait Simulation {
     fn step_in_background(&mut self, doc: &Document, controls: &SimControls, dt: f64) {
         self.step(doc, controls, dt);
     }
+    /// Applies the controls without stepping (a clip picked or scrubbed while paused).
+    fn sync_controls(&mut self, _doc: &Document, _controls: &SimControls) {}
     /// Advances exactly one fixed step (the Step button).
     fn single_step(&mut self, doc: &Document, controls: &SimControls);
     /// Back to the rest pose, time 0.

@@ -202,6 +202,10 @@ fn editor_plays_a_clip_from_the_animation_panel() {
     h.run_steps(2);
     h.get_by_label("animation0 (2.00 s)").click();
     h.run_steps(2);
+    // Picked while paused, the clip shows at once: its clock at 0 and its ghost.
+    let paused = h.state().simulation().and_then(|s| s.clip_clock());
+    assert_eq!(paused.map(|c| c.0), Some(0.0), "{paused:?}");
+    assert!(h.state().simulation().and_then(|s| s.target_pose()).is_some());
     h.get_by_label("Play").click();
     h.run_steps(30);
     let clock = |h: &egui_kittest::Harness<'static, ragdoll_tuner::app::EditorApp>| {
