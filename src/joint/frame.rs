@@ -122,7 +122,8 @@ pub fn resolve(doc: &Document, id: BoneId) -> Option<JointDef> {
     })
 }
 
-fn rotation_of(m: &DMat4) -> DQuat {
+/// The rotation of a world matrix (scale dropped; identity when it has none to give).
+pub fn rotation_of(m: &DMat4) -> DQuat {
     let (_, r, _) = m.to_scale_rotation_translation();
     if r.is_finite() && r.length_squared() > 0.0 {
         r.normalize()

@@ -22,14 +22,7 @@ pub struct JointGizmo {
     pub size: f64,
 }
 
-fn rotation_of(m: &DMat4) -> DQuat {
-    let (_, r, _) = m.to_scale_rotation_translation();
-    if r.is_finite() && r.length_squared() > 0.0 {
-        r.normalize()
-    } else {
-        DQuat::IDENTITY
-    }
-}
+use crate::joint::frame::rotation_of;
 
 /// The gizmo of a bone's joint under `pose` (world_from_bone per bone), given the rest pose.
 /// None where the solver has no joint.

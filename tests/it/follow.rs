@@ -9,6 +9,20 @@ use ragdoll_tuner::generate::{generate, Role};
 use ragdoll_tuner::sim::{ClipDriver, RootMode, SimSettings, Simulation};
 use std::collections::HashMap;
 
+/// A simulation of `doc` following its first clip with a kinematic root.
+fn walking(doc: &Document) -> Simulation {
+    let anims = doc.load_animations().expect("animations");
+    let clip = anims.find("0").cloned().expect("clip");
+    let settings = SimSettings {
+        balance: false,
+        ..SimSettings::default()
+    };
+    let mut sim = Simulation::new(doc, settings).expect("world");
+    sim.set_clip(Some(ClipDriver::new(doc, clip, Playback::default(), RootMode::Kinematic)))
+        .expect("clip");
+    sim
+}
+
 /// A real character with a generated ragdoll, and each body's role by bone name.
 fn generated(path: &std::path::Path) -> (Document, HashMap<String, Role>) {
     let mut doc = Document::open(path).expect("opens");
@@ -106,15 +120,7 @@ fn fox_walk_and_run_track_their_legs() {
 #[test]
 fn shove_during_the_walk_deviates_and_returns() {
     let (doc, roles) = generated(&common::cesium_man());
-    let anims = doc.load_animations().expect("animations");
-    let clip = anims.find("0").cloned().expect("clip");
-    let settings = SimSettings {
-        balance: false,
-        ..SimSettings::default()
-    };
-    let mut sim = Simulation::new(&doc, settings).expect("world");
-    sim.set_clip(Some(ClipDriver::new(&doc, clip, Playback::default(), RootMode::Kinematic)))
-        .expect("clip");
+    let mut sim = walking(&doc);
     let chest = roles
         .iter()
         .filter(|(_, r)| matches!(r, Role::Chest | Role::Spine))
@@ -158,15 +164,7 @@ fn shove_during_the_walk_deviates_and_returns() {
 #[test]
 fn gain_edits_apply_while_the_clip_plays() {
     let (mut doc, roles) = generated(&common::cesium_man());
-    let anims = doc.load_animations().expect("animations");
-    let clip = anims.find("0").cloned().expect("clip");
-    let settings = SimSettings {
-        balance: false,
-        ..SimSettings::default()
-    };
-    let mut sim = Simulation::new(&doc, settings).expect("world");
-    sim.set_clip(Some(ClipDriver::new(&doc, clip, Playback::default(), RootMode::Kinematic)))
-        .expect("clip");
+    let mut sim = walking(&doc);
     let knee = roles.iter().find(|(_, r)| **r == Role::Shin).map(|(n, _)| n.clone()).expect("knee");
     let i = sim.telemetry().joint_names.iter().position(|n| *n == knee).expect("joint");
     let run = |sim: &mut Simulation| {
