@@ -24,6 +24,14 @@ fn extras_of(doc: &Document, target: EditTarget) -> Option<serde_json::Value> {
     }
 }
 
+/// Every target an edit touches.
+fn collect_targets(e: &Edit, out: &mut Vec<EditTarget>) {
+    match e {
+        Edit::Group(list) => list.iter().for_each(|x| collect_targets(x, out)),
+        other => out.push(other.target()),
+    }
+}
+
 /// Puts back the extras saved before a group started. Restoring a value the document held a
 /// moment ago does not fail in practice; if it ever did, it is said on stderr (the group's
 /// own error is what the user is shown).
@@ -114,6 +122,35 @@ impl History {
         self.open = None;
         self.undo.push(Entry { undo: before, redo });
         Ok(())
+    }
+
+    /// Records an edit the document has already taken (`redo` applied, `undo` its exact
+    /// inverse from [`Document::apply`]). With `merge` = Some(widget id) while that widget is
+    /// being dragged, it folds into the last entry: the entry keeps restoring the state from
+    /// before the drag (composing the new inverse in front when it touches new targets) and
+    /// redoes the latest edit, which sets the same keys from that state.
+    pub fn record(&mut self, undo: Edit, redo: Edit, merge: Option<egui::Id>) {
+        self.redo.clear();
+        match (merge, self.open, self.undo.last_mut()) {
+            (Some(id), Some(open), Some(last)) if id == open => {
+                let mut old = Vec::new();
+                for e in &last.undo {
+                    collect_targets(e, &mut old);
+                }
+                let mut new = Vec::new();
+                collect_targets(&undo, &mut new);
+                if !new.iter().all(|t| old.contains(t)) {
+                    let before = std::mem::take(&mut last.undo);
+                    last.undo = vec![undo, Edit::Group(before)];
+                }
+                last.redo = vec![redo];
+            }
+            _ => self.undo.push(Entry {
+                undo: vec![undo],
+                redo: vec![redo],
+            }),
+        }
+        self.open = merge;
     }
 
     /// Ends a merging drag when its widget is no longer dragged.

@@ -11,6 +11,11 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     };
     let bone = st.doc.bone(id);
     ui.heading(format!("Bone: {}", bone.name));
+    let count = st.selected_bones().len();
+    if count > 1 {
+        ui.label(format!("{count} bones selected: a change applies to each that has the field"))
+            .on_hover_text("Fields whose values differ show as mixed (—)");
+    }
     let has_joint = bone
         .physics
         .as_ref()

@@ -29,7 +29,8 @@ pub struct Num<'a> {
 /// Shows a label + widget row in a two-column grid; applies an edit on change.
 pub fn num(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, n: Num) {
     let (old, key) = (n.value, n.key);
-    if let Some((v, merge)) = num_row(ui, n) {
+    let mixed = st.is_mixed(key);
+    if let Some((v, merge)) = num_row(ui, n, mixed) {
         if v != old {
             st.edit(target, key, json!(v), merge);
         }
@@ -37,23 +38,25 @@ pub fn num(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, n: Num) 
 }
 
 /// A number row that reports its change instead of editing: the new value and, while it is
-/// dragged, the widget id that merges the drag into one undo step.
-pub fn num_row(ui: &mut egui::Ui, n: Num) -> Option<(f64, Option<egui::Id>)> {
+/// dragged, the widget id that merges the drag into one undo step. `mixed` (the selected
+/// bones differ) shows "—" with a tooltip; a change then sets every selected bone.
+pub fn num_row(ui: &mut egui::Ui, n: Num, mixed: bool) -> Option<(f64, Option<egui::Id>)> {
     let label = labelled(ui, n.label, n.key);
     let mut v = n.value;
     let (range, unit) = (n.range.clone(), format!(" {}", n.unit));
     let mut changed = None;
     ui.horizontal(|ui| {
         // The value box carries the accessible label; the slider is an extra handle on it.
-        let r = ui
-            .add(
-                egui::DragValue::new(&mut v)
-                    .range(range.clone())
-                    .speed(n.speed)
-                    .suffix(unit)
-                    .max_decimals(4),
-            )
-            .labelled_by(label.id);
+        let mut dv = egui::DragValue::new(&mut v)
+            .range(range.clone())
+            .speed(n.speed)
+            .suffix(unit)
+            .max_decimals(4);
+        if mixed {
+            dv = dv.custom_formatter(|_, _| MIXED.to_string());
+        }
+        let r = ui.add(dv).labelled_by(label.id);
+        let r = if mixed { r.on_hover_text(MIXED_HELP) } else { r };
         if r.changed() {
             changed = Some(r.dragged().then_some(r.id));
         }
@@ -68,6 +71,10 @@ pub fn num_row(ui: &mut egui::Ui, n: Num) -> Option<(f64, Option<egui::Id>)> {
     changed.map(|m| (v, m))
 }
 
+/// What a mixed value shows, and its tooltip.
+pub const MIXED: &str = "—";
+pub const MIXED_HELP: &str = "Mixed: the selected bones differ here; a change sets all of them";
+
 /// A vector of three numbers (axis, extents, offset) under one label.
 pub fn vec3(
     ui: &mut egui::Ui,
@@ -77,20 +84,22 @@ pub fn vec3(
     value: [f64; 3],
 ) {
     let l = labelled(ui, label, key);
+    let mixed = st.is_mixed(key);
     let mut v = value;
     let mut merge = None;
     let mut changed = false;
     ui.horizontal(|ui| {
         for (i, axis) in ["x", "y", "z"].iter().enumerate() {
-            let r = ui
-                .add(
-                    egui::DragValue::new(&mut v[i])
-                        .speed(speed)
-                        .prefix(format!("{axis} "))
-                        .suffix(unit)
-                        .max_decimals(3),
-                )
-                .labelled_by(l.id);
+            let mut dv = egui::DragValue::new(&mut v[i])
+                .speed(speed)
+                .prefix(format!("{axis} "))
+                .suffix(unit)
+                .max_decimals(3);
+            if mixed {
+                dv = dv.custom_formatter(|_, _| MIXED.to_string());
+            }
+            let r = ui.add(dv).labelled_by(l.id);
+            let r = if mixed { r.on_hover_text(MIXED_HELP) } else { r };
             if r.changed() {
                 changed = true;
                 merge = r.dragged().then_some(r.id);
@@ -146,8 +155,9 @@ pub fn choice(
 ) {
     let l = labelled(ui, label, key);
     let mut picked = None;
+    let shown = if st.is_mixed(key) { MIXED } else { current };
     egui::ComboBox::from_id_salt(key)
-        .selected_text(current)
+        .selected_text(shown)
         .show_ui(ui, |ui| {
             for o in options {
                 if ui.selectable_label(o == current, o).clicked() && o != current {
