@@ -17,3 +17,4 @@ mod mannequin;
 mod save;
 mod sim;
 mod validator;
+mod workflow;
