@@ -3,25 +3,12 @@
 
 use crate::document::{Document, Edit, EditError, EditTarget};
 
-/// One undo step: the edits that undo it and those that redo it (one per target, applied in
-/// order; every edit of a step touches a different target).
+/// One undo step: the edits that undo it and those that redo it, each list applied in order
+/// (usually one `Edit::Group` each).
 #[derive(Debug, Clone)]
 struct Entry {
     undo: Vec<Edit>,
     redo: Vec<Edit>,
-}
-
-/// The whole `extras` value of a target, as it is now.
-fn extras_of(doc: &Document, target: EditTarget) -> Option<serde_json::Value> {
-    match target {
-        EditTarget::Node(n) => doc
-            .json()
-            .get("nodes")
-            .and_then(|v| v.get(n))
-            .and_then(|v| v.get("extras"))
-            .cloned(),
-        EditTarget::Document => doc.json().get("extras").cloned(),
-    }
 }
 
 /// Every target an edit touches.
@@ -86,41 +73,6 @@ impl History {
             }),
         }
         self.open = merge;
-        Ok(())
-    }
-
-    /// Applies several edits as a single undo step (a paste, a mirrored edit): all or
-    /// nothing. When one edit fails, the ones before it are rolled back, so the document is
-    /// exactly as it was and no undo entry is made.
-    pub fn apply_group(&mut self, doc: &mut Document, edits: Vec<Edit>) -> Result<(), EditError> {
-        // The first inverse per target restores that target's extras as they were.
-        let mut before: Vec<Edit> = Vec::new();
-        for e in &edits {
-            match doc.apply(e) {
-                Ok(inv) => {
-                    if !before.iter().any(|b| b.target() == e.target()) {
-                        before.push(inv);
-                    }
-                }
-                Err(err) => {
-                    rollback(doc, &before);
-                    return Err(err);
-                }
-            }
-        }
-        if before.is_empty() {
-            return Ok(());
-        }
-        let redo = before
-            .iter()
-            .map(|b| Edit::ReplaceExtras {
-                target: b.target(),
-                extras: extras_of(doc, b.target()),
-            })
-            .collect();
-        self.redo.clear();
-        self.open = None;
-        self.undo.push(Entry { undo: before, redo });
         Ok(())
     }
 
