@@ -38,6 +38,12 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
         {
             st.paste_joint();
         }
+        let pairs = st.twin_pairs();
+        if let Some(t) = crate::mirror::twin_of(&pairs, id) {
+            let twin = st.doc.bone(t).name.clone();
+            ui.checkbox(&mut st.symmetric, "Symmetric")
+                .on_hover_text(format!("Edits also apply to {twin}, mirrored (one undo step)"));
+        }
     });
     let Some(p) = st.doc.bone(id).physics.clone() else {
         ui.weak("This bone has no physics.");

@@ -64,8 +64,10 @@ fn symmetric_editing_reaches_the_twin_as_one_undo_step() {
     assert_eq!(hinge(doc, "forearm_l").1, 145.0, "one undo restores the edited side");
     assert_eq!(hinge(doc, "forearm_r").1, 145.0, "and the twin, in the same step");
 
-    // Off: only the edited side changes.
-    h.state_mut().state.symmetric = false;
+    // Off (the inspector's toggle): only the edited side changes.
+    h.get_by_label("Symmetric").click();
+    h.run_steps(3);
+    assert!(!h.state().state.symmetric);
     h.get_by_label("Max angle").set_value_accesskit(110.0);
     h.run_steps(3);
     let doc = &h.state().state.doc;
