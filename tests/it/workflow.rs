@@ -427,3 +427,54 @@ fn presets_menu_applies_the_humanoid_to_the_selection() {
     h.run_steps(3);
     assert_eq!(h.state().state.doc.json(), &before);
 }
+
+/// Clicks at `pos` with `modifiers`, as a mouse would.
+fn click_at(h: &mut egui_kittest::Harness<'static, ragdoll_tuner::app::EditorApp>, pos: egui::Pos2, modifiers: egui::Modifiers) {
+    h.event(egui::Event::ModifiersChanged(modifiers));
+    h.event(egui::Event::PointerMoved(pos));
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers,
+        });
+    }
+    h.event(egui::Event::ModifiersChanged(egui::Modifiers::NONE));
+    h.run_steps(3);
+}
+
+#[test]
+fn ctrl_click_in_the_viewport_adds_to_the_selection() {
+    let (_dir, path) = mannequin_copy();
+    let mut h = harness(&path);
+    h.run_steps(3);
+    h.get_by_label("forearm_l").click();
+    h.run_steps(3);
+    // Find a body on screen with plain clicks over the 3D view (below its toolbar).
+    let bar = h.get_by_label("Frame selection (F)").rect();
+    let left = h.get_by_label("Mesh").rect().left();
+    let fore = h.state().state.doc.bone_by_name("forearm_l");
+    let mut hit = None;
+    'scan: for dy in (2..20).map(|k| k as f32 * 25.0) {
+        for dx in (0..24).map(|k| k as f32 * 25.0) {
+            let p = egui::pos2(left + dx, bar.bottom() + dy);
+            click_at(&mut h, p, egui::Modifiers::NONE);
+            let sel = h.state().state.selection;
+            if sel.is_some() && sel != fore {
+                hit = Some(p);
+                break 'scan;
+            }
+        }
+    }
+    let centre = hit.expect("a body is under some point of the 3D view");
+    h.get_by_label("forearm_l").click();
+    h.run_steps(3);
+    click_at(&mut h, centre, egui::Modifiers::COMMAND);
+    let st = &h.state().state;
+    let names: Vec<String> = st.selected_bones().iter().map(|&b| st.doc.bone(b).name.clone()).collect();
+    assert_eq!(names.len(), 2, "Ctrl-click adds the body under the pointer: {names:?}");
+    assert_eq!(names[1], "forearm_l", "{names:?}");
+    click_at(&mut h, centre, egui::Modifiers::NONE);
+    assert_eq!(h.state().state.selected_bones().len(), 1, "a plain click selects one bone");
+}
