@@ -50,6 +50,53 @@ pub enum PresetError {
     NoDir,
     #[error("{0}")]
     Generate(String),
+    #[error("preset {preset}: joint {joint}: {key}: {reason}")]
+    BadValue {
+        preset: String,
+        joint: usize,
+        key: String,
+        reason: String,
+    },
+}
+
+/// Checks a preset value against the field table: gains and hinge limits are numbers in
+/// their range; swing and twist may also be the object / pair forms the parser checks.
+fn check_value(section: Section, key: &str, value: &Value) -> Result<(), String> {
+    let spec = fields::num_spec(section, key);
+    match value {
+        Value::Number(n) => {
+            let x = n.as_f64().unwrap_or(f64::NAN);
+            let low_ok = if spec.exclusive_min { x > spec.min } else { x >= spec.min };
+            if x.is_finite() && low_ok && x <= spec.max {
+                Ok(())
+            } else {
+                Err(format!("{x} is outside {}..{}", spec.min, spec.max))
+            }
+        }
+        Value::Object(_) if key == "swing_limit_deg" => Ok(()),
+        Value::Array(_) if key == "twist_limit_deg" => Ok(()),
+        other => Err(format!("expected a number, found {other}")),
+    }
+}
+
+impl Preset {
+    /// Checks every value (see [`check_value`]); unknown keys are ignored when applied.
+    pub fn check(&self) -> Result<(), PresetError> {
+        for (i, j) in self.joints.iter().enumerate() {
+            let lists = [(Section::Constraint, &j.limits, limit_keys()), (Section::Drive, &j.gains, gain_keys())];
+            for (section, map, known) in lists {
+                for (k, v) in map.iter().filter(|(k, _)| known.contains(&k.as_str())) {
+                    check_value(section, k, v).map_err(|reason| PresetError::BadValue {
+                        preset: self.name.clone(),
+                        joint: i,
+                        key: k.clone(),
+                        reason,
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One joint's limits and gains.
@@ -227,8 +274,10 @@ fn entry_for(
     }
 }
 
-/// The edits that apply a user preset to the jointed bones of `scope`.
-pub fn apply_user(doc: &Document, preset: &Preset, scope: &[BoneId]) -> Applied {
+/// The edits that apply a user preset to the jointed bones of `scope` (refused whole when a
+/// value is not what the field table allows).
+pub fn apply_user(doc: &Document, preset: &Preset, scope: &[BoneId]) -> Result<Applied, PresetError> {
+    preset.check()?;
     let needs_roles = preset.joints.iter().any(|j| j.role.is_some()) && preset.joints.len() > 1;
     let roles = if needs_roles { roles(doc) } else { HashMap::new() };
     let mut out = Applied::default();
@@ -253,7 +302,7 @@ pub fn apply_user(doc: &Document, preset: &Preset, scope: &[BoneId]) -> Applied 
             out.bones += 1;
         }
     }
-    out
+    Ok(out)
 }
 
 /// The edits that apply the built-in reference humanoid to the jointed bones of `scope`.
@@ -338,7 +387,7 @@ pub fn apply_named(
         return apply_humanoid(doc, scope);
     }
     let preset = store::resolve(name_or_file, dir)?;
-    Ok(apply_user(doc, &preset, scope))
+    apply_user(doc, &preset, scope)
 }
 
 #[cfg(test)]
@@ -352,6 +401,26 @@ mod tests {
             ["swing_limit_deg", "twist_limit_deg", "limit_min_deg", "limit_max_deg"]
         );
         assert!(gain_keys().contains(&"follow_strength"));
+    }
+
+    #[test]
+    fn values_are_checked_against_the_field_table() {
+        let bad = |limits: Value, gains: Value| Preset {
+            name: "t".into(),
+            joints: vec![JointPreset {
+                bone: None,
+                role: None,
+                side: None,
+                joint_type: "hinge".into(),
+                limits: serde_json::from_value(limits).expect("object"),
+                gains: serde_json::from_value(gains).expect("object"),
+            }],
+        }
+        .check();
+        assert!(bad(serde_json::json!({"limit_min_deg": -10}), serde_json::json!({"stiffness": 5})).is_ok());
+        assert!(bad(serde_json::json!({"limit_min_deg": "abc"}), serde_json::json!({})).is_err());
+        assert!(bad(serde_json::json!({"limit_max_deg": 900}), serde_json::json!({})).is_err());
+        assert!(bad(serde_json::json!({}), serde_json::json!({"damping": -1})).is_err());
     }
 
     #[test]

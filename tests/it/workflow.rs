@@ -396,7 +396,12 @@ fn cli_edit_preset_by_name_and_file() {
 
     // Unknown names and broken files are refused with a message, nothing written.
     let none = dir.path().join("none.glb");
-    for bad in ["no such preset", common::path_str(&loose)] {
+    let absurd = dir.path().join("absurd.json");
+    let preset = json!({"name": "absurd", "joints": [{"type": "hinge", "limits": {"limit_max_deg": 1e9}}]});
+    std::fs::write(&absurd, preset.to_string()).expect("writes preset");
+    let truncated = dir.path().join("truncated.json");
+    std::fs::write(&truncated, r#"{"name": "t", "joints": [{"type": "hin"#).expect("writes");
+    for bad in ["no such preset", common::path_str(&loose), common::path_str(&absurd), common::path_str(&truncated)] {
         let run = common::ragdoll_tuner()
             .args(["edit", common::path_str(&loose), "-o", common::path_str(&none), "--preset", bad])
             .env(ragdoll_tuner::presets::store::DIR_ENV, dir.path())
