@@ -28,15 +28,16 @@ pub const BUILTIN_HUMANOID: &str = "humanoid";
 /// A failure to read, write or apply a preset.
 #[derive(Debug, thiserror::Error)]
 pub enum PresetError {
-    #[error("{path}: {source}")]
+    // The causes are part of the message (not `source`), so a report prints them once.
+    #[error("{path}: {error}")]
     Io {
         path: String,
-        source: std::io::Error,
+        error: std::io::Error,
     },
-    #[error("{path}: not a preset: {source}")]
+    #[error("{path}: not a preset: {error}")]
     Parse {
         path: String,
-        source: serde_json::Error,
+        error: serde_json::Error,
     },
     #[error("preset name '{0}' is empty or has characters other than letters, digits, space, '-' and '_'")]
     BadName(String),

@@ -34,10 +34,10 @@ pub fn list(dir: &Path) -> Result<Vec<String>, PresetError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(source) => {
+        Err(error) => {
             return Err(PresetError::Io {
                 path: dir.display().to_string(),
-                source,
+                error,
             })
         }
     };
@@ -55,14 +55,14 @@ pub fn list(dir: &Path) -> Result<Vec<String>, PresetError> {
 pub fn save(dir: &Path, preset: &Preset) -> Result<PathBuf, PresetError> {
     check_name(&preset.name)?;
     let path = dir.join(format!("{}.json", preset.name));
-    let io = |source| PresetError::Io {
+    let io = |error| PresetError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     };
     std::fs::create_dir_all(dir).map_err(io)?;
-    let text = serde_json::to_string_pretty(preset).map_err(|source| PresetError::Parse {
+    let text = serde_json::to_string_pretty(preset).map_err(|error| PresetError::Parse {
         path: path.display().to_string(),
-        source,
+        error,
     })?;
     std::fs::write(&path, text + "\n").map_err(io)?;
     Ok(path)
@@ -70,13 +70,13 @@ pub fn save(dir: &Path, preset: &Preset) -> Result<PathBuf, PresetError> {
 
 /// Reads a preset file.
 pub fn load(path: &Path) -> Result<Preset, PresetError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PresetError::Io {
+    let text = std::fs::read_to_string(path).map_err(|error| PresetError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     })?;
-    serde_json::from_str(&text).map_err(|source| PresetError::Parse {
+    serde_json::from_str(&text).map_err(|error| PresetError::Parse {
         path: path.display().to_string(),
-        source,
+        error,
     })
 }
 
