@@ -184,16 +184,21 @@ pub fn text(
 ) {
     let l = labelled(ui, label, key);
     let id = ui.scope_id().with(key);
+    // A mixed value starts empty with "—" as its hint; leaving it empty changes nothing.
+    let mixed = st.is_mixed(key);
+    let shown = if mixed { "" } else { current };
     let mut buf = ui
         .data_mut(|d| d.get_temp::<String>(id))
-        .unwrap_or_else(|| current.to_string());
-    let resp = ui
-        .add(egui::TextEdit::singleline(&mut buf).desired_width(ui.available_width().max(140.0)))
-        .labelled_by(l.id);
+        .unwrap_or_else(|| shown.to_string());
+    let edit = egui::TextEdit::singleline(&mut buf)
+        .hint_text(if mixed { MIXED } else { "" })
+        .desired_width(ui.available_width().max(140.0));
+    let resp = ui.add(edit).labelled_by(l.id);
+    let resp = if mixed { resp.on_hover_text(MIXED_HELP) } else { resp };
     ui.end_row();
     if resp.lost_focus() {
         ui.data_mut(|d| d.remove::<String>(id));
-        if buf != current {
+        if buf != shown {
             st.edit(target, key, Value::String(buf), None);
         }
     } else if resp.has_focus() {

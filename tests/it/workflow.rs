@@ -167,6 +167,9 @@ fn multi_select_edits_shared_fields_at_once_and_shows_mixed_values() {
     assert_eq!(hinge(&st.doc, "forearm_l").1, 100.0);
     assert!(!st.is_mixed("constraint.limit_max_deg"));
     assert_eq!(hinge(&st.doc, "shin_l").0, shin0.0, "other fields keep their own values");
+    assert!(st.is_mixed("collision_group"), "fixture: arm_l and leg_l");
+    let group = h.get_by_label("Collision group").value().unwrap_or_default();
+    assert!(group.is_empty(), "a mixed text starts empty (hint —), got {group:?}");
 
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run_steps(3);
