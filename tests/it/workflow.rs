@@ -57,6 +57,12 @@ fn symmetric_editing_reaches_the_twin_as_one_undo_step() {
     assert_eq!(hinge(doc, "forearm_l").1, 120.0);
     assert_eq!(hinge(doc, "forearm_r").1, 120.0, "the twin follows");
     assert!(h.state().state.doc_gen > gen0, "the simulation and viewport see the change");
+    match h.state().simulation().and_then(|s| s.joint_limits("forearm_r")) {
+        Some(ragdoll_tuner::sim::JointLimits::Hinge { max_rad, .. }) => {
+            assert!((max_rad.to_degrees() - 120.0).abs() < 1e-3, "the solver enforces the twin's new limit")
+        }
+        other => panic!("the live simulation has no hinge at forearm_r: {other:?}"),
+    }
 
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run_steps(3);
