@@ -11,10 +11,16 @@ impl EditorState {
     fn report_preset(&mut self, name: &str, res: Result<Applied, PresetError>) {
         match res {
             Ok(a) if a.edits.is_empty() => {
-                self.status = format!("preset {name}: nothing to apply ({} joint(s) without a match)", a.skipped)
+                self.status = format!(
+                    "preset {name}: nothing to apply ({} joint(s) without a match)",
+                    a.skipped
+                )
             }
             Ok(a) => {
-                let done = format!("applied preset {name} to {} bone(s) ({} without a match)", a.bones, a.skipped);
+                let done = format!(
+                    "applied preset {name} to {} bone(s) ({} without a match)",
+                    a.bones, a.skipped
+                );
                 self.apply_command(a.edits, done);
             }
             Err(e) => self.status = format!("preset {name}: {e}"),
@@ -40,9 +46,16 @@ impl EditorState {
             self.status = "select jointed bones to save as a preset".into();
             return;
         }
-        let res = store::user_dir().ok_or(PresetError::NoDir).and_then(|d| store::save(&d, &preset));
+        let res = store::user_dir()
+            .ok_or(PresetError::NoDir)
+            .and_then(|d| store::save(&d, &preset));
         self.status = match res {
-            Ok(p) => format!("saved preset {} ({} joint(s)) to {}", preset.name, preset.joints.len(), p.display()),
+            Ok(p) => format!(
+                "saved preset {} ({} joint(s)) to {}",
+                preset.name,
+                preset.joints.len(),
+                p.display()
+            ),
             Err(e) => format!("preset not saved: {e}"),
         };
     }
@@ -92,7 +105,10 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     });
     let name = st.preset_name.clone();
     if ui
-        .add_enabled(has_sel && !name.trim().is_empty(), egui::Button::new("Save selection as preset"))
+        .add_enabled(
+            has_sel && !name.trim().is_empty(),
+            egui::Button::new("Save selection as preset"),
+        )
         .clicked()
     {
         st.save_preset(&name);

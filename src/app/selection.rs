@@ -87,8 +87,10 @@ impl EditorState {
         ) else {
             return false;
         };
-        let shape = |x: &crate::document::BonePhysics| x.collider.as_ref().map(|c| c.shape.type_name());
-        let joint = |x: &crate::document::BonePhysics| x.constraint.as_ref().map(|c| c.kind.type_name());
+        let shape =
+            |x: &crate::document::BonePhysics| x.collider.as_ref().map(|c| c.shape.type_name());
+        let joint =
+            |x: &crate::document::BonePhysics| x.constraint.as_ref().map(|c| c.kind.type_name());
         match key.split_once('.').map_or(key, |(h, _)| h) {
             "radius" | "half_height" | "half_extents" | "offset" => shape(pp) == shape(bp),
             "constraint" if key == "constraint.type" || key == "constraint.parent_bone" => true,

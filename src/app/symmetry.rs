@@ -45,7 +45,9 @@ impl EditorState {
         let bones: Vec<BoneId> = if primary == Some(target) {
             let all = self.selected_bones();
             let p = all[0];
-            all.into_iter().filter(|&b| b == p || self.shares_field(p, b, key)).collect()
+            all.into_iter()
+                .filter(|&b| b == p || self.shares_field(p, b, key))
+                .collect()
         } else {
             match target {
                 EditTarget::Node(n) => self.doc.bone_of_node(n).into_iter().collect(),
@@ -79,7 +81,11 @@ impl EditorState {
     ) -> Result<(), EditError> {
         let first = Edit::Group(edits);
         let undo_first = self.doc.apply(&first)?;
-        let pairs = if self.symmetric { self.twin_pairs() } else { Vec::new() };
+        let pairs = if self.symmetric {
+            self.twin_pairs()
+        } else {
+            Vec::new()
+        };
         let mirrored: Vec<Edit> = bones
             .iter()
             .filter_map(|&b| Some((b, mirror::twin_of(&pairs, b)?)))

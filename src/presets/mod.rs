@@ -30,10 +30,7 @@ pub const BUILTIN_HUMANOID: &str = "humanoid";
 pub enum PresetError {
     // The causes are part of the message (not `source`), so a report prints them once.
     #[error("{path}: {error}")]
-    Io {
-        path: String,
-        error: std::io::Error,
-    },
+    Io { path: String, error: std::io::Error },
     #[error("{path}: not a preset: {error}")]
     Parse {
         path: String,
@@ -41,7 +38,9 @@ pub enum PresetError {
     },
     #[error("preset name '{0}' is empty or has characters other than letters, digits, space, '-' and '_'")]
     BadName(String),
-    #[error("no preset named '{name}' (built in: {BUILTIN_HUMANOID}; user presets in {dir}: {known})")]
+    #[error(
+        "no preset named '{name}' (built in: {BUILTIN_HUMANOID}; user presets in {dir}: {known})"
+    )]
     Unknown {
         name: String,
         dir: String,
@@ -67,7 +66,11 @@ fn check_value(section: Section, key: &str, value: &Value) -> Result<(), String>
     match value {
         Value::Number(n) => {
             let x = n.as_f64().unwrap_or(f64::NAN);
-            let low_ok = if spec.exclusive_min { x > spec.min } else { x >= spec.min };
+            let low_ok = if spec.exclusive_min {
+                x > spec.min
+            } else {
+                x >= spec.min
+            };
             if x.is_finite() && low_ok && x <= spec.max {
                 Ok(())
             } else {
@@ -84,7 +87,10 @@ impl Preset {
     /// Checks every value (see [`check_value`]); unknown keys are ignored when applied.
     pub fn check(&self) -> Result<(), PresetError> {
         for (i, j) in self.joints.iter().enumerate() {
-            let lists = [(Section::Constraint, &j.limits, limit_keys()), (Section::Drive, &j.gains, gain_keys())];
+            let lists = [
+                (Section::Constraint, &j.limits, limit_keys()),
+                (Section::Drive, &j.gains, gain_keys()),
+            ];
             for (section, map, known) in lists {
                 for (k, v) in map.iter().filter(|(k, _)| known.contains(&k.as_str())) {
                     check_value(section, k, v).map_err(|reason| PresetError::BadValue {
@@ -163,7 +169,10 @@ pub fn roles(doc: &Document) -> HashMap<BoneId, (Role, Option<String>)> {
         .filter_map(|b| {
             let id = doc.bone_of_node(b.node)?;
             let side = b.side.and_then(|s| serde_json::to_value(s).ok());
-            Some((id, (b.role, side.and_then(|v| v.as_str().map(String::from)))))
+            Some((
+                id,
+                (b.role, side.and_then(|v| v.as_str().map(String::from))),
+            ))
         })
         .collect()
 }
@@ -209,7 +218,10 @@ pub fn capture(doc: &Document, name: &str, bones: &[BoneId]) -> Preset {
                 })
                 .unwrap_or_default()
             };
-            let (role, side) = roles.get(&id).cloned().map_or((None, None), |(r, s)| (Some(r), s));
+            let (role, side) = roles
+                .get(&id)
+                .cloned()
+                .map_or((None, None), |(r, s)| (Some(r), s));
             Some(JointPreset {
                 bone: Some(doc.bone(id).name.clone()),
                 role: role.map(|r| r.name().to_string()),
@@ -253,9 +265,16 @@ fn entry_for(
     ty: &str,
     role: Option<&(Role, Option<String>)>,
 ) -> Option<(Map<String, Value>, Map<String, Value>)> {
-    let of_type: Vec<&JointPreset> = preset.joints.iter().filter(|j| j.joint_type == ty).collect();
+    let of_type: Vec<&JointPreset> = preset
+        .joints
+        .iter()
+        .filter(|j| j.joint_type == ty)
+        .collect();
     let name = &doc.bone(id).name;
-    if let Some(j) = of_type.iter().find(|j| j.bone.as_deref() == Some(name.as_str())) {
+    if let Some(j) = of_type
+        .iter()
+        .find(|j| j.bone.as_deref() == Some(name.as_str()))
+    {
         return Some((j.limits.clone(), j.gains.clone()));
     }
     if let Some((r, side)) = role {
@@ -265,7 +284,11 @@ fn entry_for(
         }
         if let Some(j) = of_type.iter().find(same_role) {
             let mirrored = side.is_some() && j.side.is_some();
-            let limits = if mirrored { mirrored_limits(&j.limits) } else { j.limits.clone() };
+            let limits = if mirrored {
+                mirrored_limits(&j.limits)
+            } else {
+                j.limits.clone()
+            };
             return Some((limits, j.gains.clone()));
         }
     }
@@ -277,13 +300,23 @@ fn entry_for(
 
 /// The edits that apply a user preset to the jointed bones of `scope` (refused whole when a
 /// value is not what the field table allows).
-pub fn apply_user(doc: &Document, preset: &Preset, scope: &[BoneId]) -> Result<Applied, PresetError> {
+pub fn apply_user(
+    doc: &Document,
+    preset: &Preset,
+    scope: &[BoneId],
+) -> Result<Applied, PresetError> {
     preset.check()?;
     let needs_roles = preset.joints.iter().any(|j| j.role.is_some()) && preset.joints.len() > 1;
-    let roles = if needs_roles { roles(doc) } else { HashMap::new() };
+    let roles = if needs_roles {
+        roles(doc)
+    } else {
+        HashMap::new()
+    };
     let mut out = Applied::default();
     for &id in scope {
-        let Some(ty) = joint_type(doc, id) else { continue };
+        let Some(ty) = joint_type(doc, id) else {
+            continue;
+        };
         let Some((limits, gains)) = entry_for(doc, preset, id, ty, roles.get(&id)) else {
             out.skipped += 1;
             continue;
@@ -297,8 +330,18 @@ pub fn apply_user(doc: &Document, preset: &Preset, scope: &[BoneId]) -> Result<A
         let lk = limit_keys();
         let gk = gain_keys();
         let before = out.edits.len();
-        out.edits.extend(limits.iter().filter(|(k, _)| lk.contains(&k.as_str())).map(|(k, v)| set("constraint", k, v)));
-        out.edits.extend(gains.iter().filter(|(k, _)| gk.contains(&k.as_str())).map(|(k, v)| set("drive", k, v)));
+        out.edits.extend(
+            limits
+                .iter()
+                .filter(|(k, _)| lk.contains(&k.as_str()))
+                .map(|(k, v)| set("constraint", k, v)),
+        );
+        out.edits.extend(
+            gains
+                .iter()
+                .filter(|(k, _)| gk.contains(&k.as_str()))
+                .map(|(k, v)| set("drive", k, v)),
+        );
         if out.edits.len() > before {
             out.bones += 1;
         }
@@ -330,7 +373,9 @@ pub fn apply_humanoid(doc: &Document, scope: &[BoneId]) -> Result<Applied, Prese
         .map_err(|e| PresetError::Generate(e.to_string()))?;
     let mut out = Applied::default();
     for &id in scope {
-        let Some(existing) = raw_constraint(doc, id) else { continue };
+        let Some(existing) = raw_constraint(doc, id) else {
+            continue;
+        };
         let Some(Value::Object(mut c)) = generated.get(&doc.bone(id).node).cloned() else {
             out.skipped += 1;
             continue;
@@ -355,7 +400,10 @@ pub fn apply_humanoid(doc: &Document, scope: &[BoneId]) -> Result<Applied, Prese
 /// to its own primary axis, or the default frame when the two are parallel (an error
 /// otherwise).
 fn fit_swing_axis(doc: &Document, gdoc: &Document, id: BoneId, c: &mut Map<String, Value>) {
-    let Some(y) = c.get("swing_y_axis").and_then(|v| serde_json::from_value::<[f64; 3]>(v.clone()).ok()) else {
+    let Some(y) = c
+        .get("swing_y_axis")
+        .and_then(|v| serde_json::from_value::<[f64; 3]>(v.clone()).ok())
+    else {
         return;
     };
     let Some(gid) = gdoc.bone_of_node(doc.bone(id).node) else {
@@ -371,7 +419,10 @@ fn fit_swing_axis(doc: &Document, gdoc: &Document, id: BoneId, c: &mut Map<Strin
     if p.length() > 0.3 {
         let p = p.normalize();
         let r = |x: f64| (x * 1e6).round() / 1e6;
-        c.insert("swing_y_axis".into(), serde_json::json!([r(p.x), r(p.y), r(p.z)]));
+        c.insert(
+            "swing_y_axis".into(),
+            serde_json::json!([r(p.x), r(p.y), r(p.z)]),
+        );
     } else {
         c.shift_remove("swing_y_axis");
     }
@@ -399,28 +450,47 @@ mod tests {
     fn keys_come_from_the_field_table() {
         assert_eq!(
             limit_keys(),
-            ["swing_limit_deg", "twist_limit_deg", "limit_min_deg", "limit_max_deg"]
+            [
+                "swing_limit_deg",
+                "twist_limit_deg",
+                "limit_min_deg",
+                "limit_max_deg"
+            ]
         );
         assert!(gain_keys().contains(&"follow_strength"));
     }
 
     #[test]
     fn values_are_checked_against_the_field_table() {
-        let bad = |limits: Value, gains: Value| Preset {
-            name: "t".into(),
-            joints: vec![JointPreset {
-                bone: None,
-                role: None,
-                side: None,
-                joint_type: "hinge".into(),
-                limits: serde_json::from_value(limits).expect("object"),
-                gains: serde_json::from_value(gains).expect("object"),
-            }],
-        }
-        .check();
-        assert!(bad(serde_json::json!({"limit_min_deg": -10}), serde_json::json!({"stiffness": 5})).is_ok());
-        assert!(bad(serde_json::json!({"limit_min_deg": "abc"}), serde_json::json!({})).is_err());
-        assert!(bad(serde_json::json!({"limit_max_deg": 900}), serde_json::json!({})).is_err());
+        let bad = |limits: Value, gains: Value| {
+            Preset {
+                name: "t".into(),
+                joints: vec![JointPreset {
+                    bone: None,
+                    role: None,
+                    side: None,
+                    joint_type: "hinge".into(),
+                    limits: serde_json::from_value(limits).expect("object"),
+                    gains: serde_json::from_value(gains).expect("object"),
+                }],
+            }
+            .check()
+        };
+        assert!(bad(
+            serde_json::json!({"limit_min_deg": -10}),
+            serde_json::json!({"stiffness": 5})
+        )
+        .is_ok());
+        assert!(bad(
+            serde_json::json!({"limit_min_deg": "abc"}),
+            serde_json::json!({})
+        )
+        .is_err());
+        assert!(bad(
+            serde_json::json!({"limit_max_deg": 900}),
+            serde_json::json!({})
+        )
+        .is_err());
         assert!(bad(serde_json::json!({}), serde_json::json!({"damping": -1})).is_err());
     }
 

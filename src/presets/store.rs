@@ -88,7 +88,10 @@ pub fn resolve(name_or_file: &str, dir: Option<&Path>) -> Result<Preset, PresetE
         return load(as_path);
     }
     check_name(name_or_file)?;
-    let dir = dir.map(Path::to_path_buf).or_else(user_dir).ok_or(PresetError::NoDir)?;
+    let dir = dir
+        .map(Path::to_path_buf)
+        .or_else(user_dir)
+        .ok_or(PresetError::NoDir)?;
     let path = dir.join(format!("{name_or_file}.json"));
     if path.is_file() {
         return load(&path);
