@@ -17,32 +17,39 @@ const CAP_RINGS: u32 = 3;
 
 /// A capsule along +Y centred on the origin (a sphere when `half_height` is 0).
 pub fn capsule(radius: f32, half_height: f32) -> PartMesh {
+    capsule_with(radius, half_height, SEGMENTS, CAP_RINGS)
+}
+
+/// A capsule with `segments` around its axis and `cap_rings` bands per half-sphere (more for
+/// a dense test skin, fewer for a collider shell a few pixels large).
+pub fn capsule_with(radius: f32, half_height: f32, segments: u32, cap_rings: u32) -> PartMesh {
+    let (seg, cap) = (segments.max(3), cap_rings.max(1));
     let mut m = PartMesh::default();
     // Rings from the bottom pole to the top pole; the cylinder part splits the two caps.
-    let rings = 2 * CAP_RINGS + 1;
+    let rings = 2 * cap + 1;
     for ring in 0..=rings {
-        let (phi, y_off) = if ring <= CAP_RINGS {
+        let (phi, y_off) = if ring <= cap {
             (
-                -std::f32::consts::FRAC_PI_2 * (1.0 - ring as f32 / CAP_RINGS as f32),
+                -std::f32::consts::FRAC_PI_2 * (1.0 - ring as f32 / cap as f32),
                 -half_height,
             )
         } else {
-            let k = ring - CAP_RINGS - 1;
+            let k = ring - cap - 1;
             (
-                std::f32::consts::FRAC_PI_2 * k as f32 / CAP_RINGS as f32,
+                std::f32::consts::FRAC_PI_2 * k as f32 / cap as f32,
                 half_height,
             )
         };
-        for s in 0..=SEGMENTS {
-            let theta = std::f32::consts::TAU * s as f32 / SEGMENTS as f32;
+        for s in 0..=seg {
+            let theta = std::f32::consts::TAU * s as f32 / seg as f32;
             let n = Vec3::new(phi.cos() * theta.cos(), phi.sin(), phi.cos() * theta.sin());
             m.positions.push(n * radius + Vec3::Y * y_off);
             m.normals.push(n);
         }
     }
-    let row = SEGMENTS + 1;
+    let row = seg + 1;
     for ring in 0..rings {
-        for s in 0..SEGMENTS {
+        for s in 0..seg {
             let a = ring * row + s;
             let b = a + row;
             m.indices.extend_from_slice(&[a, b, a + 1, a + 1, b, b + 1]);

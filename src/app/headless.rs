@@ -1,5 +1,6 @@
 //! Headless hooks: `--screenshot` (write the window as PNG after a few frames, then exit) and
-//! `--bench-frames` (frame times of the full editor, then of a bare window of the same size).
+//! `--bench-frames` (frame times of the full editor and of a bare window of the same size,
+//! in alternating blocks, so both see the same load on a shared machine).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -7,6 +8,11 @@ use std::time::Instant;
 
 /// Frames rendered before the screenshot is taken (layout and GL resources settle).
 const WARMUP_FRAMES: u32 = 8;
+
+/// The bench alternates this many editor frames with as many bare-window frames...
+const BENCH_BLOCK: usize = 50;
+/// ...and leaves out the first frames of each block (the switch itself costs a redraw).
+const BENCH_SETTLE: usize = 3;
 
 /// What a headless run does.
 pub enum Hook {
@@ -20,6 +26,9 @@ pub enum Hook {
         full: Vec<f64>,
         bare: Vec<f64>,
         last: Option<Instant>,
+        /// Whether the frame being drawn is a bare one, and its index in its block.
+        bare_now: bool,
+        in_block: usize,
         /// Per full frame, the editor's `ui()` time outside GL work (ms)...
         ui_cpu: Vec<f64>,
         /// ...and the GL work inside it: the viewport's buffer uploads (ms).
@@ -45,6 +54,8 @@ impl Hook {
             full: Vec::new(),
             bare: Vec::new(),
             last: None,
+            bare_now: false,
+            in_block: 0,
             ui_cpu: Vec::new(),
             ui_gl: Vec::new(),
         }
@@ -52,7 +63,7 @@ impl Hook {
 
     /// True while the bench draws the bare window.
     pub fn bare(&self) -> bool {
-        matches!(self, Hook::Bench { frames, full, .. } if full.len() >= *frames)
+        matches!(self, Hook::Bench { bare_now: true, .. })
     }
 
     /// Called once per frame, before the UI is built.
@@ -91,19 +102,42 @@ impl Hook {
                 full,
                 bare,
                 last,
+                bare_now,
+                in_block,
                 ui_cpu,
                 ui_gl,
             } => {
                 let now = Instant::now();
+                // The time since the last call is the previous frame's.
                 if let Some(prev) = last.replace(now) {
                     let ms = (now - prev).as_secs_f64() * 1e3;
-                    if full.len() < *frames {
-                        full.push(ms);
-                    } else if bare.len() < *frames {
-                        bare.push(ms);
+                    let list = if *bare_now { &mut *bare } else { &mut *full };
+                    if *in_block >= BENCH_SETTLE && list.len() < *frames {
+                        list.push(ms);
                     }
+                    *in_block += 1;
                 }
-                if bare.len() >= *frames {
+                // This frame's phase: switch at the end of a block, or when one side is done.
+                let (full_done, bare_done) = (full.len() >= *frames, bare.len() >= *frames);
+                let switch = *in_block >= BENCH_BLOCK
+                    || (*bare_now && bare_done)
+                    || (!*bare_now && full_done);
+                if switch && !(full_done && bare_done) {
+                    let next = if full_done {
+                        true
+                    } else if bare_done {
+                        false
+                    } else {
+                        !*bare_now
+                    };
+                    if next != *bare_now {
+                        *in_block = 0;
+                    } else {
+                        *in_block = BENCH_SETTLE;
+                    }
+                    *bare_now = next;
+                }
+                if full_done && bare_done {
                     let json = serde_json::json!({
                         "frames": *frames,
                         "median_frame_ms": round(percentile(full, 0.5)),
@@ -127,6 +161,7 @@ impl Hook {
             full,
             ui_cpu,
             ui_gl,
+            bare_now: false,
             ..
         } = self
         {

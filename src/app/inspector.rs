@@ -63,6 +63,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
                 ("Stiffness", d.stiffness, "drive.stiffness", "N·m/rad", 5.0),
                 ("Damping", d.damping, "drive.damping", "N·m·s/rad", 0.5),
                 ("Max torque", d.max_torque, "drive.max_torque", "N·m", 1.0),
+                ("Follow strength", d.follow_strength, "drive.follow_strength", "×", 0.05),
             ];
             widgets::gains(ui, st, target, &rows);
         });

@@ -78,6 +78,10 @@ pub struct LiveSim {
     plot: PlotData,
     /// The document's clips and the clip controls last applied.
     clip: ClipLink,
+    /// The playing clip's clock and target pose as of the last settled state (read without
+    /// taking the world back from the stepping thread).
+    clip_clock: Option<(f32, f32)>,
+    ghost: Option<Pose>,
 }
 
 impl LiveSim {
@@ -97,6 +101,8 @@ impl LiveSim {
             rate: StepRate::default(),
             plot: PlotData::default(),
             clip: ClipLink::load(doc),
+            clip_clock: None,
+            ghost: None,
         };
         s.reset(doc);
         s
@@ -263,10 +269,18 @@ impl LiveSim {
         self.refresh_status();
     }
 
-    /// Copies the time and the guard's message out of the (settled) world.
+    /// Copies the time, the guard's message and the clip's clock and target out of the
+    /// (settled) world.
     fn refresh_status(&mut self) {
         let sim = self.sim.get_mut();
         self.time_s = sim.as_ref().map_or(0.0, Simulation::time_s);
+        self.clip_clock = sim.as_ref().and_then(clip_clock);
+        self.ghost = sim.as_ref().and_then(|s| {
+            let d = s.clip()?;
+            Some(Pose {
+                world_from_bone: d.target_pose(s.time_s()),
+            })
+        });
         self.paused = sim
             .as_ref()
             .and_then(|s| s.paused())
@@ -422,18 +436,11 @@ impl Live for LiveSim {
     }
 
     fn clip_clock(&self) -> Option<(f32, f32)> {
-        self.settle();
-        self.sim.borrow().as_ref().and_then(clip_clock)
+        self.clip_clock
     }
 
     fn target_pose(&self) -> Option<Pose> {
-        self.settle();
-        let sim = self.sim.borrow();
-        let sim = sim.as_ref()?;
-        let d = sim.clip()?;
-        Some(Pose {
-            world_from_bone: d.target_pose(sim.time_s()),
-        })
+        self.ghost.clone()
     }
 
     fn joint_limits(&self, bone: &str) -> Option<crate::sim::JointLimits> {

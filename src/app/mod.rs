@@ -44,6 +44,8 @@ pub struct Options {
     pub select: Option<String>,
     pub sim_seconds: Option<f64>,
     pub bench_frames: Option<usize>,
+    /// A clip (name or index) to play from the start.
+    pub clip: Option<String>,
     /// `BONE.KEY=VALUE` edits made one per frame after start, as the inspector makes them
     /// (tests of what happens after an edit, such as autosave in an idle window).
     pub apply: Vec<String>,
@@ -232,6 +234,17 @@ impl EditorApp {
         }
     }
 
+    /// Picks an animation clip by name or index in the clip panel; it plays from the next
+    /// simulation step (a status message when there is no such clip).
+    pub fn select_clip(&mut self, name_or_index: &str) {
+        let clips = self.simulation.as_ref().map(|s| s.clips().0).unwrap_or_default();
+        let by_index = name_or_index.parse::<usize>().ok().filter(|&i| i < clips.len());
+        match clips.iter().position(|(n, _)| n == name_or_index).or(by_index) {
+            Some(i) => self.sim.clip.selected = Some(i),
+            None => self.state.status = format!("no animation clip '{name_or_index}'"),
+        }
+    }
+
     /// Runs the simulation `seconds` of simulated time ahead at once (the `--sim-seconds`
     /// hook), then shows its pose; the simulation stays paused.
     pub fn fast_forward(&mut self, seconds: f64) {
@@ -256,6 +269,7 @@ impl EditorApp {
             }
         }
         self.viewport.set_pose(sim.pose().clone());
+        self.viewport.set_ghost(sim.target_pose());
     }
 
     fn timing(&mut self) {
@@ -525,6 +539,9 @@ pub fn run(opts: Options) -> ExitCode {
         Box::new(move |cc| {
             let mut app = EditorApp::new(cc, doc, &opts);
             app.outcome = out;
+            if let Some(c) = &opts.clip {
+                app.select_clip(c);
+            }
             if let Some(s) = opts.sim_seconds {
                 app.fast_forward(s);
             }

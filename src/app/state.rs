@@ -120,13 +120,17 @@ impl EditorState {
             return;
         };
         if recover {
-            for e in &edits {
-                if let Err(err) = self.doc.apply(e) {
-                    self.status = format!("recovery incomplete: {err}");
+            // One group: all of the autosave or none of it, undone in one step.
+            let n = edits.len();
+            let group = Edit::Group(edits);
+            match self.doc.apply(&group) {
+                Ok(undo) => {
+                    self.history.record(undo, group, None);
+                    self.doc_gen += 1;
+                    self.status = format!("recovered {n} unsaved change(s)");
                 }
+                Err(err) => self.status = format!("recovery failed, nothing changed: {err}"),
             }
-            self.doc_gen += 1;
-            self.status = format!("recovered {} unsaved change(s)", edits.len());
         } else {
             autosave::remove(&self.doc.path);
         }
@@ -348,6 +352,7 @@ fn joint_edits(target: EditTarget, kind: &ConstraintKind, drive: Option<Drive>) 
         edits.push(set("drive.stiffness", json!(d.stiffness)));
         edits.push(set("drive.damping", json!(d.damping)));
         edits.push(set("drive.max_torque", json!(d.max_torque)));
+        edits.push(set("drive.follow_strength", json!(d.follow_strength)));
     }
     edits
 }

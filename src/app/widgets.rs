@@ -43,13 +43,23 @@ pub fn num(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, n: Num) 
 pub fn num_row(ui: &mut egui::Ui, n: Num, mixed: bool) -> Option<(f64, Option<egui::Id>)> {
     let label = labelled(ui, n.label, n.key);
     let mut v = n.value;
+    // Drag in proportion to the value, so a character tens of units tall drags as one metre does.
+    let speed = n.speed.max(v.abs() * 0.005);
     let (range, unit) = (n.range.clone(), format!(" {}", n.unit));
+    // The value box accepts what the schema allows (a 60-unit character's sizes and gains are
+    // far past any slider's span); the slider, if any, spans the given range.
+    // (Only where the schema's range holds the row's: the twist rows edit `[min, max]`, whose
+    // ends go below the number form's 0.)
+    let allowed = crate::document::fields::find(n.key)
+        .and_then(|f| f.num)
+        .filter(|s| s.min <= *range.start() && s.max >= *range.end())
+        .map_or(range.clone(), |s| s.min..=s.max);
     let mut changed = None;
     ui.horizontal(|ui| {
         // The value box carries the accessible label; the slider is an extra handle on it.
         let mut dv = egui::DragValue::new(&mut v)
-            .range(range.clone())
-            .speed(n.speed)
+            .range(allowed)
+            .speed(speed)
             .suffix(unit)
             .max_decimals(4);
         if mixed {

@@ -43,6 +43,9 @@ pub struct Cli {
     /// Editor: time N frames of the editor and N of a bare window, print one JSON line, exit.
     #[arg(long, value_name = "N")]
     pub bench_frames: Option<usize>,
+    /// Editor: play this animation clip (name or index) as the drive targets from the start.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub clip: Option<String>,
     /// Editor: after start, make this edit (BONE.KEY=VALUE) as the inspector would, one per
     /// frame when repeated; for tests of what follows an edit (autosave of an idle window).
     #[arg(long = "apply", value_name = "BONE.KEY=VALUE", hide = true)]
@@ -155,6 +158,7 @@ impl Cli {
             select: self.select.clone(),
             sim_seconds: self.sim_seconds,
             bench_frames: self.bench_frames,
+            clip: self.clip.clone(),
             apply: self.apply.clone(),
             policy: self.uri_policy(),
         }

@@ -14,10 +14,10 @@ use glam::{DMat4, DVec3, Mat4, Vec3};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
-/// Around-the-axis segments and latitude rings of every body part (the equator ring twice,
-/// once per half-sphere): 29 x 24 vertices a part.
+/// Around-the-axis segments and bands per half-sphere of every body part: 29 x 24 vertices
+/// a part.
 const SEGMENTS: u32 = 28;
-const RINGS: u32 = 22;
+const CAP_RINGS: u32 = 11;
 /// Cells per box face edge: 6 x 11 x 11 vertices a box.
 const BOX_CELLS: u32 = 10;
 
@@ -156,10 +156,10 @@ fn add_extra_bones(bones: &mut Vec<DenseBone>) -> Result<(), String> {
             let mut at = palm + DVec3::new(dx, start_y, dz);
             for (k, len) in lengths.into_iter().enumerate() {
                 let name = format!("{finger}_{}_{}", k + 1, &hand[5..]);
-                let radius = if finger == "thumb" { 0.009 } else { 0.0075 };
+                let radius: f64 = if finger == "thumb" { 0.009 } else { 0.0075 };
                 let extras = part_extras(Part {
                     collider: json!({ "collider": "capsule", "radius": radius,
-                        "half_height": ((len * 0.5 - radius) as f64).max(0.002) }),
+                        "half_height": (len * 0.5 - radius).max(0.002) }),
                     offset_m: DVec3::new(0.0, -len * 0.5, 0.0),
                     mass_kg: 0.03,
                     // Fingers hang down, palms facing the body: they curl about the
@@ -343,48 +343,32 @@ fn skin_mesh(doc: &Document, bones: &[DenseBone]) -> Result<SkinMesh, String> {
 type PartGeometry = (Vec<Vec3>, Vec<Vec3>, Vec<u32>);
 
 fn tessellate(shape: &ColliderShape) -> (PartGeometry, f32) {
+    // The skin sits a little inside the collider, as a real character's does more or less:
+    // a surface exactly on the translucent shells would flicker through them.
+    const INSET: f32 = 0.96;
     match *shape {
         ColliderShape::Capsule {
             radius,
             half_height,
-        } => (capsule(radius as f32, half_height as f32), radius as f32),
-        ColliderShape::Sphere { radius } => (capsule(radius as f32, 0.0), radius as f32),
+        } => {
+            let r = radius as f32 * INSET;
+            (capsule(r, half_height as f32), r)
+        }
+        ColliderShape::Sphere { radius } => {
+            let r = radius as f32 * INSET;
+            (capsule(r, 0.0), r)
+        }
         ColliderShape::Box { half_extents } => {
-            let e = Vec3::from_array(half_extents.map(|x| x as f32));
+            let e = Vec3::from_array(half_extents.map(|x| x as f32)) * INSET;
             (cuboid(e), e.min_element())
         }
     }
 }
 
-/// A capsule along +Y: rings from pole to pole, the cylinder between the two half-spheres.
+/// A capsule along +Y, tessellated like every other part (see [`crate::shapes`]).
 fn capsule(radius: f32, half_height: f32) -> PartGeometry {
-    let (mut pos, mut nrm, mut idx) = (Vec::new(), Vec::new(), Vec::new());
-    let half = RINGS / 2;
-    for ring in 0..=RINGS + 1 {
-        // Latitude from -90 to 90 degrees; the lower half-sphere sits at -half_height, the
-        // upper at +half_height, the cylinder joins their equators.
-        let (k, y_off) = if ring <= half {
-            (ring, -half_height)
-        } else {
-            (ring - 1, half_height)
-        };
-        let lat = std::f32::consts::PI * (k as f32 / RINGS as f32 - 0.5);
-        for s in 0..=SEGMENTS {
-            let theta = std::f32::consts::TAU * s as f32 / SEGMENTS as f32;
-            let n = Vec3::new(lat.cos() * theta.cos(), lat.sin(), lat.cos() * theta.sin());
-            pos.push(n * radius + Vec3::Y * y_off);
-            nrm.push(n);
-        }
-    }
-    let row = SEGMENTS + 1;
-    for ring in 0..=RINGS {
-        for s in 0..SEGMENTS {
-            let a = ring * row + s;
-            let b = a + row;
-            idx.extend([a, b, a + 1, a + 1, b, b + 1]);
-        }
-    }
-    (pos, nrm, idx)
+    let m = crate::shapes::capsule_with(radius, half_height, SEGMENTS, CAP_RINGS);
+    (m.positions, m.normals, m.indices)
 }
 
 /// A box with each face split into a grid of cells.

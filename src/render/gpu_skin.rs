@@ -66,9 +66,33 @@ struct GpuPrimitive {
     joint_index: VertexBuffer<Vec4>,
     joint_weight: VertexBuffer<Vec4>,
     elements: ElementBuffer<u32>,
+    /// A coarser index list over the same vertices and its cell size (mesh units), drawn
+    /// while a cell is smaller on screen than [`LOD_MAX_CELL_PX`] (see [`super::lod`]).
+    lod: Option<(ElementBuffer<u32>, f32)>,
     /// The matrices of this frame's pose, one per skin joint plus a last identity matrix
     /// that out-of-range joint indices point at (what the CPU path does with them).
     matrices: Vec<Mat4>,
+}
+
+/// The whole model's triangle budget for its coarser level of detail: about what llvmpipe
+/// sets up in a few milliseconds.
+const LOD_TRIANGLES: usize = 8000;
+/// The coarser level of detail is drawn while its cells are at most this many pixels large
+/// (a corner moves by at most about half that): the whole character in the default view,
+/// not a close-up of a hand.
+pub const LOD_MAX_CELL_PX: f32 = 6.0;
+
+/// The vertex's joint with the largest weight (its group for clustering).
+fn dominant_joints(p: &SkinnedPrimitive) -> Vec<u16> {
+    p.prim
+        .joints
+        .iter()
+        .zip(&p.prim.weights)
+        .map(|(j, w)| {
+            let k = (0..4).fold(0, |best, k| if w[k] > w[best] { k } else { best });
+            j[k]
+        })
+        .collect()
 }
 
 /// The character skinned on the GPU.
@@ -155,6 +179,7 @@ impl GpuSkin {
         }
         let vs = VERTEX.replace("MAX_JOINTS", &max_joints.to_string());
         let program = Program::from_source(ctx, &vs, FRAGMENT).map_err(|e| e.to_string())?;
+        let total_indices: usize = model.primitives.iter().map(|p| p.prim.indices.len()).sum();
         let primitives = model
             .primitives
             .iter()
@@ -180,7 +205,12 @@ impl GpuSkin {
                     .flatten()
                     .copied()
                     .collect();
+                let budget = LOD_TRIANGLES * indices.len() / total_indices.max(1);
+                let groups = dominant_joints(p);
+                let lod = super::lod::cluster(&p.prim.positions, &groups, &indices, budget)
+                    .map(|l| (ElementBuffer::new_with_data(ctx, &l.indices), l.cell));
                 GpuPrimitive {
+                    lod,
                     positions: VertexBuffer::new_with_data(ctx, &v3(&p.prim.positions)),
                     normals: VertexBuffer::new_with_data(ctx, &normals),
                     joint_index: VertexBuffer::new_with_data(ctx, &idx),
@@ -210,8 +240,9 @@ impl GpuSkin {
     }
 
     /// Draws the character with the camera's view and projection (call inside a render
-    /// target's `write`), back faces culled, depth-tested.
-    pub fn draw(&self, camera: &Camera) {
+    /// target's `write`), back faces culled, depth-tested. `px_per_m` is how many pixels a
+    /// metre at the character covers: it picks the level of detail.
+    pub fn draw(&self, camera: &Camera, px_per_m: f32) {
         let p = &self.program;
         p.use_uniform("viewProjection", camera.projection() * camera.view());
         let a = super::shade::ALBEDO_LINEAR;
@@ -231,7 +262,11 @@ impl GpuSkin {
             p.use_vertex_attribute("normal", &g.normals);
             p.use_vertex_attribute("jointIndex", &g.joint_index);
             p.use_vertex_attribute("jointWeight", &g.joint_weight);
-            p.draw_elements(states, camera.viewport(), &g.elements);
+            let elements = match &g.lod {
+                Some((lod, cell)) if cell * px_per_m <= LOD_MAX_CELL_PX => lod,
+                _ => &g.elements,
+            };
+            p.draw_elements(states, camera.viewport(), elements);
         }
     }
 }

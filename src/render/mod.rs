@@ -8,6 +8,7 @@ mod convert;
 pub mod gizmo;
 mod gpu_skin;
 pub mod joint;
+pub mod lod;
 pub mod offscreen;
 pub mod pose;
 pub mod scene;

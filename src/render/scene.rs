@@ -77,6 +77,8 @@ struct FrameGeometry {
     /// Templates of the colliders' shapes, rebuilt when a shape changes.
     collider_shapes: Vec<ColliderShape>,
     shells: Vec<PartMesh>,
+    /// The character size (m) the shells were made for.
+    shells_for_m: f32,
     /// All collider shells, and the (colliders, selection) they were built from.
     colliders: Option<(ColliderKey, Gm<Mesh, ColorMaterial>)>,
     /// The gizmos, and the (segments, eye) they were built for.
@@ -138,16 +140,29 @@ fn cpu_meshes(ctx: &Context, input: &SceneInput) -> Vec<Gm<Mesh, ColorMaterial>>
         .collect()
 }
 
+/// Colliders smaller than this share of the character (a finger, a toe) get a coarse shell:
+/// they are a few pixels large when the whole character is in view, and under a software
+/// renderer each triangle costs its setup however small it is.
+const SMALL_SHELL_SHARE: f64 = 0.03;
+
 /// A collider's translucent shell (see [`shapes`]): every triangle is blended, so no more
 /// than an outline needs.
-fn shell(shape: &ColliderShape) -> PartMesh {
+fn shell(shape: &ColliderShape, character_m: f32) -> PartMesh {
     let grow = |x: f64| (x + SHELL_M) as f32;
+    let small = |extent: f64| extent < SMALL_SHELL_SHARE * character_m as f64;
+    let capsule = |r: f64, hh: f64| {
+        if small(r + hh) {
+            shapes::capsule_with(grow(r), hh as f32, 6, 1)
+        } else {
+            shapes::capsule(grow(r), hh as f32)
+        }
+    };
     match *shape {
-        ColliderShape::Sphere { radius } => shapes::capsule(grow(radius), 0.0),
+        ColliderShape::Sphere { radius } => capsule(radius, 0.0),
         ColliderShape::Capsule {
             radius,
             half_height,
-        } => shapes::capsule(grow(radius), half_height as f32),
+        } => capsule(radius, half_height),
         ColliderShape::Box { half_extents: e } => {
             shapes::cuboid(glam::Vec3::new(grow(e[0]), grow(e[1]), grow(e[2])))
         }
@@ -249,9 +264,14 @@ impl GpuScene {
             }
         }
         let shapes = input.colliders.iter().map(|c| &c.shape);
-        if !shapes.clone().eq(&f.collider_shapes) {
+        if !shapes.clone().eq(&f.collider_shapes) || f.shells_for_m != input.character_m {
             f.collider_shapes = shapes.cloned().collect();
-            f.shells = f.collider_shapes.iter().map(shell).collect();
+            f.shells_for_m = input.character_m;
+            f.shells = f
+                .collider_shapes
+                .iter()
+                .map(|s| shell(s, input.character_m))
+                .collect();
             f.colliders = None;
         }
         let key = (input.colliders.as_ptr(), input.selected);
@@ -398,8 +418,10 @@ impl GpuScene {
         }
         target.render_partially(scissor, &camera, opaque, &lights);
         if let (true, Some(Ok(gpu))) = (input.show_mesh, &f.gpu_skin) {
+            // Pixels per metre at the camera's target, where the character is.
+            let px_per_m = vp.height as f32 / (2.0 * cam.distance * (cam.fov_y * 0.5).tan());
             let drawn = target.write_partially(scissor, || {
-                gpu.draw(&camera);
+                gpu.draw(&camera, px_per_m);
                 Ok::<(), std::convert::Infallible>(())
             });
             if let Err(never) = drawn {

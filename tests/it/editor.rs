@@ -262,7 +262,7 @@ fn screenshot_mesh_follows_the_simulation() {
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let limp = dir.path().join("limp.glb");
-    let doc = Document::open(&common::mannequin()).expect("mannequin opens");
+    let doc = Document::open(common::mannequin()).expect("mannequin opens");
     let mut edit = common::ragdoll_tuner();
     edit.arg("edit").arg(common::mannequin());
     for id in doc.bone_ids() {

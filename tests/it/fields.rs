@@ -47,3 +47,37 @@ fn parser_defaults_and_ranges_are_the_tables() {
     let mut d3 = doc.clone();
     assert!(d3.apply(&Edit::Set { target, key: "drive.stiffnes".into(), value: serde_json::json!(1) }).is_err());
 }
+
+/// The inspector shows values as the file has them, however large: selecting a bone of a
+/// character tens of units tall neither clamps its sizes, mass or gains on screen nor writes
+/// anything to the document.
+#[test]
+fn inspector_leaves_large_values_alone() {
+    use egui_kittest::kittest::Queryable;
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("fox.glb");
+    let mut doc = Document::open(common::fox_glb()).expect("fox");
+    let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generate");
+    doc.apply(&g.edit).expect("apply");
+    doc.write_to(&path).expect("save");
+    let doc = Document::open(&path).expect("reopen");
+    let id = doc.bone_by_name("b_LeftLeg01_015").expect("thigh");
+    let p = doc.bone(id).physics.clone().expect("physics");
+    assert!(p.mass > 1000.0, "a heavy bone to show: {}", p.mass);
+    let mut h = crate::editor::harness(&path);
+    h.run_steps(2);
+    h.get_by_label("b_LeftLeg01_015").click();
+    h.run_steps(4);
+    let st = &h.state().state;
+    if st.doc.is_dirty() {
+        for b in st.doc.bone_ids() {
+            let (a, o) = (st.doc.bone(b).physics.clone(), doc.bone(b).physics.clone());
+            if a != o { println!("changed {}: {:?}\n   was {:?}", st.doc.bone(b).name, a, o); }
+        }
+        if st.doc.balance != doc.balance { println!("balance {:?}\n was {:?}", st.doc.balance, doc.balance); }
+    }
+    assert!(!st.doc.is_dirty(), "selecting a bone edited the document");
+    let after = st.doc.bone(id).physics.clone().expect("physics");
+    assert_eq!(after.mass, p.mass);
+    assert_eq!(after.drive, p.drive);
+}

@@ -186,3 +186,35 @@ fn gain_edits_apply_while_the_clip_plays() {
     println!("knee {knee}: worst error {tight:.2} deg, then {limp:.2} deg with follow_strength 0");
     assert!(limp > 4.0 * tight.max(0.5), "{tight} -> {limp}");
 }
+
+/// The editor's Animation panel: pick a clip, play; the simulation follows it (its clock
+/// runs, a ghost target pose exists), and pausing the clip holds its time.
+#[test]
+fn editor_plays_a_clip_from_the_animation_panel() {
+    use egui_kittest::kittest::Queryable;
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("cm.glb");
+    let (doc, _) = generated(&common::cesium_man());
+    doc.write_to(&path).expect("saved");
+    let mut h = crate::editor::harness(&path);
+    h.run_steps(2);
+    h.get_by_label("Clip").click();
+    h.run_steps(2);
+    h.get_by_label("animation0 (2.00 s)").click();
+    h.run_steps(2);
+    h.get_by_label("Play").click();
+    h.run_steps(30);
+    let clock = |h: &egui_kittest::Harness<'static, ragdoll_tuner::app::EditorApp>| {
+        h.state().simulation().and_then(|s| s.clip_clock())
+    };
+    let (t1, d) = clock(&h).expect("the clip plays");
+    assert!((d - 2.0).abs() < 0.01 && t1 > 0.0, "{t1} of {d}");
+    let ghost = h.state().simulation().and_then(|s| s.target_pose()).expect("a ghost pose");
+    assert_eq!(ghost.world_from_bone.len(), h.state().state.doc.bones.len());
+    h.get_by_label("Pause clip").click();
+    h.run_steps(3);
+    let (t2, _) = clock(&h).expect("still following");
+    h.run_steps(20);
+    let (t3, _) = clock(&h).expect("still following");
+    assert!((t3 - t2).abs() < 1e-4, "held at {t2}, now {t3}");
+}
