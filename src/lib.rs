@@ -6,6 +6,7 @@
 //! - [`sim`]: the live Rapier simulation built from a document (no UI);
 //! - [`render`]: the 3D viewport's scene (three-d; glam math testable without GL);
 //! - [`app`]: the editor GUI (eframe/egui);
+//! - [`presets`]: limits-and-gains presets by role (built-in humanoid, user files);
 //! - [`cli`]: the command-line front end over the same layers as the GUI.
 
 pub mod anim;
@@ -16,6 +17,7 @@ pub mod generate;
 pub mod joint;
 pub mod mannequin;
 pub mod mirror;
+pub mod presets;
 pub mod render;
 pub mod shapes;
 pub mod sim;

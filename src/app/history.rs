@@ -3,24 +3,19 @@
 
 use crate::document::{Document, Edit, EditError, EditTarget};
 
-/// One undo step: the edits that undo it and those that redo it (one per target, applied in
-/// order; every edit of a step touches a different target).
+/// One undo step: the edits that undo it and those that redo it, each list applied in order
+/// (usually one `Edit::Group` each).
 #[derive(Debug, Clone)]
 struct Entry {
     undo: Vec<Edit>,
     redo: Vec<Edit>,
 }
 
-/// The whole `extras` value of a target, as it is now.
-fn extras_of(doc: &Document, target: EditTarget) -> Option<serde_json::Value> {
-    match target {
-        EditTarget::Node(n) => doc
-            .json()
-            .get("nodes")
-            .and_then(|v| v.get(n))
-            .and_then(|v| v.get("extras"))
-            .cloned(),
-        EditTarget::Document => doc.json().get("extras").cloned(),
+/// Every target an edit touches.
+fn collect_targets(e: &Edit, out: &mut Vec<EditTarget>) {
+    match e {
+        Edit::Group(list) => list.iter().for_each(|x| collect_targets(x, out)),
+        other => out.push(other.target()),
     }
 }
 
@@ -81,39 +76,33 @@ impl History {
         Ok(())
     }
 
-    /// Applies several edits as a single undo step (a paste, a mirrored edit): all or
-    /// nothing. When one edit fails, the ones before it are rolled back, so the document is
-    /// exactly as it was and no undo entry is made.
-    pub fn apply_group(&mut self, doc: &mut Document, edits: Vec<Edit>) -> Result<(), EditError> {
-        // The first inverse per target restores that target's extras as they were.
-        let mut before: Vec<Edit> = Vec::new();
-        for e in &edits {
-            match doc.apply(e) {
-                Ok(inv) => {
-                    if !before.iter().any(|b| b.target() == e.target()) {
-                        before.push(inv);
-                    }
-                }
-                Err(err) => {
-                    rollback(doc, &before);
-                    return Err(err);
-                }
-            }
-        }
-        if before.is_empty() {
-            return Ok(());
-        }
-        let redo = before
-            .iter()
-            .map(|b| Edit::ReplaceExtras {
-                target: b.target(),
-                extras: extras_of(doc, b.target()),
-            })
-            .collect();
+    /// Records an edit the document has already taken (`redo` applied, `undo` its exact
+    /// inverse from [`Document::apply`]). With `merge` = Some(widget id) while that widget is
+    /// being dragged, it folds into the last entry: the entry keeps restoring the state from
+    /// before the drag (composing the new inverse in front when it touches new targets) and
+    /// redoes the latest edit, which sets the same keys from that state.
+    pub fn record(&mut self, undo: Edit, redo: Edit, merge: Option<egui::Id>) {
         self.redo.clear();
-        self.open = None;
-        self.undo.push(Entry { undo: before, redo });
-        Ok(())
+        match (merge, self.open, self.undo.last_mut()) {
+            (Some(id), Some(open), Some(last)) if id == open => {
+                let mut old = Vec::new();
+                for e in &last.undo {
+                    collect_targets(e, &mut old);
+                }
+                let mut new = Vec::new();
+                collect_targets(&undo, &mut new);
+                if !new.iter().all(|t| old.contains(t)) {
+                    let before = std::mem::take(&mut last.undo);
+                    last.undo = vec![undo, Edit::Group(before)];
+                }
+                last.redo = vec![redo];
+            }
+            _ => self.undo.push(Entry {
+                undo: vec![undo],
+                redo: vec![redo],
+            }),
+        }
+        self.open = merge;
     }
 
     /// Ends a merging drag when its widget is no longer dragged.

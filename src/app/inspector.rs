@@ -11,6 +11,11 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     };
     let bone = st.doc.bone(id);
     ui.heading(format!("Bone: {}", bone.name));
+    let count = st.selected_bones().len();
+    if count > 1 {
+        ui.label(format!("{count} bones selected: a change applies to each that has the field"))
+            .on_hover_text("Fields whose values differ show as mixed (—)");
+    }
     let has_joint = bone
         .physics
         .as_ref()
@@ -32,6 +37,12 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
             .clicked()
         {
             st.paste_joint();
+        }
+        let pairs = st.twin_pairs();
+        if let Some(t) = crate::mirror::twin_of(&pairs, id) {
+            let twin = st.doc.bone(t).name.clone();
+            ui.checkbox(&mut st.symmetric, "Symmetric")
+                .on_hover_text(format!("Edits also apply to {twin}, mirrored (one undo step)"));
         }
     });
     let Some(p) = st.doc.bone(id).physics.clone() else {

@@ -101,12 +101,13 @@ pub fn ball_socket(
 
 fn extents(ui: &mut egui::Ui, st: &mut EditorState, (target, id): (EditTarget, BoneId), swing: SwingExtentsDeg) {
     let labels = extent_labels(st, id);
+    let mixed = st.is_mixed(SWING_KEY);
     let mut values = swing.to_array();
     let mut merge = None;
     let mut changed = false;
     for k in 0..4 {
         let n = deg(&labels[k], values[k], SWING_KEY, crate::document::MAX_SWING_EXTENT_DEG);
-        if let Some((v, m)) = widgets::num_row(ui, n) {
+        if let Some((v, m)) = widgets::num_row(ui, n, mixed) {
             values[k] = v;
             merge = m;
             changed = true;
@@ -119,6 +120,7 @@ fn extents(ui: &mut egui::Ui, st: &mut EditorState, (target, id): (EditTarget, B
 }
 
 fn twist_rows(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, twist: TwistRangeDeg) {
+    let mixed = st.is_mixed(TWIST_KEY);
     let mut range = [twist.min_deg, twist.max_deg];
     let mut merge = None;
     let mut changed = false;
@@ -132,7 +134,7 @@ fn twist_rows(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, twist
             speed: 0.5,
             slider: true,
         };
-        if let Some((v, m)) = widgets::num_row(ui, n) {
+        if let Some((v, m)) = widgets::num_row(ui, n, mixed) {
             range[k] = v;
             merge = m;
             changed = true;

@@ -1,5 +1,6 @@
 //! The outliner: the skeleton as a tree with collider and constraint types, a diagnostics
-//! marker and a name filter. Clicking a bone selects it everywhere.
+//! marker and a name filter. Clicking a bone selects it everywhere; Ctrl-click adds or
+//! removes a bone, Shift-click selects the rows from the primary selection to it.
 
 use super::state::EditorState;
 use crate::document::{BoneId, Document};
@@ -42,28 +43,46 @@ impl Outliner {
             }
         }
         let filter = self.filter.trim().to_lowercase();
-        let mut clicked = None;
+        let mut rows = Rows {
+            selected: st.selected_bones(),
+            order: Vec::new(),
+            clicked: None,
+        };
         egui::ScrollArea::vertical()
             .id_salt("outliner")
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 if filter.is_empty() {
                     for r in roots {
-                        tree_row(ui, doc, &children, r, 0, st.selection, &mut clicked);
+                        tree_row(ui, doc, &children, r, 0, &mut rows);
                     }
                 } else {
                     for id in doc
                         .bone_ids()
                         .filter(|&id| doc.bone(id).name.to_lowercase().contains(&filter))
                     {
-                        row(ui, doc, id, 0, st.selection, &mut clicked);
+                        row(ui, doc, id, 0, &mut rows);
                     }
                 }
             });
-        if let Some(id) = clicked {
-            st.selection = Some(id);
+        if let Some((id, m)) = rows.clicked {
+            if m.shift {
+                st.select_range(id, &rows.order);
+            } else if m.command || m.ctrl {
+                st.toggle_select(id);
+            } else {
+                st.select_only(Some(id));
+            }
         }
     }
+}
+
+/// What the rows share while they are drawn: the selection, the rows in display order (for
+/// Shift-click ranges), and the click with its modifiers.
+struct Rows {
+    selected: Vec<BoneId>,
+    order: Vec<BoneId>,
+    clicked: Option<(BoneId, egui::Modifiers)>,
 }
 
 fn tree_row(
@@ -72,29 +91,22 @@ fn tree_row(
     children: &[Vec<BoneId>],
     id: BoneId,
     depth: usize,
-    selected: Option<BoneId>,
-    clicked: &mut Option<BoneId>,
+    rows: &mut Rows,
 ) {
-    row(ui, doc, id, depth, selected, clicked);
+    row(ui, doc, id, depth, rows);
     for &c in &children[id.index()] {
-        tree_row(ui, doc, children, c, depth + 1, selected, clicked);
+        tree_row(ui, doc, children, c, depth + 1, rows);
     }
 }
 
-fn row(
-    ui: &mut egui::Ui,
-    doc: &Document,
-    id: BoneId,
-    depth: usize,
-    selected: Option<BoneId>,
-    clicked: &mut Option<BoneId>,
-) {
+fn row(ui: &mut egui::Ui, doc: &Document, id: BoneId, depth: usize, rows: &mut Rows) {
+    rows.order.push(id);
     let bone = doc.bone(id);
     ui.horizontal(|ui| {
         ui.add_space(depth as f32 * 12.0);
-        let resp = ui.selectable_label(selected == Some(id), &bone.name);
+        let resp = ui.selectable_label(rows.selected.contains(&id), &bone.name);
         if resp.clicked() {
-            *clicked = Some(id);
+            rows.clicked = Some((id, ui.input(|i| i.modifiers)));
         }
         if bone.has_problems {
             ui.colored_label(

@@ -21,7 +21,16 @@ const MAX_RECENT: usize = 8;
 /// The document being edited and everything every panel shares.
 pub struct EditorState {
     pub doc: Document,
+    /// The primary (active) selected bone; see [`super::selection`] for the others.
     pub selection: Option<BoneId>,
+    /// The bones selected besides the primary (Ctrl/Shift-click).
+    pub multi: super::selection::MultiSelection,
+    /// Symmetric editing: an edit on one side also applies to the twin (see
+    /// [`super::symmetry`]). On by default when the character has twins.
+    pub symmetric: bool,
+    pub twin_cache: super::symmetry::TwinCache,
+    /// The name typed for a new user preset.
+    pub preset_name: String,
     pub history: History,
     /// Bumped on every document change (load, edit, undo): derived views rebuild on change.
     pub doc_gen: u64,
@@ -55,6 +64,10 @@ impl EditorState {
         Self {
             doc,
             selection: None,
+            multi: Default::default(),
+            symmetric: false,
+            twin_cache: Default::default(),
+            preset_name: String::new(),
             history: History::default(),
             doc_gen: 1,
             load_gen: 1,
@@ -73,6 +86,7 @@ impl EditorState {
     }
 
     fn with_recovery_check(mut self) -> Self {
+        self.reset_symmetric();
         self.recovery = autosave::recovery_edits(&self.doc);
         self
     }
@@ -108,8 +122,10 @@ impl EditorState {
         if recover {
             // One group: all of the autosave or none of it, undone in one step.
             let n = edits.len();
-            match self.history.apply_group(&mut self.doc, edits) {
-                Ok(()) => {
+            let group = Edit::Group(edits);
+            match self.doc.apply(&group) {
+                Ok(undo) => {
+                    self.history.record(undo, group, None);
                     self.doc_gen += 1;
                     self.status = format!("recovered {n} unsaved change(s)");
                 }
@@ -152,25 +168,6 @@ impl EditorState {
             .unwrap_or_else(|e| panic!("the embedded mannequin must parse: {e}"))
     }
 
-    /// Applies one edit (see [`History::apply`] for `merge`), reporting failures in the status.
-    pub fn edit(
-        &mut self,
-        target: EditTarget,
-        key: &str,
-        value: serde_json::Value,
-        merge: Option<egui::Id>,
-    ) {
-        let edit = Edit::Set {
-            target,
-            key: key.into(),
-            value,
-        };
-        match self.history.apply(&mut self.doc, edit, merge) {
-            Ok(()) => self.doc_gen += 1,
-            Err(e) => self.status = format!("edit refused: {e}"),
-        }
-    }
-
     /// Copies the selected joint's limits and drive gains.
     pub fn copy_joint(&mut self) {
         let Some(id) = self.selection else { return };
@@ -181,51 +178,19 @@ impl EditorState {
         }
     }
 
-    /// Pastes copied limits and gains onto the selected bone (one undo step).
+    /// Pastes copied limits and gains onto every selected bone (and, with symmetric
+    /// editing, their twins): one undo step, all or nothing.
     pub fn paste_joint(&mut self) {
         let (Some(id), Some((kind, drive))) = (self.selection, self.joint_clipboard.clone()) else {
             return;
         };
-        let target = self.doc.bone_target(id);
-        let set = |key: &str, value: serde_json::Value| Edit::Set {
-            target,
-            key: key.into(),
-            value,
-        };
-        let mut edits = vec![set("constraint.type", json!(kind.type_name()))];
-        match kind {
-            ConstraintKind::BallSocket {
-                swing_limit_deg,
-                twist_limit_deg,
-                swing_y_axis,
-            } => {
-                edits.push(set("constraint.swing_limit_deg", swing_limit_deg.to_json()));
-                edits.push(set("constraint.twist_limit_deg", twist_limit_deg.to_json()));
-                if let Some(y) = swing_y_axis {
-                    edits.push(set("constraint.swing_y_axis", json!(y)));
-                }
-            }
-            ConstraintKind::Hinge {
-                hinge_axis,
-                limit_min_deg,
-                limit_max_deg,
-            } => {
-                edits.push(set("constraint.hinge_axis", json!(hinge_axis)));
-                edits.push(set("constraint.limit_min_deg", json!(limit_min_deg)));
-                edits.push(set("constraint.limit_max_deg", json!(limit_max_deg)));
-            }
-        }
-        if let Some(d) = drive {
-            edits.push(set("drive.stiffness", json!(d.stiffness)));
-            edits.push(set("drive.damping", json!(d.damping)));
-            edits.push(set("drive.max_torque", json!(d.max_torque)));
-            edits.push(set("drive.follow_strength", json!(d.follow_strength)));
-        }
-        match self.history.apply_group(&mut self.doc, edits) {
-            Ok(()) => {
-                self.doc_gen += 1;
-                self.status = format!("pasted the joint onto {}", self.doc.bone(id).name);
-            }
+        let bones = self.selected_bones();
+        let edits = bones
+            .iter()
+            .flat_map(|&b| joint_edits(self.doc.bone_target(b), &kind, drive))
+            .collect();
+        match self.apply_linked(edits, &bones, None) {
+            Ok(()) => self.status = format!("pasted the joint onto {}", self.doc.bone(id).name),
             Err(e) => self.status = format!("paste refused: {e}"),
         }
     }
@@ -257,11 +222,13 @@ impl EditorState {
         self.selection = self
             .selection
             .and_then(|s| doc.bone_by_name(&self.doc.bone(s).name));
+        self.multi = Default::default();
         self.doc = doc;
         self.history.clear();
         self.doc_gen += 1;
         self.load_gen += 1;
         self.bones_gen += 1;
+        self.reset_symmetric();
     }
 
     /// Starts opening a file in the background; the document is replaced when it is read.
@@ -315,6 +282,7 @@ impl EditorState {
                 self.status = format!("saved as {}", path.display());
                 if self.doc.bones.iter().map(|b| b.node).ne(old_nodes) {
                     self.selection = selected_node.and_then(|n| self.doc.bone_of_node(n));
+                    self.multi = Default::default();
                     self.bones_gen += 1;
                 }
                 self.doc_gen += 1;
@@ -348,4 +316,43 @@ impl EditorState {
         let dirty = if self.doc.is_dirty() { "● " } else { "" };
         format!("{dirty}{name} - ragdoll-tuner")
     }
+}
+
+/// The edits that give `target` a joint's type, limits and drive gains.
+fn joint_edits(target: EditTarget, kind: &ConstraintKind, drive: Option<Drive>) -> Vec<Edit> {
+    let set = |key: &str, value: serde_json::Value| Edit::Set {
+        target,
+        key: key.into(),
+        value,
+    };
+    let mut edits = vec![set("constraint.type", json!(kind.type_name()))];
+    match kind {
+        ConstraintKind::BallSocket {
+            swing_limit_deg,
+            twist_limit_deg,
+            swing_y_axis,
+        } => {
+            edits.push(set("constraint.swing_limit_deg", swing_limit_deg.to_json()));
+            edits.push(set("constraint.twist_limit_deg", twist_limit_deg.to_json()));
+            if let Some(y) = swing_y_axis {
+                edits.push(set("constraint.swing_y_axis", json!(y)));
+            }
+        }
+        ConstraintKind::Hinge {
+            hinge_axis,
+            limit_min_deg,
+            limit_max_deg,
+        } => {
+            edits.push(set("constraint.hinge_axis", json!(hinge_axis)));
+            edits.push(set("constraint.limit_min_deg", json!(limit_min_deg)));
+            edits.push(set("constraint.limit_max_deg", json!(limit_max_deg)));
+        }
+    }
+    if let Some(d) = drive {
+        edits.push(set("drive.stiffness", json!(d.stiffness)));
+        edits.push(set("drive.damping", json!(d.damping)));
+        edits.push(set("drive.max_torque", json!(d.max_torque)));
+        edits.push(set("drive.follow_strength", json!(d.follow_strength)));
+    }
+    edits
 }

@@ -391,7 +391,11 @@ impl Viewport {
         }
         if resp.clicked() {
             if let Some(pos) = resp.interact_pointer_pos() {
-                st.selection = self.body_at(resp, pos);
+                // Ctrl-click adds or removes a bone (multi-select); a plain click selects one.
+                match (self.body_at(resp, pos), ui.input(|i| i.modifiers.command)) {
+                    (Some(b), true) => st.toggle_select(b),
+                    (hit, _) => st.select_only(hit),
+                }
             }
         }
         if resp.double_clicked() {

@@ -29,7 +29,8 @@ pub struct Num<'a> {
 /// Shows a label + widget row in a two-column grid; applies an edit on change.
 pub fn num(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, n: Num) {
     let (old, key) = (n.value, n.key);
-    if let Some((v, merge)) = num_row(ui, n) {
+    let mixed = st.is_mixed(key);
+    if let Some((v, merge)) = num_row(ui, n, mixed) {
         if v != old {
             st.edit(target, key, json!(v), merge);
         }
@@ -37,8 +38,9 @@ pub fn num(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, n: Num) 
 }
 
 /// A number row that reports its change instead of editing: the new value and, while it is
-/// dragged, the widget id that merges the drag into one undo step.
-pub fn num_row(ui: &mut egui::Ui, n: Num) -> Option<(f64, Option<egui::Id>)> {
+/// dragged, the widget id that merges the drag into one undo step. `mixed` (the selected
+/// bones differ) shows "—" with a tooltip; a change then sets every selected bone.
+pub fn num_row(ui: &mut egui::Ui, n: Num, mixed: bool) -> Option<(f64, Option<egui::Id>)> {
     let label = labelled(ui, n.label, n.key);
     let mut v = n.value;
     // Drag in proportion to the value, so a character tens of units tall drags as one metre does.
@@ -55,15 +57,16 @@ pub fn num_row(ui: &mut egui::Ui, n: Num) -> Option<(f64, Option<egui::Id>)> {
     let mut changed = None;
     ui.horizontal(|ui| {
         // The value box carries the accessible label; the slider is an extra handle on it.
-        let r = ui
-            .add(
-                egui::DragValue::new(&mut v)
-                    .range(allowed)
-                    .speed(speed)
-                    .suffix(unit)
-                    .max_decimals(4),
-            )
-            .labelled_by(label.id);
+        let mut dv = egui::DragValue::new(&mut v)
+            .range(allowed)
+            .speed(speed)
+            .suffix(unit)
+            .max_decimals(4);
+        if mixed {
+            dv = dv.custom_formatter(|_, _| MIXED.to_string());
+        }
+        let r = ui.add(dv).labelled_by(label.id);
+        let r = if mixed { r.on_hover_text(MIXED_HELP) } else { r };
         if r.changed() {
             changed = Some(r.dragged().then_some(r.id));
         }
@@ -78,6 +81,10 @@ pub fn num_row(ui: &mut egui::Ui, n: Num) -> Option<(f64, Option<egui::Id>)> {
     changed.map(|m| (v, m))
 }
 
+/// What a mixed value shows, and its tooltip.
+pub const MIXED: &str = "—";
+pub const MIXED_HELP: &str = "Mixed: the selected bones differ here; a change sets all of them";
+
 /// A vector of three numbers (axis, extents, offset) under one label.
 pub fn vec3(
     ui: &mut egui::Ui,
@@ -87,20 +94,22 @@ pub fn vec3(
     value: [f64; 3],
 ) {
     let l = labelled(ui, label, key);
+    let mixed = st.is_mixed(key);
     let mut v = value;
     let mut merge = None;
     let mut changed = false;
     ui.horizontal(|ui| {
         for (i, axis) in ["x", "y", "z"].iter().enumerate() {
-            let r = ui
-                .add(
-                    egui::DragValue::new(&mut v[i])
-                        .speed(speed)
-                        .prefix(format!("{axis} "))
-                        .suffix(unit)
-                        .max_decimals(3),
-                )
-                .labelled_by(l.id);
+            let mut dv = egui::DragValue::new(&mut v[i])
+                .speed(speed)
+                .prefix(format!("{axis} "))
+                .suffix(unit)
+                .max_decimals(3);
+            if mixed {
+                dv = dv.custom_formatter(|_, _| MIXED.to_string());
+            }
+            let r = ui.add(dv).labelled_by(l.id);
+            let r = if mixed { r.on_hover_text(MIXED_HELP) } else { r };
             if r.changed() {
                 changed = true;
                 merge = r.dragged().then_some(r.id);
@@ -156,8 +165,9 @@ pub fn choice(
 ) {
     let l = labelled(ui, label, key);
     let mut picked = None;
+    let shown = if st.is_mixed(key) { MIXED } else { current };
     egui::ComboBox::from_id_salt(key)
-        .selected_text(current)
+        .selected_text(shown)
         .show_ui(ui, |ui| {
             for o in options {
                 if ui.selectable_label(o == current, o).clicked() && o != current {
@@ -184,16 +194,21 @@ pub fn text(
 ) {
     let l = labelled(ui, label, key);
     let id = ui.scope_id().with(key);
+    // A mixed value starts empty with "—" as its hint; leaving it empty changes nothing.
+    let mixed = st.is_mixed(key);
+    let shown = if mixed { "" } else { current };
     let mut buf = ui
         .data_mut(|d| d.get_temp::<String>(id))
-        .unwrap_or_else(|| current.to_string());
-    let resp = ui
-        .add(egui::TextEdit::singleline(&mut buf).desired_width(ui.available_width().max(140.0)))
-        .labelled_by(l.id);
+        .unwrap_or_else(|| shown.to_string());
+    let edit = egui::TextEdit::singleline(&mut buf)
+        .hint_text(if mixed { MIXED } else { "" })
+        .desired_width(ui.available_width().max(140.0));
+    let resp = ui.add(edit).labelled_by(l.id);
+    let resp = if mixed { resp.on_hover_text(MIXED_HELP) } else { resp };
     ui.end_row();
     if resp.lost_focus() {
         ui.data_mut(|d| d.remove::<String>(id));
-        if buf != current {
+        if buf != shown {
             st.edit(target, key, Value::String(buf), None);
         }
     } else if resp.has_focus() {

@@ -10,7 +10,10 @@ use std::process::ExitCode;
 pub struct EditExtras {
     /// Mirror one side of the character onto the other (after the `--set` edits).
     pub mirror: Option<crate::mirror::Direction>,
-    /// With `mirror`: only these bones (either side of a pair).
+    /// A preset to apply (after the `--set` edits, before the mirror): the built-in
+    /// `humanoid`, a user preset's name or a preset file.
+    pub preset: Option<String>,
+    /// With `mirror`: only these bones (either side of a pair); with `preset`: only these.
     pub bones: Vec<String>,
 }
 
@@ -25,6 +28,10 @@ pub fn run(
     let mut doc = super::open(file, policy)?;
     let before: Vec<Diagnostic> = doc.diagnostics.clone();
     apply_sets(&mut doc, sets).with_context(|| format!("{}", file.display()))?;
+    let preset = match &extras.preset {
+        Some(p) => Some(apply_preset(&mut doc, p, &extras.bones).with_context(|| format!("{}", file.display()))?),
+        None => None,
+    };
     let mirrored = match extras.mirror {
         Some(dir) => apply_mirror(&mut doc, dir, &extras.bones).with_context(|| format!("{}", file.display()))?,
         None => 0,
@@ -45,6 +52,9 @@ pub fn run(
         return Ok(ExitCode::from(1));
     }
     doc.write_to(output)?;
+    if let (Some(name), Some((bones, skipped))) = (&extras.preset, preset) {
+        println!("preset {name}: {bones} bone(s), {skipped} jointed bone(s) without a match");
+    }
     if extras.mirror.is_some() {
         println!("mirrored {mirrored} bone(s)");
     }
@@ -69,14 +79,7 @@ pub fn apply_mirror(
     dir: crate::mirror::Direction,
     bones: &[String],
 ) -> anyhow::Result<usize> {
-    let ids: Vec<crate::document::BoneId> = bones
-        .iter()
-        .flat_map(|b| b.split(','))
-        .map(|b| {
-            doc.bone_by_name(b.trim())
-                .ok_or_else(|| anyhow::anyhow!("--bones: no bone named '{}'", b.trim()))
-        })
-        .collect::<anyhow::Result<_>>()?;
+    let ids = bone_ids(doc, bones)?;
     let only = (!ids.is_empty()).then_some(ids.as_slice());
     let edits = crate::mirror::mirror_side(doc, dir, only);
     let targets: std::collections::BTreeSet<_> = edits.iter().map(|e| format!("{:?}", e.target())).collect();
@@ -85,4 +88,36 @@ pub fn apply_mirror(
     }
     doc.apply(&Edit::Group(edits)).context("--mirror")?;
     Ok(targets.len())
+}
+
+/// Applies a preset to `bones` (all bones when empty) as one all-or-nothing group; returns
+/// (bones changed, jointed bones the preset had nothing for).
+pub fn apply_preset(
+    doc: &mut crate::document::Document,
+    name: &str,
+    bones: &[String],
+) -> anyhow::Result<(usize, usize)> {
+    let mut scope = bone_ids(doc, bones)?;
+    if scope.is_empty() {
+        scope = doc.bone_ids().collect();
+    }
+    let applied = crate::presets::apply_named(doc, name, &scope, None)
+        .with_context(|| format!("--preset {name}"))?;
+    if applied.edits.is_empty() {
+        anyhow::bail!("--preset {name}: nothing to apply ({} jointed bone(s) without a match)", applied.skipped);
+    }
+    doc.apply(&Edit::Group(applied.edits)).with_context(|| format!("--preset {name}"))?;
+    Ok((applied.bones, applied.skipped))
+}
+
+/// The bones named in `--bones` (comma-separated lists allowed).
+fn bone_ids(doc: &crate::document::Document, bones: &[String]) -> anyhow::Result<Vec<crate::document::BoneId>> {
+    bones
+        .iter()
+        .flat_map(|b| b.split(','))
+        .map(|b| {
+            doc.bone_by_name(b.trim())
+                .ok_or_else(|| anyhow::anyhow!("--bones: no bone named '{}'", b.trim()))
+        })
+        .collect()
 }

@@ -79,7 +79,12 @@ pub enum Command {
         /// failing that by position across the mid-plane).
         #[arg(long, value_enum)]
         mirror: Option<crate::mirror::Direction>,
-        /// With --mirror: only these bones (comma-separated; either side of a pair).
+        /// Apply a preset of limits and gains (after --set, before --mirror): `humanoid` (the
+        /// built-in reference humanoid, by role), a user preset's name, or a preset JSON file.
+        #[arg(long, value_name = "NAME|FILE")]
+        preset: Option<String>,
+        /// With --mirror: only these bones (comma-separated; either side of a pair). With
+        /// --preset: only these bones.
         #[arg(long, value_delimiter = ',')]
         bones: Vec<String>,
     },
@@ -179,8 +184,16 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
             sets,
             force,
             mirror,
+            preset,
             bones,
-        } => edit::run(&file, &output, &sets, force, &edit::EditExtras { mirror, bones }, policy),
+        } => {
+            let extras = edit::EditExtras {
+                mirror,
+                preset,
+                bones,
+            };
+            edit::run(&file, &output, &sets, force, &extras, policy)
+        }
         Command::Simulate { file, args } => simulate::run(&file, &args, policy),
         Command::Bench {
             json,

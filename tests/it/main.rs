@@ -19,3 +19,4 @@ mod mannequin;
 mod save;
 mod sim;
 mod validator;
+mod workflow;

@@ -1,0 +1,715 @@
+//! Artist workflow in the real editor (egui_kittest) and on real files: symmetric editing,
+//! multi-select with mixed values, the mirror commands and presets, each one undo step.
+
+use crate::common;
+use crate::editor::harness;
+use egui_kittest::kittest::Queryable;
+use ragdoll_tuner::app::state::EditorState;
+use ragdoll_tuner::document::{ConstraintKind, Document, Edit, UriPolicy};
+use ragdoll_tuner::mirror::Direction;
+use serde_json::json;
+
+fn hinge(doc: &Document, bone: &str) -> (f64, f64) {
+    let id = doc.bone_by_name(bone).expect("bone exists");
+    match doc
+        .bone(id)
+        .physics
+        .as_ref()
+        .and_then(|p| p.constraint.as_ref())
+        .map(|c| &c.kind)
+    {
+        Some(ConstraintKind::Hinge {
+            limit_min_deg,
+            limit_max_deg,
+            ..
+        }) => (*limit_min_deg, *limit_max_deg),
+        other => panic!("{bone} is not a hinge: {other:?}"),
+    }
+}
+
+fn mannequin_copy() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("mannequin.glb");
+    std::fs::copy(common::mannequin(), &path).expect("copy fixture");
+    (dir, path)
+}
+
+/// A generated CesiumMan (the arms' bone axes differ left to right).
+fn cesium_with_ragdoll() -> Document {
+    let mut doc = Document::open(&common::cesium_man()).expect("CesiumMan opens");
+    let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generates");
+    doc.apply(&g.edit).expect("generated ragdoll applies");
+    doc
+}
+
+#[test]
+fn symmetric_editing_reaches_the_twin_as_one_undo_step() {
+    let (_dir, path) = mannequin_copy();
+    let mut h = harness(&path);
+    h.run_steps(3);
+    assert!(
+        h.state().state.symmetric,
+        "on by default: the mannequin has twins"
+    );
+    h.get_by_label("forearm_l").click();
+    h.run_steps(3);
+    let gen0 = h.state().state.doc_gen;
+    h.get_by_label("Max angle").set_value_accesskit(120.0);
+    h.run_steps(3);
+    let doc = &h.state().state.doc;
+    assert_eq!(hinge(doc, "forearm_l").1, 120.0);
+    assert_eq!(hinge(doc, "forearm_r").1, 120.0, "the twin follows");
+    assert!(
+        h.state().state.doc_gen > gen0,
+        "the simulation and viewport see the change"
+    );
+    match h
+        .state()
+        .simulation()
+        .and_then(|s| s.joint_limits("forearm_r"))
+    {
+        Some(ragdoll_tuner::sim::JointLimits::Hinge { max_rad, .. }) => {
+            assert!(
+                (max_rad.to_degrees() - 120.0).abs() < 1e-3,
+                "the solver enforces the twin's new limit"
+            )
+        }
+        other => panic!("the live simulation has no hinge at forearm_r: {other:?}"),
+    }
+
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(3);
+    let doc = &h.state().state.doc;
+    assert_eq!(
+        hinge(doc, "forearm_l").1,
+        145.0,
+        "one undo restores the edited side"
+    );
+    assert_eq!(
+        hinge(doc, "forearm_r").1,
+        145.0,
+        "and the twin, in the same step"
+    );
+
+    // Off (the inspector's toggle): only the edited side changes.
+    h.get_by_label("Symmetric").click();
+    h.run_steps(3);
+    assert!(!h.state().state.symmetric);
+    h.get_by_label("Max angle").set_value_accesskit(110.0);
+    h.run_steps(3);
+    let doc = &h.state().state.doc;
+    assert_eq!(hinge(doc, "forearm_l").1, 110.0);
+    assert_eq!(hinge(doc, "forearm_r").1, 145.0);
+}
+
+#[test]
+fn symmetric_edit_on_cesium_man_is_the_mirror_of_the_edited_bone() {
+    let doc = cesium_with_ragdoll();
+    let pairs = ragdoll_tuner::mirror::twins(&doc);
+    let (l, r) = *pairs
+        .iter()
+        .find(|(l, _)| {
+            doc.bone(*l)
+                .physics
+                .as_ref()
+                .and_then(|p| p.constraint.as_ref())
+                .is_some_and(|c| matches!(c.kind, ConstraintKind::BallSocket { .. }))
+        })
+        .expect("a ball-socket pair");
+    let mut st = EditorState::new(doc, UriPolicy::default());
+    assert!(st.symmetric);
+    st.select_only(Some(l));
+    let before = st.doc.json().clone();
+    let target = st.doc.bone_target(l);
+    let swing = json!({"pos_y": 70.0, "neg_y": 20.0, "pos_z": 50.0, "neg_z": 10.0});
+    st.edit(target, "constraint.swing_limit_deg", swing.clone(), None);
+    assert!(st.status.is_empty(), "{}", st.status);
+    // The twin holds exactly what mirroring the edited bone gives.
+    let expected = ragdoll_tuner::mirror::mirror_bone(&st.doc, l, r, &pairs);
+    let mut check = st.doc.clone();
+    check.apply(&Edit::Group(expected)).expect("mirror applies");
+    assert_eq!(
+        check.json(),
+        st.doc.json(),
+        "the twin is already the mirror image"
+    );
+    let rp = st
+        .doc
+        .bone(r)
+        .physics
+        .as_ref()
+        .and_then(|p| p.constraint.as_ref());
+    match rp.map(|c| &c.kind) {
+        Some(ConstraintKind::BallSocket {
+            swing_limit_deg: s, ..
+        }) => {
+            // Reflection swaps the +Z and -Z extents.
+            assert_eq!(
+                (s.pos_y, s.neg_y, s.pos_z, s.neg_z),
+                (70.0, 20.0, 10.0, 50.0)
+            );
+        }
+        other => panic!("twin is not a ball socket: {other:?}"),
+    }
+    st.undo();
+    assert_eq!(
+        st.doc.json(),
+        &before,
+        "one undo step restores both sides exactly"
+    );
+    st.redo();
+    assert_eq!(check.json(), st.doc.json(), "redo gives the same result");
+}
+
+#[test]
+fn a_drag_on_both_sides_is_one_undo_step() {
+    let (_dir, path) = mannequin_copy();
+    let doc = Document::open(&path).expect("opens");
+    let mut st = EditorState::new(doc, UriPolicy::default());
+    let l = st.doc.bone_by_name("shin_l").expect("shin_l");
+    st.select_only(Some(l));
+    let before = st.doc.json().clone();
+    let target = st.doc.bone_target(l);
+    let drag = Some(egui::Id::NULL.with("drag"));
+    for v in [100.0, 105.0, 110.0] {
+        st.edit(target, "constraint.limit_max_deg", json!(v), drag);
+    }
+    st.history.end_drag_unless(None);
+    assert_eq!(hinge(&st.doc, "shin_r").1, 110.0);
+    st.undo();
+    assert_eq!(
+        st.doc.json(),
+        &before,
+        "the whole drag, both sides, is one step"
+    );
+    assert!(!st.history.can_undo());
+}
+
+#[test]
+fn multi_select_edits_shared_fields_at_once_and_shows_mixed_values() {
+    let (_dir, path) = mannequin_copy();
+    let mut h = harness(&path);
+    h.run_steps(3);
+    h.state_mut().state.symmetric = false;
+    h.get_by_label("shin_l").click();
+    h.run_steps(3);
+    h.get_by_label("forearm_l")
+        .click_modifiers(egui::Modifiers::COMMAND);
+    h.run_steps(3);
+    let st = &h.state().state;
+    let names: Vec<&str> = st
+        .selected_bones()
+        .iter()
+        .map(|&b| st.doc.bone(b).name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["forearm_l", "shin_l"],
+        "Ctrl-click adds, the clicked bone is primary"
+    );
+    let shin0 = hinge(&st.doc, "shin_l");
+    let fore0 = hinge(&st.doc, "forearm_l");
+    assert_ne!(shin0.1, fore0.1, "fixture: the two maxima differ");
+    assert!(st.is_mixed("constraint.limit_max_deg"));
+    let shown = h.get_by_label("Max angle").value().unwrap_or_default();
+    assert!(
+        shown.contains('—'),
+        "a mixed value shows as mixed, got {shown:?}"
+    );
+
+    h.get_by_label("Max angle").set_value_accesskit(100.0);
+    h.run_steps(3);
+    let st = &h.state().state;
+    assert_eq!(hinge(&st.doc, "shin_l").1, 100.0);
+    assert_eq!(hinge(&st.doc, "forearm_l").1, 100.0);
+    assert!(!st.is_mixed("constraint.limit_max_deg"));
+    assert_eq!(
+        hinge(&st.doc, "shin_l").0,
+        shin0.0,
+        "other fields keep their own values"
+    );
+    assert!(st.is_mixed("collision_group"), "fixture: arm_l and leg_l");
+    let group = h
+        .get_by_label("Collision group")
+        .value()
+        .unwrap_or_default();
+    assert!(
+        group.is_empty(),
+        "a mixed text starts empty (hint —), got {group:?}"
+    );
+
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(3);
+    let st = &h.state().state;
+    assert_eq!(
+        hinge(&st.doc, "shin_l"),
+        shin0,
+        "one undo step for the whole selection"
+    );
+    assert_eq!(hinge(&st.doc, "forearm_l"), fore0);
+
+    // Ctrl-click again removes; a plain click selects one bone.
+    h.get_by_label("shin_l")
+        .click_modifiers(egui::Modifiers::COMMAND);
+    h.run_steps(3);
+    assert_eq!(h.state().state.selected_bones().len(), 1);
+    h.get_by_label("thigh_l").click();
+    h.run_steps(3);
+    assert_eq!(h.state().state.selected_bones().len(), 1);
+}
+
+#[test]
+fn shift_click_selects_a_range_of_outliner_rows() {
+    let (_dir, path) = mannequin_copy();
+    let mut h = harness(&path);
+    h.run_steps(3);
+    h.get_by_label("thigh_l").click();
+    h.run_steps(3);
+    h.get_by_label("foot_l")
+        .click_modifiers(egui::Modifiers::SHIFT);
+    h.run_steps(3);
+    let st = &h.state().state;
+    let mut names: Vec<&str> = st
+        .selected_bones()
+        .iter()
+        .map(|&b| st.doc.bone(b).name.as_str())
+        .collect();
+    assert_eq!(names[0], "foot_l", "the clicked end is primary");
+    names.sort();
+    assert_eq!(names, ["foot_l", "shin_l", "thigh_l"]);
+}
+
+#[test]
+fn mirror_commands_are_one_undo_step_each() {
+    let doc = cesium_with_ragdoll();
+    let pairs = ragdoll_tuner::mirror::twins(&doc);
+    let (l, r) = pairs[0];
+    let mut st = EditorState::new(doc, UriPolicy::default());
+    st.symmetric = false;
+    st.select_only(Some(l));
+    let t = st.doc.bone_target(l);
+    st.edit(t, "mass", json!(7.25), None);
+    let edited = st.doc.json().clone();
+    assert_ne!(st.doc.bone(r).physics.as_ref().map(|p| p.mass), Some(7.25));
+
+    st.mirror_selection();
+    assert_eq!(
+        st.doc.bone(r).physics.as_ref().map(|p| p.mass),
+        Some(7.25),
+        "{}",
+        st.status
+    );
+    st.undo();
+    assert_eq!(
+        st.doc.json(),
+        &edited,
+        "Mirror to other side undoes in one step"
+    );
+
+    st.mirror_whole_side(Direction::LeftToRight);
+    let mut expected = Document::clone(&st.doc);
+    expected
+        .apply(&Edit::Group(ragdoll_tuner::mirror::mirror_side(
+            &expected.clone(),
+            Direction::LeftToRight,
+            None,
+        )))
+        .expect("applies");
+    assert_eq!(st.doc.bone(r).physics.as_ref().map(|p| p.mass), Some(7.25));
+    assert_eq!(
+        expected.json(),
+        st.doc.json(),
+        "mirroring twice changes nothing more"
+    );
+    st.undo();
+    assert_eq!(
+        st.doc.json(),
+        &edited,
+        "Mirror side L to R undoes in one step"
+    );
+
+    st.mirror_whole_side(Direction::RightToLeft);
+    assert_ne!(
+        st.doc.bone(l).physics.as_ref().map(|p| p.mass),
+        Some(7.25),
+        "R to L overwrites the left"
+    );
+    st.undo();
+    assert_eq!(st.doc.json(), &edited);
+}
+
+#[test]
+fn mirror_to_other_side_from_the_menu() {
+    let (_dir, path) = mannequin_copy();
+    let mut h = harness(&path);
+    h.run_steps(3);
+    h.state_mut().state.symmetric = false;
+    h.get_by_label("forearm_l").click();
+    h.run_steps(3);
+    h.get_by_label("Max angle").set_value_accesskit(99.0);
+    h.run_steps(3);
+    assert_eq!(hinge(&h.state().state.doc, "forearm_r").1, 145.0);
+    h.get_by_label("Symmetry").click();
+    h.run_steps(3);
+    h.get_by_label("Mirror to other side").click();
+    h.run_steps(3);
+    assert_eq!(
+        hinge(&h.state().state.doc, "forearm_r").1,
+        99.0,
+        "{}",
+        h.state().state.status
+    );
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(3);
+    assert_eq!(hinge(&h.state().state.doc, "forearm_r").1, 145.0);
+    assert_eq!(
+        hinge(&h.state().state.doc, "forearm_l").1,
+        99.0,
+        "only the mirror was undone"
+    );
+}
+
+fn limits_json(doc: &Document, bone: &str) -> serde_json::Value {
+    let id = doc.bone_by_name(bone).expect("bone exists");
+    doc.json()["nodes"][doc.bone(id).node]["extras"]["physics"]["constraint"].clone()
+}
+
+/// A generated CesiumMan whose left knee (a hinge) was then loosened by hand.
+fn cesium_with_loose_knee() -> (Document, String, serde_json::Value) {
+    let mut doc = cesium_with_ragdoll();
+    let knee = doc
+        .bone_ids()
+        .find(|&id| {
+            let n = doc.bone(id).name.to_lowercase();
+            n.contains("leg")
+                && n.contains("_l")
+                && doc
+                    .bone(id)
+                    .physics
+                    .as_ref()
+                    .and_then(|p| p.constraint.as_ref())
+                    .is_some_and(|c| matches!(c.kind, ConstraintKind::Hinge { .. }))
+        })
+        .expect("CesiumMan's generated left knee is a hinge");
+    let name = doc.bone(knee).name.clone();
+    let generated = limits_json(&doc, &name);
+    let t = doc.bone_target(knee);
+    doc.apply(&Edit::Set {
+        target: t,
+        key: "constraint.limit_max_deg".into(),
+        value: json!(179.0),
+    })
+    .expect("edit");
+    doc.apply(&Edit::Set {
+        target: t,
+        key: "constraint.limit_min_deg".into(),
+        value: json!(-90.0),
+    })
+    .expect("edit");
+    (doc, name, generated)
+}
+
+#[test]
+fn humanoid_preset_restores_reference_limits_by_role_with_one_undo() {
+    let (doc, knee, generated) = cesium_with_loose_knee();
+    let mut st = EditorState::new(doc, UriPolicy::default());
+    let id = st.doc.bone_by_name(&knee).expect("knee");
+    st.select_only(Some(id));
+    let before = st.doc.json().clone();
+    st.apply_preset(ragdoll_tuner::presets::BUILTIN_HUMANOID, false);
+    assert!(
+        st.status.starts_with("applied preset humanoid to 1 bone"),
+        "{}",
+        st.status
+    );
+    assert_eq!(
+        limits_json(&st.doc, &knee),
+        generated,
+        "the reference range for a knee"
+    );
+    st.undo();
+    assert_eq!(st.doc.json(), &before, "one undo step");
+
+    // To all bones: every generated joint is what the generator gives for its role.
+    st.apply_preset(ragdoll_tuner::presets::BUILTIN_HUMANOID, true);
+    assert_eq!(limits_json(&st.doc, &knee), generated);
+    assert!(st
+        .doc
+        .diagnostics
+        .iter()
+        .all(|d| d.severity != ragdoll_tuner::document::Severity::Error));
+}
+
+#[test]
+fn humanoid_preset_on_a_hand_made_ragdoll_gives_no_errors() {
+    let (_dir, path) = mannequin_copy();
+    let doc = Document::open(&path).expect("opens");
+    let mut st = EditorState::new(doc, UriPolicy::default());
+    st.apply_preset(ragdoll_tuner::presets::BUILTIN_HUMANOID, true);
+    assert!(
+        st.status.starts_with("applied preset humanoid to 17 bone"),
+        "{}",
+        st.status
+    );
+    let errors: Vec<String> = st
+        .doc
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == ragdoll_tuner::document::Severity::Error)
+        .map(|d| d.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    // The knee is a hinge flexing backward by the reference range (0..135 about rest).
+    let (lo, hi) = hinge(&st.doc, "shin_l");
+    assert!(
+        hi - lo >= 120.0 && hi - lo <= 150.0,
+        "knee range {lo}..{hi}"
+    );
+}
+
+#[test]
+fn user_presets_are_saved_listed_and_applied_by_name_role_and_side() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The only test that reads the presets folder from the environment.
+    std::env::set_var(ragdoll_tuner::presets::store::DIR_ENV, dir.path());
+    let (_d, path) = mannequin_copy();
+    let mut st = EditorState::new(Document::open(&path).expect("opens"), UriPolicy::default());
+    st.symmetric = false;
+    let fore = st.doc.bone_by_name("forearm_l").expect("forearm_l");
+    let shin = st.doc.bone_by_name("shin_l").expect("shin_l");
+    st.set_selected(vec![fore, shin]);
+    st.edit(
+        st.doc.bone_target(fore),
+        "constraint.limit_max_deg",
+        json!(101.0),
+        None,
+    );
+    st.select_only(Some(fore));
+    st.edit(
+        st.doc.bone_target(fore),
+        "drive.stiffness",
+        json!(77.0),
+        None,
+    );
+    st.set_selected(vec![fore, shin]);
+    st.save_preset("stiff arms");
+    assert!(
+        st.status
+            .starts_with("saved preset stiff arms (2 joint(s))"),
+        "{}",
+        st.status
+    );
+    let listed = ragdoll_tuner::presets::store::list(dir.path()).expect("lists");
+    assert_eq!(listed, ["stiff arms"]);
+    st.save_preset("../escape");
+    assert!(st.status.starts_with("preset not saved"), "{}", st.status);
+
+    // A fresh copy: apply to the left forearm (by name) and the right one (by role and side).
+    let mut st = EditorState::new(Document::open(&path).expect("opens"), UriPolicy::default());
+    st.symmetric = false;
+    let fr = st.doc.bone_by_name("forearm_r").expect("forearm_r");
+    let fl = st.doc.bone_by_name("forearm_l").expect("forearm_l");
+    st.set_selected(vec![fl, fr]);
+    let before = st.doc.json().clone();
+    st.apply_preset("stiff arms", false);
+    assert!(
+        st.status.starts_with("applied preset stiff arms to 2 bone"),
+        "{}",
+        st.status
+    );
+    for b in ["forearm_l", "forearm_r"] {
+        assert_eq!(hinge(&st.doc, b).1, 101.0, "{b}");
+        let id = st.doc.bone_by_name(b).expect("bone");
+        let d = st.doc.bone(id).physics.as_ref().and_then(|p| p.drive);
+        assert_eq!(d.map(|d| d.stiffness), Some(77.0), "{b}");
+    }
+    assert_ne!(
+        hinge(&st.doc, "shin_r").1,
+        101.0,
+        "bones outside the selection stay"
+    );
+    st.undo();
+    assert_eq!(st.doc.json(), &before, "one undo step");
+    std::env::remove_var(ragdoll_tuner::presets::store::DIR_ENV);
+}
+
+#[test]
+fn cli_edit_preset_by_name_and_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (doc, knee, generated) = cesium_with_loose_knee();
+    let loose = dir.path().join("loose.glb");
+    doc.write_to(&loose).expect("writes");
+    let out = dir.path().join("out.glb");
+    let run = common::ragdoll_tuner()
+        .args([
+            "edit",
+            common::path_str(&loose),
+            "-o",
+            common::path_str(&out),
+            "--preset",
+            "humanoid",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let back = Document::open(&out).expect("reopens");
+    assert_eq!(limits_json(&back, &knee), generated);
+
+    // A preset file: one hinge joint applied to the bones given.
+    let file = dir.path().join("knee.json");
+    let preset = json!({"name": "knee", "joints": [{"type": "hinge", "limits": {"limit_min_deg": -2.0, "limit_max_deg": 120.0}, "gains": {"damping": 9.0}}]});
+    std::fs::write(&file, preset.to_string()).expect("writes preset");
+    let run = common::ragdoll_tuner()
+        .args([
+            "edit",
+            common::path_str(&loose),
+            "-o",
+            common::path_str(&out),
+            "--preset",
+            common::path_str(&file),
+            "--bones",
+            &knee,
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let back = Document::open(&out).expect("reopens");
+    let c = limits_json(&back, &knee);
+    assert_eq!(
+        (c["limit_min_deg"].as_f64(), c["limit_max_deg"].as_f64()),
+        (Some(-2.0), Some(120.0))
+    );
+
+    // Unknown names and broken files are refused with a message, nothing written.
+    let none = dir.path().join("none.glb");
+    let absurd = dir.path().join("absurd.json");
+    let preset =
+        json!({"name": "absurd", "joints": [{"type": "hinge", "limits": {"limit_max_deg": 1e9}}]});
+    std::fs::write(&absurd, preset.to_string()).expect("writes preset");
+    let truncated = dir.path().join("truncated.json");
+    std::fs::write(&truncated, r#"{"name": "t", "joints": [{"type": "hin"#).expect("writes");
+    for bad in [
+        "no such preset",
+        common::path_str(&loose),
+        common::path_str(&absurd),
+        common::path_str(&truncated),
+    ] {
+        let run = common::ragdoll_tuner()
+            .args([
+                "edit",
+                common::path_str(&loose),
+                "-o",
+                common::path_str(&none),
+                "--preset",
+                bad,
+            ])
+            .env(ragdoll_tuner::presets::store::DIR_ENV, dir.path())
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            !run.status.success() && err.contains("--preset"),
+            "{bad}: {err}"
+        );
+        assert!(!none.exists());
+    }
+}
+
+#[test]
+fn presets_menu_applies_the_humanoid_to_the_selection() {
+    let (_dir, path) = mannequin_copy();
+    let mut h = harness(&path);
+    h.run_steps(3);
+    h.get_by_label("shin_l").click();
+    h.run_steps(3);
+    let before = h.state().state.doc.json().clone();
+    h.get_by_label("Presets").click();
+    h.run_steps(3);
+    h.get_by_label("Humanoid limits to selection").click();
+    h.run_steps(3);
+    let st = &h.state().state;
+    assert!(
+        st.status.starts_with("applied preset humanoid"),
+        "{}",
+        st.status
+    );
+    assert_ne!(st.doc.json(), &before);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(3);
+    assert_eq!(h.state().state.doc.json(), &before);
+}
+
+/// Clicks at `pos` with `modifiers`, as a mouse would.
+fn click_at(
+    h: &mut egui_kittest::Harness<'static, ragdoll_tuner::app::EditorApp>,
+    pos: egui::Pos2,
+    modifiers: egui::Modifiers,
+) {
+    h.event(egui::Event::ModifiersChanged(modifiers));
+    h.event(egui::Event::PointerMoved(pos));
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers,
+        });
+    }
+    h.event(egui::Event::ModifiersChanged(egui::Modifiers::NONE));
+    h.run_steps(3);
+}
+
+#[test]
+fn ctrl_click_in_the_viewport_adds_to_the_selection() {
+    let (_dir, path) = mannequin_copy();
+    let mut h = harness(&path);
+    h.run_steps(3);
+    h.get_by_label("forearm_l").click();
+    h.run_steps(3);
+    // Find a body on screen with plain clicks over the 3D view (below its toolbar).
+    let bar = h.get_by_label("Frame selection (F)").rect();
+    let left = h.get_by_label("Mesh").rect().left();
+    let fore = h.state().state.doc.bone_by_name("forearm_l");
+    let mut hit = None;
+    'scan: for dy in (2..20).map(|k| k as f32 * 25.0) {
+        for dx in (0..24).map(|k| k as f32 * 25.0) {
+            let p = egui::pos2(left + dx, bar.bottom() + dy);
+            click_at(&mut h, p, egui::Modifiers::NONE);
+            let sel = h.state().state.selection;
+            if sel.is_some() && sel != fore {
+                hit = Some(p);
+                break 'scan;
+            }
+        }
+    }
+    let centre = hit.expect("a body is under some point of the 3D view");
+    h.get_by_label("forearm_l").click();
+    h.run_steps(3);
+    click_at(&mut h, centre, egui::Modifiers::COMMAND);
+    let st = &h.state().state;
+    let names: Vec<String> = st
+        .selected_bones()
+        .iter()
+        .map(|&b| st.doc.bone(b).name.clone())
+        .collect();
+    assert_eq!(
+        names.len(),
+        2,
+        "Ctrl-click adds the body under the pointer: {names:?}"
+    );
+    assert_eq!(names[1], "forearm_l", "{names:?}");
+    click_at(&mut h, centre, egui::Modifiers::NONE);
+    assert_eq!(
+        h.state().state.selected_bones().len(),
+        1,
+        "a plain click selects one bone"
+    );
+}
