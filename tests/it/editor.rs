@@ -244,9 +244,13 @@ fn screenshot_shows_mannequin_and_gizmos() {
     assert!(px.green > 200, "green gizmo pixels: {px:?}");
     // At rest no joint uses any of its range (telemetry says 0%): nothing is drawn red.
     assert!(px.red < 20, "red gizmo pixels at rest: {px:?}");
-    // An elbow whose range starts at 20 degrees is past its limit at rest: drawn red.
+    // An elbow whose range starts at 20 degrees is past its limit at rest: drawn red. (On a
+    // copy: the edit is autosaved beside the file it was made on.)
+    let dir = tempfile::tempdir().expect("temp dir");
+    let copy = dir.path().join("mannequin.glb");
+    std::fs::copy(common::mannequin(), &copy).expect("copy fixture");
     let (w, h, buf) = screenshot(
-        None,
+        Some(&copy),
         &["--select", "forearm_l", "--apply", "forearm_l.constraint.limit_min_deg=20"],
     );
     let px = classify(w, h, &buf);
