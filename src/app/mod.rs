@@ -131,6 +131,11 @@ impl EditorApp {
             }
             _ => None,
         };
+        if hook.is_some() {
+            // A headless run shows the file as it is: it offers no crash recovery (the
+            // sidecar stays for the next interactive session).
+            state.recovery = None;
+        }
         let simulation: Box<dyn sim_link::Simulation> =
             Box::new(live_sim::LiveSim::new(&state.doc));
         Self {
