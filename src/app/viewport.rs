@@ -35,7 +35,7 @@ pub struct Viewport {
     rest: Arc<Pose>,
     model: Option<Arc<SkinModel>>,
     seen_load: u64,
-    seen: (u64, u64, Option<crate::document::BoneId>, bool),
+    seen: (u64, u64, Vec<crate::document::BoneId>, bool),
     segments: Arc<Vec<Segment>>,
     segments_gen: u64,
     colliders: Arc<Vec<crate::render::colliders::PlacedCollider>>,
@@ -114,7 +114,7 @@ impl Viewport {
             rest: Arc::default(),
             model: None,
             seen_load: 0,
-            seen: (0, 0, None, false),
+            seen: (u64::MAX, u64::MAX, Vec::new(), false),
             segments: Arc::default(),
             segments_gen: 0,
             colliders: Arc::default(),
@@ -147,7 +147,7 @@ impl Viewport {
             self.model = Some(Arc::new(model));
             self.pose = self.rest.clone();
             self.pose_gen += 1;
-            self.seen = (0, 0, None, false);
+            self.seen = (u64::MAX, u64::MAX, Vec::new(), false);
             if self.seen_load != st.load_gen {
                 self.seen_load = st.load_gen;
                 self.character_m = character_size_m(bounds);
@@ -156,17 +156,18 @@ impl Viewport {
                 self.camera = self.home;
             }
         }
-        let key = (st.doc_gen, self.pose_gen, st.selection, self.all_joints);
+        let chosen = st.selected_bones();
+        let key = (st.doc_gen, self.pose_gen, chosen.clone(), self.all_joints);
         if key != self.seen {
             self.seen = key;
             let (rest, pose) = (&self.rest.world_from_bone, &self.pose.world_from_bone);
             let mut segs = Vec::new();
             for id in st.doc.bone_ids() {
-                if !self.all_joints && st.selection != Some(id) {
+                let selected = chosen.contains(&id);
+                if !self.all_joints && !selected {
                     continue;
                 }
                 if let Some(mut j) = joint_gizmo(&st.doc, id, rest, pose) {
-                    let selected = st.selection == Some(id);
                     // The selected joint's gizmo is drawn larger so its limits read clearly.
                     j.size = gizmo_size_m(st, &self.rest, id, self.character_m)
                         * if selected { 1.8 } else { 1.0 };
@@ -269,7 +270,7 @@ impl Viewport {
             pose_gen: self.pose_gen,
             pose: self.pose.clone(),
             colliders: self.colliders.clone(),
-            selected: st.selection,
+            selected: st.selected_bones(),
             segments_gen: self.segments_gen,
             segments: self.segments.clone(),
             camera: self.camera,
@@ -462,5 +463,22 @@ mod tests {
             "axis {axis} m on a {tiny_m} m character"
         );
         assert!(longest <= 1.0 + 1e-6, "grid {longest} m across");
+    }
+
+    /// With "All joints" off, every bone of a multi-selection shows its gizmo, not only the
+    /// primary one.
+    #[test]
+    fn every_selected_joint_shows_its_gizmo() {
+        let mut st = EditorState::new(scaled_mannequin(1.0), UriPolicy::default());
+        let mut v = Viewport::new(false);
+        v.all_joints = false;
+        st.selection = st.doc.bone_by_name("thigh_l");
+        v.sync(&mut st);
+        let one = v.segments.len();
+        let thigh_r = st.doc.bone_by_name("thigh_r").expect("bone");
+        st.toggle_select(thigh_r);
+        v.sync(&mut st);
+        assert_eq!(st.selected_bones().len(), 2);
+        assert!(v.segments.len() >= 2 * one - 2, "{one} then {}", v.segments.len());
     }
 }

@@ -30,7 +30,8 @@ pub struct SceneInput {
     pub pose_gen: u64,
     pub pose: Arc<Pose>,
     pub colliders: Arc<Vec<PlacedCollider>>,
-    pub selected: Option<BoneId>,
+    /// Every selected bone (the primary first): their collider shells are highlighted.
+    pub selected: Vec<BoneId>,
     /// Changes whenever `segments` changes.
     pub segments_gen: u64,
     pub segments: Arc<Vec<Segment>>,
@@ -85,7 +86,7 @@ struct FrameGeometry {
     lines: Option<((u64, glam::Vec3), Gm<Mesh, ColorMaterial>)>,
 }
 
-type ColliderKey = (*const PlacedCollider, Option<BoneId>);
+type ColliderKey = (*const PlacedCollider, Vec<BoneId>);
 
 /// Everything the cached image depends on.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,7 +95,7 @@ struct CacheKey {
     pose_gen: u64,
     segments_gen: u64,
     colliders: *const PlacedCollider,
-    selected: Option<BoneId>,
+    selected: Vec<BoneId>,
     camera: OrbitCamera,
     show_mesh: bool,
     show_colliders: bool,
@@ -274,13 +275,13 @@ impl GpuScene {
                 .collect();
             f.colliders = None;
         }
-        let key = (input.colliders.as_ptr(), input.selected);
+        let key = (input.colliders.as_ptr(), input.selected.clone());
         if f.colliders.as_ref().is_none_or(|(k, _)| *k != key) {
             let placed = input.colliders.iter().zip(&f.shells).map(|(c, s)| Placed {
                 positions: &s.positions,
                 indices: &s.indices,
                 world_from_local: c.world_from_collider,
-                color: if Some(c.bone) == input.selected {
+                color: if input.selected.contains(&c.bone) {
                     COLLIDER_SELECTED
                 } else {
                     COLLIDER
@@ -304,7 +305,7 @@ impl GpuScene {
             pose_gen: input.pose_gen,
             segments_gen: input.segments_gen,
             colliders: input.colliders.as_ptr(),
-            selected: input.selected,
+            selected: input.selected.clone(),
             camera: input.camera,
             show_mesh: input.show_mesh,
             show_colliders: input.show_colliders,
