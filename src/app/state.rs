@@ -4,8 +4,7 @@ use super::autosave;
 use super::history::History;
 use super::loader::{Loaded, Loading};
 use crate::document::geometry::Geometry;
-use crate::document::{BoneId, ConstraintKind, Document, Drive, Edit, EditTarget, UriPolicy};
-use serde_json::json;
+use crate::document::{BoneId, Document, Edit, EditTarget, UriPolicy};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -45,7 +44,9 @@ pub struct EditorState {
     pub status: String,
     pub policy: UriPolicy,
     /// Limits and gains copied from one joint, to paste onto another.
-    pub joint_clipboard: Option<(ConstraintKind, Option<Drive>)>,
+    /// A copied joint: every constraint and drive key of the field table (but the parent
+    /// bone) with the value the file gave it, or None where it takes the default.
+    pub joint_clipboard: Option<Vec<(String, Option<serde_json::Value>)>>,
     /// Save asks where to save first (the bundled default character is untitled: saving must
     /// never overwrite the copy that ships with the tool).
     pub wants_save_as: bool,
@@ -168,26 +169,37 @@ impl EditorState {
             .unwrap_or_else(|e| panic!("the embedded mannequin must parse: {e}"))
     }
 
-    /// Copies the selected joint's limits and drive gains.
+    /// Copies the selected joint's limits and drive gains: the constraint and drive keys of
+    /// the field table, as the file states them.
     pub fn copy_joint(&mut self) {
         let Some(id) = self.selection else { return };
-        let p = self.doc.bone(id).physics.as_ref();
-        if let Some(c) = p.and_then(|p| p.constraint.as_ref()) {
-            self.joint_clipboard = Some((c.kind.clone(), p.and_then(|p| p.drive)));
-            self.status = format!("copied the joint of {}", self.doc.bone(id).name);
+        let has_joint = self.doc.bone(id).physics.as_ref().is_some_and(|p| p.constraint.is_some());
+        if !has_joint {
+            return;
         }
+        let node = self.doc.bone(id).node;
+        let physics = self.doc.json().pointer(&format!("/nodes/{node}/extras/physics")).cloned();
+        let values = joint_fields()
+            .map(|path| {
+                let pointer = format!("/{}", path.replace('.', "/"));
+                let v = physics.as_ref().and_then(|p| p.pointer(&pointer)).cloned();
+                (path, v)
+            })
+            .collect();
+        self.joint_clipboard = Some(values);
+        self.status = format!("copied the joint of {}", self.doc.bone(id).name);
     }
 
     /// Pastes copied limits and gains onto every selected bone (and, with symmetric
     /// editing, their twins): one undo step, all or nothing.
     pub fn paste_joint(&mut self) {
-        let (Some(id), Some((kind, drive))) = (self.selection, self.joint_clipboard.clone()) else {
+        let (Some(id), Some(values)) = (self.selection, self.joint_clipboard.clone()) else {
             return;
         };
         let bones = self.selected_bones();
         let edits = bones
             .iter()
-            .flat_map(|&b| joint_edits(self.doc.bone_target(b), &kind, drive))
+            .flat_map(|&b| joint_edits(self.doc.bone_target(b), &values))
             .collect();
         match self.apply_linked(edits, &bones, None) {
             Ok(()) => self.status = format!("pasted the joint onto {}", self.doc.bone(id).name),
@@ -319,40 +331,31 @@ impl EditorState {
 }
 
 /// The edits that give `target` a joint's type, limits and drive gains.
-fn joint_edits(target: EditTarget, kind: &ConstraintKind, drive: Option<Drive>) -> Vec<Edit> {
-    let set = |key: &str, value: serde_json::Value| Edit::Set {
-        target,
-        key: key.into(),
-        value,
-    };
-    let mut edits = vec![set("constraint.type", json!(kind.type_name()))];
-    match kind {
-        ConstraintKind::BallSocket {
-            swing_limit_deg,
-            twist_limit_deg,
-            swing_y_axis,
-        } => {
-            edits.push(set("constraint.swing_limit_deg", swing_limit_deg.to_json()));
-            edits.push(set("constraint.twist_limit_deg", twist_limit_deg.to_json()));
-            if let Some(y) = swing_y_axis {
-                edits.push(set("constraint.swing_y_axis", json!(y)));
-            }
-        }
-        ConstraintKind::Hinge {
-            hinge_axis,
-            limit_min_deg,
-            limit_max_deg,
-        } => {
-            edits.push(set("constraint.hinge_axis", json!(hinge_axis)));
-            edits.push(set("constraint.limit_min_deg", json!(limit_min_deg)));
-            edits.push(set("constraint.limit_max_deg", json!(limit_max_deg)));
-        }
-    }
-    if let Some(d) = drive {
-        edits.push(set("drive.stiffness", json!(d.stiffness)));
-        edits.push(set("drive.damping", json!(d.damping)));
-        edits.push(set("drive.max_torque", json!(d.max_torque)));
-        edits.push(set("drive.follow_strength", json!(d.follow_strength)));
-    }
-    edits
+/// The paths of the constraint and drive keys of the field table a joint copy carries
+/// (`constraint.swing_limit_deg`, `drive.stiffness`, ...): all but the parent bone.
+fn joint_fields() -> impl Iterator<Item = String> {
+    use crate::document::fields::{self, Section};
+    let constraint = fields::section(Section::Constraint)
+        .filter(|f| f.key != "parent_bone")
+        .map(|f| format!("constraint.{}", f.key));
+    constraint.chain(fields::section(Section::Drive).map(|f| format!("drive.{}", f.key)))
+}
+
+/// The edits that give `target` a copied joint: each key set as copied, or removed where the
+/// copy had none (so it takes the same default).
+fn joint_edits(target: EditTarget, values: &[(String, Option<serde_json::Value>)]) -> Vec<Edit> {
+    values
+        .iter()
+        .map(|(key, v)| match v {
+            Some(value) => Edit::Set {
+                target,
+                key: key.clone(),
+                value: value.clone(),
+            },
+            None => Edit::Remove {
+                target,
+                key: key.clone(),
+            },
+        })
+        .collect()
 }

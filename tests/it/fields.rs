@@ -81,3 +81,30 @@ fn inspector_leaves_large_values_alone() {
     assert_eq!(after.mass, p.mass);
     assert_eq!(after.drive, p.drive);
 }
+
+/// Copy/paste of a joint carries the field table's constraint and drive keys as the file
+/// states them: a hip pasted onto an elbow becomes the same ball socket, without the hinge's
+/// keys, in one undo step.
+#[test]
+fn joint_copy_paste_carries_the_tables_keys() {
+    use ragdoll_tuner::app::state::EditorState;
+    let doc = Document::open(common::mannequin()).expect("mannequin");
+    let mut st = EditorState::new(doc, ragdoll_tuner::document::UriPolicy::default());
+    st.selection = st.doc.bone_by_name("thigh_l");
+    st.copy_joint();
+    st.select_only(st.doc.bone_by_name("forearm_l"));
+    st.paste_joint();
+    let node = |st: &EditorState, n: &str| {
+        let id = st.doc.bone_by_name(n).expect("bone");
+        st.doc.json()["nodes"][st.doc.bone(id).node]["extras"]["physics"].clone()
+    };
+    let (hip, elbow) = (node(&st, "thigh_l"), node(&st, "forearm_l"));
+    assert_eq!(elbow["constraint"]["type"], "ball_socket", "{}", st.status);
+    assert_eq!(elbow["constraint"]["swing_limit_deg"], hip["constraint"]["swing_limit_deg"]);
+    assert_eq!(elbow["constraint"]["twist_limit_deg"], hip["constraint"]["twist_limit_deg"]);
+    assert!(elbow["constraint"].get("hinge_axis").is_none() && elbow["constraint"].get("limit_max_deg").is_none());
+    assert_eq!(elbow["constraint"]["parent_bone"], "upper_arm_l", "the parent stays");
+    assert_eq!(elbow["drive"], hip["drive"]);
+    st.undo();
+    assert_eq!(node(&st, "forearm_l")["constraint"]["type"], "hinge", "one undo step");
+}
