@@ -381,8 +381,10 @@ fn parse_swing(value: Option<&Value>, cx: &mut Ctx) -> SwingExtentsDeg {
                 return default;
             }
             let range = Range::Within(0.0, MAX_SWING_EXTENT_DEG);
-            *o = cx.number(obj, KEY, name, f64::NAN, range);
-            if o.is_nan() {
+            let before = cx.diags.len();
+            *o = cx.number(obj, KEY, name, DEFAULT_SWING_LIMIT_DEG, range);
+            if cx.diags.len() > before {
+                // One bad extent makes the whole limit the default (no limit), as the message says.
                 return default;
             }
         }
