@@ -14,7 +14,9 @@ pub const CLEARANCE: f64 = 0.01;
 /// The vertical extent of a pose's bone origins.
 pub fn height(pose: &[DMat4]) -> f64 {
     let ys = pose.iter().map(|m| m.w_axis.y);
-    let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| (a.min(y), b.max(y)));
+    let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+        (a.min(y), b.max(y))
+    });
     if hi > lo {
         hi - lo
     } else {

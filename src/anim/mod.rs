@@ -42,9 +42,17 @@ impl Follower {
         let rest: Vec<DMat4> = doc
             .bones
             .iter()
-            .map(|b| doc.skeleton.nodes.get(b.node).map_or(DMat4::IDENTITY, |n| n.world_from_node))
+            .map(|b| {
+                doc.skeleton
+                    .nodes
+                    .get(b.node)
+                    .map_or(DMat4::IDENTITY, |n| n.world_from_node)
+            })
             .collect();
-        let joints: Vec<JointDef> = doc.bone_ids().filter_map(|id| joint::resolve(doc, id)).collect();
+        let joints: Vec<JointDef> = doc
+            .bone_ids()
+            .filter_map(|id| joint::resolve(doc, id))
+            .collect();
         let has_body = |id: BoneId| {
             doc.bone(id)
                 .physics
@@ -126,7 +134,9 @@ impl Follower {
             ) else {
                 continue;
             };
-            let Some(new_p) = out.get(p).copied() else { continue };
+            let Some(new_p) = out.get(p).copied() else {
+                continue;
+            };
             let (_, rp_rest, tp_rest) = rest_p.to_scale_rotation_translation();
             let (sc, rc_rest, tc_rest) = rest_c.to_scale_rotation_translation();
             let (_, rp, tp) = new_p.to_scale_rotation_translation();
@@ -166,9 +176,12 @@ impl Follower {
             }
             let node = self.bone_nodes.get(b).copied();
             let ancestor = node.and_then(|n| {
-                self.skeleton
-                    .ancestors(n)
-                    .find_map(|a| self.bone_nodes.iter().position(|&x| x == a).filter(|&i| moved(i)))
+                self.skeleton.ancestors(n).find_map(|a| {
+                    self.bone_nodes
+                        .iter()
+                        .position(|&x| x == a)
+                        .filter(|&i| moved(i))
+                })
             });
             let (Some(a), Some(m)) = (ancestor, clip.get(b)) else {
                 continue;

@@ -62,7 +62,9 @@ fn rest_trs(m: &DMat4) -> LocalTrs {
 pub fn world_pose(skeleton: &Skeleton, clip: &Clip, t_s: f32) -> Vec<DMat4> {
     let nodes = &skeleton.nodes;
     let mut world = vec![DMat4::IDENTITY; nodes.len()];
-    let mut stack: Vec<usize> = (0..nodes.len()).filter(|&i| nodes[i].parent.is_none()).collect();
+    let mut stack: Vec<usize> = (0..nodes.len())
+        .filter(|&i| nodes[i].parent.is_none())
+        .collect();
     while let Some(i) = stack.pop() {
         let Some(n) = nodes.get(i) else { continue };
         let local = if clip.animates(i) {
@@ -71,7 +73,10 @@ pub fn world_pose(skeleton: &Skeleton, clip: &Clip, t_s: f32) -> Vec<DMat4> {
         } else {
             n.parent_from_node
         };
-        let parent = n.parent.and_then(|p| world.get(p).copied()).unwrap_or(DMat4::IDENTITY);
+        let parent = n
+            .parent
+            .and_then(|p| world.get(p).copied())
+            .unwrap_or(DMat4::IDENTITY);
         if let Some(w) = world.get_mut(i) {
             *w = parent * local;
         }

@@ -66,7 +66,12 @@ impl ClipLink {
 
     /// Brings the simulation's clip to the controls: a new driver when the clip or root mode
     /// changes, the playback edited in place otherwise. Returns an error message to show.
-    pub fn apply(&mut self, sim: &mut Simulation, doc: &Document, c: &ClipControls) -> Result<(), String> {
+    pub fn apply(
+        &mut self,
+        sim: &mut Simulation,
+        doc: &Document,
+        c: &ClipControls,
+    ) -> Result<(), String> {
         if self.applied.as_ref() == Some(c) {
             return Ok(());
         }
@@ -75,7 +80,9 @@ impl ClipLink {
             return sim.set_clip(None).map_err(|e| e.to_string());
         };
         let t = sim.time_s();
-        let same = prev.as_ref().is_some_and(|p| p.selected == c.selected && p.root == c.root);
+        let same = prev
+            .as_ref()
+            .is_some_and(|p| p.selected == c.selected && p.root == c.root);
         if !same {
             let playback = Playback {
                 speed: if c.playing { c.speed } else { 0.0 },

@@ -27,7 +27,9 @@ pub fn ui(ui: &mut egui::Ui, c: &mut ClipControls, view: &ClipView) {
     let current = c
         .selected
         .and_then(|i| view.clips.get(i))
-        .map_or("none (rest pose)".to_string(), |(n, d)| format!("{n} ({d:.2} s)"));
+        .map_or("none (rest pose)".to_string(), |(n, d)| {
+            format!("{n} ({d:.2} s)")
+        });
     let l = ui.label("Clip");
     egui::ComboBox::from_id_salt("clip_picker")
         .selected_text(current)
@@ -60,13 +62,19 @@ pub fn ui(ui: &mut egui::Ui, c: &mut ClipControls, view: &ClipView) {
         }
     }
     let l = ui.label("Clip speed");
-    ui.add(egui::Slider::new(&mut c.speed, 0.1..=2.0).suffix(" ×").logarithmic(true))
-        .labelled_by(l.id);
+    ui.add(
+        egui::Slider::new(&mut c.speed, 0.1..=2.0)
+            .suffix(" ×")
+            .logarithmic(true),
+    )
+    .labelled_by(l.id);
     ui.horizontal(|ui| {
         ui.label("Root");
         ui.radio_value(&mut c.root, RootMode::Kinematic, "Kinematic")
             .on_hover_text("The root follows the clip's root motion; the limbs are simulated");
         ui.radio_value(&mut c.root, RootMode::Free, "Free")
-            .on_hover_text("The root is simulated and balance holds the character (idle-like clips)");
+            .on_hover_text(
+                "The root is simulated and balance holds the character (idle-like clips)",
+            );
     });
 }

@@ -13,8 +13,10 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     ui.heading(format!("Bone: {}", bone.name));
     let count = st.selected_bones().len();
     if count > 1 {
-        ui.label(format!("{count} bones selected: a change applies to each that has the field"))
-            .on_hover_text("Fields whose values differ show as mixed (—)");
+        ui.label(format!(
+            "{count} bones selected: a change applies to each that has the field"
+        ))
+        .on_hover_text("Fields whose values differ show as mixed (—)");
     }
     let has_joint = bone
         .physics
@@ -42,7 +44,9 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
         if let Some(t) = crate::mirror::twin_of(&pairs, id) {
             let twin = st.doc.bone(t).name.clone();
             ui.checkbox(&mut st.symmetric, "Symmetric")
-                .on_hover_text(format!("Edits also apply to {twin}, mirrored (one undo step)"));
+                .on_hover_text(format!(
+                    "Edits also apply to {twin}, mirrored (one undo step)"
+                ));
         }
     });
     let Some(p) = st.doc.bone(id).physics.clone() else {
@@ -63,7 +67,13 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
                 ("Stiffness", d.stiffness, "drive.stiffness", "N·m/rad", 5.0),
                 ("Damping", d.damping, "drive.damping", "N·m·s/rad", 0.5),
                 ("Max torque", d.max_torque, "drive.max_torque", "N·m", 1.0),
-                ("Follow strength", d.follow_strength, "drive.follow_strength", "×", 0.05),
+                (
+                    "Follow strength",
+                    d.follow_strength,
+                    "drive.follow_strength",
+                    "×",
+                    0.05,
+                ),
             ];
             widgets::gains(ui, st, target, &rows);
         });

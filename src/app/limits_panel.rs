@@ -99,14 +99,24 @@ pub fn ball_socket(
     );
 }
 
-fn extents(ui: &mut egui::Ui, st: &mut EditorState, (target, id): (EditTarget, BoneId), swing: SwingExtentsDeg) {
+fn extents(
+    ui: &mut egui::Ui,
+    st: &mut EditorState,
+    (target, id): (EditTarget, BoneId),
+    swing: SwingExtentsDeg,
+) {
     let labels = extent_labels(st, id);
     let mixed = st.is_mixed(SWING_KEY);
     let mut values = swing.to_array();
     let mut merge = None;
     let mut changed = false;
     for k in 0..4 {
-        let n = deg(&labels[k], values[k], SWING_KEY, crate::document::MAX_SWING_EXTENT_DEG);
+        let n = deg(
+            &labels[k],
+            values[k],
+            SWING_KEY,
+            crate::document::MAX_SWING_EXTENT_DEG,
+        );
         if let Some((v, m)) = widgets::num_row(ui, n, mixed) {
             values[k] = v;
             merge = m;

@@ -2,8 +2,8 @@
 //! settings, edits reach the running world through `Simulation::sync`, the bodies pose the
 //! viewport, and the telemetry rings feed the plots.
 
-use super::plot::{PlotKind, Series};
 use super::clip_link::{clip_clock, ClipLink};
+use super::plot::{PlotKind, Series};
 use super::sim_link::{SimControls, Simulation as Live};
 use super::step_rate::StepRate;
 use crate::document::{BoneId, ConstraintKind, Document};
@@ -437,7 +437,12 @@ impl Live for LiveSim {
     }
 
     fn clips(&self) -> (Vec<(String, f32)>, Vec<String>) {
-        let list = self.clip.clips.iter().map(|c| (c.name.clone(), c.duration_s)).collect();
+        let list = self
+            .clip
+            .clips
+            .iter()
+            .map(|c| (c.name.clone(), c.duration_s))
+            .collect();
         (list, self.clip.problems.clone())
     }
 

@@ -99,20 +99,32 @@ pub fn bar(ui: &mut egui::Ui, st: &mut EditorState, files: &mut Files, gen: &mut
 /// Symmetric editing and the mirror commands (each one undo step).
 fn symmetry_menu(ui: &mut egui::Ui, st: &mut EditorState) {
     let has_twins = !st.twin_pairs().is_empty();
-    ui.add_enabled(has_twins, egui::Checkbox::new(&mut st.symmetric, "Symmetric editing"))
-        .on_hover_text("An edit on one side also applies to the twin bone, mirrored");
+    ui.add_enabled(
+        has_twins,
+        egui::Checkbox::new(&mut st.symmetric, "Symmetric editing"),
+    )
+    .on_hover_text("An edit on one side also applies to the twin bone, mirrored");
     ui.separator();
     if ui
-        .add_enabled(st.selection.is_some() && has_twins, egui::Button::new("Mirror to other side"))
+        .add_enabled(
+            st.selection.is_some() && has_twins,
+            egui::Button::new("Mirror to other side"),
+        )
         .on_hover_text("Mirror the selected bones' collider, limits and drive onto their twins")
         .clicked()
     {
         st.mirror_selection();
     }
-    if ui.add_enabled(has_twins, egui::Button::new("Mirror side L to R")).clicked() {
+    if ui
+        .add_enabled(has_twins, egui::Button::new("Mirror side L to R"))
+        .clicked()
+    {
         st.mirror_whole_side(crate::mirror::Direction::LeftToRight);
     }
-    if ui.add_enabled(has_twins, egui::Button::new("Mirror side R to L")).clicked() {
+    if ui
+        .add_enabled(has_twins, egui::Button::new("Mirror side R to L"))
+        .clicked()
+    {
         st.mirror_whole_side(crate::mirror::Direction::RightToLeft);
     }
 }

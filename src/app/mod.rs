@@ -16,10 +16,10 @@ mod live_sim;
 mod loader;
 mod menu;
 mod outliner;
-mod presets_menu;
-pub mod selection;
 pub mod plot;
 mod plot_line;
+mod presets_menu;
+pub mod selection;
 pub mod sim_link;
 pub mod state;
 mod step_rate;
@@ -252,9 +252,20 @@ impl EditorApp {
     /// Picks an animation clip by name or index in the clip panel; it plays from the next
     /// simulation step (a status message when there is no such clip).
     pub fn select_clip(&mut self, name_or_index: &str) {
-        let clips = self.simulation.as_ref().map(|s| s.clips().0).unwrap_or_default();
-        let by_index = name_or_index.parse::<usize>().ok().filter(|&i| i < clips.len());
-        match clips.iter().position(|(n, _)| n == name_or_index).or(by_index) {
+        let clips = self
+            .simulation
+            .as_ref()
+            .map(|s| s.clips().0)
+            .unwrap_or_default();
+        let by_index = name_or_index
+            .parse::<usize>()
+            .ok()
+            .filter(|&i| i < clips.len());
+        match clips
+            .iter()
+            .position(|(n, _)| n == name_or_index)
+            .or(by_index)
+        {
             Some(i) => self.sim.clip.selected = Some(i),
             None => self.state.status = format!("no animation clip '{name_or_index}'"),
         }
@@ -314,7 +325,9 @@ impl EditorApp {
         let st = &mut self.state;
         egui::Panel::top("menu")
             .frame(unfilled_side(ui))
-            .show(ui, |ui| menu::bar(ui, st, &mut self.files, &mut self.generate));
+            .show(ui, |ui| {
+                menu::bar(ui, st, &mut self.files, &mut self.generate)
+            });
         egui::Panel::bottom("status")
             .frame(unfilled_side(ui))
             .show(ui, |ui| {

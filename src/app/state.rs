@@ -173,12 +173,21 @@ impl EditorState {
     /// the field table, as the file states them.
     pub fn copy_joint(&mut self) {
         let Some(id) = self.selection else { return };
-        let has_joint = self.doc.bone(id).physics.as_ref().is_some_and(|p| p.constraint.is_some());
+        let has_joint = self
+            .doc
+            .bone(id)
+            .physics
+            .as_ref()
+            .is_some_and(|p| p.constraint.is_some());
         if !has_joint {
             return;
         }
         let node = self.doc.bone(id).node;
-        let physics = self.doc.json().pointer(&format!("/nodes/{node}/extras/physics")).cloned();
+        let physics = self
+            .doc
+            .json()
+            .pointer(&format!("/nodes/{node}/extras/physics"))
+            .cloned();
         let values = joint_fields()
             .map(|path| {
                 let pointer = format!("/{}", path.replace('.', "/"));

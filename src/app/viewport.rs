@@ -178,7 +178,11 @@ impl Viewport {
             }
             if let Some(g) = &self.ghost {
                 let thick = 0.004 * self.character_m / REFERENCE_SIZE_M;
-                segs.extend(crate::render::gizmo::ghost_segments(&st.doc, &g.world_from_bone, thick));
+                segs.extend(crate::render::gizmo::ghost_segments(
+                    &st.doc,
+                    &g.world_from_bone,
+                    thick,
+                ));
             }
             self.segments = Arc::new(segs);
             self.segments_gen += 1;
@@ -479,6 +483,10 @@ mod tests {
         st.toggle_select(thigh_r);
         v.sync(&mut st);
         assert_eq!(st.selected_bones().len(), 2);
-        assert!(v.segments.len() >= 2 * one - 2, "{one} then {}", v.segments.len());
+        assert!(
+            v.segments.len() >= 2 * one - 2,
+            "{one} then {}",
+            v.segments.len()
+        );
     }
 }

@@ -66,7 +66,11 @@ pub fn num_row(ui: &mut egui::Ui, n: Num, mixed: bool) -> Option<(f64, Option<eg
             dv = dv.custom_formatter(|_, _| MIXED.to_string());
         }
         let r = ui.add(dv).labelled_by(label.id);
-        let r = if mixed { r.on_hover_text(MIXED_HELP) } else { r };
+        let r = if mixed {
+            r.on_hover_text(MIXED_HELP)
+        } else {
+            r
+        };
         if r.changed() {
             changed = Some(r.dragged().then_some(r.id));
         }
@@ -109,7 +113,11 @@ pub fn vec3(
                 dv = dv.custom_formatter(|_, _| MIXED.to_string());
             }
             let r = ui.add(dv).labelled_by(l.id);
-            let r = if mixed { r.on_hover_text(MIXED_HELP) } else { r };
+            let r = if mixed {
+                r.on_hover_text(MIXED_HELP)
+            } else {
+                r
+            };
             if r.changed() {
                 changed = true;
                 merge = r.dragged().then_some(r.id);
@@ -204,7 +212,11 @@ pub fn text(
         .hint_text(if mixed { MIXED } else { "" })
         .desired_width(ui.available_width().max(140.0));
     let resp = ui.add(edit).labelled_by(l.id);
-    let resp = if mixed { resp.on_hover_text(MIXED_HELP) } else { resp };
+    let resp = if mixed {
+        resp.on_hover_text(MIXED_HELP)
+    } else {
+        resp
+    };
     ui.end_row();
     if resp.lost_focus() {
         ui.data_mut(|d| d.remove::<String>(id));

@@ -3,15 +3,19 @@
 //! every step), once holding the rest pose with the same root pinned; balance off in both.
 
 use crate::anim::Playback;
-use crate::sim::{ClipDriver, RootMode, SimSettings, Simulation};
 use crate::document::UriPolicy;
+use crate::sim::{ClipDriver, RootMode, SimSettings, Simulation};
 use anyhow::{anyhow, Context};
 use serde_json::json;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-fn steps_per_s(a: &mut Simulation, b: &mut Simulation, budget: Duration) -> anyhow::Result<(f64, f64)> {
+fn steps_per_s(
+    a: &mut Simulation,
+    b: &mut Simulation,
+    budget: Duration,
+) -> anyhow::Result<(f64, f64)> {
     let rounds = 6;
     let (mut ta, mut tb, mut na, mut nb) = (Duration::ZERO, Duration::ZERO, 0u64, 0u64);
     for _ in 0..rounds {
@@ -32,7 +36,13 @@ fn steps_per_s(a: &mut Simulation, b: &mut Simulation, budget: Duration) -> anyh
     Ok((na as f64 / ta.as_secs_f64(), nb as f64 / tb.as_secs_f64()))
 }
 
-pub fn run(file: &Path, clip: &str, seconds: f64, as_json: bool, policy: UriPolicy) -> anyhow::Result<ExitCode> {
+pub fn run(
+    file: &Path,
+    clip: &str,
+    seconds: f64,
+    as_json: bool,
+    policy: UriPolicy,
+) -> anyhow::Result<ExitCode> {
     let doc = super::open(file, policy)?;
     let anims = doc.load_animations()?;
     let clip = anims
@@ -55,7 +65,11 @@ pub fn run(file: &Path, clip: &str, seconds: f64, as_json: bool, policy: UriPoli
         following.step().map_err(|p| anyhow!("{p}"))?;
         resting.step().map_err(|p| anyhow!("{p}"))?;
     }
-    let (f, r) = steps_per_s(&mut following, &mut resting, Duration::from_secs_f64(seconds.max(0.2)))?;
+    let (f, r) = steps_per_s(
+        &mut following,
+        &mut resting,
+        Duration::from_secs_f64(seconds.max(0.2)),
+    )?;
     let extra = (r / f - 1.0) * 100.0;
     if as_json {
         println!(

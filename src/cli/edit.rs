@@ -29,11 +29,15 @@ pub fn run(
     let before: Vec<Diagnostic> = doc.diagnostics.clone();
     apply_sets(&mut doc, sets).with_context(|| format!("{}", file.display()))?;
     let preset = match &extras.preset {
-        Some(p) => Some(apply_preset(&mut doc, p, &extras.bones).with_context(|| format!("{}", file.display()))?),
+        Some(p) => Some(
+            apply_preset(&mut doc, p, &extras.bones)
+                .with_context(|| format!("{}", file.display()))?,
+        ),
         None => None,
     };
     let mirrored = match extras.mirror {
-        Some(dir) => apply_mirror(&mut doc, dir, &extras.bones).with_context(|| format!("{}", file.display()))?,
+        Some(dir) => apply_mirror(&mut doc, dir, &extras.bones)
+            .with_context(|| format!("{}", file.display()))?,
         None => 0,
     };
     let new_errors: Vec<&Diagnostic> = doc
@@ -82,7 +86,8 @@ pub fn apply_mirror(
     let ids = bone_ids(doc, bones)?;
     let only = (!ids.is_empty()).then_some(ids.as_slice());
     let edits = crate::mirror::mirror_side(doc, dir, only);
-    let targets: std::collections::BTreeSet<_> = edits.iter().map(|e| format!("{:?}", e.target())).collect();
+    let targets: std::collections::BTreeSet<_> =
+        edits.iter().map(|e| format!("{:?}", e.target())).collect();
     if edits.is_empty() {
         anyhow::bail!("no left/right twins found to mirror (by name or by position)");
     }
@@ -104,14 +109,21 @@ pub fn apply_preset(
     let applied = crate::presets::apply_named(doc, name, &scope, None)
         .with_context(|| format!("--preset {name}"))?;
     if applied.edits.is_empty() {
-        anyhow::bail!("--preset {name}: nothing to apply ({} jointed bone(s) without a match)", applied.skipped);
+        anyhow::bail!(
+            "--preset {name}: nothing to apply ({} jointed bone(s) without a match)",
+            applied.skipped
+        );
     }
-    doc.apply(&Edit::Group(applied.edits)).with_context(|| format!("--preset {name}"))?;
+    doc.apply(&Edit::Group(applied.edits))
+        .with_context(|| format!("--preset {name}"))?;
     Ok((applied.bones, applied.skipped))
 }
 
 /// The bones named in `--bones` (comma-separated lists allowed).
-fn bone_ids(doc: &crate::document::Document, bones: &[String]) -> anyhow::Result<Vec<crate::document::BoneId>> {
+fn bone_ids(
+    doc: &crate::document::Document,
+    bones: &[String],
+) -> anyhow::Result<Vec<crate::document::BoneId>> {
     bones
         .iter()
         .flat_map(|b| b.split(','))

@@ -17,7 +17,8 @@ pub struct PoseWriter {
 
 impl PoseWriter {
     pub fn create(path: &Path) -> anyhow::Result<Self> {
-        let f = std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+        let f =
+            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
         let mut out = BufWriter::new(f);
         writeln!(out, "step,time_s,bone,px,py,pz,qx,qy,qz,qw")
             .with_context(|| format!("writing {}", path.display()))?;

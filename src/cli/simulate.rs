@@ -92,7 +92,10 @@ fn r(x: f64, digits: i32) -> f64 {
 }
 
 /// The clip driver `--clip` asks for, if any.
-fn clip_driver(doc: &crate::document::Document, a: &SimulateArgs) -> anyhow::Result<Option<ClipDriver>> {
+fn clip_driver(
+    doc: &crate::document::Document,
+    a: &SimulateArgs,
+) -> anyhow::Result<Option<ClipDriver>> {
     let Some(name) = &a.clip else {
         return Ok(None);
     };
@@ -101,11 +104,19 @@ fn clip_driver(doc: &crate::document::Document, a: &SimulateArgs) -> anyhow::Res
         eprintln!("{}: {d}", doc.path.display());
     }
     let Some(clip) = anims.find(name).cloned() else {
-        let names: Vec<String> = anims.clips.iter().map(|c| format!("{} ({})", c.name, c.index)).collect();
+        let names: Vec<String> = anims
+            .clips
+            .iter()
+            .map(|c| format!("{} ({})", c.name, c.index))
+            .collect();
         return Err(anyhow!(
             "{}: no animation '{name}'; the file has: {}",
             doc.path.display(),
-            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
         ));
     };
     let playback = crate::anim::Playback::default();
@@ -147,16 +158,22 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
         }
         _ => a.seconds,
     };
-    if driver.as_ref().is_some_and(|d| d.root == RootMode::Kinematic) {
+    if driver
+        .as_ref()
+        .is_some_and(|d| d.root == RootMode::Kinematic)
+    {
         // The root follows the clip: the balance controller has nothing to hold.
         sim.settings_mut().balance = false;
     }
     let steps = (seconds / sim.settings().dt_s as f64).round() as u64;
     let (clip_name, root_mode) = (
         driver.as_ref().map(|d| d.clip.name.clone()),
-        driver.as_ref().map(|d| format!("{:?}", d.root).to_lowercase()),
+        driver
+            .as_ref()
+            .map(|d| format!("{:?}", d.root).to_lowercase()),
     );
-    sim.set_clip(driver).with_context(|| format!("{}", file.display()))?;
+    sim.set_clip(driver)
+        .with_context(|| format!("{}", file.display()))?;
     let mut pushed = vec![false; pushes.len()];
     let t0 = Instant::now();
     let mut pause = None;

@@ -45,22 +45,36 @@ pub fn read_floats(json: &Value, buffers: &[&[u8]], index: usize) -> Result<Floa
         .and_then(|a| a.get(index))
         .ok_or_else(|| format!("accessor {index} does not exist"))?;
     let kind = acc.get("type").and_then(Value::as_str).unwrap_or("");
-    let width = width_of(kind).ok_or_else(|| format!("accessors[{index}].type '{kind}' is not SCALAR or VECn"))?;
-    let count = field(acc, "count").ok_or_else(|| format!("accessors[{index}].count is missing"))? as usize;
+    let width = width_of(kind)
+        .ok_or_else(|| format!("accessors[{index}].type '{kind}' is not SCALAR or VECn"))?;
+    let count =
+        field(acc, "count").ok_or_else(|| format!("accessors[{index}].count is missing"))? as usize;
     let ctype = field(acc, "componentType").unwrap_or(0);
-    let normalized = acc.get("normalized").and_then(Value::as_bool).unwrap_or(false);
+    let normalized = acc
+        .get("normalized")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     let size = match (ctype, normalized) {
         (5126, _) => 4,
         (5120 | 5121, true) => 1,
         (5122 | 5123, true) => 2,
-        _ => return Err(format!("accessors[{index}].componentType {ctype} is not float or a normalized integer")),
+        _ => {
+            return Err(format!(
+                "accessors[{index}].componentType {ctype} is not float or a normalized integer"
+            ))
+        }
     };
     if acc.get("sparse").is_some() {
-        return Err(format!("accessors[{index}]: sparse accessors are not supported"));
+        return Err(format!(
+            "accessors[{index}]: sparse accessors are not supported"
+        ));
     }
     let Some(view_index) = field(acc, "bufferView") else {
         // No view: all zeros, as the spec says.
-        return Ok(Floats { width, values: vec![0.0; width.saturating_mul(count).min(1 << 24)] });
+        return Ok(Floats {
+            width,
+            values: vec![0.0; width.saturating_mul(count).min(1 << 24)],
+        });
     };
     let view = json
         .get("bufferViews")
@@ -81,7 +95,10 @@ pub fn read_floats(json: &Value, buffers: &[&[u8]], index: usize) -> Result<Floa
         .unwrap_or(Some(0))
         .and_then(|x| x.checked_add(acc_offset));
     let view_end = view_offset.checked_add(view_len);
-    if needed.is_none_or(|n| n > view_len) || stride < elem || view_end.is_none_or(|e| e > buffer.len()) {
+    if needed.is_none_or(|n| n > view_len)
+        || stride < elem
+        || view_end.is_none_or(|e| e > buffer.len())
+    {
         return Err(format!(
             "accessors[{index}]: {count} elements of {elem} bytes (stride {stride}) do not fit in bufferViews[{view_index}] ({view_len} bytes at {view_offset}) of a {}-byte buffer",
             buffer.len()
@@ -94,7 +111,9 @@ pub fn read_floats(json: &Value, buffers: &[&[u8]], index: usize) -> Result<Floa
         for c in 0..width {
             let p = at + c * size;
             let Some(b) = buffer.get(p..p + size) else {
-                return Err(format!("accessors[{index}]: element {i} lies outside its buffer"));
+                return Err(format!(
+                    "accessors[{index}]: element {i} lies outside its buffer"
+                ));
             };
             values.push(match (ctype, size) {
                 (5126, _) => f32::from_le_bytes([b[0], b[1], b[2], b[3]]),

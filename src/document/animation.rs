@@ -160,7 +160,12 @@ impl Document {
             .and_then(Value::as_u64)
             .map(|n| n as usize)
             .filter(|&n| n < self.skeleton.nodes.len())
-            .ok_or_else(|| (".target.node".into(), "the target node does not exist".into()))?;
+            .ok_or_else(|| {
+                (
+                    ".target.node".into(),
+                    "the target node does not exist".into(),
+                )
+            })?;
         let s = ch
             .get("sampler")
             .and_then(Value::as_u64)
@@ -184,8 +189,13 @@ impl Document {
             ));
         }
         let width = if path == ChannelPath::Rotation { 4 } else { 3 };
-        let per_key = if interp == Interpolation::CubicSpline { 3 } else { 1 };
-        if output.width != width || output.count() != times_s.len() * per_key || times_s.is_empty() {
+        let per_key = if interp == Interpolation::CubicSpline {
+            3
+        } else {
+            1
+        };
+        if output.width != width || output.count() != times_s.len() * per_key || times_s.is_empty()
+        {
             return Err((
                 ".sampler.output".into(),
                 format!(
@@ -226,7 +236,12 @@ fn vec(v: [f32; 4]) -> DVec3 {
 /// in-tangent k+1), the tangents already multiplied by the key interval.
 fn hermite(s: f64) -> [f64; 4] {
     let (s2, s3) = (s * s, s * s * s);
-    [2.0 * s3 - 3.0 * s2 + 1.0, s3 - 2.0 * s2 + s, -2.0 * s3 + 3.0 * s2, s3 - s2]
+    [
+        2.0 * s3 - 3.0 * s2 + 1.0,
+        s3 - 2.0 * s2 + s,
+        -2.0 * s3 + 3.0 * s2,
+        s3 - s2,
+    ]
 }
 
 impl Channel {
@@ -242,7 +257,11 @@ impl Channel {
         if t >= last_t {
             return (last, last, 0.0, 0.0);
         }
-        let k = self.times_s.partition_point(|&x| x <= t).saturating_sub(1).min(last - 1);
+        let k = self
+            .times_s
+            .partition_point(|&x| x <= t)
+            .saturating_sub(1)
+            .min(last - 1);
         let (t0, t1) = (self.times_s[k] as f64, self.times_s[k + 1] as f64);
         let dt = t1 - t0;
         (k, k + 1, ((t as f64 - t0) / dt).clamp(0.0, 1.0), dt)
@@ -278,11 +297,14 @@ impl Channel {
         let (a, b, s, dt) = self.locate(t);
         let q = match self.interpolation {
             Interpolation::Step => quat(self.key(a, 1)),
-            Interpolation::Linear => quat(self.key(a, 1)).normalize().slerp(quat(self.key(b, 1)).normalize(), s),
+            Interpolation::Linear => quat(self.key(a, 1))
+                .normalize()
+                .slerp(quat(self.key(b, 1)).normalize(), s),
             Interpolation::CubicSpline => {
                 let h = hermite(s);
                 let v = |k, p| glam::DVec4::from_array(self.key(k, p).map(f64::from));
-                let x = v(a, 1) * h[0] + v(a, 2) * (h[1] * dt) + v(b, 1) * h[2] + v(b, 0) * (h[3] * dt);
+                let x =
+                    v(a, 1) * h[0] + v(a, 2) * (h[1] * dt) + v(b, 1) * h[2] + v(b, 0) * (h[3] * dt);
                 DQuat::from_vec4(x)
             }
         };

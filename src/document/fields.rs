@@ -178,8 +178,12 @@ mod tests {
 
     #[test]
     fn every_number_key_has_a_spec_with_its_default_inside() {
-        for f in FIELDS.iter().filter(|f| f.ty.starts_with("number") || f.ty.starts_with("N*m") || f.ty.starts_with("multiplier")) {
-            let n = f.num.unwrap_or_else(|| panic!("{} has no numeric spec", f.key));
+        for f in FIELDS.iter().filter(|f| {
+            f.ty.starts_with("number") || f.ty.starts_with("N*m") || f.ty.starts_with("multiplier")
+        }) {
+            let n = f
+                .num
+                .unwrap_or_else(|| panic!("{} has no numeric spec", f.key));
             assert!(n.default >= n.min && n.default <= n.max, "{}", f.key);
         }
     }
@@ -188,7 +192,10 @@ mod tests {
     fn keys_are_derived_per_section() {
         assert_eq!(sub_keys(Bone, "offset"), vec!["translation", "rotation"]);
         assert!(keys(Bone).contains(&"offset") && !keys(Bone).contains(&"offset.rotation"));
-        assert_eq!(find("drive.follow_strength").map(|f| f.section), Some(Drive));
+        assert_eq!(
+            find("drive.follow_strength").map(|f| f.section),
+            Some(Drive)
+        );
         assert!(find("constraint.bogus").is_none());
     }
 }

@@ -174,7 +174,12 @@ where
 fn animation_accessors(json: &Value) -> std::collections::HashSet<usize> {
     let mut used = std::collections::HashSet::new();
     let anims = json.get("animations").and_then(Value::as_array);
-    for s in anims.into_iter().flatten().filter_map(|a| a.get("samplers")?.as_array()).flatten() {
+    for s in anims
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a.get("samplers")?.as_array())
+        .flatten()
+    {
         for k in ["input", "output"] {
             if let Some(i) = s.get(k).and_then(Value::as_u64) {
                 used.insert(i as usize);
@@ -182,17 +187,36 @@ fn animation_accessors(json: &Value) -> std::collections::HashSet<usize> {
         }
     }
     let mut geometry = std::collections::HashSet::new();
-    for m in json.get("meshes").and_then(Value::as_array).into_iter().flatten() {
-        for p in m.get("primitives").and_then(Value::as_array).into_iter().flatten() {
+    for m in json
+        .get("meshes")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        for p in m
+            .get("primitives")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let attrs = p.get("attributes").and_then(Value::as_object);
-            for v in attrs.into_iter().flat_map(|a| a.values()).chain(p.get("indices")) {
+            for v in attrs
+                .into_iter()
+                .flat_map(|a| a.values())
+                .chain(p.get("indices"))
+            {
                 if let Some(i) = v.as_u64() {
                     geometry.insert(i as usize);
                 }
             }
         }
     }
-    for sk in json.get("skins").and_then(Value::as_array).into_iter().flatten() {
+    for sk in json
+        .get("skins")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         if let Some(i) = sk.get("inverseBindMatrices").and_then(Value::as_u64) {
             geometry.insert(i as usize);
         }

@@ -93,7 +93,13 @@ impl Ctx<'_> {
     }
 
     /// A number whose default and range come from the field table.
-    fn field(&mut self, obj: &Map<String, Value>, section: Section, prefix: &str, name: &str) -> f64 {
+    fn field(
+        &mut self,
+        obj: &Map<String, Value>,
+        section: Section,
+        prefix: &str,
+        name: &str,
+    ) -> f64 {
         let spec = fields::num_spec(section, name);
         self.number(obj, prefix, name, spec.default, Range::from_spec(spec))
     }
@@ -442,7 +448,12 @@ fn parse_twist(value: Option<&Value>, cx: &mut Ctx) -> TwistRangeDeg {
         };
     }
     if !value.is_number() {
-        cx.wrong_type(KEY, "a number or [min, max]", value, DEFAULT_TWIST_LIMIT_DEG);
+        cx.wrong_type(
+            KEY,
+            "a number or [min, max]",
+            value,
+            DEFAULT_TWIST_LIMIT_DEG,
+        );
         return default;
     }
     let wrap = serde_json::Map::from_iter([("twist_limit_deg".to_string(), value.clone())]);

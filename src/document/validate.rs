@@ -215,7 +215,11 @@ pub(crate) fn check_swing_axes(doc: &super::Document) -> Vec<Diagnostic> {
         let Some(super::ConstraintKind::BallSocket {
             swing_y_axis: Some(y),
             ..
-        }) = b.physics.as_ref().and_then(|p| p.constraint.as_ref()).map(|c| &c.kind)
+        }) = b
+            .physics
+            .as_ref()
+            .and_then(|p| p.constraint.as_ref())
+            .map(|c| &c.kind)
         else {
             continue;
         };

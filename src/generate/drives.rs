@@ -39,7 +39,11 @@ pub fn gains(mass_kg: f64, lever: f64) -> Gains {
     let stiffness = STIFFNESS_PER_LOAD * load;
     let inertia = mass_kg * lever * lever;
     // Natural frequency^2 of the drive on this load: stiffness / inertia = 12 g / lever.
-    let omega2 = if inertia > 0.0 { stiffness / inertia } else { 0.0 };
+    let omega2 = if inertia > 0.0 {
+        stiffness / inertia
+    } else {
+        0.0
+    };
     let follow_strength = if omega2 > 0.0 {
         (FOLLOW_BANDWIDTH_RAD_S * FOLLOW_BANDWIDTH_RAD_S / omega2).max(1.0)
     } else {

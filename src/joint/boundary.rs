@@ -80,7 +80,13 @@ impl SwingBoundary {
     /// 0..175 degrees (a cone reaching the antipode has no direction to push along).
     pub fn new(extents_rad: [f64; 4]) -> Self {
         let max = 175f64.to_radians();
-        let ext = extents_rad.map(|e| if e.is_finite() { e.clamp(0.0, max) } else { max });
+        let ext = extents_rad.map(|e| {
+            if e.is_finite() {
+                e.clamp(0.0, max)
+            } else {
+                max
+            }
+        });
         let points: [[f64; 2]; 4] =
             std::array::from_fn(|k| AXES[k].map(|a| a * (ext[k] * 0.5).tan()));
         let mut discs: Vec<Disc> = Vec::with_capacity(4);
@@ -261,7 +267,10 @@ fn disc_cone(d: &Disc) -> Cone {
     } else {
         [1.0, 0.0]
     };
-    let (t1, t2) = (2.0 * (c_len - d.radius).atan(), 2.0 * (c_len + d.radius).atan());
+    let (t1, t2) = (
+        2.0 * (c_len - d.radius).atan(),
+        2.0 * (c_len + d.radius).atan(),
+    );
     let center_tilt = 0.5 * (t1 + t2);
     let axis = DVec3::new(
         center_tilt.cos(),
@@ -296,7 +305,8 @@ mod tests {
             [175.0, 175.0, 5.0, 170.0],
         ] {
             let b = deg(e);
-            let got = [0.0, 180.0, 90.0, 270.0].map(|a: f64| b.max_tilt_rad(a.to_radians()).to_degrees());
+            let got =
+                [0.0, 180.0, 90.0, 270.0].map(|a: f64| b.max_tilt_rad(a.to_radians()).to_degrees());
             for (g, want) in got.iter().zip(e) {
                 assert!((g - want).abs() < 1e-6, "{e:?}: got {got:?}");
             }
@@ -336,7 +346,11 @@ mod tests {
 
     #[test]
     fn cones_agree_with_the_boundary_function() {
-        for e in [[120.0, 15.0, 45.0, 30.0], [70.0, 60.0, 20.0, 20.0], [30.0, 30.0, 60.0, 10.0]] {
+        for e in [
+            [120.0, 15.0, 45.0, 30.0],
+            [70.0, 60.0, 20.0, 20.0],
+            [30.0, 30.0, 60.0, 10.0],
+        ] {
             let b = deg(e);
             let cones = b.cones();
             for i in 0..72 {
@@ -366,7 +380,10 @@ mod tests {
         let d = dir(118f64.to_radians(), psi);
         let tilt_past = 118.0 - b.max_tilt_rad(psi).to_degrees();
         let dist = b.distance_outside(d).to_degrees();
-        assert!(dist > 0.0 && dist < tilt_past && dist < 2.0, "{dist} vs {tilt_past}");
+        assert!(
+            dist > 0.0 && dist < tilt_past && dist < 2.0,
+            "{dist} vs {tilt_past}"
+        );
         // Every sampled outside point is at most its tilt-past distance away.
         for i in 0..72 {
             let psi = (i as f64 * 5.0).to_radians();

@@ -109,7 +109,11 @@ impl JointLimits {
                     } else {
                         swing.distance_outside(q_dir(q))
                     }
-                    .max(past_range(st.twist_rad, *twist_min_rad, *twist_max_rad)),
+                    .max(past_range(
+                        st.twist_rad,
+                        *twist_min_rad,
+                        *twist_max_rad,
+                    )),
                 }
             }
             JointLimits::Hinge { min_rad, max_rad } => JointMeasure {

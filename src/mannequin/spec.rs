@@ -13,10 +13,20 @@ pub enum Shape {
 #[derive(Debug, Clone, Copy)]
 pub enum Joint {
     Root,
-    Ball { swing: f32, twist: f32 },
+    Ball {
+        swing: f32,
+        twist: f32,
+    },
     /// Asymmetric swing extents (pos_y, neg_y, pos_z, neg_z) and a twist range [min, max], deg.
-    Swing { swing: [f32; 4], twist: [f32; 2] },
-    Hinge { axis: [f32; 3], min: f32, max: f32 },
+    Swing {
+        swing: [f32; 4],
+        twist: [f32; 2],
+    },
+    Hinge {
+        axis: [f32; 3],
+        min: f32,
+        max: f32,
+    },
 }
 
 /// One bone of the mannequin.

@@ -8,7 +8,9 @@ pub mod twins;
 
 pub use twins::{mid_plane, swapped_name, twin_of, twins, Side};
 
-use crate::document::{BoneId, BonePhysics, ColliderShape, ConstraintKind, Document, Edit, EditTarget};
+use crate::document::{
+    BoneId, BonePhysics, ColliderShape, ConstraintKind, Document, Edit, EditTarget,
+};
 use crate::joint;
 use glam::{DMat3, DMat4, DQuat, DVec3};
 use serde_json::{json, Map, Value};
@@ -38,7 +40,13 @@ impl Mirror {
 
     /// The rotation M R M (a proper rotation taking M v to M R v).
     fn rotation(&self, r: DQuat) -> DQuat {
-        let m = DMat3::IDENTITY - 2.0 * DMat3::from_cols(self.axis * self.axis.x, self.axis * self.axis.y, self.axis * self.axis.z);
+        let m = DMat3::IDENTITY
+            - 2.0
+                * DMat3::from_cols(
+                    self.axis * self.axis.x,
+                    self.axis * self.axis.y,
+                    self.axis * self.axis.z,
+                );
         DQuat::from_mat3(&(m * DMat3::from_quat(r) * m)).normalize()
     }
 }
@@ -118,7 +126,8 @@ fn constraint_json(
             limit_max_deg,
         } => {
             // A rotation by a about axis h mirrors to a rotation by a about -M h.
-            let a = rt.inverse() * -m.dir(rs * DVec3::from_array(*hinge_axis).normalize_or(DVec3::Z));
+            let a =
+                rt.inverse() * -m.dir(rs * DVec3::from_array(*hinge_axis).normalize_or(DVec3::Z));
             c.insert("hinge_axis".into(), v3(a));
             c.insert("limit_min_deg".into(), json!(limit_min_deg));
             c.insert("limit_max_deg".into(), json!(limit_max_deg));
@@ -129,7 +138,12 @@ fn constraint_json(
 
 /// The edits that give `to` the mirror image of `from`'s physics (collider, mass, groups,
 /// constraint, drive). Keys `from` lacks are removed from `to`; `to`'s own unknown keys stay.
-pub fn mirror_bone(doc: &Document, from: BoneId, to: BoneId, pairs: &[(BoneId, BoneId)]) -> Vec<Edit> {
+pub fn mirror_bone(
+    doc: &Document,
+    from: BoneId,
+    to: BoneId,
+    pairs: &[(BoneId, BoneId)],
+) -> Vec<Edit> {
     let (axis, mid) = mid_plane(doc);
     let m = Mirror { axis, mid };
     let target: EditTarget = doc.bone_target(to);
@@ -152,11 +166,16 @@ pub fn mirror_bone(doc: &Document, from: BoneId, to: BoneId, pairs: &[(BoneId, B
         Some(c) => {
             edits.push(set("collider", json!(c.shape.type_name())));
             match &c.shape {
-                ColliderShape::Capsule { radius, half_height } => {
+                ColliderShape::Capsule {
+                    radius,
+                    half_height,
+                } => {
                     edits.push(set("radius", json!(r6(radius * k))));
                     edits.push(set("half_height", json!(r6(half_height * k))));
                 }
-                ColliderShape::Sphere { radius } => edits.push(set("radius", json!(r6(radius * k)))),
+                ColliderShape::Sphere { radius } => {
+                    edits.push(set("radius", json!(r6(radius * k))))
+                }
                 ColliderShape::Box { half_extents: h } => {
                     edits.push(set("half_extents", json!(h.map(|x| r6(x * k)))))
                 }
@@ -175,8 +194,14 @@ pub fn mirror_bone(doc: &Document, from: BoneId, to: BoneId, pairs: &[(BoneId, B
     }
     if doc.bone(from).physics.is_some() {
         edits.push(set("mass", json!(src.mass)));
-        edits.push(set("collision_group", json!(swap_groups(&src.collision_group))));
-        edits.push(set("collision_mask", json!(swap_groups(&src.collision_mask))));
+        edits.push(set(
+            "collision_group",
+            json!(swap_groups(&src.collision_group)),
+        ));
+        edits.push(set(
+            "collision_mask",
+            json!(swap_groups(&src.collision_mask)),
+        ));
     }
     match &src.constraint {
         Some(c) => {
@@ -185,7 +210,10 @@ pub fn mirror_bone(doc: &Document, from: BoneId, to: BoneId, pairs: &[(BoneId, B
                     .and_then(|pid| twin_of(pairs, pid))
                     .map_or_else(|| p.to_string(), |t| doc.bone(t).name.clone())
             });
-            edits.push(set("constraint", constraint_json(doc, (from, to), &c.kind, parent, &m)));
+            edits.push(set(
+                "constraint",
+                constraint_json(doc, (from, to), &c.kind, parent, &m),
+            ));
         }
         None => edits.push(remove("constraint")),
     }

@@ -24,7 +24,14 @@ pub fn swapped_name(name: &str) -> Option<(String, Side)> {
         (".L.", ".R."),
         ("-L-", "-R-"),
     ];
-    const SUFFIXES: &[(&str, &str)] = &[("_l", "_r"), ("_L", "_R"), (".L", ".R"), (".l", ".r"), ("-L", "-R"), (" L", " R")];
+    const SUFFIXES: &[(&str, &str)] = &[
+        ("_l", "_r"),
+        ("_L", "_R"),
+        (".L", ".R"),
+        (".l", ".r"),
+        ("-L", "-R"),
+        (" L", " R"),
+    ];
     const PREFIXES: &[(&str, &str)] = &[("L_", "R_"), ("l_", "r_"), ("L.", "R."), ("L ", "R ")];
     for (l, r) in PAIRS {
         if name.contains(l) {
@@ -72,8 +79,12 @@ pub fn mid_plane(doc: &Document) -> (DVec3, f64) {
     let mut sum = DVec3::ZERO;
     let mut mids = Vec::new();
     for id in doc.bone_ids() {
-        let Some((other, Side::Left)) = swapped_name(&doc.bone(id).name) else { continue };
-        let Some(twin) = doc.bone_by_name(&other) else { continue };
+        let Some((other, Side::Left)) = swapped_name(&doc.bone(id).name) else {
+            continue;
+        };
+        let Some(twin) = doc.bone_by_name(&other) else {
+            continue;
+        };
         let (l, r) = (rest_position(doc, id), rest_position(doc, twin));
         sum += l - r;
         mids.push((l + r) * 0.5);
@@ -84,7 +95,11 @@ pub fn mid_plane(doc: &Document) -> (DVec3, f64) {
         return (axis, mid);
     }
     let xs: Vec<f64> = doc.bone_ids().map(|id| rest_position(doc, id).x).collect();
-    let mid = if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / xs.len() as f64 };
+    let mid = if xs.is_empty() {
+        0.0
+    } else {
+        xs.iter().sum::<f64>() / xs.len() as f64
+    };
     (DVec3::X, mid)
 }
 
@@ -112,17 +127,26 @@ pub fn twins(doc: &Document) -> Vec<(BoneId, BoneId)> {
     let mirror = |p: DVec3| p - axis * (2.0 * off(p));
     let at = |id: BoneId| pos.get(id.index()).copied().unwrap_or(DVec3::ZERO);
     let mut out: Vec<(BoneId, BoneId)> = Vec::new();
-    let paired = |out: &Vec<(BoneId, BoneId)>, id: BoneId| out.iter().any(|&(l, r)| l == id || r == id);
+    let paired =
+        |out: &Vec<(BoneId, BoneId)>, id: BoneId| out.iter().any(|&(l, r)| l == id || r == id);
     for id in doc.bone_ids() {
-        let Some((other, side)) = swapped_name(&doc.bone(id).name) else { continue };
-        let Some(twin) = doc.bone_by_name(&other) else { continue };
+        let Some((other, side)) = swapped_name(&doc.bone(id).name) else {
+            continue;
+        };
+        let Some(twin) = doc.bone_by_name(&other) else {
+            continue;
+        };
         if twin == id || paired(&out, id) || paired(&out, twin) {
             continue;
         }
         if mirror(at(id)).distance(at(twin)) > 0.10 * extent {
             continue;
         }
-        out.push(if side == Side::Left { (id, twin) } else { (twin, id) });
+        out.push(if side == Side::Left {
+            (id, twin)
+        } else {
+            (twin, id)
+        });
     }
     let tol = 0.02 * extent;
     for id in doc.bone_ids() {
@@ -145,9 +169,15 @@ pub fn twins(doc: &Document) -> Vec<(BoneId, BoneId)> {
 
 /// The twin of a bone, if it has one.
 pub fn twin_of(pairs: &[(BoneId, BoneId)], id: BoneId) -> Option<BoneId> {
-    pairs
-        .iter()
-        .find_map(|&(l, r)| if l == id { Some(r) } else if r == id { Some(l) } else { None })
+    pairs.iter().find_map(|&(l, r)| {
+        if l == id {
+            Some(r)
+        } else if r == id {
+            Some(l)
+        } else {
+            None
+        }
+    })
 }
 
 #[cfg(test)]

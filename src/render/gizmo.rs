@@ -122,7 +122,11 @@ pub const GHOST: [u8; 4] = [110, 190, 255, 255];
 
 /// The ghost skeleton of an animation target: a line from each bone to its parent bone, in
 /// world space (`pose` is world_from_bone per bone).
-pub fn ghost_segments(doc: &crate::document::Document, pose: &[glam::DMat4], thick: f32) -> Vec<Segment> {
+pub fn ghost_segments(
+    doc: &crate::document::Document,
+    pose: &[glam::DMat4],
+    thick: f32,
+) -> Vec<Segment> {
     doc.bone_ids()
         .filter_map(|id| {
             let parent = doc.bone(id).parent?;

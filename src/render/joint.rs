@@ -26,7 +26,12 @@ use crate::joint::frame::rotation_of;
 
 /// The gizmo of a bone's joint under `pose` (world_from_bone per bone), given the rest pose.
 /// None where the solver has no joint.
-pub fn joint_gizmo(doc: &Document, id: BoneId, rest: &[DMat4], pose: &[DMat4]) -> Option<JointGizmo> {
+pub fn joint_gizmo(
+    doc: &Document,
+    id: BoneId,
+    rest: &[DMat4],
+    pose: &[DMat4],
+) -> Option<JointGizmo> {
     let def = joint::resolve(doc, id)?;
     let (i, p) = (id.index(), def.parent.index());
     let (rest_b, rest_p, cur_b, cur_p) = (rest.get(i)?, rest.get(p)?, pose.get(i)?, pose.get(p)?);

@@ -171,7 +171,10 @@ impl BalanceRig {
         let s = doc.balance.clone();
         let (source, torso, pelvis, feet) = resolve_names(doc, bodies, &s);
         self.torso = torso.as_deref().and_then(|n| slot(doc, bodies, n));
-        self.pelvis = pelvis.as_deref().and_then(|n| slot(doc, bodies, n)).or(self.torso);
+        self.pelvis = pelvis
+            .as_deref()
+            .and_then(|n| slot(doc, bodies, n))
+            .or(self.torso);
         self.feet.clear();
         self.foot_names.clear();
         for f in &feet {
@@ -268,7 +271,8 @@ impl BalanceRig {
             _ => (Vec3::ZERO, 0),
         };
         let deadband = ANKLE_TORQUE_DEADBAND_N_M * (self.built.ankle_max_torque as f32 / 150.0);
-        let unchanged = feet == self.applied_feet && (tau - self.applied_torque).length() < deadband;
+        let unchanged =
+            feet == self.applied_feet && (tau - self.applied_torque).length() < deadband;
         if unchanged && !(feet == 0 && self.applied_torque != Vec3::ZERO) {
             return;
         }

@@ -41,7 +41,11 @@ pub const GUARD_MARGIN: f32 = 3.0;
 
 fn pose_of(m: &DMat4) -> Pose {
     let (_, r, t) = m.to_scale_rotation_translation();
-    let r = if r.is_finite() { r.normalize() } else { DQuat::IDENTITY };
+    let r = if r.is_finite() {
+        r.normalize()
+    } else {
+        DQuat::IDENTITY
+    };
     Pose::from_parts(t.as_vec3(), r.as_quat())
 }
 
@@ -49,7 +53,9 @@ impl ClipDriver {
     pub fn new(doc: &Document, clip: Clip, playback: Playback, root: RootMode) -> Self {
         let follower = Follower::new(doc);
         let lift = match root {
-            RootMode::Kinematic => follower.grounding_lift(doc, &clip, 64, super::world::GROUND_Y as f64),
+            RootMode::Kinematic => {
+                follower.grounding_lift(doc, &clip, 64, super::world::GROUND_Y as f64)
+            }
             RootMode::Free => 0.0,
         };
         let loop_travel = follower.loop_travel(&clip);
@@ -73,11 +79,15 @@ impl ClipDriver {
         let dt = 1.0 / 120.0;
         let n = ((self.clip.duration_s as f64 / dt).ceil() as usize).clamp(2, 2400);
         let speed = self.playback.speed.abs().max(1e-3) as f64;
-        let mut prev = self.follower.clamped_pose(&self.follower.bone_pose(&self.clip, 0.0));
+        let mut prev = self
+            .follower
+            .clamped_pose(&self.follower.bone_pose(&self.clip, 0.0));
         let (mut lin, mut ang) = (0.0f64, 0.0f64);
         for i in 1..n {
             let t = (i as f64 * dt).min(self.clip.duration_s as f64) as f32;
-            let pose = self.follower.clamped_pose(&self.follower.bone_pose(&self.clip, t));
+            let pose = self
+                .follower
+                .clamped_pose(&self.follower.bone_pose(&self.clip, t));
             for (a, b) in prev.iter().zip(&pose) {
                 let (_, ra, ta) = a.to_scale_rotation_translation();
                 let (_, rb, tb) = b.to_scale_rotation_translation();

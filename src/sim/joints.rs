@@ -87,10 +87,7 @@ pub(crate) fn joint_spec(
     }
     let pw = bodies[parent].world_from_body_rest;
     let cw = bodies[child].world_from_body_rest;
-    let parent_from_joint = def.parent_from_joint(
-        pw.rotation.as_dquat(),
-        cw.rotation.as_dquat(),
-    );
+    let parent_from_joint = def.parent_from_joint(pw.rotation.as_dquat(), cw.rotation.as_dquat());
     let parent_from_child_t = pw.rotation.inverse() * (cw.translation - pw.translation);
     let drive = bone
         .physics
@@ -123,7 +120,11 @@ pub(crate) fn motor_gains(
     gain: f32,
     following: bool,
 ) -> Option<(f32, f32, f32)> {
-    let follow = if following { drive.follow_strength as f32 } else { 1.0 };
+    let follow = if following {
+        drive.follow_strength as f32
+    } else {
+        1.0
+    };
     let k = gain * follow;
     let gains = (
         drive.stiffness as f32 * k,
@@ -187,7 +188,10 @@ struct Built {
 /// A cone-only joint: the child's X within `half_angle` of the parent frame's X turned onto `axis`.
 fn cone_joint(parent_frame: Pose, child_frame: Pose, axis: DVec3, half_angle: f32) -> GenericJoint {
     let aim = DQuat::from_rotation_arc(DVec3::X, axis.normalize()).as_quat();
-    let f1 = Pose::from_parts(parent_frame.translation, (parent_frame.rotation * aim).normalize());
+    let f1 = Pose::from_parts(
+        parent_frame.translation,
+        (parent_frame.rotation * aim).normalize(),
+    );
     GenericJointBuilder::new(JointAxesMask::empty())
         .coupled_axes(JointAxesMask::ANG_Y | JointAxesMask::ANG_Z)
         .limits(JointAxis::AngY, [-1.0, half_angle])
@@ -388,7 +392,11 @@ fn wrap_pi(a: f32) -> f32 {
 }
 
 /// The relative rotation of a joint in the world now (parent joint frame to child joint frame).
-pub(crate) fn relative_rotation(world: &PhysicsWorld, bodies: &[BodyRec], spec: &JointSpec) -> Quat {
+pub(crate) fn relative_rotation(
+    world: &PhysicsWorld,
+    bodies: &[BodyRec],
+    spec: &JointSpec,
+) -> Quat {
     let r1 = *world.bodies[bodies[spec.parent].body].rotation() * spec.parent_from_frame.rotation;
     let r2 = *world.bodies[bodies[spec.child].body].rotation() * spec.child_from_frame.rotation;
     r1.inverse() * r2

@@ -16,10 +16,10 @@ mod settings;
 pub mod telemetry;
 pub mod world;
 
+pub use crate::joint::JointLimits;
 pub use balance::{BalanceBones, BalanceSource, FELL_PELVIS_RATIO, FELL_TILT_DEG};
 pub use error::{SimError, SimPause};
 pub use follow::{ClipDriver, RootMode};
-pub use crate::joint::JointLimits;
 pub use settings::{length_unit_for, SimSettings, SolverPreset, REFERENCE_HEIGHT_M};
 pub use telemetry::{BodySample, FrameRing, JointSample, JointStats, Telemetry};
 pub use world::GroupMap;
@@ -72,7 +72,11 @@ impl Simulation {
         let mut dolls = Vec::with_capacity(count);
         for i in 0..count {
             let spacing = 3.0 * settings.unit();
-            let offset = Vec3::new((i % side) as f32 * spacing, 0.0, (i / side) as f32 * spacing);
+            let offset = Vec3::new(
+                (i % side) as f32 * spacing,
+                0.0,
+                (i / side) as f32 * spacing,
+            );
             dolls.push(Ragdoll::build(&mut world, doc, &groups, &settings, offset)?);
         }
         let mut sim = Simulation {
@@ -175,7 +179,9 @@ impl Simulation {
     fn guard(&mut self) -> Result<(), SimPause> {
         for d in &self.dolls {
             let floor = self.clip.as_ref().map_or((0.0, 0.0), |c| c.guard_floor);
-            if let Some((bone, reason)) = guard::check(&self.world, &d.bodies, &self.settings, floor) {
+            if let Some((bone, reason)) =
+                guard::check(&self.world, &d.bodies, &self.settings, floor)
+            {
                 let p = SimPause {
                     step: self.steps,
                     time_s: self.time_s,
@@ -373,7 +379,8 @@ impl Simulation {
     /// Places a bone's body at a world pose with zero velocity (tests, animation seeding).
     /// A non-finite pose is refused.
     pub fn set_body_pose(&mut self, bone: &str, world_from_body: Pose) -> Result<(), SimError> {
-        let finite = world_from_body.translation.is_finite() && world_from_body.rotation.is_finite();
+        let finite =
+            world_from_body.translation.is_finite() && world_from_body.rotation.is_finite();
         if !finite {
             return Err(SimError::BadInput(format!(
                 "pose {world_from_body:?} of {bone} is not finite"
@@ -389,7 +396,11 @@ impl Simulation {
     }
 
     /// [`Self::set_body_pose`] by bone id.
-    pub fn set_body_pose_of(&mut self, bone: BoneId, world_from_body: Pose) -> Result<(), SimError> {
+    pub fn set_body_pose_of(
+        &mut self,
+        bone: BoneId,
+        world_from_body: Pose,
+    ) -> Result<(), SimError> {
         let name = self.dolls[0]
             .bodies
             .iter()
@@ -441,7 +452,11 @@ impl Simulation {
         let clamped: Vec<(BoneId, Option<glam::Quat>)> = targets
             .iter()
             .map(|&(bone, t)| {
-                let limits = d.joints.iter().find(|j| j.spec.bone == bone).map(|j| &j.spec.limits);
+                let limits = d
+                    .joints
+                    .iter()
+                    .find(|j| j.spec.bone == bone)
+                    .map(|j| &j.spec.limits);
                 let t = t.and_then(|q| Some(limits?.clamp(q).as_quat()));
                 (bone, t)
             })
@@ -464,7 +479,9 @@ impl Simulation {
     /// clip played with a kinematic root.
     pub fn drive_kinematic(&mut self, bone: BoneId, world_from_body: Pose) -> Result<(), SimError> {
         if !(world_from_body.translation.is_finite() && world_from_body.rotation.is_finite()) {
-            return Err(SimError::BadInput(format!("pose {world_from_body:?} is not finite")));
+            return Err(SimError::BadInput(format!(
+                "pose {world_from_body:?} is not finite"
+            )));
         }
         self.set_pinned(bone, true)?;
         let rec = self.dolls[0].bodies.iter().find(|b| b.bone == bone);

@@ -281,7 +281,8 @@ impl Ragdoll {
             let Some(j) = self.joints.iter_mut().find(|j| j.spec.bone == bone) else {
                 continue;
             };
-            let gains = joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier, target.is_some());
+            let gains =
+                joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier, target.is_some());
             changed += joints::set_target(world, j, target, gains, Some(s.dt_s)) as usize;
         }
         changed

@@ -5,7 +5,6 @@ use crate::joint::JointLimits;
 use glam::Quat;
 use std::io::Write;
 
-
 /// One joint at one step. Angles in degrees, relative to the rest pose (the error: to the drive
 /// target, the rest pose or an animation clip's pose), all
 /// from the shared joint math ([`crate::joint`]).
@@ -213,7 +212,11 @@ impl Telemetry {
 /// Measures one joint from the relative rotation `q` = (parent frame)^-1 * (child frame),
 /// with the shared joint math; the error is to `target` (the rest pose when None). Returns
 /// the sample and, for a hinge, its off-axis bend (deg).
-pub(crate) fn measure_joint(q: Quat, target: Option<Quat>, limits: &JointLimits) -> (JointSample, f32) {
+pub(crate) fn measure_joint(
+    q: Quat,
+    target: Option<Quat>,
+    limits: &JointLimits,
+) -> (JointSample, f32) {
     let target = target.map_or(glam::DQuat::IDENTITY, |t| t.as_dquat());
     let m = limits.measure_to(q.as_dquat(), target);
     let deg = |r: f64| r.to_degrees() as f32;

@@ -247,8 +247,11 @@ pub(crate) fn insert_bodies(
 pub const GROUND_Y: f32 = 0.0;
 
 pub(crate) fn insert_ground(world: &mut PhysicsWorld, settings: &SimSettings) -> ColliderHandle {
-    let ground =
-        world.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(0.0, GROUND_Y - 0.5, 0.0)));
+    let ground = world.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(
+        0.0,
+        GROUND_Y - 0.5,
+        0.0,
+    )));
     world.insert_collider(
         ColliderBuilder::cuboid(500.0, 0.5, 500.0)
             .friction(settings.friction)

@@ -71,7 +71,10 @@ fn sampling_matches_the_keyframes() {
         DQuat::from_rotation_y(1.2),
         DQuat::from_rotation_x(-0.7) * DQuat::from_rotation_z(0.4),
     );
-    let rot: Vec<f32> = [qa, qb, qc].iter().flat_map(|q| q.to_array().map(|x| x as f32)).collect();
+    let rot: Vec<f32> = [qa, qb, qc]
+        .iter()
+        .flat_map(|q| q.to_array().map(|x| x as f32))
+        .collect();
     // Cubic spline scale: (in-tangent, value, out-tangent) per key.
     let cubic = vec![
         0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.5, -1.0, 2.0, //
@@ -92,15 +95,25 @@ fn sampling_matches_the_keyframes() {
         ],
     });
     let (_dir, doc) = doc_with(
-        &[(times.clone(), "SCALAR"), (tr.clone(), "VEC3"), (rot, "VEC4"), (cubic.clone(), "VEC3")],
+        &[
+            (times.clone(), "SCALAR"),
+            (tr.clone(), "VEC3"),
+            (rot, "VEC4"),
+            (cubic.clone(), "VEC3"),
+        ],
         anim,
     );
     let anims = doc.load_animations().expect("buffers read");
     assert!(anims.diagnostics.is_empty(), "{:?}", anims.diagnostics);
     let clip = anims.find("test").expect("clip by name");
-    assert_eq!(anims.find("0").map(|c| &c.name), Some(&clip.name), "and by index");
+    assert_eq!(
+        anims.find("0").map(|c| &c.name),
+        Some(&clip.name),
+        "and by index"
+    );
     assert!((clip.duration_s - 3.0).abs() < 1e-9);
-    let v3 = |a: &[f32], k: usize| DVec3::new(a[3 * k] as f64, a[3 * k + 1] as f64, a[3 * k + 2] as f64);
+    let v3 =
+        |a: &[f32], k: usize| DVec3::new(a[3 * k] as f64, a[3 * k + 1] as f64, a[3 * k + 2] as f64);
     for &t in &[-0.5f32, 0.0, 0.25, 0.999, 1.0, 1.7, 2.5, 3.0, 4.0] {
         let got = clip.sample_node(0, t, rest());
         // STEP: the key at or before t.
@@ -124,8 +137,16 @@ fn sampling_matches_the_keyframes() {
                 (qs[k0].slerp(qs[k1], s), p)
             }
         };
-        assert!(close_q(got.rotation, q), "linear at {t}: {:?} vs {q:?}", got.rotation);
-        assert!(close(got.scale, cubic_want), "cubic at {t}: {:?} vs {cubic_want:?}", got.scale);
+        assert!(
+            close_q(got.rotation, q),
+            "linear at {t}: {:?} vs {q:?}",
+            got.rotation
+        );
+        assert!(
+            close(got.scale, cubic_want),
+            "cubic at {t}: {:?} vs {cubic_want:?}",
+            got.scale
+        );
     }
 }
 
@@ -134,8 +155,12 @@ fn sampling_matches_the_keyframes() {
 fn cubic_spline_rotation_is_normalized() {
     let q = DQuat::from_rotation_z(0.9);
     let keys: Vec<f32> = [
-        [0.0; 4], [0.0, 0.0, 0.0, 1.0], [0.0; 4],
-        [0.0; 4], q.to_array().map(|x| x as f32), [0.0; 4],
+        [0.0; 4],
+        [0.0, 0.0, 0.0, 1.0],
+        [0.0; 4],
+        [0.0; 4],
+        q.to_array().map(|x| x as f32),
+        [0.0; 4],
     ]
     .concat();
     let anim = json!({
@@ -231,7 +256,13 @@ fn real_clips_load_and_sample_at_their_keys() {
                     let v = ch.values[k];
                     match ch.path {
                         ragdoll_tuner::document::ChannelPath::Rotation => {
-                            let q = DQuat::from_xyzw(v[0] as f64, v[1] as f64, v[2] as f64, v[3] as f64).normalize();
+                            let q = DQuat::from_xyzw(
+                                v[0] as f64,
+                                v[1] as f64,
+                                v[2] as f64,
+                                v[3] as f64,
+                            )
+                            .normalize();
                             assert!(close_q(ch.sample_rotation(t), q));
                         }
                         _ => {

@@ -513,4 +513,3 @@ fn document_level_balance_settings() {
     assert!(on("balance.ankle_kd"));
     assert!(!on("balance.torso_bone"));
 }
-

@@ -251,7 +251,12 @@ fn screenshot_shows_mannequin_and_gizmos() {
     std::fs::copy(common::mannequin(), &copy).expect("copy fixture");
     let (w, h, buf) = screenshot(
         Some(&copy),
-        &["--select", "forearm_l", "--apply", "forearm_l.constraint.limit_min_deg=20"],
+        &[
+            "--select",
+            "forearm_l",
+            "--apply",
+            "forearm_l.constraint.limit_min_deg=20",
+        ],
     );
     let px = classify(w, h, &buf);
     assert!(px.red > 100, "red gizmo pixels past the limit: {px:?}");
@@ -340,4 +345,3 @@ fn inspector_edits_reach_the_running_simulation() {
         "undo reaches the solver too"
     );
 }
-

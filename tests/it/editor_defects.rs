@@ -109,7 +109,10 @@ fn paste_applies_all_or_nothing() {
     h.run_steps(3);
     assert_eq!(node_extras(&h.state().state.doc, "forearm_l"), elbow_before);
     assert!((solver_max_deg(&h, "forearm_l") - 145.0).abs() < 1e-3);
-    assert!(!h.state().state.history.can_undo(), "the paste was one step");
+    assert!(
+        !h.state().state.history.can_undo(),
+        "the paste was one step"
+    );
 }
 
 /// Save As to a new path renumbers the bones when a node gained physics during the

@@ -10,13 +10,22 @@ use ragdoll_tuner::document::{Document, Edit, EditTarget};
 fn readme_schema_tables_match_the_field_table() {
     let readme = std::fs::read_to_string(common::root().join("README.md")).expect("README");
     let mut missing = Vec::new();
-    for s in [Section::Bone, Section::Constraint, Section::Drive, Section::Balance] {
+    for s in [
+        Section::Bone,
+        Section::Constraint,
+        Section::Drive,
+        Section::Balance,
+    ] {
         let table = fields::markdown_table(s);
         if !readme.contains(&table) {
             missing.push(format!("{s:?}:\n{table}"));
         }
     }
-    assert!(missing.is_empty(), "README tables differ from the field table; expected:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "README tables differ from the field table; expected:\n{}",
+        missing.join("\n")
+    );
 }
 
 /// Defaults and ranges come from the table: a missing key takes the table's default, an
@@ -27,11 +36,31 @@ fn parser_defaults_and_ranges_are_the_tables() {
     let mut d = doc.clone();
     let id = d.bone_by_name("shin_l").expect("bone");
     let target = d.bone_target(id);
-    d.apply(&Edit::Remove { target, key: "drive.stiffness".into() }).expect("remove");
-    let drive = d.bone(id).physics.as_ref().and_then(|p| p.drive).expect("drive");
-    assert_eq!(drive.stiffness, fields::num_spec(Section::Drive, "stiffness").default);
-    d.apply(&Edit::Set { target, key: "drive.damping".into(), value: serde_json::json!(-1) }).expect("set");
-    assert!(d.diagnostics.iter().any(|x| x.key == "drive.damping" && x.message.contains("must not be negative")));
+    d.apply(&Edit::Remove {
+        target,
+        key: "drive.stiffness".into(),
+    })
+    .expect("remove");
+    let drive = d
+        .bone(id)
+        .physics
+        .as_ref()
+        .and_then(|p| p.drive)
+        .expect("drive");
+    assert_eq!(
+        drive.stiffness,
+        fields::num_spec(Section::Drive, "stiffness").default
+    );
+    d.apply(&Edit::Set {
+        target,
+        key: "drive.damping".into(),
+        value: serde_json::json!(-1),
+    })
+    .expect("set");
+    assert!(d
+        .diagnostics
+        .iter()
+        .any(|x| x.key == "drive.damping" && x.message.contains("must not be negative")));
     // Every key of the table is accepted by the edit check; a typo is refused.
     for f in fields::FIELDS {
         let (target, key) = match f.section {
@@ -41,11 +70,20 @@ fn parser_defaults_and_ranges_are_the_tables() {
             Section::Bone => (target, f.key.to_string()),
         };
         let mut d2 = doc.clone();
-        let r = d2.apply(&Edit::Remove { target, key: key.clone() });
+        let r = d2.apply(&Edit::Remove {
+            target,
+            key: key.clone(),
+        });
         assert!(r.is_ok(), "{key}: {r:?}");
     }
     let mut d3 = doc.clone();
-    assert!(d3.apply(&Edit::Set { target, key: "drive.stiffnes".into(), value: serde_json::json!(1) }).is_err());
+    assert!(d3
+        .apply(&Edit::Set {
+            target,
+            key: "drive.stiffnes".into(),
+            value: serde_json::json!(1)
+        })
+        .is_err());
 }
 
 /// The inspector shows values as the file has them, however large: selecting a bone of a
@@ -72,9 +110,13 @@ fn inspector_leaves_large_values_alone() {
     if st.doc.is_dirty() {
         for b in st.doc.bone_ids() {
             let (a, o) = (st.doc.bone(b).physics.clone(), doc.bone(b).physics.clone());
-            if a != o { println!("changed {}: {:?}\n   was {:?}", st.doc.bone(b).name, a, o); }
+            if a != o {
+                println!("changed {}: {:?}\n   was {:?}", st.doc.bone(b).name, a, o);
+            }
         }
-        if st.doc.balance != doc.balance { println!("balance {:?}\n was {:?}", st.doc.balance, doc.balance); }
+        if st.doc.balance != doc.balance {
+            println!("balance {:?}\n was {:?}", st.doc.balance, doc.balance);
+        }
     }
     assert!(!st.doc.is_dirty(), "selecting a bone edited the document");
     let after = st.doc.bone(id).physics.clone().expect("physics");
@@ -100,11 +142,27 @@ fn joint_copy_paste_carries_the_tables_keys() {
     };
     let (hip, elbow) = (node(&st, "thigh_l"), node(&st, "forearm_l"));
     assert_eq!(elbow["constraint"]["type"], "ball_socket", "{}", st.status);
-    assert_eq!(elbow["constraint"]["swing_limit_deg"], hip["constraint"]["swing_limit_deg"]);
-    assert_eq!(elbow["constraint"]["twist_limit_deg"], hip["constraint"]["twist_limit_deg"]);
-    assert!(elbow["constraint"].get("hinge_axis").is_none() && elbow["constraint"].get("limit_max_deg").is_none());
-    assert_eq!(elbow["constraint"]["parent_bone"], "upper_arm_l", "the parent stays");
+    assert_eq!(
+        elbow["constraint"]["swing_limit_deg"],
+        hip["constraint"]["swing_limit_deg"]
+    );
+    assert_eq!(
+        elbow["constraint"]["twist_limit_deg"],
+        hip["constraint"]["twist_limit_deg"]
+    );
+    assert!(
+        elbow["constraint"].get("hinge_axis").is_none()
+            && elbow["constraint"].get("limit_max_deg").is_none()
+    );
+    assert_eq!(
+        elbow["constraint"]["parent_bone"], "upper_arm_l",
+        "the parent stays"
+    );
     assert_eq!(elbow["drive"], hip["drive"]);
     st.undo();
-    assert_eq!(node(&st, "forearm_l")["constraint"]["type"], "hinge", "one undo step");
+    assert_eq!(
+        node(&st, "forearm_l")["constraint"]["type"],
+        "hinge",
+        "one undo step"
+    );
 }

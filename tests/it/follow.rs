@@ -18,8 +18,13 @@ fn walking(doc: &Document) -> Simulation {
         ..SimSettings::default()
     };
     let mut sim = Simulation::new(doc, settings).expect("world");
-    sim.set_clip(Some(ClipDriver::new(doc, clip, Playback::default(), RootMode::Kinematic)))
-        .expect("clip");
+    sim.set_clip(Some(ClipDriver::new(
+        doc,
+        clip,
+        Playback::default(),
+        RootMode::Kinematic,
+    )))
+    .expect("clip");
     sim
 }
 
@@ -28,13 +33,23 @@ fn generated(path: &std::path::Path) -> (Document, HashMap<String, Role>) {
     let mut doc = Document::open(path).expect("opens");
     let g = generate(&doc, &Default::default()).expect("generates");
     doc.apply(&g.edit).expect("applies");
-    let roles = g.report.bones.iter().map(|b| (b.name.clone(), b.role)).collect();
+    let roles = g
+        .report
+        .bones
+        .iter()
+        .map(|b| (b.name.clone(), b.role))
+        .collect();
     (doc, roles)
 }
 
 /// Plays `clip` for `loops` loops with a kinematic root and returns (joint name, RMS error)
 /// for every joint, and whether the guard paused.
-fn play(doc: &Document, clip: &str, loops: f32, drives: bool) -> (Vec<(String, f32)>, Option<String>) {
+fn play(
+    doc: &Document,
+    clip: &str,
+    loops: f32,
+    drives: bool,
+) -> (Vec<(String, f32)>, Option<String>) {
     let anims = doc.load_animations().expect("animations");
     let clip = anims.find(clip).cloned().expect("clip");
     let steps = (clip.duration_s * loops * 120.0).round() as usize;
@@ -64,7 +79,11 @@ fn play(doc: &Document, clip: &str, loops: f32, drives: bool) -> (Vec<(String, f
     (rms, paused)
 }
 
-fn with_roles<'a>(rms: &'a [(String, f32)], roles: &HashMap<String, Role>, want: &[Role]) -> Vec<&'a (String, f32)> {
+fn with_roles<'a>(
+    rms: &'a [(String, f32)],
+    roles: &HashMap<String, Role>,
+    want: &[Role],
+) -> Vec<&'a (String, f32)> {
     rms.iter()
         .filter(|(n, _)| roles.get(n).is_some_and(|r| want.contains(r)))
         .collect()
@@ -93,7 +112,11 @@ fn cesium_man_walk_tracks_at_the_shipped_strength() {
     let off_j = with_roles(&off, &roles, &tracked);
     println!("drives off: {off_j:?}");
     let ratio = group_rms(&off_j) / group_rms(&on_j).max(1e-3);
-    println!("CesiumMan walk: knees/hips/elbows RMS {:.2} deg with drives, {:.2} without ({ratio:.1}x)", group_rms(&on_j), group_rms(&off_j));
+    println!(
+        "CesiumMan walk: knees/hips/elbows RMS {:.2} deg with drives, {:.2} without ({ratio:.1}x)",
+        group_rms(&on_j),
+        group_rms(&off_j)
+    );
     assert!(ratio >= 5.0, "the drives do the tracking: {ratio}x");
 }
 
@@ -102,7 +125,14 @@ fn cesium_man_walk_tracks_at_the_shipped_strength() {
 #[test]
 fn fox_walk_and_run_track_their_legs() {
     let (doc, roles) = generated(&common::fox_glb());
-    let legs = [Role::UpperArm, Role::Forearm, Role::Hand, Role::Thigh, Role::Shin, Role::Foot];
+    let legs = [
+        Role::UpperArm,
+        Role::Forearm,
+        Role::Hand,
+        Role::Thigh,
+        Role::Shin,
+        Role::Foot,
+    ];
     for clip in ["Walk", "Run"] {
         let (rms, paused) = play(&doc, clip, 3.0, true);
         assert!(paused.is_none(), "{clip}: {paused:?}");
@@ -125,26 +155,47 @@ fn shove_during_the_walk_deviates_and_returns() {
         .iter()
         .filter(|(_, r)| matches!(r, Role::Chest | Role::Spine))
         .map(|(n, _)| n.clone())
-        .max_by_key(|n| doc.bone_by_name(n).map(|id| std::iter::successors(doc.bone(id).parent, |p| doc.bone(*p).parent).count()))
+        .max_by_key(|n| {
+            doc.bone_by_name(n).map(|id| {
+                std::iter::successors(doc.bone(id).parent, |p| doc.bone(*p).parent).count()
+            })
+        })
         .expect("a chest or spine body");
-    let mass: f32 = doc.bones.iter().filter_map(|b| b.physics.as_ref()).filter(|p| p.collider.is_some()).map(|p| p.mass as f32).sum();
+    let mass: f32 = doc
+        .bones
+        .iter()
+        .filter_map(|b| b.physics.as_ref())
+        .filter(|p| p.collider.is_some())
+        .map(|p| p.mass as f32)
+        .sum();
     let tracked: Vec<usize> = sim
         .telemetry()
         .joint_names
         .iter()
         .enumerate()
-        .filter(|(_, n)| roles.get(*n).is_some_and(|r| matches!(r, Role::Thigh | Role::Shin | Role::Forearm | Role::Spine | Role::Chest)))
+        .filter(|(_, n)| {
+            roles.get(*n).is_some_and(|r| {
+                matches!(
+                    r,
+                    Role::Thigh | Role::Shin | Role::Forearm | Role::Spine | Role::Chest
+                )
+            })
+        })
         .map(|(i, _)| i)
         .collect();
     let worst = |sim: &Simulation| {
         let f = sim.telemetry().joints.latest().expect("frame");
-        tracked.iter().map(|&i| f[i].error_deg).fold(0.0f32, f32::max)
+        tracked
+            .iter()
+            .map(|&i| f[i].error_deg)
+            .fold(0.0f32, f32::max)
     };
     for _ in 0..120 {
         sim.step().expect("no pause");
     }
     let before = worst(&sim);
-    sim.apply_impulse(&chest, Vec3::new(1.5 * mass, 0.0, 0.0)).expect("shove");
+    sim.apply_impulse(&chest, Vec3::new(1.5 * mass, 0.0, 0.0))
+        .expect("shove");
     let (mut peak, mut back_at) = (0.0f32, None);
     for k in 0..240 {
         sim.step().expect("no pause");
@@ -155,8 +206,14 @@ fn shove_during_the_walk_deviates_and_returns() {
         }
     }
     println!("shove {:.0} N*s at {chest}: worst tracked error {before:.2} before, peak {peak:.1}, back under 5 deg after {back_at:?} s", 1.5 * mass);
-    assert!(peak > before + 2.0, "the shove shows: peak {peak} vs {before}");
-    assert!(back_at.is_some_and(|t| t <= 1.0), "returns within 1 s: {back_at:?}");
+    assert!(
+        peak > before + 2.0,
+        "the shove shows: peak {peak} vs {before}"
+    );
+    assert!(
+        back_at.is_some_and(|t| t <= 1.0),
+        "returns within 1 s: {back_at:?}"
+    );
 }
 
 /// A gain edit applies to the running simulation while the clip plays: a limp knee stops
@@ -165,8 +222,17 @@ fn shove_during_the_walk_deviates_and_returns() {
 fn gain_edits_apply_while_the_clip_plays() {
     let (mut doc, roles) = generated(&common::cesium_man());
     let mut sim = walking(&doc);
-    let knee = roles.iter().find(|(_, r)| **r == Role::Shin).map(|(n, _)| n.clone()).expect("knee");
-    let i = sim.telemetry().joint_names.iter().position(|n| *n == knee).expect("joint");
+    let knee = roles
+        .iter()
+        .find(|(_, r)| **r == Role::Shin)
+        .map(|(n, _)| n.clone())
+        .expect("knee");
+    let i = sim
+        .telemetry()
+        .joint_names
+        .iter()
+        .position(|n| *n == knee)
+        .expect("joint");
     let run = |sim: &mut Simulation| {
         let mut worst = 0.0f32;
         for _ in 0..240 {
@@ -177,8 +243,12 @@ fn gain_edits_apply_while_the_clip_plays() {
     };
     let tight = run(&mut sim);
     let id = doc.bone_by_name(&knee).expect("bone");
-    doc.apply(&Edit::Set { target: doc.bone_target(id), key: "drive.follow_strength".into(), value: serde_json::json!(0) })
-        .expect("edit");
+    doc.apply(&Edit::Set {
+        target: doc.bone_target(id),
+        key: "drive.follow_strength".into(),
+        value: serde_json::json!(0),
+    })
+    .expect("edit");
     sim.sync(&doc).expect("sync");
     let limp = run(&mut sim);
     println!("knee {knee}: worst error {tight:.2} deg, then {limp:.2} deg with follow_strength 0");
@@ -203,7 +273,11 @@ fn editor_plays_a_clip_from_the_animation_panel() {
     // Picked while paused, the clip shows at once: its clock at 0 and its ghost.
     let paused = h.state().simulation().and_then(|s| s.clip_clock());
     assert_eq!(paused.map(|c| c.0), Some(0.0), "{paused:?}");
-    assert!(h.state().simulation().and_then(|s| s.target_pose()).is_some());
+    assert!(h
+        .state()
+        .simulation()
+        .and_then(|s| s.target_pose())
+        .is_some());
     h.get_by_label("Play").click();
     h.run_steps(30);
     let clock = |h: &egui_kittest::Harness<'static, ragdoll_tuner::app::EditorApp>| {
@@ -211,7 +285,11 @@ fn editor_plays_a_clip_from_the_animation_panel() {
     };
     let (t1, d) = clock(&h).expect("the clip plays");
     assert!((d - 2.0).abs() < 0.01 && t1 > 0.0, "{t1} of {d}");
-    let ghost = h.state().simulation().and_then(|s| s.target_pose()).expect("a ghost pose");
+    let ghost = h
+        .state()
+        .simulation()
+        .and_then(|s| s.target_pose())
+        .expect("a ghost pose");
     assert_eq!(ghost.world_from_bone.len(), h.state().state.doc.bones.len());
     h.get_by_label("Pause clip").click();
     h.run_steps(3);

@@ -19,12 +19,18 @@ fn ball(limits: Value) -> Value {
 fn asymmetric_swing_and_twist_forms_parse() {
     let doc = doc_of(json!([
         spine(),
-        physics_node("hip", ball(json!({
-            "swing_limit_deg": {"pos_y": 120, "neg_y": 15, "pos_z": 45, "neg_z": 30},
-            "twist_limit_deg": [-30, 45],
-            "swing_y_axis": [0, 0, 2]
-        }))),
-        physics_node("old", ball(json!({"swing_limit_deg": 70, "twist_limit_deg": 40}))),
+        physics_node(
+            "hip",
+            ball(json!({
+                "swing_limit_deg": {"pos_y": 120, "neg_y": 15, "pos_z": 45, "neg_z": 30},
+                "twist_limit_deg": [-30, 45],
+                "swing_y_axis": [0, 0, 2]
+            }))
+        ),
+        physics_node(
+            "old",
+            ball(json!({"swing_limit_deg": 70, "twist_limit_deg": 40}))
+        ),
     ]));
     assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
     let kind = |n: &str| {
@@ -39,8 +45,16 @@ fn asymmetric_swing_and_twist_forms_parse() {
     assert_eq!(
         kind("hip"),
         ConstraintKind::BallSocket {
-            swing_limit_deg: SwingExtentsDeg { pos_y: 120.0, neg_y: 15.0, pos_z: 45.0, neg_z: 30.0 },
-            twist_limit_deg: TwistRangeDeg { min_deg: -30.0, max_deg: 45.0 },
+            swing_limit_deg: SwingExtentsDeg {
+                pos_y: 120.0,
+                neg_y: 15.0,
+                pos_z: 45.0,
+                neg_z: 30.0
+            },
+            twist_limit_deg: TwistRangeDeg {
+                min_deg: -30.0,
+                max_deg: 45.0
+            },
             swing_y_axis: Some([0.0, 0.0, 2.0]),
         }
     );
@@ -58,25 +72,59 @@ fn asymmetric_swing_and_twist_forms_parse() {
 #[test]
 fn malformed_asymmetric_limits_are_named() {
     let cases = [
-        (json!({"swing_limit_deg": "wide"}), "constraint.swing_limit_deg"),
-        (json!({"swing_limit_deg": {"pos_y": 120, "neg_y": 15, "pos_z": 45}}), "constraint.swing_limit_deg.neg_z"),
-        (json!({"swing_limit_deg": {"pos_y": 176, "neg_y": 15, "pos_z": 45, "neg_z": 30}}), "constraint.swing_limit_deg.pos_y"),
-        (json!({"swing_limit_deg": {"pos_y": -1, "neg_y": 15, "pos_z": 45, "neg_z": 30}}), "constraint.swing_limit_deg.pos_y"),
-        (json!({"swing_limit_deg": {"pos_y": "a", "neg_y": 15, "pos_z": 45, "neg_z": 30}}), "constraint.swing_limit_deg.pos_y"),
-        (json!({"twist_limit_deg": [45, -30]}), "constraint.twist_limit_deg"),
-        (json!({"twist_limit_deg": [-190, 30]}), "constraint.twist_limit_deg"),
-        (json!({"twist_limit_deg": [1, 2, 3]}), "constraint.twist_limit_deg"),
-        (json!({"twist_limit_deg": {"min": 1}}), "constraint.twist_limit_deg"),
-        (json!({"swing_y_axis": [0, 0, 0]}), "constraint.swing_y_axis"),
+        (
+            json!({"swing_limit_deg": "wide"}),
+            "constraint.swing_limit_deg",
+        ),
+        (
+            json!({"swing_limit_deg": {"pos_y": 120, "neg_y": 15, "pos_z": 45}}),
+            "constraint.swing_limit_deg.neg_z",
+        ),
+        (
+            json!({"swing_limit_deg": {"pos_y": 176, "neg_y": 15, "pos_z": 45, "neg_z": 30}}),
+            "constraint.swing_limit_deg.pos_y",
+        ),
+        (
+            json!({"swing_limit_deg": {"pos_y": -1, "neg_y": 15, "pos_z": 45, "neg_z": 30}}),
+            "constraint.swing_limit_deg.pos_y",
+        ),
+        (
+            json!({"swing_limit_deg": {"pos_y": "a", "neg_y": 15, "pos_z": 45, "neg_z": 30}}),
+            "constraint.swing_limit_deg.pos_y",
+        ),
+        (
+            json!({"twist_limit_deg": [45, -30]}),
+            "constraint.twist_limit_deg",
+        ),
+        (
+            json!({"twist_limit_deg": [-190, 30]}),
+            "constraint.twist_limit_deg",
+        ),
+        (
+            json!({"twist_limit_deg": [1, 2, 3]}),
+            "constraint.twist_limit_deg",
+        ),
+        (
+            json!({"twist_limit_deg": {"min": 1}}),
+            "constraint.twist_limit_deg",
+        ),
+        (
+            json!({"swing_y_axis": [0, 0, 0]}),
+            "constraint.swing_y_axis",
+        ),
         (json!({"swing_y_axis": [0, 1]}), "constraint.swing_y_axis"),
         // The capsule's primary axis is +Y when the bone has no child: a Y axis along it.
-        (json!({"swing_y_axis": [0, 3, 0]}), "constraint.swing_y_axis"),
+        (
+            json!({"swing_y_axis": [0, 3, 0]}),
+            "constraint.swing_y_axis",
+        ),
     ];
     for (limits, key) in cases {
         let doc = doc_of(json!([spine(), physics_node("j", ball(limits.clone()))]));
         let d = diags_on(&doc, "j");
         assert!(
-            d.iter().any(|d| d.key == key && d.severity == Severity::Error),
+            d.iter()
+                .any(|d| d.key == key && d.severity == Severity::Error),
             "{limits}: expected an error on {key}, got {d:?}"
         );
     }
@@ -90,7 +138,9 @@ fn malformed_asymmetric_limits_are_named() {
     std::fs::write(&path, text).unwrap();
     let doc = Document::open(&path).unwrap();
     assert!(
-        diags_on(&doc, "j").iter().any(|d| d.key == "constraint.swing_limit_deg.pos_y"),
+        diags_on(&doc, "j")
+            .iter()
+            .any(|d| d.key == "constraint.swing_limit_deg.pos_y"),
         "{:?}",
         doc.diagnostics
     );
@@ -118,13 +168,32 @@ fn edit_sets_asymmetric_limits_from_the_command_line() {
         .unwrap();
     assert!(st.success());
     let doc = Document::open(&out).unwrap();
-    let kind = |n: &str| doc.bone(doc.bone_by_name(n).unwrap()).physics.clone().unwrap().constraint.unwrap().kind;
-    let ConstraintKind::BallSocket { swing_limit_deg, twist_limit_deg, .. } = kind("thigh_l") else {
+    let kind = |n: &str| {
+        doc.bone(doc.bone_by_name(n).unwrap())
+            .physics
+            .clone()
+            .unwrap()
+            .constraint
+            .unwrap()
+            .kind
+    };
+    let ConstraintKind::BallSocket {
+        swing_limit_deg,
+        twist_limit_deg,
+        ..
+    } = kind("thigh_l")
+    else {
         panic!("ball socket")
     };
     assert_eq!(swing_limit_deg.to_array(), [100.0, 10.0, 40.0, 25.0]);
-    assert_eq!((twist_limit_deg.min_deg, twist_limit_deg.max_deg), (-30.0, 45.0));
-    let ConstraintKind::BallSocket { swing_limit_deg, .. } = kind("thigh_r") else {
+    assert_eq!(
+        (twist_limit_deg.min_deg, twist_limit_deg.max_deg),
+        (-30.0, 45.0)
+    );
+    let ConstraintKind::BallSocket {
+        swing_limit_deg, ..
+    } = kind("thigh_r")
+    else {
         panic!("ball socket")
     };
     assert_eq!(swing_limit_deg.as_circular(), Some(60.0));

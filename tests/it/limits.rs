@@ -43,7 +43,11 @@ fn posed(rest: &[DMat4], sim: &Simulation) -> Vec<DMat4> {
 }
 
 /// The largest limit violation (deg) of every joint, from body poses.
-pub fn violations_from_poses(doc: &Document, rest: &[DMat4], sim: &Simulation) -> Vec<(String, f64)> {
+pub fn violations_from_poses(
+    doc: &Document,
+    rest: &[DMat4],
+    sim: &Simulation,
+) -> Vec<(String, f64)> {
     let pose = posed(rest, sim);
     doc.bone_ids()
         .filter_map(|id| {
@@ -116,7 +120,8 @@ fn hip_held_at_the_boundary_in_16_directions_at_50_nm() {
         let (mut past, mut reached) = (0.0f64, 0.0f64);
         for step in 0..240 {
             let ramp = (step as f32 / 60.0).min(1.0);
-            sim.set_external_torque("thigh_l", torque_w * ramp).expect("torque");
+            sim.set_external_torque("thigh_l", torque_w * ramp)
+                .expect("torque");
             sim.step().expect("no guard pause");
             let pose = posed(&rest, &sim);
             let (i, p) = (id.index(), def.parent.index());
@@ -127,13 +132,22 @@ fn hip_held_at_the_boundary_in_16_directions_at_50_nm() {
         }
         report.push((psi.to_degrees(), past, reached));
     }
-    println!("hip at 50 N*m (boundary {:?} deg):", swing.extents_rad.map(f64::to_degrees));
+    println!(
+        "hip at 50 N*m (boundary {:?} deg):",
+        swing.extents_rad.map(f64::to_degrees)
+    );
     for (az, past, reached) in &report {
-        println!("  azimuth {az:>5.1}: {past:.2} deg past, {:.0}% of the range", reached * 100.0);
+        println!(
+            "  azimuth {az:>5.1}: {past:.2} deg past, {:.0}% of the range",
+            reached * 100.0
+        );
     }
     for (az, past, reached) in report {
         assert!(past <= 2.0, "azimuth {az}: {past} deg past the boundary");
-        assert!(reached >= 0.97, "azimuth {az}: never reached the boundary ({reached})");
+        assert!(
+            reached >= 0.97,
+            "azimuth {az}: never reached the boundary ({reached})"
+        );
     }
 }
 
@@ -173,7 +187,10 @@ fn solver_respects_the_drawn_boundary() {
                 let m = rest[bid.index()];
                 let (_, r, t) = m.to_scale_rotation_translation();
                 let t2 = origin + delta * (t - origin);
-                let pose = rapier3d::prelude::Pose::from_parts(t2.as_vec3(), (delta * r).as_quat().normalize());
+                let pose = rapier3d::prelude::Pose::from_parts(
+                    t2.as_vec3(),
+                    (delta * r).as_quat().normalize(),
+                );
                 sim.set_body_pose(b, pose).expect("pose");
             }
             for _ in 0..60 {
@@ -181,7 +198,9 @@ fn solver_respects_the_drawn_boundary() {
             }
             let pose = posed(&rest, &sim);
             let (i, p) = (id.index(), def.parent.index());
-            let m = def.limits.measure(def.relative_from_matrices(&rest[p], &rest[i], &pose[p], &pose[i]));
+            let m = def
+                .limits
+                .measure(def.relative_from_matrices(&rest[p], &rest[i], &pose[p], &pose[i]));
             if inside {
                 let moved = (m.tilt_rad - tilt).abs().to_degrees();
                 worst_inside = worst_inside.max(moved);
@@ -189,7 +208,10 @@ fn solver_respects_the_drawn_boundary() {
             } else {
                 let off = (m.tilt_rad - m.max_tilt_rad).to_degrees();
                 worst_outside = worst_outside.max(off);
-                assert!(off <= 1.0, "outside at {psi}: still {off} deg past the drawn curve");
+                assert!(
+                    off <= 1.0,
+                    "outside at {psi}: still {off} deg past the drawn curve"
+                );
             }
         }
     }
@@ -205,7 +227,8 @@ fn limits_hold_from_poses_in_the_mannequin_scenarios() {
     let shove = |n_s: f32| {
         move |sim: &mut Simulation, k: usize| {
             if k == 240 {
-                sim.apply_impulse("spine_upper", Vec3::new(n_s, 0.0, 0.0)).expect("push");
+                sim.apply_impulse("spine_upper", Vec3::new(n_s, 0.0, 0.0))
+                    .expect("push");
             }
         }
     };
@@ -216,17 +239,26 @@ fn limits_hold_from_poses_in_the_mannequin_scenarios() {
     assert!(stand.fell_at_s().is_none(), "stands");
     let mut shoved = Simulation::new(&doc, SimSettings::default()).expect("world");
     let (v, at) = worst_violation(&doc, &mut shoved, 720, shove(150.0));
-    println!("150 N*s with balance: {v:.3} deg ({at}), fell {:?}", shoved.fell_at_s());
+    println!(
+        "150 N*s with balance: {v:.3} deg ({at}), fell {:?}",
+        shoved.fell_at_s()
+    );
     assert!(v <= 2.0);
     assert!(shoved.fell_at_s().is_none(), "recovers");
     let mut passive = Simulation::new(&doc, SimSettings::passive()).expect("world");
     let (v, at) = worst_violation(&doc, &mut passive, 480, |_, _| {});
-    println!("passive collapse: {v:.3} deg ({at}), fell {:?}", passive.fell_at_s());
+    println!(
+        "passive collapse: {v:.3} deg ({at}), fell {:?}",
+        passive.fell_at_s()
+    );
     assert!(v <= 2.0);
     assert!(passive.fell_at_s().is_some(), "collapses");
     let mut knocked = Simulation::new(&doc, SimSettings::default()).expect("world");
     let (v, at) = worst_violation(&doc, &mut knocked, 720, shove(600.0));
-    println!("600 N*s knock-down: {v:.3} deg ({at}), fell {:?}", knocked.fell_at_s());
+    println!(
+        "600 N*s knock-down: {v:.3} deg ({at}), fell {:?}",
+        knocked.fell_at_s()
+    );
     assert!(v <= 5.0);
     assert!(knocked.fell_at_s().is_some(), "knocked down");
 }
@@ -256,7 +288,10 @@ fn inspect_reports_resolved_frames_and_limits() {
     assert!((b[0].as_f64().unwrap() - 120.0).abs() < 1e-6);
     assert!((b[36].as_f64().unwrap() - 15.0).abs() < 1e-6);
     let x: Vec<f64> = serde_json::from_value(hip["joint_frame"]["x"].clone()).expect("x");
-    assert!((x[1] + 1.0).abs() < 1e-9, "the thigh's axis points down: {x:?}");
+    assert!(
+        (x[1] + 1.0).abs() < 1e-9,
+        "the thigh's axis points down: {x:?}"
+    );
     let knee = bone("shin_l")["joint"].clone();
     assert_eq!(knee["hinge_deg"], serde_json::json!([0.0, 135.0]));
     assert_eq!(bone("pelvis")["joint"], serde_json::Value::Null);
@@ -285,7 +320,11 @@ fn simulate_writes_poses_that_check_the_limits() {
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("step,time_s,bone,px,py,pz,qx,qy,qz,qw"));
     let doc = mannequin();
-    let bodies = doc.bones.iter().filter(|b| b.physics.as_ref().is_some_and(|p| p.collider.is_some())).count();
+    let bodies = doc
+        .bones
+        .iter()
+        .filter(|b| b.physics.as_ref().is_some_and(|p| p.collider.is_some()))
+        .count();
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), bodies * 241, "every body at steps 0..=240");
     let (id, def, _) = hip(&doc, "thigh_l");
@@ -324,14 +363,23 @@ fn inspector_edits_asymmetric_limits() {
     h.run_steps(2);
     h.get_by_label("thigh_l").click();
     h.run_steps(2);
-    h.get_by_label("Swing +Y: forward").set_value_accesskit(100.0);
+    h.get_by_label("Swing +Y: forward")
+        .set_value_accesskit(100.0);
     h.run_steps(3);
     h.get_by_label("Twist min").set_value_accesskit(-20.0);
     h.run_steps(3);
     let swing_of = |h: &egui_kittest::Harness<'static, ragdoll_tuner::app::EditorApp>| {
         let st = &h.state().state;
         let id = st.doc.bone_by_name("thigh_l").expect("bone");
-        match &st.doc.bone(id).physics.as_ref().and_then(|p| p.constraint.as_ref()).expect("joint").kind {
+        match &st
+            .doc
+            .bone(id)
+            .physics
+            .as_ref()
+            .and_then(|p| p.constraint.as_ref())
+            .expect("joint")
+            .kind
+        {
             ragdoll_tuner::document::ConstraintKind::BallSocket {
                 swing_limit_deg,
                 twist_limit_deg,
@@ -343,8 +391,16 @@ fn inspector_edits_asymmetric_limits() {
     let (swing, twist) = swing_of(&h);
     assert_eq!(swing.to_array(), [100.0, 15.0, 30.0, 45.0]);
     assert_eq!((twist.min_deg, twist.max_deg), (-20.0, 45.0));
-    let solver = h.state().simulation().and_then(|s| s.joint_limits("thigh_l"));
-    let Some(JointLimits::Ball { swing: b, twist_min_rad, .. }) = solver else {
+    let solver = h
+        .state()
+        .simulation()
+        .and_then(|s| s.joint_limits("thigh_l"));
+    let Some(JointLimits::Ball {
+        swing: b,
+        twist_min_rad,
+        ..
+    }) = solver
+    else {
         panic!("the solver has the hip")
     };
     assert!((b.extents_rad[0].to_degrees() - 100.0).abs() < 1e-9);

@@ -118,7 +118,10 @@ fn joints_use_the_reference_humanoid_ranges() {
             swing_limit_deg,
             twist_limit_deg,
             ..
-        } => (swing_limit_deg.to_array(), [twist_limit_deg.min_deg, twist_limit_deg.max_deg]),
+        } => (
+            swing_limit_deg.to_array(),
+            [twist_limit_deg.min_deg, twist_limit_deg.max_deg],
+        ),
         other => panic!("{name}: {other:?}"),
     };
     // The seed's asymmetric hip and wrist: +Y is forward, +Z the character's right.

@@ -31,10 +31,16 @@ fn twins_by_name_and_by_position() {
         ("Skeleton_arm_joint_L__3_", "Skeleton_arm_joint_R__2_"),
         ("Skeleton_arm_joint_L__2_", "Skeleton_arm_joint_R__3_"),
     ] {
-        assert!(c.contains(&(pair.0.into(), pair.1.into())), "{pair:?} in {c:?}");
+        assert!(
+            c.contains(&(pair.0.into(), pair.1.into())),
+            "{pair:?} in {c:?}"
+        );
     }
     let fox = names(&Document::open(common::fox_glb()).expect("Fox"));
-    assert!(fox.contains(&("b_LeftLeg01_015".into(), "b_RightLeg01_019".into())), "{fox:?}");
+    assert!(
+        fox.contains(&("b_LeftLeg01_015".into(), "b_RightLeg01_019".into())),
+        "{fox:?}"
+    );
 }
 
 /// One side of a generated CesiumMan mirrored onto the other (the CLI's `edit --mirror`):
@@ -48,10 +54,19 @@ fn mirrored_sides_collapse_as_mirror_images() {
     let gen = dir.path().join("cm.glb");
     let out = dir.path().join("mirrored.glb");
     let st = common::ragdoll_tuner()
-        .args(["generate", common::path_str(&common::cesium_man()), "-o", common::path_str(&gen)])
+        .args([
+            "generate",
+            common::path_str(&common::cesium_man()),
+            "-o",
+            common::path_str(&gen),
+        ])
         .output()
         .expect("generate runs");
-    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
     // Make the right side different first, so the mirror has something to undo.
     let st = common::ragdoll_tuner()
         .args([
@@ -68,9 +83,17 @@ fn mirrored_sides_collapse_as_mirror_images() {
         ])
         .output()
         .expect("edit runs");
-    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
     let doc = Document::open(&out).expect("mirrored file opens");
-    assert!(!ragdoll_tuner::document::has_errors(&doc.diagnostics), "{:?}", doc.diagnostics);
+    assert!(
+        !ragdoll_tuner::document::has_errors(&doc.diagnostics),
+        "{:?}",
+        doc.diagnostics
+    );
     let pairs: Vec<(String, String)> = names(&doc);
     let (axis, mid) = ragdoll_tuner::mirror::mid_plane(&doc);
     let mirror = |p: glam::DVec3| p - axis * (2.0 * (p.dot(axis) - mid));
@@ -85,10 +108,14 @@ fn mirrored_sides_collapse_as_mirror_images() {
     let mut geometric = 0.0f64;
     for (l, r) in &pairs {
         if let (Some((cl, al)), Some((cr, ar))) = (placed(l), placed(r)) {
-            geometric = geometric.max(mirror(cl).distance(cr)).max((al - axis * 2.0 * al.dot(axis)).distance(ar));
+            geometric = geometric
+                .max(mirror(cl).distance(cr))
+                .max((al - axis * 2.0 * al.dot(axis)).distance(ar));
         }
     }
-    println!("mirrored CesiumMan: collider centres and axes mirror their twins' to {geometric:.2e}");
+    println!(
+        "mirrored CesiumMan: collider centres and axes mirror their twins' to {geometric:.2e}"
+    );
     assert!(geometric < 1e-4, "{geometric}");
     let mut sim = Simulation::new(&doc, SimSettings::passive()).expect("world");
     let idx = |n: &str| sim.telemetry().joint_names.iter().position(|j| j == n);
@@ -122,9 +149,19 @@ fn mirrored_sides_collapse_as_mirror_images() {
         }
     }
     println!("mirrored CesiumMan, passive 0.5 s: worst left/right difference {:.3} deg ({}), first over 1 deg at {first_over:?} s", worst.0, worst.1);
-    assert!(first_over.is_none_or(|t| t >= 0.125), "left and right part before the fall: {first_over:?}, worst {worst:?}");
+    assert!(
+        first_over.is_none_or(|t| t >= 0.125),
+        "left and right part before the fall: {first_over:?}, worst {worst:?}"
+    );
     // The edited right knee took the left's range back.
-    let knee = |n: &str| match &doc.bone(doc.bone_by_name(n).expect("knee")).physics.as_ref().and_then(|p| p.constraint.as_ref()).expect("joint").kind {
+    let knee = |n: &str| match &doc
+        .bone(doc.bone_by_name(n).expect("knee"))
+        .physics
+        .as_ref()
+        .and_then(|p| p.constraint.as_ref())
+        .expect("joint")
+        .kind
+    {
         ragdoll_tuner::document::ConstraintKind::Hinge { limit_max_deg, .. } => *limit_max_deg,
         other => panic!("{other:?}"),
     };
@@ -134,7 +171,12 @@ fn mirrored_sides_collapse_as_mirror_images() {
 #[test]
 fn mirror_direction_names_parse() {
     use clap::ValueEnum;
-    assert_eq!(Direction::from_str("left-to-right", false), Ok(Direction::LeftToRight));
-    assert_eq!(Direction::from_str("right-to-left", false), Ok(Direction::RightToLeft));
+    assert_eq!(
+        Direction::from_str("left-to-right", false),
+        Ok(Direction::LeftToRight)
+    );
+    assert_eq!(
+        Direction::from_str("right-to-left", false),
+        Ok(Direction::RightToLeft)
+    );
 }
-

@@ -485,4 +485,3 @@ fn sim_cli_simulate_prints_the_json_report_and_csv() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("BONE:X,Y,Z@T"));
 }
-

@@ -458,4 +458,3 @@ fn fox_is_a_quadruped_that_stands_and_collapses_without_blowing_up() {
     );
     assert!(stand.grounded_feet_at_end == 4, "{stand:?}");
 }
-

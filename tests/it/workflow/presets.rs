@@ -280,4 +280,3 @@ fn presets_menu_applies_the_humanoid_to_the_selection() {
     h.run_steps(3);
     assert_eq!(h.state().state.doc.json(), &before);
 }
-
