@@ -16,8 +16,8 @@ use crate::document::{BoneId, Clip, Document, Skeleton};
 use crate::joint::{self, JointDef};
 use glam::{DMat4, DQuat};
 
-/// One joint's target: the relative rotation (parent joint frame to child joint frame) the
-/// drives pull toward, already inside the limits.
+/// One joint's target: the clip's relative rotation (parent joint frame to child joint
+/// frame) that the drives pull toward once clamped into the limits.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct JointTarget {
     pub bone: BoneId,
@@ -49,10 +49,11 @@ impl Follower {
                     .map_or(DMat4::IDENTITY, |n| n.world_from_node)
             })
             .collect();
-        let joints: Vec<JointDef> = doc
-            .bone_ids()
-            .filter_map(|id| joint::resolve(doc, id))
-            .collect();
+        let joints = parent_first(
+            doc.bone_ids()
+                .filter_map(|id| joint::resolve(doc, id))
+                .collect(),
+        );
         let has_body = |id: BoneId| {
             doc.bone(id)
                 .physics
@@ -124,16 +125,15 @@ impl Follower {
     /// bones without a joint carried along from the clip by their nearest moved ancestor.
     pub fn clamped_pose(&self, pose: &[DMat4]) -> Vec<DMat4> {
         let mut out = pose.to_vec();
-        let targets = self.targets(pose);
-        for j in &self.joints_parent_first() {
+        // `joints` is parent first: each parent is placed before its children.
+        for j in &self.joints {
             let (c, p) = (j.bone.index(), j.parent.index());
-            let (Some(rest_c), Some(rest_p), Some(t)) = (
-                self.rest.get(c),
-                self.rest.get(p),
-                targets.iter().find(|t| t.bone == j.bone),
-            ) else {
+            let (Some(rest_c), Some(rest_p), Some(q)) =
+                (self.rest.get(c), self.rest.get(p), self.relative(j, pose))
+            else {
                 continue;
             };
+            let q = j.limits.clamp(q);
             let Some(new_p) = out.get(p).copied() else {
                 continue;
             };
@@ -141,7 +141,7 @@ impl Follower {
             let (sc, rc_rest, tc_rest) = rest_c.to_scale_rotation_translation();
             let (_, rp, tp) = new_p.to_scale_rotation_translation();
             let pfj = j.parent_from_joint(rp_rest, rc_rest);
-            let rc = (rp * pfj * t.relative * j.bone_from_joint.inverse()).normalize();
+            let rc = (rp * pfj * q * j.bone_from_joint.inverse()).normalize();
             let offset = rp_rest.inverse() * (tc_rest - tp_rest);
             let m = DMat4::from_scale_rotation_translation(sc, rc, tp + rp * offset);
             if let Some(slot) = out.get_mut(c) {
@@ -150,20 +150,6 @@ impl Follower {
         }
         self.carry_unjointed(pose, &mut out);
         out
-    }
-
-    /// Joints ordered so that every parent body's joint comes before its children's.
-    fn joints_parent_first(&self) -> Vec<JointDef> {
-        let depth = |j: &JointDef| {
-            std::iter::successors(Some(j.parent), |b| {
-                self.joints.iter().find(|k| k.bone == *b).map(|k| k.parent)
-            })
-            .take(self.joints.len() + 1)
-            .count()
-        };
-        let mut list = self.joints.clone();
-        list.sort_by_key(|j| depth(j));
-        list
     }
 
     /// Bones that are neither roots nor jointed follow their nearest jointed ancestor bone
@@ -194,23 +180,43 @@ impl Follower {
         }
     }
 
-    /// The joint targets of a bone pose (from [`Self::bone_pose`]), clamped into the limits.
+    /// The clip's relative rotation of joint `j` in a bone pose (parent joint frame to child
+    /// joint frame), as the clip has it (not clamped).
+    fn relative(&self, j: &JointDef, pose: &[DMat4]) -> Option<DQuat> {
+        let (c, p) = (j.bone.index(), j.parent.index());
+        Some(j.relative_from_matrices(
+            self.rest.get(p)?,
+            self.rest.get(c)?,
+            pose.get(p)?,
+            pose.get(c)?,
+        ))
+    }
+
+    /// The joint targets of a bone pose (from [`Self::bone_pose`]), as the clip has them; the
+    /// simulation clamps them into the limits ([`crate::sim::Simulation::set_joint_targets`]).
     pub fn targets(&self, pose: &[DMat4]) -> Vec<JointTarget> {
         self.joints
             .iter()
             .filter_map(|j| {
-                let (c, p) = (j.bone.index(), j.parent.index());
-                let q = j.relative_from_matrices(
-                    self.rest.get(p)?,
-                    self.rest.get(c)?,
-                    pose.get(p)?,
-                    pose.get(c)?,
-                );
                 Some(JointTarget {
                     bone: j.bone,
-                    relative: j.limits.clamp(q),
+                    relative: self.relative(j, pose)?,
                 })
             })
             .collect()
     }
+}
+
+/// Joints ordered so that every parent body's joint comes before its children's.
+fn parent_first(joints: Vec<JointDef>) -> Vec<JointDef> {
+    let depth = |j: &JointDef| {
+        std::iter::successors(Some(j.parent), |b| {
+            joints.iter().find(|k| k.bone == *b).map(|k| k.parent)
+        })
+        .take(joints.len() + 1)
+        .count()
+    };
+    let mut keyed: Vec<(usize, JointDef)> = joints.iter().map(|j| (depth(j), j.clone())).collect();
+    keyed.sort_by_key(|(d, _)| *d);
+    keyed.into_iter().map(|(_, j)| j).collect()
 }

@@ -158,17 +158,23 @@ pub fn capsule(
             rotation,
             coverage: None,
         };
-        let c = coverage(points, &fit, inflate);
-        let fit = WorldFit { coverage: c, ..fit };
-        let done = c.is_some_and(|c| c >= TARGET_COVERAGE);
-        if best.is_none_or(|b| c > b.coverage) || done {
-            best = Some(fit);
-        }
-        if done {
+        if keep_best(&mut best, fit, points, inflate) {
             break;
         }
     }
     best.unwrap_or_else(|| fallback_fit(origin, rotation, min_radius))
+}
+
+/// Scores a candidate fit by its coverage and keeps it when it beats the best so far;
+/// true once it reaches [`TARGET_COVERAGE`] (the search can stop).
+fn keep_best(best: &mut Option<WorldFit>, fit: WorldFit, points: &[DVec3], inflate: f64) -> bool {
+    let c = coverage(points, &fit, inflate);
+    let fit = WorldFit { coverage: c, ..fit };
+    let done = c.is_some_and(|c| c >= TARGET_COVERAGE);
+    if best.as_ref().is_none_or(|b| c > b.coverage) || done {
+        *best = Some(fit);
+    }
+    done
 }
 
 fn fallback_fit(origin: DVec3, rotation: DQuat, r: f64) -> WorldFit {
@@ -228,13 +234,7 @@ pub fn cuboid(
             rotation,
             coverage: None,
         };
-        let c = coverage(points, &fit, inflate);
-        let fit = WorldFit { coverage: c, ..fit };
-        let done = c.is_some_and(|c| c >= TARGET_COVERAGE);
-        if best.is_none_or(|b| c > b.coverage) || done {
-            best = Some(fit);
-        }
-        if done {
+        if keep_best(&mut best, fit, points, inflate) {
             break;
         }
     }
@@ -302,13 +302,7 @@ pub fn sphere(
             rotation,
             coverage: None,
         };
-        let c = coverage(points, &fit, inflate);
-        let fit = WorldFit { coverage: c, ..fit };
-        let done = c.is_some_and(|c| c >= TARGET_COVERAGE);
-        if best.is_none_or(|b| c > b.coverage) || done {
-            best = Some(fit);
-        }
-        if done {
+        if keep_best(&mut best, fit, points, inflate) {
             break;
         }
     }

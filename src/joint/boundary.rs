@@ -137,19 +137,9 @@ impl SwingBoundary {
         }
     }
 
-    /// A circular cone of half-angle `rad`.
-    pub fn circular(rad: f64) -> Self {
-        Self::new([rad; 4])
-    }
-
     /// True when every extent is the same (a single circular cone).
     pub fn is_circular(&self) -> bool {
         self.discs.len() == 1
-    }
-
-    /// The discs of the region (1 to 4).
-    pub fn discs(&self) -> &[Disc] {
-        &self.discs
     }
 
     /// The largest allowed tilt (radians) at azimuth `psi` (radians, from +Y toward +Z).
