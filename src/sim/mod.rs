@@ -214,12 +214,9 @@ impl Simulation {
                         continue;
                     };
                     col.set_friction(s.friction);
-                    if let Ok(mp) = world::mass_properties(
-                        &b.name,
-                        col.shared_shape(),
-                        b.built.mass_kg,
-                        s.inertia_floor(),
-                    ) {
+                    if let Ok(mp) =
+                        world::mass_properties(&b.name, col.shared_shape(), b.built.mass_kg, &s)
+                    {
                         col.set_mass_properties(mp);
                     }
                 }

@@ -202,6 +202,12 @@ impl SimSettings {
         self.inertia_floor_kg_m2 * self.unit().powi(5)
     }
 
+    /// The heaviest body the simulation takes at this size (kg): 1e9 kg for a 1.75 m
+    /// character, scaling with its volume like the masses it is given.
+    pub fn max_mass_kg(&self) -> f64 {
+        1.0e9 * (self.unit() as f64).powi(3)
+    }
+
     /// The guard's linear speed limit at this size: natural speeds scale with sqrt(g*L).
     pub fn max_linear_speed(&self) -> f32 {
         self.max_linear_speed_m_s * self.unit().sqrt()

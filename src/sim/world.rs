@@ -155,14 +155,16 @@ pub(crate) fn shape_of(bone: &str, shape: &ColliderShape) -> Result<SharedShape,
 }
 
 /// Collider-local mass properties: the shape's, scaled to `mass_kg`, each principal
-/// inertia raised to at least `floor` (kg*m^2).
+/// inertia raised to the settings' floor (kg*m^2). A mass at or past the settings' limit
+/// for this size is refused.
 pub(crate) fn mass_properties(
     bone: &str,
     shape: &SharedShape,
     mass_kg: f64,
-    floor: f32,
+    s: &SimSettings,
 ) -> Result<MassProperties, SimError> {
-    if !(mass_kg.is_finite() && mass_kg > 0.0 && mass_kg < 1e9) {
+    let floor = s.inertia_floor();
+    if !(mass_kg.is_finite() && mass_kg > 0.0 && mass_kg < s.max_mass_kg()) {
         return Err(SimError::BadValue {
             bone: bone.into(),
             what: format!("mass {mass_kg} kg"),
@@ -186,7 +188,7 @@ pub(crate) fn build_collider(
 ) -> Result<rapier3d::geometry::Collider, SimError> {
     let name = &doc.bone(id).name;
     let shape = shape_of(name, &doc.world_shape(id, &built.collider.shape))?;
-    let mp = mass_properties(name, &shape, built.mass_kg, settings.inertia_floor())?;
+    let mp = mass_properties(name, &shape, built.mass_kg, settings)?;
     let place = doc.body_from_collider(id, &built.collider);
     Ok(ColliderBuilder::new(shape)
         .position(Pose::from_parts(

@@ -87,3 +87,33 @@ fn the_mannequin_at_a_tenth_and_ten_times_stands_and_collapses() {
         );
     }
 }
+
+/// A character ten times the Fox (790 units tall, billions of kg from its size) is still
+/// simulated: the heaviest body the simulation takes scales with the character's volume.
+#[test]
+fn a_fox_ten_times_its_size_is_simulated() {
+    let (mut json, bin) = json_and_bin(&fox_glb());
+    let roots: Vec<u64> = json["scenes"][0]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.as_u64())
+        .collect();
+    for r in roots {
+        json["nodes"][r as usize]["scale"] = serde_json::json!([10.0, 10.0, 10.0]);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fox10.glb");
+    std::fs::write(&path, super::fixtures::glb_bytes(&json, &bin.unwrap())).unwrap();
+    let out = dir.path().join("g.glb");
+    let (code, _, err) = super::generate(&path, &out, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    let doc = Document::open(&out).unwrap();
+    let stand = run(&doc, Scenario::default());
+    eprintln!("Fox x10: {stand:?}");
+    assert!(
+        stand.paused.is_none() && stand.fell_at_s.is_none(),
+        "{stand:?}"
+    );
+    assert!(stand.max_violation_deg < 2.0, "{stand:?}");
+}
