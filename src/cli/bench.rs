@@ -27,24 +27,41 @@ fn measure(
         editor.step()?;
         bare.step_bare();
     }
+    alternate(
+        budget,
+        || Ok(editor.step()?),
+        || {
+            bare.step_bare();
+            Ok(())
+        },
+    )
+}
+
+/// Rates (calls per second) of two step functions run in 6 alternating rounds within
+/// `budget`, so both see the same machine load.
+pub(super) fn alternate(
+    budget: Duration,
+    mut a: impl FnMut() -> anyhow::Result<()>,
+    mut b: impl FnMut() -> anyhow::Result<()>,
+) -> anyhow::Result<(f64, f64)> {
     let rounds = 6;
-    let (mut te, mut tb, mut ne, mut nb) = (Duration::ZERO, Duration::ZERO, 0u64, 0u64);
+    let (mut ta, mut tb, mut na, mut nb) = (Duration::ZERO, Duration::ZERO, 0u64, 0u64);
     for _ in 0..rounds {
         let slice = budget / (2 * rounds);
         let t = Instant::now();
-        while t.elapsed() < slice || ne == 0 {
-            editor.step()?;
-            ne += 1;
+        while t.elapsed() < slice || na == 0 {
+            a()?;
+            na += 1;
         }
-        te += t.elapsed();
+        ta += t.elapsed();
         let t = Instant::now();
         while t.elapsed() < slice || nb == 0 {
-            bare.step_bare();
+            b()?;
             nb += 1;
         }
         tb += t.elapsed();
     }
-    Ok((ne as f64 / te.as_secs_f64(), nb as f64 / tb.as_secs_f64()))
+    Ok((na as f64 / ta.as_secs_f64(), nb as f64 / tb.as_secs_f64()))
 }
 
 pub fn run(as_json: bool, seconds_per_case: f64) -> anyhow::Result<ExitCode> {

@@ -9,32 +9,7 @@ use anyhow::{anyhow, Context};
 use serde_json::json;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
-
-fn steps_per_s(
-    a: &mut Simulation,
-    b: &mut Simulation,
-    budget: Duration,
-) -> anyhow::Result<(f64, f64)> {
-    let rounds = 6;
-    let (mut ta, mut tb, mut na, mut nb) = (Duration::ZERO, Duration::ZERO, 0u64, 0u64);
-    for _ in 0..rounds {
-        let slice = budget / (2 * rounds);
-        let t = Instant::now();
-        while t.elapsed() < slice || na == 0 {
-            a.step().map_err(|p| anyhow!("{p}"))?;
-            na += 1;
-        }
-        ta += t.elapsed();
-        let t = Instant::now();
-        while t.elapsed() < slice || nb == 0 {
-            b.step().map_err(|p| anyhow!("{p}"))?;
-            nb += 1;
-        }
-        tb += t.elapsed();
-    }
-    Ok((na as f64 / ta.as_secs_f64(), nb as f64 / tb.as_secs_f64()))
-}
+use std::time::Duration;
 
 pub fn run(
     file: &Path,
@@ -65,10 +40,11 @@ pub fn run(
         following.step().map_err(|p| anyhow!("{p}"))?;
         resting.step().map_err(|p| anyhow!("{p}"))?;
     }
-    let (f, r) = steps_per_s(
-        &mut following,
-        &mut resting,
+    let step = |sim: &mut Simulation| sim.step().map_err(|p| anyhow!("{p}"));
+    let (f, r) = super::bench::alternate(
         Duration::from_secs_f64(seconds.max(0.2)),
+        || step(&mut following),
+        || step(&mut resting),
     )?;
     let extra = (r / f - 1.0) * 100.0;
     if as_json {
