@@ -48,6 +48,9 @@ pub struct Clip {
     pub channels: Vec<Channel>,
     /// The last key time of any channel (s).
     pub duration_s: f32,
+    /// The channels of each node (indices into `channels`), built once at load: sampling a
+    /// pose visits each channel once, not every channel for every node.
+    by_node: Vec<Vec<usize>>,
 }
 
 /// The clips of a document and the problems found reading them.
@@ -118,6 +121,7 @@ impl Document {
                 index,
                 channels: Vec::new(),
                 duration_s: 0.0,
+                by_node: vec![Vec::new(); self.skeleton.nodes.len()],
             };
             let channels = anim.get("channels").and_then(Value::as_array);
             for (c, ch) in channels.into_iter().flatten().enumerate() {
@@ -138,6 +142,11 @@ impl Document {
                 .iter()
                 .filter_map(|c| c.times_s.last().copied())
                 .fold(0.0, f32::max);
+            for (k, c) in clip.channels.iter().enumerate() {
+                if let Some(list) = clip.by_node.get_mut(c.node) {
+                    list.push(k);
+                }
+            }
             out.clips.push(clip);
         }
         Ok(out)
@@ -332,7 +341,8 @@ impl Clip {
     /// given rest transform elsewhere.
     pub fn sample_node(&self, node: usize, t_s: f32, rest: LocalTrs) -> LocalTrs {
         let mut out = rest;
-        for c in self.channels.iter().filter(|c| c.node == node) {
+        let list = self.by_node.get(node).map_or(&[][..], Vec::as_slice);
+        for c in list.iter().filter_map(|&k| self.channels.get(k)) {
             match c.path {
                 ChannelPath::Translation => out.translation = c.sample_vec3(t_s),
                 ChannelPath::Rotation => out.rotation = c.sample_rotation(t_s),
@@ -344,6 +354,6 @@ impl Clip {
 
     /// True when some channel animates `node`.
     pub fn animates(&self, node: usize) -> bool {
-        self.channels.iter().any(|c| c.node == node)
+        self.by_node.get(node).is_some_and(|l| !l.is_empty())
     }
 }
