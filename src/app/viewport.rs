@@ -8,8 +8,9 @@ use crate::render::colliders::{bone_bounds, pick, placed_colliders};
 use crate::render::gizmo::{joint_segments, Segment};
 use crate::render::joint::joint_gizmo;
 use crate::render::offscreen::blit;
+use crate::render::offscreen::ImageHandle;
 use crate::render::skin::SkinModel;
-use crate::render::{GpuScene, OrbitCamera, Pose, SceneInput, Show};
+use crate::render::{GpuScene, OrbitCamera, Pose, SceneInput};
 use glam::{Vec2, Vec3};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -227,14 +228,14 @@ impl Viewport {
         });
     }
 
-    /// Gets the 3D scene ready for this frame's paint pass (on the UI thread, before the
-    /// window is painted) and says how it is to be shown.
+    /// Gets the 3D scene's image ready for this frame's paint pass (on the UI thread, before
+    /// the window is painted).
     fn prepare_scene(
         &mut self,
         frame: &eframe::Frame,
         input: &SceneInput,
         size: [u32; 2],
-    ) -> Result<Show, String> {
+    ) -> Result<ImageHandle, String> {
         let Some(gl) = frame.gl() else {
             return Err("no GL context".into());
         };
@@ -288,24 +289,9 @@ impl Viewport {
             [r.left_px, r.from_bottom_px, r.width_px, r.height_px]
         };
         match shown {
-            Ok(Show::Image(image)) => {
+            Ok(image) => {
                 let cb = eframe::egui_glow::CallbackFn::new(move |info, painter| {
                     blit(painter.gl(), image, px(info.viewport_in_pixels()));
-                });
-                ui.painter().add(egui::PaintCallback {
-                    rect,
-                    callback: Arc::new(cb),
-                });
-            }
-            Ok(Show::Direct) => {
-                let input = Arc::new(input);
-                let cb = eframe::egui_glow::CallbackFn::new(move |info, _painter| {
-                    let (v, c) = (info.viewport_in_pixels(), info.clip_rect_in_pixels());
-                    GPU.with(|g| {
-                        if let Some(Ok(scene)) = g.borrow().as_ref() {
-                            scene.draw_direct(&input, px(v), px(c), info.screen_size_px);
-                        }
-                    });
                 });
                 ui.painter().add(egui::PaintCallback {
                     rect,

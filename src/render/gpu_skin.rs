@@ -59,27 +59,72 @@ void main() {
 }
 "#;
 
-/// One primitive's buffers on the GPU.
-struct GpuPrimitive {
+/// One level of detail's buffers: only the vertices its triangles use.
+struct Level {
     positions: VertexBuffer<Vec3>,
     normals: VertexBuffer<Vec3>,
     joint_index: VertexBuffer<Vec4>,
     joint_weight: VertexBuffer<Vec4>,
     elements: ElementBuffer<u32>,
-    /// A coarser index list over the same vertices and its cell size (mesh units), drawn
-    /// while a cell is smaller on screen than [`LOD_MAX_CELL_PX`] (see [`super::lod`]).
-    lod: Option<(ElementBuffer<u32>, f32)>,
+    /// The clustering's cell size (mesh units); 0 for the full mesh.
+    cell: f32,
+}
+
+impl Level {
+    /// Uploads the vertices `indices` refer to, renumbered in first-use order. A software
+    /// renderer runs the vertex shader over the whole range an index list spans, so a
+    /// coarse list over the full mesh's buffers would still skin every vertex.
+    fn new(ctx: &Context, v: &Vertices, indices: &[u32], cell: f32) -> Self {
+        let mut remap = vec![u32::MAX; v.positions.len()];
+        let mut used: Vec<usize> = Vec::new();
+        let elements: Vec<u32> = indices
+            .iter()
+            .map(|&i| {
+                let slot = &mut remap[i as usize];
+                if *slot == u32::MAX {
+                    *slot = used.len() as u32;
+                    used.push(i as usize);
+                }
+                *slot
+            })
+            .collect();
+        let pick = |xs: &[Vec3]| used.iter().map(|&i| xs[i]).collect::<Vec<_>>();
+        let pick4 = |xs: &[Vec4]| used.iter().map(|&i| xs[i]).collect::<Vec<_>>();
+        Self {
+            positions: VertexBuffer::new_with_data(ctx, &pick(&v.positions)),
+            normals: VertexBuffer::new_with_data(ctx, &pick(&v.normals)),
+            joint_index: VertexBuffer::new_with_data(ctx, &pick4(&v.joint_index)),
+            joint_weight: VertexBuffer::new_with_data(ctx, &pick4(&v.joint_weight)),
+            elements: ElementBuffer::new_with_data(ctx, &elements),
+            cell,
+        }
+    }
+}
+
+/// A primitive's vertex attributes on the CPU, one entry per vertex.
+struct Vertices {
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    joint_index: Vec<Vec4>,
+    joint_weight: Vec<Vec4>,
+}
+
+/// One primitive on the GPU.
+struct GpuPrimitive {
+    /// The full mesh first, then coarser levels (see [`super::lod`]); the coarsest whose
+    /// cells are at most [`LOD_MAX_CELL_PX`] on screen is drawn.
+    levels: Vec<Level>,
     /// The matrices of this frame's pose, one per skin joint plus a last identity matrix
     /// that out-of-range joint indices point at (what the CPU path does with them).
     matrices: Vec<Mat4>,
 }
 
-/// The whole model's triangle budget for its coarser level of detail: about what llvmpipe
-/// sets up in a few milliseconds.
-const LOD_TRIANGLES: usize = 8000;
-/// The coarser level of detail is drawn while its cells are at most this many pixels large
+/// The whole model's triangle budgets for its coarser levels of detail, finest first: the
+/// finest is about what llvmpipe sets up in a millisecond; each next one has half as many.
+const LOD_TRIANGLES: [usize; 3] = [8000, 4000, 2000];
+/// A coarser level of detail is drawn while its cells are at most this many pixels large
 /// (a corner moves by at most about half that): the whole character in the default view,
-/// not a close-up of a hand.
+/// not a close-up of a hand. Of those that qualify, the coarsest is drawn.
 pub const LOD_MAX_CELL_PX: f32 = 6.0;
 
 /// The vertex's joint with the largest weight (its group for clustering).
@@ -205,19 +250,27 @@ impl GpuSkin {
                     .flatten()
                     .copied()
                     .collect();
-                let budget = LOD_TRIANGLES * indices.len() / total_indices.max(1);
+                let vertices = Vertices {
+                    positions: v3(&p.prim.positions),
+                    normals,
+                    joint_index: idx,
+                    joint_weight: w,
+                };
                 let groups = dominant_joints(p);
-                let lod = super::lod::cluster(&p.prim.positions, &groups, &indices, budget)
-                    .map(|l| (ElementBuffer::new_with_data(ctx, &l.indices), l.cell));
-                GpuPrimitive {
-                    lod,
-                    positions: VertexBuffer::new_with_data(ctx, &v3(&p.prim.positions)),
-                    normals: VertexBuffer::new_with_data(ctx, &normals),
-                    joint_index: VertexBuffer::new_with_data(ctx, &idx),
-                    joint_weight: VertexBuffer::new_with_data(ctx, &w),
-                    elements: ElementBuffer::new_with_data(ctx, &indices),
-                    matrices,
+                let mut levels = vec![Level::new(ctx, &vertices, &indices, 0.0)];
+                for total in LOD_TRIANGLES {
+                    let budget = total * indices.len() / total_indices.max(1);
+                    let Some(l) = super::lod::cluster(&p.prim.positions, &groups, &indices, budget)
+                    else {
+                        continue;
+                    };
+                    // The clustering tries a fixed set of cell sizes: a budget it cannot go
+                    // below gives the same level again.
+                    if levels.last().is_some_and(|prev| l.cell > prev.cell) {
+                        levels.push(Level::new(ctx, &vertices, &l.indices, l.cell));
+                    }
                 }
+                GpuPrimitive { levels, matrices }
             })
             .collect();
         Ok(Self {
@@ -258,14 +311,20 @@ impl GpuSkin {
         for g in &self.primitives {
             let mats: Vec<Mat4Cg> = g.matrices.iter().map(|m| mat4_cg(*m)).collect();
             p.use_uniform_array("joints", &mats);
-            p.use_vertex_attribute("position", &g.positions);
-            p.use_vertex_attribute("normal", &g.normals);
-            p.use_vertex_attribute("jointIndex", &g.joint_index);
-            p.use_vertex_attribute("jointWeight", &g.joint_weight);
-            let elements = match &g.lod {
-                Some((lod, cell)) if cell * px_per_m <= LOD_MAX_CELL_PX => lod,
-                _ => &g.elements,
+            // Levels past the first are coarser; the full mesh qualifies at any size.
+            let Some(l) = g
+                .levels
+                .iter()
+                .rev()
+                .find(|l| l.cell * px_per_m <= LOD_MAX_CELL_PX)
+            else {
+                continue;
             };
+            p.use_vertex_attribute("position", &l.positions);
+            p.use_vertex_attribute("normal", &l.normals);
+            p.use_vertex_attribute("jointIndex", &l.joint_index);
+            p.use_vertex_attribute("jointWeight", &l.joint_weight);
+            let elements = &l.elements;
             p.draw_elements(states, camera.viewport(), elements);
         }
     }

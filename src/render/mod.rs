@@ -17,4 +17,4 @@ pub mod skin;
 
 pub use camera::OrbitCamera;
 pub use pose::Pose;
-pub use scene::{GpuScene, SceneInput, Show};
+pub use scene::{GpuScene, SceneInput};
