@@ -244,18 +244,17 @@ pub(crate) fn insert_bodies(
     Ok(out)
 }
 
-/// A fixed ground: a large box whose top face is the plane y = 0.
-/// The height of the ground plane's top (world y).
+/// The height of the ground plane (world y).
 pub const GROUND_Y: f32 = 0.0;
 
+/// A fixed ground: the half-space below the plane y = [`GROUND_Y`]. It has no edge for a
+/// character of any size, or one that walks a clip's root motion loop after loop (it was a
+/// box 1000 units wide, whose far corners also cost f32 precision in contact clipping).
 pub(crate) fn insert_ground(world: &mut PhysicsWorld, settings: &SimSettings) -> ColliderHandle {
-    let ground = world.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(
-        0.0,
-        GROUND_Y - 0.5,
-        0.0,
-    )));
+    let ground =
+        world.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(0.0, GROUND_Y, 0.0)));
     world.insert_collider(
-        ColliderBuilder::cuboid(500.0, 0.5, 500.0)
+        ColliderBuilder::new(SharedShape::halfspace(Vec3::Y))
             .friction(settings.friction)
             .collision_groups(InteractionGroups::new(
                 Group::from_bits_retain(1),

@@ -116,7 +116,9 @@ fn coarse_level_of_detail_matches_the_full_mesh() {
     let (cpu, n_cpu) = mesh_mask(&dense, true);
     assert!(n_cpu > 3000, "the character is drawn: {n_cpu} pixels");
     let differ = gpu.iter().zip(&cpu).filter(|(a, b)| a != b).count();
-    println!("dense mesh pixels: GPU (coarse level) {n_gpu}, CPU (full) {n_cpu}, differing {differ}");
+    println!(
+        "dense mesh pixels: GPU (coarse level) {n_gpu}, CPU (full) {n_cpu}, differing {differ}"
+    );
     assert!(
         differ * 25 < n_cpu,
         "{differ} of {n_cpu} mesh pixels differ between the coarse level and the full mesh"
