@@ -7,6 +7,7 @@
 //! Collision groups: see [`world`]. Defaults: see [`SimSettings`].
 
 mod balance;
+mod contact_order;
 mod error;
 pub mod follow;
 mod guard;
@@ -33,6 +34,8 @@ use rapier3d::prelude::*;
 pub struct Simulation {
     world: PhysicsWorld,
     ground: ColliderHandle,
+    /// Solves mirrored contacts in mirrored order (see [`contact_order`]).
+    contact_order: contact_order::MirrorContactOrder,
     groups: GroupMap,
     dolls: Vec<Ragdoll>,
     settings: SimSettings,
@@ -69,6 +72,8 @@ impl Simulation {
         let ground = world::insert_ground(&mut world, &settings);
         let groups = GroupMap::from_document(doc)?;
         let side = (count as f32).sqrt().ceil().max(1.0) as usize;
+        let (axis, mid) = crate::mirror::mid_plane(doc);
+        let contact_order = contact_order::MirrorContactOrder::new(axis.as_vec3(), settings.unit());
         let mut dolls = Vec::with_capacity(count);
         for i in 0..count {
             let spacing = 3.0 * settings.unit();
@@ -77,11 +82,19 @@ impl Simulation {
                 0.0,
                 (i / side) as f32 * spacing,
             );
-            dolls.push(Ragdoll::build(&mut world, doc, &groups, &settings, offset)?);
+            let doll = Ragdoll::build(&mut world, doc, &groups, &settings, offset)?;
+            let mid = mid as f32 + offset.dot(contact_order.axis());
+            for b in &doll.bodies {
+                if let Some(c) = world.colliders.get_mut(b.collider) {
+                    contact_order::tag(c, mid);
+                }
+            }
+            dolls.push(doll);
         }
         let mut sim = Simulation {
             world,
             ground,
+            contact_order,
             groups,
             dolls,
             applied: settings.clone(),
@@ -136,7 +149,7 @@ impl Simulation {
         for d in &mut self.dolls {
             d.control(&mut self.world, &self.settings);
         }
-        self.world.step();
+        self.world.step_with_events(&self.contact_order, &());
         self.time_s += self.settings.dt_s as f64;
         self.steps += 1;
         self.guard()?;

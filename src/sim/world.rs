@@ -255,6 +255,7 @@ pub(crate) fn insert_ground(world: &mut PhysicsWorld, settings: &SimSettings) ->
         world.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(0.0, GROUND_Y, 0.0)));
     world.insert_collider(
         ColliderBuilder::new(SharedShape::halfspace(Vec3::Y))
+            .active_hooks(super::contact_order::GROUND_HOOKS)
             .friction(settings.friction)
             .collision_groups(InteractionGroups::new(
                 Group::from_bits_retain(1),
