@@ -1,5 +1,6 @@
-//! The order in which Rapier solves the points of one contact manifold, made the same for a
-//! manifold and its mirror image across the character's mid-plane.
+//! The order in which Rapier solves the points of one contact manifold (and the cones of one
+//! joint's swing limit), made the same for a manifold and its mirror image across the
+//! character's mid-plane.
 //!
 //! Rapier's solver is sequential (Gauss-Seidel): within a manifold it applies the points'
 //! impulses one after the other, in the order contact generation listed them. A box foot on
@@ -36,11 +37,14 @@ fn mid_of(collider: &Collider) -> Option<f32> {
     (collider.user_data & TAGGED != 0).then(|| f32::from_bits(collider.user_data as u32))
 }
 
+/// Rounding step of a direction's key (about 0.006 degrees).
+const DIRECTION_QUANTUM: f32 = 1e-4;
+
 /// Manifolds with at most this many points are sorted without allocating.
 const MAX_SORTED_IN_PLACE: usize = 8;
 
 /// The hook: sorts each manifold's solver contacts by their mirror-invariant key.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct MirrorContactOrder {
     /// The mid-plane's normal (the character's left-right axis).
     axis: Vec3,
@@ -68,6 +72,17 @@ impl MirrorContactOrder {
 
     pub fn axis(&self) -> Vec3 {
         self.axis
+    }
+
+    /// The key of a world direction, the same for `d` and its mirror image: the order in
+    /// which a joint's limit cones are solved (see [`super::joints`]).
+    pub fn direction_key(&self, d: Vec3) -> [i64; 3] {
+        let q = |x: f32| (x / DIRECTION_QUANTUM).round() as i64;
+        [
+            q(d.dot(self.forward)),
+            q(d.dot(self.axis).abs()),
+            q(d.dot(self.up)),
+        ]
     }
 
     /// The key of a world point for a ragdoll whose mid-plane is at `mid`.
@@ -137,6 +152,11 @@ mod tests {
         // Rounding noise far below a millimetre does not reorder level points.
         let noisy = back + Vec3::new(3e-7, 0.0, -2e-7);
         assert_eq!(o.key(noisy, mid), o.key(back, mid));
+        let d = Vec3::new(0.3, -0.8, 0.52).normalize();
+        assert_eq!(
+            o.direction_key(d),
+            o.direction_key(Vec3::new(-d.x, d.y, d.z))
+        );
     }
 
     #[test]

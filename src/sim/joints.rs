@@ -14,6 +14,7 @@
 //! - `hinge`: linear axes and AngY, AngZ locked; AngX limited to [min, max]; the drive is a
 //!   motor on AngX.
 
+use super::contact_order::MirrorContactOrder;
 use super::error::SimError;
 use super::world::BodyRec;
 use crate::document::{BoneId, Document, Drive};
@@ -32,6 +33,10 @@ pub(crate) struct JointSpec {
     pub parent_from_frame: Pose,
     pub child_from_frame: Pose,
     pub drive: Drive,
+    /// The joint frame's rotation in the world at rest, and the character's mirror order:
+    /// the swing limit's cones are solved in an order its mirror twin shares.
+    pub world_from_frame_rest: Quat,
+    pub mirror: MirrorContactOrder,
 }
 
 /// A joint in the world.
@@ -69,6 +74,7 @@ pub(crate) fn joint_spec(
     doc: &Document,
     id: BoneId,
     bodies: &[BodyRec],
+    mirror: MirrorContactOrder,
 ) -> Result<Option<JointSpec>, SimError> {
     let Some(def) = joint::resolve(doc, id) else {
         return Ok(None);
@@ -108,6 +114,8 @@ pub(crate) fn joint_spec(
         parent_from_frame: Pose::from_parts(parent_from_child_t, parent_from_joint.as_quat()),
         child_from_frame: Pose::from_parts(Vec3::ZERO, def.bone_from_joint.as_quat()),
         drive,
+        world_from_frame_rest: (pw.rotation.as_dquat() * parent_from_joint).as_quat(),
+        mirror,
     }))
 }
 
@@ -224,7 +232,14 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, targets: AxisTargets)
                         .limits(JointAxis::AngY, [-1.0, c.half_angle_rad as f32]);
                 }
                 many => {
-                    extra = many
+                    // Gauss-Seidel solves them in turn: a mirror twin must take its mirrored
+                    // cones in the same turn, or the two sides part where two cones meet.
+                    let mut ordered: Vec<_> = many.iter().collect();
+                    ordered.sort_by_cached_key(|c| {
+                        let d = spec.world_from_frame_rest * c.axis.as_vec3();
+                        spec.mirror.direction_key(d)
+                    });
+                    extra = ordered
                         .iter()
                         .map(|c| cone_joint(f1, f2, c.axis, c.half_angle_rad as f32))
                         .collect();

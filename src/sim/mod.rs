@@ -82,7 +82,7 @@ impl Simulation {
                 0.0,
                 (i / side) as f32 * spacing,
             );
-            let doll = Ragdoll::build(&mut world, doc, &groups, &settings, offset)?;
+            let doll = Ragdoll::build(&mut world, doc, &groups, &settings, offset, contact_order)?;
             let mid = mid as f32 + offset.dot(contact_order.axis());
             for b in &doll.bodies {
                 if let Some(c) = world.colliders.get_mut(b.collider) {

@@ -2,6 +2,7 @@
 //! document and kept in step with it. The BoneId -> Rapier handle map lives here only.
 
 use super::balance::{BalanceRig, FELL_PELVIS_RATIO, FELL_TILT_DEG};
+use super::contact_order::MirrorContactOrder;
 use super::error::SimError;
 use super::joints::{self, JointRec};
 use super::settings::SimSettings;
@@ -23,6 +24,8 @@ pub(crate) struct Ragdoll {
     pub com: Vec3,
     pub vcom: Vec3,
     pub grounded: u32,
+    /// The character's mirror order (joint limit cones are inserted in it).
+    pub mirror: MirrorContactOrder,
 }
 
 impl Ragdoll {
@@ -32,6 +35,7 @@ impl Ragdoll {
         groups: &GroupMap,
         s: &SimSettings,
         offset: Vec3,
+        mirror: MirrorContactOrder,
     ) -> Result<Self, SimError> {
         let bodies = world::insert_bodies(world, doc, groups, s, offset)?;
         if bodies.is_empty() {
@@ -39,7 +43,7 @@ impl Ragdoll {
         }
         let mut specs = Vec::new();
         for id in doc.bone_ids() {
-            if let Some(spec) = joints::joint_spec(doc, id, &bodies)? {
+            if let Some(spec) = joints::joint_spec(doc, id, &bodies, mirror)? {
                 specs.push(spec);
             }
         }
@@ -72,6 +76,7 @@ impl Ragdoll {
             com: Vec3::ZERO,
             vcom: Vec3::ZERO,
             grounded: 0,
+            mirror,
         };
         r.balance
             .set_upright(world, s.balance && r.balance.built.enabled);
@@ -197,7 +202,7 @@ impl Ragdoll {
         }
         let mut specs = Vec::new();
         for id in doc.bone_ids() {
-            if let Some(spec) = joints::joint_spec(doc, id, &self.bodies)? {
+            if let Some(spec) = joints::joint_spec(doc, id, &self.bodies, self.mirror)? {
                 specs.push(spec);
             }
         }
