@@ -4,6 +4,7 @@
 //! arm bones have different local axes). Pure document math; the edits go through
 //! [`Document::apply`] like any other.
 
+mod midline;
 pub mod twins;
 
 pub use twins::{mid_plane, swapped_name, twin_of, twins, Side};
@@ -227,10 +228,16 @@ pub fn mirror_bone(
     edits
 }
 
-/// The edits of a whole-side mirror (optionally only for the listed source bones).
+/// The edits of a whole-side mirror (optionally only for the listed source bones). The
+/// whole character's mirror also centres the mid-line bodies on the mid-plane
+/// (see [`midline`]); a mirror of listed bones leaves the others alone.
 pub fn mirror_side(doc: &Document, dir: Direction, only: Option<&[BoneId]>) -> Vec<Edit> {
     let pairs = twins(doc);
     let mut edits = Vec::new();
+    if only.is_none() && !pairs.is_empty() {
+        let (axis, mid) = mid_plane(doc);
+        edits.extend(midline::centre_midline(doc, &pairs, &Mirror { axis, mid }));
+    }
     for &(l, r) in &pairs {
         let (from, to) = match dir {
             Direction::LeftToRight => (l, r),

@@ -46,8 +46,9 @@ fn twins_by_name_and_by_position() {
 /// One side of a generated CesiumMan mirrored onto the other (the CLI's `edit --mirror`):
 /// every collider centre and axis is the exact mirror image of its twin's, and in a passive
 /// collapse from rest each left joint's angles mirror its twin's within 1 degree until the
-/// figure hits the ground. (Rapier's sequential solver then breaks the symmetry: even the
-/// exactly symmetric mannequin's thighs differ by about 5 degrees after 0.5 s; see README.)
+/// hips reach their flexion limit and the body lands, about 0.29 s in (the issue asks 0.5 s;
+/// what parts them then is in README). The whole-side mirror also centred the mid-line
+/// bodies; without that the sides part at 0.21 s.
 #[test]
 fn mirrored_sides_collapse_as_mirror_images() {
     let dir = tempfile::tempdir().expect("temp");
@@ -117,10 +118,28 @@ fn mirrored_sides_collapse_as_mirror_images() {
         "mirrored CesiumMan: collider centres and axes mirror their twins' to {geometric:.2e}"
     );
     assert!(geometric < 1e-4, "{geometric}");
+    // The mid-line bodies were centred on the mid-plane, their axes in it.
+    let paired = |n: &str| pairs.iter().any(|(l, r)| l == n || r == n);
+    let mut midline = 0;
+    for b in &doc.bones {
+        if paired(&b.name) {
+            continue;
+        }
+        if let Some((c, a)) = placed(&b.name) {
+            midline += 1;
+            let off = (c.dot(axis) - mid).abs();
+            assert!(
+                off < 1e-5 && a.dot(axis).abs() < 1e-5,
+                "{}: {off} {a}",
+                b.name
+            );
+        }
+    }
+    assert!(midline >= 4, "spine, neck, head: {midline}");
     let (worst, first_over) = collapse_asymmetry(&doc, &pairs);
     println!("mirrored CesiumMan, passive 0.5 s: worst left/right difference {:.3} deg ({}), first over 1 deg at {first_over:?} s", worst.0, worst.1);
     assert!(
-        first_over.is_none_or(|t| t >= 0.19),
+        first_over.is_none_or(|t| t >= 0.27),
         "left and right part before the fall: {first_over:?}, worst {worst:?}"
     );
     // The edited right knee took the left's range back.
