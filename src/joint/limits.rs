@@ -41,8 +41,14 @@ pub struct JointMeasure {
     pub violation_rad: f64,
 }
 
+/// How far past a limit the rest pose sits on (a knee's 0) before its side reads as used:
+/// under load a joint resting on its limit is pressed a hair past it, and showed fully used
+/// (a red gizmo on one standing knee, green on the other).
+pub const AT_LIMIT_SLACK_RAD: f64 = 0.25 * std::f64::consts::PI / 180.0;
+
 /// Share (0..=1) of a [min, max] range in use at `angle`, measured from rest (0, clamped
-/// into the range) toward the limit on that side.
+/// into the range) toward the limit on that side. Where rest is that limit, the side is
+/// unused up to [`AT_LIMIT_SLACK_RAD`] past it and fully used beyond.
 pub fn range_use(angle: f64, min: f64, max: f64) -> f64 {
     let rest = 0f64.clamp(min, max);
     let (span, dist) = if angle >= rest {
@@ -52,7 +58,7 @@ pub fn range_use(angle: f64, min: f64, max: f64) -> f64 {
     };
     let u = if span > 1e-9 {
         dist / span
-    } else if dist > 1e-6 {
+    } else if dist > AT_LIMIT_SLACK_RAD {
         1.0
     } else {
         0.0
@@ -200,5 +206,13 @@ mod tests {
         let q = l.clamp(compose(2.5, 0.3, 1.5));
         let m = l.measure(q);
         assert!(m.violation_rad < 1e-9, "{m:?}");
+    }
+
+    #[test]
+    fn a_joint_resting_on_its_limit_reads_unused_until_visibly_past_it() {
+        let (min, max) = (0.0, 135f64.to_radians());
+        assert_eq!(range_use(-1e-4, min, max), 0.0);
+        assert_eq!(range_use(-0.5f64.to_radians(), min, max), 1.0);
+        assert!((range_use(67.5f64.to_radians(), min, max) - 0.5).abs() < 1e-9);
     }
 }
