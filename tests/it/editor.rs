@@ -114,8 +114,6 @@ fn diagnostics_and_filter_select_bones() {
     assert_eq!(st.selection, st.doc.bone_by_name("shin_r"));
 }
 
-/// Deterministic pseudo-random numbers in [-1, 1).
-
 /// Decimation keeps each pixel column's extremes and never more than two points per column.
 #[test]
 fn plot_decimation_keeps_min_and_max_per_column() {

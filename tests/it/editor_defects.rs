@@ -63,7 +63,7 @@ fn hinge_max(doc: &Document, bone: &str) -> f64 {
 fn solver_max_deg(h: &Harness<'static, EditorApp>, bone: &str) -> f64 {
     use ragdoll_tuner::sim::JointLimits;
     match h.state().simulation().and_then(|s| s.joint_limits(bone)) {
-        Some(JointLimits::Hinge { max_rad, .. }) => (max_rad as f64).to_degrees(),
+        Some(JointLimits::Hinge { max_rad, .. }) => max_rad.to_degrees(),
         other => panic!("{bone}: {other:?}"),
     }
 }

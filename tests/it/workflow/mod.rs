@@ -38,7 +38,7 @@ fn mannequin_copy() -> (tempfile::TempDir, std::path::PathBuf) {
 
 /// A generated CesiumMan (the arms' bone axes differ left to right).
 fn cesium_with_ragdoll() -> Document {
-    let mut doc = Document::open(&common::cesium_man()).expect("CesiumMan opens");
+    let mut doc = Document::open(common::cesium_man()).expect("CesiumMan opens");
     let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generates");
     doc.apply(&g.edit).expect("generated ragdoll applies");
     doc
