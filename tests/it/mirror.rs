@@ -46,8 +46,8 @@ fn twins_by_name_and_by_position() {
 /// One side of a generated CesiumMan mirrored onto the other (the CLI's `edit --mirror`):
 /// every collider centre and axis is the exact mirror image of its twin's, and in a passive
 /// collapse from rest each left joint's angles mirror its twin's within 1 degree until the
-/// hips reach their flexion limit and the body lands, about 0.29 s in (the issue asks 0.5 s;
-/// what parts them then is in README). The whole-side mirror also centred the mid-line
+/// feet slap flat on the ground again, about 0.29 s in (the issue asks 0.5 s; what is known
+/// of what parts them then is in README). The whole-side mirror also centred the mid-line
 /// bodies; without that the sides part at 0.21 s.
 #[test]
 fn mirrored_sides_collapse_as_mirror_images() {
