@@ -252,19 +252,7 @@ impl Ctx<'_> {
 
     /// From `from`, descend into the child whose subtree reaches highest (excluding `skip`).
     pub fn highest_path(&self, from: usize, skip: &[usize]) -> Vec<usize> {
-        let mut path = Vec::new();
-        let mut cur = from;
-        for _ in 0..self.rig.len() {
-            let next = self.rig.s_children[cur]
-                .iter()
-                .copied()
-                .filter(|c| !skip.contains(c))
-                .max_by(|&a, &b| self.reach.sub_high[a].total_cmp(&self.reach.sub_high[b]));
-            let Some(n) = next else { break };
-            path.push(n);
-            cur = n;
-        }
-        self.trim(path)
+        self.descend(from, skip, &self.reach.sub_high)
     }
 
     /// From `from`, descend into the child whose subtree reaches farthest from `origin`.
@@ -278,6 +266,12 @@ impl Ctx<'_> {
                     .fold(0.0, f64::max)
             })
             .collect();
+        self.descend(from, skip, &far)
+    }
+
+    /// From `from`, step into the child (not in `skip`) with the largest `score` until a leaf;
+    /// end bones trimmed.
+    fn descend(&self, from: usize, skip: &[usize], score: &[f64]) -> Vec<usize> {
         let mut path = Vec::new();
         let mut cur = from;
         for _ in 0..self.rig.len() {
@@ -285,7 +279,7 @@ impl Ctx<'_> {
                 .iter()
                 .copied()
                 .filter(|c| !skip.contains(c))
-                .max_by(|&a, &b| far[a].total_cmp(&far[b]));
+                .max_by(|&a, &b| score[a].total_cmp(&score[b]));
             let Some(n) = next else { break };
             path.push(n);
             cur = n;

@@ -10,7 +10,7 @@
 
 use crate::document::container::write_glb;
 use crate::document::{BoneId, ColliderShape, Document, UriPolicy};
-use glam::{DMat4, DVec3, Mat4, Vec3};
+use glam::{DMat4, DVec3, Vec3};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
@@ -290,14 +290,7 @@ fn skeleton_json(bones: &[DenseBone], base: &Document, buffers: Option<Packed>) 
 
 /// The skin: one finely tessellated part per collider, weighted to its bone and, near the
 /// joint, blended with its parent's.
-#[derive(Default)]
-struct SkinMesh {
-    positions: Vec<Vec3>,
-    normals: Vec<Vec3>,
-    joints: Vec<[u16; 4]>,
-    weights: Vec<[f32; 4]>,
-    indices: Vec<u32>,
-}
+type SkinMesh = super::SkinVertices;
 
 fn skin_mesh(doc: &Document, bones: &[DenseBone]) -> Result<SkinMesh, String> {
     let mut m = SkinMesh::default();
@@ -413,60 +406,8 @@ struct Packed {
 }
 
 fn pack(m: &SkinMesh, bones: &[DenseBone]) -> (Vec<u8>, Packed) {
-    let f32s =
-        |xs: &mut dyn Iterator<Item = f32>| xs.flat_map(f32::to_le_bytes).collect::<Vec<u8>>();
-    let ibm = f32s(
-        &mut bones
-            .iter()
-            .flat_map(|b| Mat4::from_translation(-b.world_m.as_vec3()).to_cols_array()),
-    );
-    let chunks: [(Vec<u8>, Option<u32>); 6] = [
-        (
-            f32s(&mut m.positions.iter().flat_map(|p| p.to_array())),
-            Some(34962),
-        ),
-        (
-            f32s(&mut m.normals.iter().flat_map(|p| p.to_array())),
-            Some(34962),
-        ),
-        (
-            m.joints
-                .iter()
-                .flatten()
-                .flat_map(|j| j.to_le_bytes())
-                .collect(),
-            Some(34962),
-        ),
-        (f32s(&mut m.weights.iter().flatten().copied()), Some(34962)),
-        (
-            m.indices.iter().flat_map(|i| i.to_le_bytes()).collect(),
-            Some(34963),
-        ),
-        (ibm, None),
-    ];
-    let mut bin = Vec::new();
-    let mut views = Vec::new();
-    for (data, target) in &chunks {
-        let mut view = json!({ "buffer": 0, "byteOffset": bin.len(), "byteLength": data.len() });
-        if let Some(t) = target {
-            view["target"] = json!(t);
-        }
-        views.push(view);
-        bin.extend_from_slice(data);
-    }
-    let (min, max) = m.positions.iter().fold(
-        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
-    );
-    let count = m.positions.len();
-    let accessors = vec![
-        json!({ "bufferView": 0, "componentType": 5126, "count": count, "type": "VEC3", "min": min.to_array(), "max": max.to_array() }),
-        json!({ "bufferView": 1, "componentType": 5126, "count": count, "type": "VEC3" }),
-        json!({ "bufferView": 2, "componentType": 5123, "count": count, "type": "VEC4" }),
-        json!({ "bufferView": 3, "componentType": 5126, "count": count, "type": "VEC4" }),
-        json!({ "bufferView": 4, "componentType": 5125, "count": m.indices.len(), "type": "SCALAR" }),
-        json!({ "bufferView": 5, "componentType": 5126, "count": bones.len(), "type": "MAT4" }),
-    ];
+    let origins: Vec<Vec3> = bones.iter().map(|b| b.world_m.as_vec3()).collect();
+    let (bin, accessors, views) = super::pack_skin(m, &origins);
     let len = bin.len();
     (
         bin,

@@ -159,21 +159,19 @@ fn build_json(
     })
 }
 
-/// Vertex data of all parts, each bound rigidly to its bone.
-struct Vertices {
-    positions: Vec<Vec3>,
-    normals: Vec<Vec3>,
-    joints: Vec<[u16; 4]>,
-    indices: Vec<u32>,
+/// A skinned mesh's vertex data, one entry per vertex (and its triangle list).
+#[derive(Debug, Default)]
+pub(crate) struct SkinVertices {
+    pub positions: Vec<Vec3>,
+    pub normals: Vec<Vec3>,
+    pub joints: Vec<[u16; 4]>,
+    pub weights: Vec<[f32; 4]>,
+    pub indices: Vec<u32>,
 }
 
-fn part_vertices(bones: &[BoneSpec]) -> Vertices {
-    let mut v = Vertices {
-        positions: vec![],
-        normals: vec![],
-        joints: vec![],
-        indices: vec![],
-    };
+/// Vertex data of all parts, each bound rigidly to its bone.
+fn part_vertices(bones: &[BoneSpec]) -> SkinVertices {
+    let mut v = SkinVertices::default();
     for (i, b) in bones.iter().enumerate() {
         let part = match b.shape {
             Shape::Capsule {
@@ -204,6 +202,10 @@ fn part_vertices(bones: &[BoneSpec]) -> Vertices {
             [i as u16, 0, 0, 0],
             part.positions.len(),
         ));
+        v.weights.extend(std::iter::repeat_n(
+            [1.0, 0.0, 0.0, 0.0],
+            part.positions.len(),
+        ));
         v.indices.extend(part.indices.iter().map(|k| base + k));
     }
     v
@@ -211,7 +213,17 @@ fn part_vertices(bones: &[BoneSpec]) -> Vertices {
 
 /// Packs vertex data and inverse bind matrices; returns (bin, accessors, bufferViews).
 fn build_buffers(bones: &[BoneSpec]) -> (Vec<u8>, Vec<Value>, Vec<Value>) {
-    let v = part_vertices(bones);
+    let origins: Vec<Vec3> = bones.iter().map(|b| Vec3::from_array(b.world_m)).collect();
+    pack_skin(&part_vertices(bones), &origins)
+}
+
+/// Packs a skinned mesh and the inverse bind matrices of unrotated bones at `bone_origins`
+/// into one BIN; returns (bin, accessors, bufferViews): positions, normals, joints, weights,
+/// indices, inverse bind matrices, in that order.
+pub(crate) fn pack_skin(
+    v: &SkinVertices,
+    bone_origins: &[Vec3],
+) -> (Vec<u8>, Vec<Value>, Vec<Value>) {
     let count = v.positions.len();
     let (min, max) = v.positions.iter().fold(
         (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
@@ -219,12 +231,12 @@ fn build_buffers(bones: &[BoneSpec]) -> (Vec<u8>, Vec<Value>, Vec<Value>) {
     );
     let f32s =
         |xs: &mut dyn Iterator<Item = f32>| xs.flat_map(f32::to_le_bytes).collect::<Vec<u8>>();
-    let weights: Vec<u8> = f32s(&mut (0..count).flat_map(|_| [1.0f32, 0.0, 0.0, 0.0]));
-    let ibm: Vec<u8> =
-        f32s(&mut bones.iter().flat_map(|b| {
-            glam::Mat4::from_translation(-Vec3::from_array(b.world_m)).to_cols_array()
-        }));
-    let chunks: Vec<(Vec<u8>, Option<u32>)> = vec![
+    let ibm = f32s(
+        &mut bone_origins
+            .iter()
+            .flat_map(|o| glam::Mat4::from_translation(-*o).to_cols_array()),
+    );
+    let chunks: [(Vec<u8>, Option<u32>); 6] = [
         (
             f32s(&mut v.positions.iter().flat_map(|p| p.to_array())),
             Some(34962),
@@ -241,7 +253,7 @@ fn build_buffers(bones: &[BoneSpec]) -> (Vec<u8>, Vec<Value>, Vec<Value>) {
                 .collect(),
             Some(34962),
         ),
-        (weights, Some(34962)),
+        (f32s(&mut v.weights.iter().flatten().copied()), Some(34962)),
         (
             v.indices.iter().flat_map(|i| i.to_le_bytes()).collect(),
             Some(34963),
@@ -264,7 +276,7 @@ fn build_buffers(bones: &[BoneSpec]) -> (Vec<u8>, Vec<Value>, Vec<Value>) {
         json!({ "bufferView": 2, "componentType": 5123, "count": count, "type": "VEC4" }),
         json!({ "bufferView": 3, "componentType": 5126, "count": count, "type": "VEC4" }),
         json!({ "bufferView": 4, "componentType": 5125, "count": v.indices.len(), "type": "SCALAR" }),
-        json!({ "bufferView": 5, "componentType": 5126, "count": bones.len(), "type": "MAT4" }),
+        json!({ "bufferView": 5, "componentType": 5126, "count": bone_origins.len(), "type": "MAT4" }),
     ];
     (bin, accessors, views)
 }

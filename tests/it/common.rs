@@ -63,3 +63,69 @@ pub fn ragdoll_tuner() -> std::process::Command {
 pub fn path_str(p: &Path) -> &str {
     p.to_str().unwrap()
 }
+
+/// Runs the editor's screenshot hook on `file` (the default mannequin when None) with extra
+/// arguments, after `setup` has adjusted the command (environment), and returns the PNG as
+/// (width, height, RGBA bytes).
+pub fn screenshot_with(
+    file: Option<&Path>,
+    args: &[&str],
+    setup: impl FnOnce(&mut std::process::Command),
+) -> (usize, usize, Vec<u8>) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let png_path = dir.path().join("shot.png");
+    let mut cmd = ragdoll_tuner();
+    cmd.args(file).arg("--screenshot").arg(&png_path).args(args);
+    setup(&mut cmd);
+    run_ok(&mut cmd);
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(&png_path).expect("png written"),
+    ));
+    let mut reader = decoder.read_info().expect("valid png");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("png frame");
+    (info.width as usize, info.height as usize, buf)
+}
+
+/// [`screenshot_with`] with the command as it is.
+pub fn screenshot(file: Option<&Path>, args: &[&str]) -> (usize, usize, Vec<u8>) {
+    screenshot_with(file, args, |_| {})
+}
+
+/// The mannequin with every drive at zero stiffness, written into `dir`: it collapses when
+/// simulated.
+pub fn limp_mannequin(dir: &Path) -> PathBuf {
+    let limp = dir.join("limp.glb");
+    let doc = ragdoll_tuner::document::Document::open(mannequin()).expect("mannequin opens");
+    let mut edit = ragdoll_tuner();
+    edit.arg("edit").arg(mannequin());
+    for id in doc.bone_ids() {
+        let bone = doc.bone(id);
+        if bone.physics.as_ref().is_some_and(|p| p.drive.is_some()) {
+            edit.arg("--set")
+                .arg(format!("{}.drive.stiffness=0", bone.name));
+        }
+    }
+    run_ok(edit.arg("-o").arg(&limp));
+    limp
+}
+
+/// True (and says so) when there is no X display: the tests of the real window skip then.
+pub fn needs_display() -> bool {
+    if std::env::var_os("DISPLAY").is_none() {
+        eprintln!("skipped: no DISPLAY (run under Xvfb to check the real window)");
+        return true;
+    }
+    false
+}
+
+/// Runs a command that must succeed; its stderr is the failure message.
+pub fn run_ok(cmd: &mut std::process::Command) -> std::process::Output {
+    let out = cmd.output().expect("the command runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}

@@ -1,7 +1,7 @@
 //! The editor driven headlessly through AccessKit (egui_kittest, no GL): select a bone in the
 //! outliner, change a limit in the inspector, undo, redo, save, reopen.
 
-use crate::common;
+use crate::common::{self, screenshot};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use ragdoll_tuner::app::{EditorApp, Options};
@@ -169,28 +169,6 @@ fn autosave_offers_recovery_after_a_crash() {
     );
 }
 
-/// Runs the screenshot hook on `file` (the default mannequin when None) with extra arguments
-/// and returns the PNG as (width, height, RGBA bytes).
-fn screenshot(file: Option<&Path>, args: &[&str]) -> (usize, usize, Vec<u8>) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let png_path = dir.path().join("shot.png");
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ragdoll-tuner"));
-    cmd.args(file).arg("--screenshot").arg(&png_path).args(args);
-    let out = cmd.output().expect("editor runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let decoder = png::Decoder::new(std::io::BufReader::new(
-        std::fs::File::open(&png_path).expect("png written"),
-    ));
-    let mut reader = decoder.read_info().expect("valid png");
-    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut buf).expect("png frame");
-    (info.width as usize, info.height as usize, buf)
-}
-
 /// Pixels of the viewport (between the side panels, above the plots) by class.
 #[derive(Debug, Default)]
 struct ViewportPixels {
@@ -220,19 +198,11 @@ fn classify(w: usize, h: usize, buf: &[u8]) -> ViewportPixels {
     px
 }
 
-fn needs_display() -> bool {
-    if std::env::var_os("DISPLAY").is_none() {
-        eprintln!("skipped: no DISPLAY (run under Xvfb to check the real window)");
-        return true;
-    }
-    false
-}
-
 /// The real window under X (Xvfb in CI): the screenshot hook writes a PNG whose viewport shows
 /// the mannequin and the gizmo colours. Skipped when no X display is set.
 #[test]
 fn screenshot_shows_mannequin_and_gizmos() {
-    if needs_display() {
+    if common::needs_display() {
         return;
     }
     let (w, h, buf) = screenshot(None, &["--select", "forearm_l"]);
@@ -264,27 +234,11 @@ fn screenshot_shows_mannequin_and_gizmos() {
 /// mannequin collapses, and its top drops well down the viewport.
 #[test]
 fn screenshot_mesh_follows_the_simulation() {
-    if needs_display() {
+    if common::needs_display() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let limp = dir.path().join("limp.glb");
-    let doc = Document::open(common::mannequin()).expect("mannequin opens");
-    let mut edit = common::ragdoll_tuner();
-    edit.arg("edit").arg(common::mannequin());
-    for id in doc.bone_ids() {
-        let bone = doc.bone(id);
-        if bone.physics.as_ref().is_some_and(|p| p.drive.is_some()) {
-            edit.arg("--set")
-                .arg(format!("{}.drive.stiffness=0", bone.name));
-        }
-    }
-    let out = edit.arg("-o").arg(&limp).output().expect("edit runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let limp = common::limp_mannequin(dir.path());
     let (w, h, standing) = screenshot(Some(&limp), &[]);
     let (_, _, fallen) = screenshot(Some(&limp), &["--sim-seconds", "4"]);
     let (standing, fallen) = (classify(w, h, &standing), classify(w, h, &fallen));

@@ -309,14 +309,6 @@ fn view_settings_are_persisted() {
     assert!((v.plot_panel_h - 300.0).abs() < 2.0, "{v:?}");
 }
 
-fn needs_display() -> bool {
-    if std::env::var_os("DISPLAY").is_none() {
-        eprintln!("skipped: no DISPLAY (run under Xvfb to check the real window)");
-        return true;
-    }
-    false
-}
-
 /// Tried as a new user would: type -90 into a knee's Min angle (-9, then -90), leave the
 /// window alone, and the editor is killed. The sidecar holds the final value within about
 /// 2 s of the edit, though the idle window draws no frames; reopening recovers -90.
@@ -324,7 +316,7 @@ fn needs_display() -> bool {
 fn autosave_reaches_the_sidecar_in_an_idle_window() {
     use ragdoll_tuner::app::autosave::{recovery_edits, sidecar_path};
     use std::io::BufRead;
-    if needs_display() {
+    if common::needs_display() {
         return;
     }
     let (_dir, path) = mannequin_copy(&[]);
@@ -473,39 +465,15 @@ fn robot(dir: &Path) -> PathBuf {
     path
 }
 
-/// Runs the screenshot hook and returns (width, height, RGBA).
-fn screenshot(file: &Path) -> (usize, usize, Vec<u8>) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let png_path = dir.path().join("shot.png");
-    let out = common::ragdoll_tuner()
-        .arg(file)
-        .arg("--screenshot")
-        .arg(&png_path)
-        .output()
-        .expect("editor runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let decoder = png::Decoder::new(std::io::BufReader::new(
-        std::fs::File::open(&png_path).expect("png written"),
-    ));
-    let mut reader = decoder.read_info().expect("valid png");
-    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut buf).expect("png frame");
-    (info.width as usize, info.height as usize, buf)
-}
-
 /// The robot opens with all of it in view, head included: the viewport's background shows
 /// above and below the mesh in the viewport's middle column.
 #[test]
 fn framing_on_load_includes_the_skin_past_the_joints() {
-    if needs_display() {
+    if common::needs_display() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let (w, h, buf) = screenshot(&robot(dir.path()));
+    let (w, h, buf) = common::screenshot(Some(&robot(dir.path())), &[]);
     let px = |x: usize, y: usize| {
         let i = (y * w + x) * 4;
         (buf[i] as i32, buf[i + 1] as i32, buf[i + 2] as i32)

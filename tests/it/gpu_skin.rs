@@ -3,58 +3,17 @@
 //! joint is away from its rest pose. Skipped without a DISPLAY.
 
 use crate::common;
-use ragdoll_tuner::document::Document;
 use std::path::Path;
-
-/// The mannequin with every drive at zero stiffness: it collapses when simulated.
-fn limp_mannequin(dir: &Path) -> std::path::PathBuf {
-    let limp = dir.join("limp.glb");
-    let doc = Document::open(common::mannequin()).expect("mannequin opens");
-    let mut edit = common::ragdoll_tuner();
-    edit.arg("edit").arg(common::mannequin());
-    for id in doc.bone_ids() {
-        let bone = doc.bone(id);
-        if bone.physics.as_ref().is_some_and(|p| p.drive.is_some()) {
-            edit.arg("--set")
-                .arg(format!("{}.drive.stiffness=0", bone.name));
-        }
-    }
-    let out = edit.arg("-o").arg(&limp).output().expect("edit runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    limp
-}
 
 /// Which pixels of the screenshot show the lit character (its grey-beige), and the count.
 fn mesh_mask(file: &Path, cpu: bool) -> (Vec<bool>, usize) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let png_path = dir.path().join("shot.png");
-    let mut cmd = common::ragdoll_tuner();
-    cmd.arg(file)
-        .arg("--screenshot")
-        .arg(&png_path)
-        .args(["--sim-seconds", "1.5"]);
-    if cpu {
-        cmd.env(ragdoll_tuner::render::scene::CPU_SKIN_ENV, "1");
-    } else {
-        cmd.env_remove(ragdoll_tuner::render::scene::CPU_SKIN_ENV);
-    }
-    let out = cmd.output().expect("editor runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let decoder = png::Decoder::new(std::io::BufReader::new(
-        std::fs::File::open(&png_path).expect("png written"),
-    ));
-    let mut reader = decoder.read_info().expect("valid png");
-    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut buf).expect("png frame");
-    let (w, h) = (info.width as usize, info.height as usize);
+    let (w, h, buf) = common::screenshot_with(Some(file), &["--sim-seconds", "1.5"], |cmd| {
+        if cpu {
+            cmd.env(ragdoll_tuner::render::scene::CPU_SKIN_ENV, "1");
+        } else {
+            cmd.env_remove(ragdoll_tuner::render::scene::CPU_SKIN_ENV);
+        }
+    });
     let mut mask = vec![false; w * h];
     // The viewport only: between the side panels, above the plots.
     for y in h / 12..h * 2 / 3 {
@@ -71,12 +30,11 @@ fn mesh_mask(file: &Path, cpu: bool) -> (Vec<bool>, usize) {
 
 #[test]
 fn gpu_skinning_matches_cpu_skinning() {
-    if std::env::var_os("DISPLAY").is_none() {
-        eprintln!("skipped: no DISPLAY (run under Xvfb to check the real window)");
+    if common::needs_display() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let limp = limp_mannequin(dir.path());
+    let limp = common::limp_mannequin(dir.path());
     let (gpu, n_gpu) = mesh_mask(&limp, false);
     let (cpu, n_cpu) = mesh_mask(&limp, true);
     assert!(
@@ -96,21 +54,15 @@ fn gpu_skinning_matches_cpu_skinning() {
 /// the CPU.
 #[test]
 fn coarse_level_of_detail_matches_the_full_mesh() {
-    if std::env::var_os("DISPLAY").is_none() {
-        eprintln!("skipped: no DISPLAY (run under Xvfb to check the real window)");
+    if common::needs_display() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let dense = dir.path().join("dense.glb");
-    let out = common::ragdoll_tuner()
-        .args(["generate-mannequin", "--dense"])
-        .arg(&dense)
-        .output()
-        .expect("generator runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    common::run_ok(
+        common::ragdoll_tuner()
+            .args(["generate-mannequin", "--dense"])
+            .arg(&dense),
     );
     let (gpu, n_gpu) = mesh_mask(&dense, false);
     let (cpu, n_cpu) = mesh_mask(&dense, true);

@@ -54,41 +54,25 @@ fn mirrored_sides_collapse_as_mirror_images() {
     let dir = tempfile::tempdir().expect("temp");
     let gen = dir.path().join("cm.glb");
     let out = dir.path().join("mirrored.glb");
-    let st = common::ragdoll_tuner()
-        .args([
-            "generate",
-            common::path_str(&common::cesium_man()),
-            "-o",
-            common::path_str(&gen),
-        ])
-        .output()
-        .expect("generate runs");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
-    );
+    common::run_ok(common::ragdoll_tuner().args([
+        "generate",
+        common::path_str(&common::cesium_man()),
+        "-o",
+        common::path_str(&gen),
+    ]));
     // Make the right side different first, so the mirror has something to undo.
-    let st = common::ragdoll_tuner()
-        .args([
-            "edit",
-            common::path_str(&gen),
-            "-o",
-            common::path_str(&out),
-            "--set",
-            "leg_joint_R_2.constraint.limit_max_deg=40",
-            "--set",
-            "Skeleton_arm_joint_R.mass=3",
-            "--mirror",
-            "left-to-right",
-        ])
-        .output()
-        .expect("edit runs");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
-    );
+    common::run_ok(common::ragdoll_tuner().args([
+        "edit",
+        common::path_str(&gen),
+        "-o",
+        common::path_str(&out),
+        "--set",
+        "leg_joint_R_2.constraint.limit_max_deg=40",
+        "--set",
+        "Skeleton_arm_joint_R.mass=3",
+        "--mirror",
+        "left-to-right",
+    ]));
     let doc = Document::open(&out).expect("mirrored file opens");
     assert!(
         !ragdoll_tuner::document::has_errors(&doc.diagnostics),

@@ -174,22 +174,14 @@ fn cli_edit_preset_by_name_and_file() {
     let loose = dir.path().join("loose.glb");
     doc.write_to(&loose).expect("writes");
     let out = dir.path().join("out.glb");
-    let run = common::ragdoll_tuner()
-        .args([
-            "edit",
-            common::path_str(&loose),
-            "-o",
-            common::path_str(&out),
-            "--preset",
-            "humanoid",
-        ])
-        .output()
-        .expect("runs");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    common::run_ok(common::ragdoll_tuner().args([
+        "edit",
+        common::path_str(&loose),
+        "-o",
+        common::path_str(&out),
+        "--preset",
+        "humanoid",
+    ]));
     let back = Document::open(&out).expect("reopens");
     assert_eq!(limits_json(&back, &knee), generated);
 
@@ -197,24 +189,16 @@ fn cli_edit_preset_by_name_and_file() {
     let file = dir.path().join("knee.json");
     let preset = json!({"name": "knee", "joints": [{"type": "hinge", "limits": {"limit_min_deg": -2.0, "limit_max_deg": 120.0}, "gains": {"damping": 9.0}}]});
     std::fs::write(&file, preset.to_string()).expect("writes preset");
-    let run = common::ragdoll_tuner()
-        .args([
-            "edit",
-            common::path_str(&loose),
-            "-o",
-            common::path_str(&out),
-            "--preset",
-            common::path_str(&file),
-            "--bones",
-            &knee,
-        ])
-        .output()
-        .expect("runs");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    common::run_ok(common::ragdoll_tuner().args([
+        "edit",
+        common::path_str(&loose),
+        "-o",
+        common::path_str(&out),
+        "--preset",
+        common::path_str(&file),
+        "--bones",
+        &knee,
+    ]));
     let back = Document::open(&out).expect("reopens");
     let c = limits_json(&back, &knee);
     assert_eq!(
