@@ -33,6 +33,10 @@ pub enum Hook {
         ui_cpu: Vec<f64>,
         /// ...and the GL work inside it: the viewport's buffer uploads (ms).
         ui_gl: Vec<f64>,
+        /// The times of the full frames that drew the scene's image again (ms)...
+        drawn: Vec<f64>,
+        /// ...and whether the frame now being timed did.
+        drawing: bool,
     },
 }
 
@@ -58,6 +62,8 @@ impl Hook {
             in_block: 0,
             ui_cpu: Vec::new(),
             ui_gl: Vec::new(),
+            drawn: Vec::new(),
+            drawing: false,
         }
     }
 
@@ -106,6 +112,8 @@ impl Hook {
                 in_block,
                 ui_cpu,
                 ui_gl,
+                drawn,
+                drawing,
             } => {
                 let now = Instant::now();
                 // The time since the last call is the previous frame's.
@@ -114,9 +122,13 @@ impl Hook {
                     let list = if *bare_now { &mut *bare } else { &mut *full };
                     if *in_block >= BENCH_SETTLE && list.len() < *frames {
                         list.push(ms);
+                        if std::mem::take(drawing) {
+                            drawn.push(ms);
+                        }
                     }
                     *in_block += 1;
                 }
+                *drawing = false;
                 // This frame's phase: switch at the end of a block, or when one side is done.
                 let (full_done, bare_done) = (full.len() >= *frames, bare.len() >= *frames);
                 let switch = *in_block >= BENCH_BLOCK
@@ -145,6 +157,11 @@ impl Hook {
                         "bare_median_frame_ms": round(percentile(bare, 0.5)),
                         "ui_cpu_median_ms": round(percentile(ui_cpu, 0.5)),
                         "ui_gl_median_ms": round(percentile(ui_gl, 0.5)),
+                        // How many of the editor's frames drew the 3D scene again, and their
+                        // median (null, not measured, when none did).
+                        "scene_drawn_frames": drawn.len(),
+                        "scene_drawn_median_frame_ms":
+                            (!drawn.is_empty()).then(|| round(percentile(drawn, 0.5))),
                     });
                     finish(ctx, outcome, Ok(json.to_string()));
                 }
@@ -154,13 +171,15 @@ impl Hook {
 }
 
 impl Hook {
-    /// Records one full editor frame's `ui()` time: all of it, and the part spent in GL.
-    pub fn record_ui_cpu(&mut self, total_ms: f64, gl_ms: f64) {
+    /// Records one full editor frame's `ui()` time: all of it, and the part spent in GL;
+    /// and whether it drew the scene's image again.
+    pub fn record_ui_cpu(&mut self, total_ms: f64, gl_ms: f64, drew_scene: bool) {
         if let Hook::Bench {
             frames,
             full,
             ui_cpu,
             ui_gl,
+            drawing,
             bare_now: false,
             ..
         } = self
@@ -168,6 +187,7 @@ impl Hook {
             if full.len() < *frames {
                 ui_cpu.push(total_ms - gl_ms);
                 ui_gl.push(gl_ms);
+                *drawing = drew_scene;
             }
         }
     }

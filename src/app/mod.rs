@@ -242,9 +242,14 @@ impl EditorApp {
         }
         self.clip_seen = Some(self.sim.clip.clone());
         let due = self.last_pose.is_none_or(|t| t.elapsed() >= POSE_INTERVAL);
-        if moved && (force || due) {
+        if moved && force {
             self.viewport.set_pose(sim.pose().clone());
             self.viewport.set_ghost(sim.target_pose());
+            self.last_pose = Some(Instant::now());
+        } else if moved && due {
+            // Drawn only if it moved visibly (a balanced stand barely does).
+            self.viewport
+                .offer_pose(sim.pose(), sim.target_pose().as_ref());
             self.last_pose = Some(Instant::now());
         }
     }
@@ -508,6 +513,7 @@ impl eframe::App for EditorApp {
             h.record_ui_cpu(
                 started.elapsed().as_secs_f64() * 1e3,
                 std::mem::take(&mut self.viewport.gl_ms),
+                std::mem::take(&mut self.viewport.drew_scene),
             );
         }
     }

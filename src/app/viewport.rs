@@ -52,7 +52,18 @@ pub struct Viewport {
     pub pending_push: Option<(crate::document::BoneId, Vec3)>,
     /// Time spent preparing GL resources since the frame benchmark last took it (ms).
     pub gl_ms: f64,
+    /// Whether the scene's image was drawn again since the frame benchmark last took it.
+    pub drew_scene: bool,
+    /// Pixels per world unit at the camera's target in the last frame's view (None before
+    /// the first frame): what [`Viewport::offer_pose`] judges a visible move by.
+    px_per_m: Option<f32>,
 }
+
+/// A new simulation pose is drawn only when something in it moved at least this far on
+/// screen (pixels) since the pose drawn: a ragdoll standing balanced sways by thousandths
+/// of a pixel a frame, and drawing the same image again costs a software renderer as much
+/// as drawing a falling one.
+pub const MIN_VISIBLE_MOVE_PX: f64 = 0.25;
 
 /// The box around the whole character at rest: its skinned mesh and its bone origins (a
 /// skin may reach far past the joints, like a robot's head above its last joint). None when
@@ -122,6 +133,8 @@ impl Viewport {
             push_drag: None,
             pending_push: None,
             gl_ms: 0.0,
+            drew_scene: false,
+            px_per_m: None,
             home: OrbitCamera::default(),
             character_m: REFERENCE_SIZE_M,
             seen_bones: 0,
@@ -197,6 +210,30 @@ impl Viewport {
         self.pose_gen += 1;
     }
 
+    /// Shows a new simulation pose (and animation ghost) if anything in them moved visibly
+    /// (see [`MIN_VISIBLE_MOVE_PX`]) from what is drawn; returns whether it did. The bodies'
+    /// turns count at the reach of the whole character, so a turn of a long limb is never
+    /// missed.
+    pub fn offer_pose(&mut self, pose: &Pose, ghost: Option<&Pose>) -> bool {
+        let px_per_m = match self.px_per_m {
+            Some(p) if p.is_finite() => f64::from(p),
+            _ => f64::INFINITY,
+        };
+        let reach = f64::from(self.character_m);
+        let moved = |new: &Pose, shown: &Pose| new.largest_move(shown, reach) * px_per_m;
+        let ghost_moved = match (ghost, &self.ghost) {
+            (None, None) => 0.0,
+            (Some(g), Some(shown)) => moved(g, shown),
+            _ => f64::INFINITY,
+        };
+        let visible = moved(pose, &self.pose).max(ghost_moved) >= MIN_VISIBLE_MOVE_PX;
+        if visible {
+            self.set_pose(pose.clone());
+            self.set_ghost(ghost.cloned());
+        }
+        visible
+    }
+
     /// Shows (or hides) the animation target's ghost skeleton.
     pub fn set_ghost(&mut self, ghost: Option<Pose>) {
         if ghost.is_none() && self.ghost.is_none() {
@@ -246,8 +283,9 @@ impl Viewport {
                 .as_mut()
                 .map_err(|e| e.clone())?;
             let started = std::time::Instant::now();
-            let show = scene.prepare(input, size);
+            let (show, drew) = scene.prepare(input, size);
             self.gl_ms += started.elapsed().as_secs_f64() * 1e3;
+            self.drew_scene |= drew;
             Ok(show)
         })
     }
@@ -284,6 +322,7 @@ impl Viewport {
             show_colliders: self.show_colliders,
         };
         let size = (rect.size() * ui.ctx().pixels_per_point()).round();
+        self.px_per_m = Some(self.camera.px_per_m(size.y));
         let shown = self.prepare_scene(frame, &input, [size.x as u32, size.y as u32]);
         let px = |r: egui::epaint::ViewportInPixels| {
             [r.left_px, r.from_bottom_px, r.width_px, r.height_px]

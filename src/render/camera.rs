@@ -50,13 +50,18 @@ impl OrbitCamera {
         self.pitch = (self.pitch + delta.y * 0.008).clamp(-1.5, 1.5);
     }
 
+    /// Pixels per world unit at the target's distance, in a view `height` px tall (what the
+    /// skin's level of detail, panning and the viewport's redraw threshold go by).
+    pub fn px_per_m(&self, height: f32) -> f32 {
+        height.max(1.0) / (2.0 * self.distance * (self.fov_y * 0.5).tan()).max(1e-9)
+    }
+
     /// Moves the target in the view plane by a drag in pixels of a view `height` px tall.
     pub fn pan(&mut self, delta: Vec2, height: f32) {
         let forward = (self.target - self.eye()).normalize();
         let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
         let up = right.cross(forward);
-        let per_px = 2.0 * self.distance * (self.fov_y * 0.5).tan() / height.max(1.0);
-        self.target += (-right * delta.x + up * delta.y) * per_px;
+        self.target += (-right * delta.x + up * delta.y) / self.px_per_m(height);
     }
 
     /// Zooms by scroll steps (positive = closer).

@@ -24,4 +24,62 @@ impl Pose {
     pub fn get(&self, id: BoneId) -> Option<&DMat4> {
         self.world_from_bone.get(id.index())
     }
+
+    /// How far anything attached to a bone moved from `other` to this pose, at most (world
+    /// units): a bone origin's displacement plus its turn (small-angle: how far its unit
+    /// axes moved) times `reach`, the largest distance from a bone of what it carries.
+    /// Poses of different bone counts are infinitely far apart.
+    pub fn largest_move(&self, other: &Pose, reach: f64) -> f64 {
+        if self.world_from_bone.len() != other.world_from_bone.len() {
+            return f64::INFINITY;
+        }
+        let unit = |m: &DMat4, i: usize| m.col(i).truncate().normalize_or_zero();
+        self.world_from_bone
+            .iter()
+            .zip(&other.world_from_bone)
+            .map(|(a, b)| {
+                let moved = a.w_axis.truncate().distance(b.w_axis.truncate());
+                let turned = (0..3)
+                    .map(|i| unit(a, i).distance(unit(b, i)))
+                    .fold(0.0, f64::max);
+                moved + turned * reach
+            })
+            .fold(0.0, f64::max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DQuat, DVec3};
+
+    fn pose(ms: &[DMat4]) -> Pose {
+        Pose {
+            world_from_bone: ms.to_vec(),
+        }
+    }
+
+    #[test]
+    fn largest_move_adds_a_bones_shift_and_its_turn_at_reach() {
+        let scaled = DMat4::from_scale_rotation_translation(
+            DVec3::splat(0.01),
+            DQuat::from_rotation_y(0.3),
+            DVec3::new(1.0, 2.0, 3.0),
+        );
+        let a = pose(&[DMat4::IDENTITY, scaled]);
+        assert_eq!(a.largest_move(&a, 2.0), 0.0);
+        // One bone shifted 1 mm, the other turned 0.001 rad about its own origin: at reach 2,
+        // the turn's 2 mm is the most.
+        let turned = scaled * DMat4::from_rotation_z(0.001);
+        let b = pose(&[DMat4::from_translation(DVec3::new(0.001, 0.0, 0.0)), turned]);
+        let m = b.largest_move(&a, 2.0);
+        assert!((m - 0.002).abs() < 1e-8, "{m}");
+        assert!((b.largest_move(&a, 0.1) - 0.001).abs() < 1e-12);
+        // The scale of a bone's matrix (a character in centimetres) does not count as a turn.
+        assert!(pose(&[DMat4::IDENTITY, scaled]).largest_move(&a, 1.0) < 1e-12);
+        assert_eq!(
+            pose(&[DMat4::IDENTITY]).largest_move(&a, 1.0),
+            f64::INFINITY
+        );
+    }
 }

@@ -308,9 +308,11 @@ impl GpuScene {
     /// moves) is drawn into the image every frame rather than into the window during the
     /// UI's pass: under llvmpipe that direct draw, with its scissored clear, cost about
     /// 1.2 ms a frame more on the 35,000-vertex character (10.8 vs 9.6 ms, 4 runs each).
-    pub fn prepare(&mut self, input: &SceneInput, size: [u32; 2]) -> ImageHandle {
+    /// Also says whether it drew the image this time.
+    pub fn prepare(&mut self, input: &SceneInput, size: [u32; 2]) -> (ImageHandle, bool) {
         let key = Self::key(input, size);
-        if self.image_key.as_ref() != Some(&key) {
+        let stale = self.image_key.as_ref() != Some(&key);
+        if stale {
             Self::sync(&self.ctx, &mut self.geometry, input);
             let eye = input.camera.eye();
             if self.grid_segments.0 != input.character_m {
@@ -326,7 +328,7 @@ impl GpuScene {
             }
             self.render_image(input, key);
         }
-        self.image.handle()
+        (self.image.handle(), stale)
     }
 
     /// Renders the scene into the offscreen image. Leaves the default framebuffer bound.
@@ -372,7 +374,7 @@ impl GpuScene {
         target.render_partially(scissor, &camera, opaque, &lights);
         if let (true, Some(Ok(gpu))) = (input.show_mesh, &f.gpu_skin) {
             // Pixels per metre at the camera's target, where the character is.
-            let px_per_m = vp.height as f32 / (2.0 * cam.distance * (cam.fov_y * 0.5).tan());
+            let px_per_m = cam.px_per_m(vp.height as f32);
             let drawn = target.write_partially(scissor, || {
                 gpu.draw(&camera, px_per_m);
                 Ok::<(), std::convert::Infallible>(())

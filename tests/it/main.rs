@@ -16,6 +16,7 @@ mod limits;
 mod load;
 mod mannequin;
 mod mirror;
+mod redraw;
 mod save;
 mod sim;
 mod validator;
