@@ -66,15 +66,15 @@ struct Level {
     joint_index: VertexBuffer<Vec4>,
     joint_weight: VertexBuffer<Vec4>,
     elements: ElementBuffer<u32>,
-    /// The clustering's cell size (mesh units); 0 for the full mesh.
-    cell: f32,
+    /// How far its surface may stray from the full mesh's (mesh units); 0 for the full mesh.
+    error: f32,
 }
 
 impl Level {
     /// Uploads the vertices `indices` refer to, renumbered in first-use order. A software
     /// renderer runs the vertex shader over the whole range an index list spans, so a
     /// coarse list over the full mesh's buffers would still skin every vertex.
-    fn new(ctx: &Context, v: &Vertices, indices: &[u32], cell: f32) -> Self {
+    fn new(ctx: &Context, v: &Vertices, indices: &[u32], error: f32) -> Self {
         let mut remap = vec![u32::MAX; v.positions.len()];
         let mut used: Vec<usize> = Vec::new();
         let elements: Vec<u32> = indices
@@ -96,7 +96,7 @@ impl Level {
             joint_index: VertexBuffer::new_with_data(ctx, &pick4(&v.joint_index)),
             joint_weight: VertexBuffer::new_with_data(ctx, &pick4(&v.joint_weight)),
             elements: ElementBuffer::new_with_data(ctx, &elements),
-            cell,
+            error,
         }
     }
 }
@@ -112,7 +112,7 @@ struct Vertices {
 /// One primitive on the GPU.
 struct GpuPrimitive {
     /// The full mesh first, then coarser levels (see [`super::lod`]); the coarsest whose
-    /// cells are at most [`LOD_MAX_CELL_PX`] on screen is drawn.
+    /// error is at most [`LOD_MAX_ERROR_PX`] on screen is drawn.
     levels: Vec<Level>,
     /// The matrices of this frame's pose, one per skin joint plus a last identity matrix
     /// that out-of-range joint indices point at (what the CPU path does with them).
@@ -122,23 +122,10 @@ struct GpuPrimitive {
 /// The whole model's triangle budgets for its coarser levels of detail, finest first: the
 /// finest is about what llvmpipe sets up in a millisecond; each next one has half as many.
 const LOD_TRIANGLES: [usize; 3] = [8000, 4000, 2000];
-/// A coarser level of detail is drawn while its cells are at most this many pixels large
-/// (a corner moves by at most about half that): the whole character in the default view,
-/// not a close-up of a hand. Of those that qualify, the coarsest is drawn.
-pub const LOD_MAX_CELL_PX: f32 = 6.0;
-
-/// The vertex's joint with the largest weight (its group for clustering).
-fn dominant_joints(p: &SkinnedPrimitive) -> Vec<u16> {
-    p.prim
-        .joints
-        .iter()
-        .zip(&p.prim.weights)
-        .map(|(j, w)| {
-            let k = (0..4).fold(0, |best, k| if w[k] > w[best] { k } else { best });
-            j[k]
-        })
-        .collect()
-}
+/// A coarser level of detail is drawn while its surface strays from the full mesh's by at
+/// most this many pixels on screen: the whole character in the default view, not a close-up
+/// of a hand. Of those that qualify, the coarsest is drawn.
+pub const LOD_MAX_ERROR_PX: f32 = 1.0;
 
 /// The character skinned on the GPU.
 pub struct GpuSkin {
@@ -256,18 +243,17 @@ impl GpuSkin {
                     joint_index: idx,
                     joint_weight: w,
                 };
-                let groups = dominant_joints(p);
                 let mut levels = vec![Level::new(ctx, &vertices, &indices, 0.0)];
+                let mut fewest = indices.len();
                 for total in LOD_TRIANGLES {
                     let budget = total * indices.len() / total_indices.max(1);
-                    let Some(l) = super::lod::cluster(&p.prim.positions, &groups, &indices, budget)
-                    else {
+                    let Some(l) = super::lod::simplify(&p.prim.positions, &indices, budget) else {
                         continue;
                     };
-                    // The clustering tries a fixed set of cell sizes: a budget it cannot go
-                    // below gives the same level again.
-                    if levels.last().is_some_and(|prev| l.cell > prev.cell) {
-                        levels.push(Level::new(ctx, &vertices, &l.indices, l.cell));
+                    // A budget the mesh's shape cannot go below gives the same level again.
+                    if l.indices.len() < fewest {
+                        fewest = l.indices.len();
+                        levels.push(Level::new(ctx, &vertices, &l.indices, l.error));
                     }
                 }
                 GpuPrimitive { levels, matrices }
@@ -316,7 +302,7 @@ impl GpuSkin {
                 .levels
                 .iter()
                 .rev()
-                .find(|l| l.cell * px_per_m <= LOD_MAX_CELL_PX)
+                .find(|l| l.error * px_per_m <= LOD_MAX_ERROR_PX)
             else {
                 continue;
             };
