@@ -514,4 +514,35 @@ mod tests {
             v.segments.len()
         );
     }
+
+    /// A pose that moved less than a quarter pixel on screen is not drawn; one that moved
+    /// more is, and so is a ghost that appears. Before the first frame (no view yet) every
+    /// move counts.
+    #[test]
+    fn only_visible_moves_are_drawn() {
+        let mut st = EditorState::new(scaled_mannequin(1.0), UriPolicy::default());
+        let mut v = Viewport::new(false);
+        v.sync(&mut st);
+        let shift = |pose: &Pose, dx: f64| Pose {
+            world_from_bone: pose
+                .world_from_bone
+                .iter()
+                .map(|m| glam::DMat4::from_translation(glam::DVec3::X * dx) * *m)
+                .collect(),
+        };
+        let rest = v.pose.as_ref().clone();
+        assert!(v.offer_pose(&shift(&rest, 1e-9), None), "no view yet");
+        v.px_per_m = Some(200.0);
+        let (shown, generation) = (v.pose.clone(), v.pose_gen);
+        // 0.5 mm at 200 px/m is 0.1 px: not drawn.
+        assert!(!v.offer_pose(&shift(&shown, 0.0005), None));
+        assert_eq!((v.pose_gen, &v.pose), (generation, &shown));
+        // 2 mm is 0.4 px: drawn.
+        assert!(v.offer_pose(&shift(&shown, 0.002), None));
+        assert!(v.pose_gen > generation);
+        // A ghost appearing is drawn even when the body holds still.
+        let still = v.pose.as_ref().clone();
+        assert!(v.offer_pose(&still, Some(&still)));
+        assert!(!v.offer_pose(&still, Some(&still)));
+    }
 }
