@@ -54,12 +54,7 @@ impl Follower {
                 .filter_map(|id| joint::resolve(doc, id))
                 .collect(),
         );
-        let has_body = |id: BoneId| {
-            doc.bone(id)
-                .physics
-                .as_ref()
-                .is_some_and(|p| p.collider.is_some())
-        };
+        let has_body = |id: BoneId| doc.bone(id).collider().is_some();
         let roots = doc
             .bone_ids()
             .filter(|&id| has_body(id) && !joints.iter().any(|j| j.bone == id))

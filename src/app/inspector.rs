@@ -18,10 +18,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
         ))
         .on_hover_text("Fields whose values differ show as mixed (—)");
     }
-    let has_joint = bone
-        .physics
-        .as_ref()
-        .is_some_and(|p| p.constraint.is_some());
+    let has_joint = bone.constraint().is_some();
     let target = st.doc.bone_target(id);
     ui.horizontal(|ui| {
         if ui

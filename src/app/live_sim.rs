@@ -290,12 +290,7 @@ impl LiveSim {
 
 /// The largest angle the joint's limits allow away from rest (deg), drawn as the limit line.
 fn limit_of(doc: &Document, name: &str) -> Option<f64> {
-    let c = doc
-        .bone(doc.bone_by_name(name)?)
-        .physics
-        .as_ref()?
-        .constraint
-        .as_ref()?;
+    let c = doc.bone(doc.bone_by_name(name)?).constraint()?;
     Some(match c.kind {
         ConstraintKind::BallSocket {
             swing_limit_deg, ..

@@ -173,25 +173,14 @@ impl EditorState {
     /// the field table, as the file states them.
     pub fn copy_joint(&mut self) {
         let Some(id) = self.selection else { return };
-        let has_joint = self
-            .doc
-            .bone(id)
-            .physics
-            .as_ref()
-            .is_some_and(|p| p.constraint.is_some());
-        if !has_joint {
+        if self.doc.bone(id).constraint().is_none() {
             return;
         }
-        let node = self.doc.bone(id).node;
-        let physics = self
-            .doc
-            .json()
-            .pointer(&format!("/nodes/{node}/extras/physics"))
-            .cloned();
+        let physics = self.doc.physics_json(id);
         let values = joint_fields()
             .map(|path| {
                 let pointer = format!("/{}", path.replace('.', "/"));
-                let v = physics.as_ref().and_then(|p| p.pointer(&pointer)).cloned();
+                let v = physics.and_then(|p| p.pointer(&pointer)).cloned();
                 (path, v)
             })
             .collect();

@@ -1,6 +1,6 @@
 //! Bones: every skin joint plus every node with `extras.physics`, with typed ids and name lookup.
 
-use super::schema::BonePhysics;
+use super::schema::{BonePhysics, Collider, Constraint};
 use super::skeleton::Skeleton;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -25,6 +25,18 @@ pub struct Bone {
     pub physics: Option<BonePhysics>,
     /// True when one of the document's diagnostics names this bone's node.
     pub has_problems: bool,
+}
+
+impl Bone {
+    /// The bone's collider, if it has physics with one.
+    pub fn collider(&self) -> Option<&Collider> {
+        self.physics.as_ref()?.collider.as_ref()
+    }
+
+    /// The bone's joint to its parent, if it has physics with one.
+    pub fn constraint(&self) -> Option<&Constraint> {
+        self.physics.as_ref()?.constraint.as_ref()
+    }
 }
 
 /// `nodes[i].extras.physics` of the raw JSON, if present.

@@ -221,6 +221,11 @@ impl Document {
             .map(|i| BoneId(i as u32))
     }
 
+    /// A bone's `extras.physics` object as the file states it, if it has one.
+    pub fn physics_json(&self, id: BoneId) -> Option<&Value> {
+        bones::node_physics(&self.json, self.bone(id).node)
+    }
+
     /// The document's JSON (read only; change it through [`Document::apply`]).
     pub fn json(&self) -> &Value {
         &self.json

@@ -149,7 +149,7 @@ impl Document {
     /// long axis, or the direction to its child, or +Y.
     pub fn primary_axis(&self, id: BoneId) -> DVec3 {
         let bone = self.bone(id);
-        if let Some(c) = bone.physics.as_ref().and_then(|p| p.collider.as_ref()) {
+        if let Some(c) = bone.collider() {
             return self.collider_placement(id, c).axis();
         }
         self.bone_to_child(id).map_or(DVec3::Y, DVec3::normalize)

@@ -36,10 +36,6 @@ fn report_duplicate_names(bones: &[Bone], diags: &mut Vec<Diagnostic>) {
     }
 }
 
-fn has_collider(b: &Bone) -> bool {
-    b.physics.as_ref().is_some_and(|p| p.collider.is_some())
-}
-
 fn resolve_parent(
     bones: &mut [Bone],
     i: usize,
@@ -47,11 +43,7 @@ fn resolve_parent(
     diags: &mut Vec<Diagnostic>,
 ) {
     let (node, name) = (bones[i].node, bones[i].name.clone());
-    let Some(c) = bones[i]
-        .physics
-        .as_ref()
-        .and_then(|p| p.constraint.as_ref())
-    else {
+    let Some(c) = bones[i].constraint() else {
         return;
     };
     let key = "constraint.parent_bone";
@@ -59,7 +51,7 @@ fn resolve_parent(
         Some(p) => p.clone(),
         None => {
             let nearest = std::iter::successors(bones[i].parent, |p| bones[p.index()].parent)
-                .find(|p| has_collider(&bones[p.index()]));
+                .find(|p| bones[p.index()].collider().is_some());
             let Some(p) = nearest else {
                 diags.push(Diagnostic::error(
                     Some(node),
@@ -104,7 +96,7 @@ fn resolve_parent(
         ));
         return;
     };
-    if !has_collider(&bones[i]) {
+    if bones[i].collider().is_none() {
         diags.push(Diagnostic::error(
             Some(node),
             &name,
@@ -112,7 +104,7 @@ fn resolve_parent(
             format!("the constraint to '{parent}' needs a collider on this bone, which has none"),
         ));
     }
-    if !has_collider(&bones[pid.index()]) {
+    if bones[pid.index()].collider().is_none() {
         diags.push(Diagnostic::error(
             Some(node),
             &name,
@@ -124,13 +116,7 @@ fn resolve_parent(
 
 /// The constraint parent of a bone, when it names a known bone.
 fn constraint_parent(b: &Bone, names: &HashMap<String, BoneId>) -> Option<BoneId> {
-    let p = b
-        .physics
-        .as_ref()?
-        .constraint
-        .as_ref()?
-        .parent_bone
-        .as_ref()?;
+    let p = b.constraint()?.parent_bone.as_ref()?;
     names.get(p).copied()
 }
 
@@ -215,11 +201,7 @@ pub(crate) fn check_swing_axes(doc: &super::Document) -> Vec<Diagnostic> {
         let Some(super::ConstraintKind::BallSocket {
             swing_y_axis: Some(y),
             ..
-        }) = b
-            .physics
-            .as_ref()
-            .and_then(|p| p.constraint.as_ref())
-            .map(|c| &c.kind)
+        }) = b.constraint().map(|c| &c.kind)
         else {
             continue;
         };

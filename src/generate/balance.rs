@@ -55,12 +55,7 @@ pub fn balance_by_role(doc: &Document) -> Option<report::BalanceReport> {
         ..samples::Samples::default()
     };
     let a = roles::detect(&rig, &empty, None);
-    let has_body = |i: usize| {
-        doc.bones[i]
-            .physics
-            .as_ref()
-            .is_some_and(|p| p.collider.is_some())
-    };
+    let has_body = |i: usize| doc.bones[i].collider().is_some();
     let pelvis_bone = a.pelvis?;
     let pelvis = std::iter::once(pelvis_bone)
         .chain(rig.bones.iter().scan(pelvis_bone, |cur, _| {

@@ -27,10 +27,7 @@ pub struct JointDef {
 }
 
 fn has_collider(doc: &Document, id: BoneId) -> bool {
-    doc.bone(id)
-        .physics
-        .as_ref()
-        .is_some_and(|p| p.collider.is_some())
+    doc.bone(id).collider().is_some()
 }
 
 /// The body a bone's constraint joins it to: its `parent_bone` (the document fills in the

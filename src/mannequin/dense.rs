@@ -66,7 +66,7 @@ fn base_bones(base: &Document) -> Result<Vec<DenseBone>, String> {
                 .pointer(&format!("/nodes/{}/extras", b.node))
                 .cloned()
                 .ok_or_else(|| format!("mannequin bone {} has no extras", b.name))?;
-            if let Some(c) = b.physics.as_ref().and_then(|p| p.collider.as_ref()) {
+            if let Some(c) = b.collider() {
                 let pl = base.collider_placement(id, c);
                 let q = pl.rotation;
                 let rotation = [q.x, q.y, q.z, q.w].map(|v| (v * 1e6).round() / 1e6);
@@ -298,12 +298,7 @@ fn skin_mesh(doc: &Document, bones: &[DenseBone]) -> Result<SkinMesh, String> {
         let id = doc
             .bone_by_name(&b.name)
             .ok_or_else(|| format!("bone {} lost in the skeleton", b.name))?;
-        let Some(c) = doc
-            .bone(id)
-            .physics
-            .as_ref()
-            .and_then(|p| p.collider.as_ref())
-        else {
+        let Some(c) = doc.bone(id).collider() else {
             continue;
         };
         let pl = doc.collider_placement(id, c);

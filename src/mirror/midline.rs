@@ -24,7 +24,7 @@ pub(super) fn centre_midline(doc: &Document, pairs: &[(BoneId, BoneId)], m: &Mir
 
 /// The `offset` edit that centres one bone's collider, if it is not centred already.
 fn centred_offset(doc: &Document, id: BoneId, m: &Mirror) -> Option<Edit> {
-    let collider = doc.bone(id).physics.as_ref()?.collider.as_ref()?;
+    let collider = doc.bone(id).collider()?;
     let w = world(doc, id);
     let (rw, _) = rot_scale(&w);
     let place = doc.collider_placement(id, collider);

@@ -310,8 +310,7 @@ impl GpuSkin {
             p.use_vertex_attribute("normal", &l.normals);
             p.use_vertex_attribute("jointIndex", &l.joint_index);
             p.use_vertex_attribute("jointWeight", &l.joint_weight);
-            let elements = &l.elements;
-            p.draw_elements(states, camera.viewport(), elements);
+            p.draw_elements(states, camera.viewport(), &l.elements);
         }
     }
 }

@@ -303,12 +303,11 @@ impl GpuScene {
     }
 
     /// Gets the offscreen image of the scene at `size` pixels up to date (on the UI thread,
-    /// before the window is painted) and returns it for [`super::offscreen::blit`]. A scene
-    /// that holds still is not drawn again. A changing one (the simulation runs, the camera
-    /// moves) is drawn into the image every frame rather than into the window during the
-    /// UI's pass: under llvmpipe that direct draw, with its scissored clear, cost about
-    /// 1.2 ms a frame more on the 35,000-vertex character (10.8 vs 9.6 ms, 4 runs each).
-    /// Also says whether it drew the image this time.
+    /// before the window is painted) and returns it for [`super::offscreen::blit`], with
+    /// whether it was drawn again this time. A scene that holds still is not drawn again; a
+    /// changed one is drawn into the image, never into the window during the UI's pass
+    /// (under llvmpipe that direct draw, with its scissored clear, cost about 1.2 ms a frame
+    /// more on the 35,000-vertex character).
     pub fn prepare(&mut self, input: &SceneInput, size: [u32; 2]) -> (ImageHandle, bool) {
         let key = Self::key(input, size);
         let stale = self.image_key.as_ref() != Some(&key);

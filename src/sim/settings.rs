@@ -14,12 +14,7 @@ pub const REFERENCE_HEIGHT_M: f32 = 1.75;
 pub fn length_unit_for(doc: &Document) -> f32 {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for id in doc.bone_ids() {
-        let Some(c) = doc
-            .bone(id)
-            .physics
-            .as_ref()
-            .and_then(|p| p.collider.as_ref())
-        else {
+        let Some(c) = doc.bone(id).collider() else {
             continue;
         };
         let r = match doc.world_shape(id, &c.shape) {

@@ -56,6 +56,21 @@ pub fn gltf_with_nodes(nodes: serde_json::Value) -> serde_json::Value {
     })
 }
 
+/// The joint (constraint kind) of the bone named `name`; panics when there is none.
+pub fn joint_kind(
+    doc: &ragdoll_tuner::document::Document,
+    name: &str,
+) -> ragdoll_tuner::document::ConstraintKind {
+    let id = doc
+        .bone_by_name(name)
+        .unwrap_or_else(|| panic!("no bone {name}"));
+    doc.bone(id)
+        .constraint()
+        .unwrap_or_else(|| panic!("{name} has no joint"))
+        .kind
+        .clone()
+}
+
 pub fn ragdoll_tuner() -> std::process::Command {
     std::process::Command::new(env!("CARGO_BIN_EXE_ragdoll-tuner"))
 }

@@ -366,15 +366,8 @@ fn autosave_reaches_the_sidecar_in_an_idle_window() {
         "written {after_edit:?} after the edit"
     );
     let mut doc = Document::open(&path).expect("the file itself is untouched");
-    let knee_min = |d: &Document| match &d
-        .bone(d.bone_by_name("shin_l").expect("knee"))
-        .physics
-        .as_ref()
-        .and_then(|p| p.constraint.as_ref())
-        .expect("hinge")
-        .kind
-    {
-        ConstraintKind::Hinge { limit_min_deg, .. } => *limit_min_deg,
+    let knee_min = |d: &Document| match common::joint_kind(d, "shin_l") {
+        ConstraintKind::Hinge { limit_min_deg, .. } => limit_min_deg,
         other => panic!("{other:?}"),
     };
     let original = knee_min(&doc);

@@ -33,15 +33,7 @@ fn asymmetric_swing_and_twist_forms_parse() {
         ),
     ]));
     assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
-    let kind = |n: &str| {
-        doc.bone(doc.bone_by_name(n).unwrap())
-            .physics
-            .clone()
-            .unwrap()
-            .constraint
-            .unwrap()
-            .kind
-    };
+    let kind = |n: &str| joint_kind(&doc, n);
     assert_eq!(
         kind("hip"),
         ConstraintKind::BallSocket {
@@ -168,15 +160,7 @@ fn edit_sets_asymmetric_limits_from_the_command_line() {
         .unwrap();
     assert!(st.success());
     let doc = Document::open(&out).unwrap();
-    let kind = |n: &str| {
-        doc.bone(doc.bone_by_name(n).unwrap())
-            .physics
-            .clone()
-            .unwrap()
-            .constraint
-            .unwrap()
-            .kind
-    };
+    let kind = |n: &str| joint_kind(&doc, n);
     let ConstraintKind::BallSocket {
         swing_limit_deg,
         twist_limit_deg,

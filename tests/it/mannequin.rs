@@ -60,13 +60,7 @@ fn every_bone_has_physics_and_no_diagnostics() {
 }
 
 fn kind(doc: &Document, name: &str) -> ConstraintKind {
-    doc.bone(doc.bone_by_name(name).unwrap())
-        .physics
-        .clone()
-        .unwrap()
-        .constraint
-        .unwrap()
-        .kind
+    crate::common::joint_kind(doc, name)
 }
 
 #[test]

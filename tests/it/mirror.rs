@@ -127,15 +127,8 @@ fn mirrored_sides_collapse_as_mirror_images() {
         "left and right part before the fall: {first_over:?}, worst {worst:?}"
     );
     // The edited right knee took the left's range back.
-    let knee = |n: &str| match &doc
-        .bone(doc.bone_by_name(n).expect("knee"))
-        .physics
-        .as_ref()
-        .and_then(|p| p.constraint.as_ref())
-        .expect("joint")
-        .kind
-    {
-        ragdoll_tuner::document::ConstraintKind::Hinge { limit_max_deg, .. } => *limit_max_deg,
+    let knee = |n: &str| match common::joint_kind(&doc, n) {
+        ragdoll_tuner::document::ConstraintKind::Hinge { limit_max_deg, .. } => limit_max_deg,
         other => panic!("{other:?}"),
     };
     assert_eq!(knee("leg_joint_R_2"), knee("leg_joint_L_2"));
