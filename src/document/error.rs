@@ -31,6 +31,8 @@ pub enum DocError {
     },
     #[error("{path}: {reason}")]
     Unsupported { path: PathBuf, reason: String },
+    #[error("{path}: cannot bring the physics to the current schema: {reason}")]
+    Migrate { path: PathBuf, reason: String },
 }
 
 /// A failure to apply an edit: names the bone (node) and the key.
