@@ -62,7 +62,13 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
                     5.0,
                 ),
                 ("Ankle kp", b.ankle_kp, Key::AnkleKp.path(), "N·m/rad", 5.0),
-                ("Ankle kd", b.ankle_kd, Key::AnkleKd.path(), "N·m·s/rad", 0.5),
+                (
+                    "Ankle kd",
+                    b.ankle_kd,
+                    Key::AnkleKd.path(),
+                    "N·m·s/rad",
+                    0.5,
+                ),
                 (
                     "Ankle max torque",
                     b.ankle_max_torque,

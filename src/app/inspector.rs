@@ -1,8 +1,8 @@
 //! The inspector: collider, constraint and drive of the selected bone, with units.
 
-use crate::document::fields::Key;
 use super::state::EditorState;
 use super::widgets::{self, Num};
+use crate::document::fields::Key;
 use crate::document::{BoneId, BonePhysics, ColliderShape, ConstraintKind, EditTarget};
 
 pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
@@ -62,9 +62,21 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     if let Some(d) = p.drive {
         widgets::section(ui, "Drive", |ui| {
             let rows = [
-                ("Stiffness", d.stiffness, Key::Stiffness.path(), "N·m/rad", 5.0),
+                (
+                    "Stiffness",
+                    d.stiffness,
+                    Key::Stiffness.path(),
+                    "N·m/rad",
+                    5.0,
+                ),
                 ("Damping", d.damping, Key::Damping.path(), "N·m·s/rad", 0.5),
-                ("Max torque", d.max_torque, Key::MaxTorque.path(), "N·m", 1.0),
+                (
+                    "Max torque",
+                    d.max_torque,
+                    Key::MaxTorque.path(),
+                    "N·m",
+                    1.0,
+                ),
                 (
                     "Follow strength",
                     d.follow_strength,
@@ -106,7 +118,12 @@ fn collider(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &Bon
                 half_height,
             } => {
                 widgets::num(ui, st, target, m("Radius", radius, Key::Radius.path()));
-                widgets::num(ui, st, target, m("Half height", half_height, Key::HalfHeight.path()));
+                widgets::num(
+                    ui,
+                    st,
+                    target,
+                    m("Half height", half_height, Key::HalfHeight.path()),
+                );
             }
             ColliderShape::Sphere { radius } => {
                 widgets::num(ui, st, target, m("Radius", radius, Key::Radius.path()))

@@ -5,7 +5,7 @@ mod bench_clip;
 mod bench_io;
 mod edit;
 pub mod generate;
-mod inspect;
+pub mod inspect;
 pub mod poses;
 pub mod simulate;
 mod validate;

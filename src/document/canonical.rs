@@ -55,7 +55,10 @@ pub fn expand_set(key: &str, value: &Value) -> Vec<KeyChange> {
     };
     match k {
         Key::SwingLimit if value.is_number() => {
-            vec![as_given().remove(0), (Key::SwingExtents.path().into(), None)]
+            vec![
+                as_given().remove(0),
+                (Key::SwingExtents.path().into(), None),
+            ]
         }
         Key::SwingLimit | Key::SwingExtents => match extents_of(value) {
             Some(s) => changes(write::swing_entries(&s)),
@@ -64,10 +67,12 @@ pub fn expand_set(key: &str, value: &Value) -> Vec<KeyChange> {
         Key::TwistLimit if value.is_number() => {
             vec![as_given().remove(0), (Key::TwistRange.path().into(), None)]
         }
-        Key::TwistLimit | Key::TwistRange => match range_of(value).filter(|t| t.min_deg <= t.max_deg) {
-            Some(t) => changes(write::twist_entries(&t)),
-            None => as_given(),
-        },
+        Key::TwistLimit | Key::TwistRange => {
+            match range_of(value).filter(|t| t.min_deg <= t.max_deg) {
+                Some(t) => changes(write::twist_entries(&t)),
+                None => as_given(),
+            }
+        }
         Key::Constraint => match value.as_object() {
             Some(obj) => vec![(key.into(), Some(Value::Object(canonical_constraint(obj))))],
             None => as_given(),

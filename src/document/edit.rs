@@ -1,8 +1,8 @@
 //! Edits are commands: each changes keys the tool owns and returns its exact inverse, so
 //! undo/redo, batch `--set` and live simulation updates all go through [`Document::apply`].
 
-use super::error::EditError;
 use super::canonical;
+use super::error::EditError;
 use super::fields::{self, Key, Section};
 use super::schema::{constraint_keys, drive_keys, offset_keys, physics_keys};
 use super::write;

@@ -230,9 +230,9 @@ pub const FIELDS: &[Field] = &[
     added(Drive, (K::MaxTorque, "max_torque"), "N*m, >= 0", "200", "the largest torque the drive applies", num(200.0, 0.0, INF, false)),
     added(Drive, (K::FollowStrength, "follow_strength"), "multiplier, >= 0", "1", "stiffness, damping and max_torque are multiplied by it while the joint follows an animation clip (a per-joint strength profile, as Unreal's physical-animation strength); 0 leaves the joint limp while a clip plays", num(1.0, 0.0, INF, false)),
     added(Balance, (K::BalanceEnabled, "enabled"), "bool", "true", "active balance on or off", None),
-    added(Balance, (K::TorsoBone, "torso_bone"), "bone name", "by role; `\"pelvis\"` when no role resolves", "the bone held upright toward world vertical", None),
-    added(Balance, (K::PelvisBone, "pelvis_bone"), "bone name", "by role; `\"pelvis\"` when no role resolves", "its height defines \"fell\"", None),
-    added(Balance, (K::FootBones, "foot_bones"), "comma-separated bone names", "by role; `\"foot_l,foot_r\"` when no role resolves", "support feet for the ankle strategy", None),
+    added(Balance, (K::TorsoBone, "torso_bone"), "bone name", "`\"pelvis\"` when that bone has a body, else by role (each name on its own)", "the bone held upright toward world vertical", None),
+    added(Balance, (K::PelvisBone, "pelvis_bone"), "bone name", "`\"pelvis\"` when that bone has a body, else by role (each name on its own)", "its height defines \"fell\"", None),
+    added(Balance, (K::FootBones, "foot_bones"), "comma-separated bone names", "`\"foot_l,foot_r\"` when a `pelvis` bone has a body, else by role (each name on its own)", "support feet for the ankle strategy", None),
     added(Balance, (K::UprightKp, "upright_kp"), "N*m/rad, >= 0", "3000", "upright PD stiffness", num(3000.0, 0.0, INF, false)),
     added(Balance, (K::UprightKd, "upright_kd"), "N*m*s/rad, >= 0", "300", "upright PD damping", num(300.0, 0.0, INF, false)),
     added(Balance, (K::UprightMaxTorque, "upright_max_torque"), "N*m, >= 0", "1000", "upright torque limit", num(1000.0, 0.0, INF, false)),
@@ -334,9 +334,8 @@ pub fn num_spec(s: Section, key: &str) -> NumSpec {
 
 /// The README table of a section (Markdown).
 pub fn markdown_table(s: Section) -> String {
-    let mut out = String::from(
-        "| key | from | type, unit | default | meaning |\n|---|---|---|---|---|\n",
-    );
+    let mut out =
+        String::from("| key | from | type, unit | default | meaning |\n|---|---|---|---|---|\n");
     for f in section(s) {
         let origin = match f.origin {
             Origin::Seed => "seed",

@@ -183,10 +183,7 @@ impl Document {
             .collect();
         self.names = name_index(&list);
         validate::check_bones(&mut list, &self.names, &mut diags);
-        let root_physics = self
-            .json
-            .get("extras")
-            .and_then(|e| e.get(write::PHYSICS));
+        let root_physics = self.json.get("extras").and_then(|e| e.get(write::PHYSICS));
         let balance_json = root_physics.and_then(|p| p.get(write::BALANCE));
         let mut cx = parse::Ctx {
             node: None,

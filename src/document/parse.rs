@@ -421,7 +421,12 @@ fn parse_swing(obj: &Map<String, Value>, cx: &mut Ctx) -> SwingExtentsDeg {
         let Some(s) = parse_extents(v, Key::SwingExtents.path(), cx) else {
             return default;
         };
-        check_approx(cx, obj, (Key::SwingLimit, Key::SwingExtents), write::swing_approx_deg(&s));
+        check_approx(
+            cx,
+            obj,
+            (Key::SwingLimit, Key::SwingExtents),
+            write::swing_approx_deg(&s),
+        );
         return s;
     }
     let Some(value) = obj.get(leaf(Key::SwingLimit)) else {
@@ -445,7 +450,12 @@ fn parse_swing(obj: &Map<String, Value>, cx: &mut Ctx) -> SwingExtentsDeg {
 /// The four-extent object `{pos_y, neg_y, pos_z, neg_z}` (each 0..175), or None (with an error).
 fn parse_extents(value: &Value, key: &str, cx: &mut Ctx) -> Option<SwingExtentsDeg> {
     let Some(obj) = value.as_object() else {
-        cx.wrong_type(key, "an object {pos_y, neg_y, pos_z, neg_z}", value, "no limit");
+        cx.wrong_type(
+            key,
+            "an object {pos_y, neg_y, pos_z, neg_z}",
+            value,
+            "no limit",
+        );
         return None;
     };
     cx.unknown_keys(obj, key, &SWING_EXTENT_KEYS);
@@ -477,7 +487,12 @@ fn parse_twist(obj: &Map<String, Value>, cx: &mut Ctx) -> TwistRangeDeg {
         let Some(t) = parse_range(v, Key::TwistRange.path(), cx) else {
             return default;
         };
-        check_approx(cx, obj, (Key::TwistLimit, Key::TwistRange), write::twist_approx_deg(&t));
+        check_approx(
+            cx,
+            obj,
+            (Key::TwistLimit, Key::TwistRange),
+            write::twist_approx_deg(&t),
+        );
         return t;
     }
     let Some(value) = obj.get(leaf(Key::TwistLimit)) else {
@@ -506,7 +521,9 @@ fn parse_range(value: &Value, key: &str, cx: &mut Ctx) -> Option<TwistRangeDeg> 
     if !(-180.0..=180.0).contains(&lo) || !(-180.0..=180.0).contains(&hi) {
         cx.error(
             key,
-            format!("[{lo}, {hi}] is out of range: both must lie within -180..180; using the default"),
+            format!(
+                "[{lo}, {hi}] is out of range: both must lie within -180..180; using the default"
+            ),
         );
         return None;
     }
@@ -609,17 +626,17 @@ pub(crate) fn parse_root(value: Option<&Value>, cx: &mut Ctx) -> u32 {
     let Some(obj) = value.and_then(Value::as_object) else {
         return 1;
     };
-    let known: Vec<&str> = root_keys()
-        .into_iter()
-        .chain([write::BALANCE])
-        .collect();
+    let known: Vec<&str> = root_keys().into_iter().chain([write::BALANCE]).collect();
     cx.unknown_keys(obj, "", &known);
     if !obj.contains_key(leaf(Key::SchemaVersion)) {
         return 1;
     }
     let v = cx.key(obj, "", Key::SchemaVersion);
     if v.fract() != 0.0 {
-        cx.error(Key::SchemaVersion.path(), format!("{v} is not a whole number; read as 1"));
+        cx.error(
+            Key::SchemaVersion.path(),
+            format!("{v} is not a whole number; read as 1"),
+        );
         return 1;
     }
     let v = v as u32;
@@ -637,7 +654,11 @@ pub(crate) fn parse_root(value: Option<&Value>, cx: &mut Ctx) -> u32 {
 
 /// Reads one bone's `extras.physics` on its own (node `node`, named `bone`): the typed value
 /// and the diagnostics. The inverse of [`write::bone_physics`].
-pub fn read_bone_physics(value: &Value, node: usize, bone: &str) -> (BonePhysics, Vec<super::Diagnostic>) {
+pub fn read_bone_physics(
+    value: &Value,
+    node: usize,
+    bone: &str,
+) -> (BonePhysics, Vec<super::Diagnostic>) {
     let mut diags = Vec::new();
     let mut cx = Ctx {
         node: Some(node),

@@ -73,7 +73,9 @@ fn physics(b: &BoneSpec) -> BonePhysics {
             radius: dec(radius),
             half_height: dec(half_height),
         },
-        Shape::Sphere { radius } => ColliderShape::Sphere { radius: dec(radius) },
+        Shape::Sphere { radius } => ColliderShape::Sphere {
+            radius: dec(radius),
+        },
         Shape::Box { half_extents } => ColliderShape::Box {
             half_extents: dec3(half_extents),
         },

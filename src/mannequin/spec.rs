@@ -1,7 +1,6 @@
 //! The default mannequin's bones: rest positions, colliders, masses, joint limits (the
 //! seed's reference humanoid ranges) and drive gains.
 
-
 use crate::document::fields::Key;
 /// Collider of a mannequin bone (metres, bone space).
 #[derive(Debug, Clone, Copy)]

@@ -152,7 +152,11 @@ pub fn reflect_joint(
 }
 
 /// `id`'s joint as [`reflect_joint`] takes it.
-pub fn joint_in_world<'a>(doc: &Document, id: BoneId, kind: &'a ConstraintKind) -> JointInWorld<'a> {
+pub fn joint_in_world<'a>(
+    doc: &Document,
+    id: BoneId,
+    kind: &'a ConstraintKind,
+) -> JointInWorld<'a> {
     JointInWorld {
         kind,
         world_from_bone: rot_scale(&world(doc, id)).0,
@@ -161,7 +165,12 @@ pub fn joint_in_world<'a>(doc: &Document, id: BoneId, kind: &'a ConstraintKind) 
 }
 
 /// `from`'s collider reflected onto `to`, in `to`'s bone units and axes.
-fn mirrored_collider(doc: &Document, (from, to): (BoneId, BoneId), c: &Collider, m: &Mirror) -> Collider {
+fn mirrored_collider(
+    doc: &Document,
+    (from, to): (BoneId, BoneId),
+    c: &Collider,
+    m: &Mirror,
+) -> Collider {
     let (ws, wt) = (world(doc, from), world(doc, to));
     let (rs, ss) = rot_scale(&ws);
     let (rt, st) = rot_scale(&wt);
@@ -192,7 +201,12 @@ fn mirrored_collider(doc: &Document, (from, to): (BoneId, BoneId), c: &Collider,
 }
 
 /// `from`'s physics as its twin `to` gets it.
-fn mirrored_physics(doc: &Document, (from, to): (BoneId, BoneId), pairs: &[(BoneId, BoneId)], m: &Mirror) -> BonePhysics {
+fn mirrored_physics(
+    doc: &Document,
+    (from, to): (BoneId, BoneId),
+    pairs: &[(BoneId, BoneId)],
+    m: &Mirror,
+) -> BonePhysics {
     let src: BonePhysics = doc.bone(from).physics.clone().unwrap_or_default();
     let collider = src
         .collider

@@ -90,10 +90,12 @@ fn read_joint(
     if let Some(d) = diags.iter().find(|d| d.severity == Severity::Error) {
         return Err((d.key.clone(), d.message.clone()));
     }
-    let kind = p
-        .constraint
-        .map(|c| c.kind)
-        .ok_or_else(|| (Key::ConstraintType.path().to_string(), format!("unknown joint type '{ty}'")))?;
+    let kind = p.constraint.map(|c| c.kind).ok_or_else(|| {
+        (
+            Key::ConstraintType.path().to_string(),
+            format!("unknown joint type '{ty}'"),
+        )
+    })?;
     Ok((kind, drive))
 }
 
@@ -306,12 +308,13 @@ pub fn apply_user(
             out.skipped += 1;
             continue;
         };
-        let edits = entry_edits(doc, id, &e, &pairs).map_err(|(key, reason)| PresetError::BadValue {
-            preset: preset.name.clone(),
-            joint: 0,
-            key,
-            reason,
-        })?;
+        let edits =
+            entry_edits(doc, id, &e, &pairs).map_err(|(key, reason)| PresetError::BadValue {
+                preset: preset.name.clone(),
+                joint: 0,
+                key,
+                reason,
+            })?;
         if !edits.is_empty() {
             out.bones += 1;
             out.edits.extend(edits);

@@ -16,8 +16,8 @@
 //! never a made-up zero.
 
 use super::world::{frame_from_axis, BodyRec};
-use crate::document::{DEFAULT_FOOT_BONES, DEFAULT_PELVIS_BONE, DEFAULT_TORSO_BONE};
 use crate::document::{BalanceSettings, Document};
+use crate::document::{DEFAULT_FOOT_BONES, DEFAULT_PELVIS_BONE, DEFAULT_TORSO_BONE};
 use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
 

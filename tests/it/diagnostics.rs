@@ -123,11 +123,11 @@ fn missing_keys_take_the_seed_defaults() {
     assert_eq!(
         a.collider.unwrap().shape,
         ColliderShape::Capsule {
-            radius: DEFAULT_RADIUS_M,
-            half_height: DEFAULT_HALF_HEIGHT_M
+            radius: fields::Key::Radius.default_num(),
+            half_height: fields::Key::HalfHeight.default_num()
         }
     );
-    assert_eq!(a.mass, DEFAULT_MASS_KG);
+    assert_eq!(a.mass, fields::Key::Mass.default_num());
     assert_eq!(a.collision_group, "default");
     assert_eq!(a.collision_mask, "all");
     assert_eq!(
@@ -503,7 +503,10 @@ fn document_level_balance_settings() {
     let (_dir, path) = write_gltf(&gltf);
     let doc = Document::open(&path).unwrap();
     assert_eq!(doc.balance.upright_kp, 123.0);
-    assert_eq!(doc.balance.foot_bones, vec!["foot_l", "foot_x"]);
+    assert_eq!(
+        doc.balance.foot_bones,
+        Some(vec!["foot_l".to_string(), "foot_x".to_string()])
+    );
     let on = |key: &str| {
         doc.diagnostics
             .iter()

@@ -15,6 +15,7 @@ fn readme_schema_tables_match_the_field_table() {
         Section::Constraint,
         Section::Drive,
         Section::Balance,
+        Section::Root,
     ] {
         let table = fields::markdown_table(s);
         if !readme.contains(&table) {
@@ -65,6 +66,7 @@ fn parser_defaults_and_ranges_are_the_tables() {
     for f in fields::FIELDS {
         let (target, key) = match f.section {
             Section::Balance => (EditTarget::Document, format!("balance.{}", f.key)),
+            Section::Root => (EditTarget::Document, f.key.to_string()),
             Section::Constraint => (target, format!("constraint.{}", f.key)),
             Section::Drive => (target, format!("drive.{}", f.key)),
             Section::Bone => (target, f.key.to_string()),

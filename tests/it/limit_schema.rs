@@ -31,8 +31,30 @@ fn asymmetric_swing_and_twist_forms_parse() {
             "old",
             ball(json!({"swing_limit_deg": 70, "twist_limit_deg": 40}))
         ),
+        physics_node(
+            "hip_v2",
+            ball(json!({
+                "swing_limit_deg": 120,
+                "swing_extents_deg": {"pos_y": 120, "neg_y": 15, "pos_z": 45, "neg_z": 30},
+                "twist_limit_deg": 45,
+                "twist_range_deg": [-30, 45],
+                "swing_y_axis": [0, 0, 2]
+            }))
+        ),
     ]));
-    assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+    // The objects inside the seed's keys are version 1's form: read, with a note on each.
+    let notes: Vec<&str> = doc.diagnostics.iter().map(|d| d.key.as_str()).collect();
+    assert_eq!(
+        notes,
+        ["constraint.swing_limit_deg", "constraint.twist_limit_deg"],
+        "{:?}",
+        doc.diagnostics
+    );
+    assert!(doc
+        .diagnostics
+        .iter()
+        .all(|d| d.severity == Severity::Warning && d.bone == "hip"));
+    assert_eq!(joint_kind(&doc, "hip_v2"), joint_kind(&doc, "hip"));
     let kind = |n: &str| joint_kind(&doc, n);
     assert_eq!(
         kind("hip"),
@@ -105,6 +127,28 @@ fn malformed_asymmetric_limits_are_named() {
             "constraint.swing_y_axis",
         ),
         (json!({"swing_y_axis": [0, 1]}), "constraint.swing_y_axis"),
+        // The exact keys of version 2 are checked the same way.
+        (
+            json!({"swing_extents_deg": {"pos_y": 120, "neg_y": 15, "pos_z": 45}}),
+            "constraint.swing_extents_deg.neg_z",
+        ),
+        (
+            json!({"swing_extents_deg": {"pos_y": 176, "neg_y": 15, "pos_z": 45, "neg_z": 30}}),
+            "constraint.swing_extents_deg.pos_y",
+        ),
+        (
+            json!({"swing_extents_deg": 40}),
+            "constraint.swing_extents_deg",
+        ),
+        (
+            json!({"twist_range_deg": [45, -30]}),
+            "constraint.twist_range_deg",
+        ),
+        (json!({"twist_range_deg": 30}), "constraint.twist_range_deg"),
+        (
+            json!({"swing_limit_deg": {"pos_y": 1}, "swing_extents_deg": "wide"}),
+            "constraint.swing_extents_deg",
+        ),
         // The capsule's primary axis is +Y when the bone has no child: a Y axis along it.
         (
             json!({"swing_y_axis": [0, 3, 0]}),
@@ -181,4 +225,18 @@ fn edit_sets_asymmetric_limits_from_the_command_line() {
         panic!("ball socket")
     };
     assert_eq!(swing_limit_deg.as_circular(), Some(60.0));
+    // The old forms were written in the new one: the seed's keys hold numbers.
+    let c = |n: &str| {
+        let id = doc.bone_by_name(n).unwrap();
+        doc.physics_json(id).unwrap()["constraint"].clone()
+    };
+    assert_eq!(c("thigh_l")["swing_limit_deg"], json!(100.0));
+    assert_eq!(c("thigh_l")["swing_extents_deg"]["neg_y"], json!(10.0));
+    assert_eq!(c("thigh_l")["twist_limit_deg"], json!(45.0));
+    assert_eq!(c("thigh_l")["twist_range_deg"], json!([-30.0, 45.0]));
+    assert_eq!(c("thigh_r")["swing_limit_deg"], json!(60));
+    assert!(
+        c("thigh_r").get("swing_extents_deg").is_none(),
+        "the number is the whole limit"
+    );
 }

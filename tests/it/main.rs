@@ -2,6 +2,7 @@
 
 mod animation;
 mod cli;
+mod codec;
 mod common;
 mod diagnostics;
 mod editor;

@@ -227,15 +227,16 @@ fn cesium_man_roles_joints_and_bending() {
         assert!(x.dot(-up) > 0.8, "{name}: thigh points down");
         assert!(y.dot(forward) > 0.9, "{name}: +Y is forward");
         assert!(z.dot(left) < -0.9, "{name}: +Z is the character's right");
-        assert_eq!(c["swing_limit_deg"]["pos_y"], 120.0);
-        assert_eq!(c["swing_limit_deg"]["neg_y"], 15.0);
+        assert_eq!(c["swing_limit_deg"], 120.0, "the seed's approximation");
+        assert_eq!(c["swing_extents_deg"]["pos_y"], 120.0);
+        assert_eq!(c["swing_extents_deg"]["neg_y"], 15.0);
         let (pos_z, neg_z) = if b["side"] == "left" {
             (30.0, 45.0)
         } else {
             (45.0, 30.0)
         };
-        assert_eq!(c["swing_limit_deg"]["pos_z"], pos_z, "{name}");
-        assert_eq!(c["swing_limit_deg"]["neg_z"], neg_z, "{name}");
+        assert_eq!(c["swing_extents_deg"]["pos_z"], pos_z, "{name}");
+        assert_eq!(c["swing_extents_deg"]["neg_z"], neg_z, "{name}");
     }
     // Each knee and elbow bent by 30 degrees within its limits: the foot moves backward, the
     // hand forward or up.
