@@ -6,10 +6,12 @@ pub mod accessor;
 pub mod animation;
 mod bin;
 mod bones;
+pub mod compression;
 pub mod container;
 mod diagnostics;
 mod edit;
 mod error;
+mod extensions;
 pub mod fields;
 pub mod geometry;
 mod parse;
@@ -296,21 +298,28 @@ fn name_index(bones: &[Bone]) -> HashMap<String, BoneId> {
 
 /// Validates the glTF structure with the `gltf` crate and reads the node tree. Animations are
 /// left out of that check: our own reader reports their faults as diagnostics
-/// ([`Document::load_animations`]), so a broken clip does not stop the file from opening.
+/// ([`Document::load_animations`]), so a broken clip does not stop the file from opening. A
+/// required extension the tool cannot read is an error naming it; those it reads or may
+/// ignore are hidden from the crate, which would refuse them.
 fn read_skeleton(path: &Path, text: &str, json: &Value) -> Result<Skeleton, DocError> {
     let gltf_err = |reason: String| DocError::Gltf {
         path: path.into(),
         reason,
     };
+    if let Some((extension, what)) = extensions::unreadable(json) {
+        return Err(DocError::RequiredExtension {
+            path: path.into(),
+            extension,
+            what: what.into(),
+        });
+    }
     let stripped;
-    let text = match json.as_object() {
-        Some(obj) if obj.contains_key("animations") => {
-            let mut without = obj.clone();
-            without.remove("animations");
-            stripped = serde_json::to_string(&without).map_err(|e| gltf_err(e.to_string()))?;
+    let text = match extensions::for_validation(json) {
+        Some(v) => {
+            stripped = serde_json::to_string(&v).map_err(|e| gltf_err(e.to_string()))?;
             stripped.as_str()
         }
-        _ => text,
+        None => text,
     };
     let root = gltf::json::Root::from_str(text).map_err(|e| gltf_err(e.to_string()))?;
     let doc = gltf::Document::from_json(root).map_err(|e| gltf_err(describe_gltf_error(e)))?;

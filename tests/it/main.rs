@@ -7,6 +7,7 @@ mod diagnostics;
 mod editor;
 mod editor_defects;
 mod fields;
+mod files_open;
 mod follow;
 mod generate;
 mod gpu_skin;

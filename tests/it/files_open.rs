@@ -1,0 +1,482 @@
+//! Every real file opens (issue 20 §1): meshopt compression and mesh quantization, accessors
+//! without a buffer view, sparse accessors, several skins sharing joints, duplicate names,
+//! nodes that are both a joint and a mesh, rigid meshes carried by bones, and a clear error
+//! for a required extension the tool cannot read. Real files from `../shared/assets`, tiny
+//! synthetic ones written into a temp folder.
+
+use crate::common::*;
+use glam::{DMat4, DVec3, Mat4, Vec3};
+use ragdoll_tuner::document::geometry::Geometry;
+use ragdoll_tuner::document::*;
+use ragdoll_tuner::render::pose::Pose;
+use ragdoll_tuner::render::skin::{skin, SkinModel};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+fn dragon() -> PathBuf {
+    shared_asset("zoo/q_dragon_meshopt.glb")
+}
+
+/// Every character of `../shared/assets` and its zoo.
+pub fn every_real_file() -> Vec<PathBuf> {
+    let zoo = shared_asset("zoo");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&zoo)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "glb" || e == "vrm"))
+        .collect();
+    files.sort();
+    files.extend([cesium_man(), fox_glb(), fox_gltf()]);
+    files
+}
+
+/// A skinned primitive's vertices in world space at rest (dominant joint's world transform
+/// times its inverse bind matrix); a rigid one's through its node.
+fn rest_world_vertices(doc: &Document, geo: &Geometry) -> Vec<DVec3> {
+    let mut out = Vec::new();
+    for p in &geo.primitives {
+        for (i, v) in p.positions.iter().enumerate() {
+            let v = DVec3::from_array(v.map(f64::from));
+            let m = match p.skin {
+                Some(s) => {
+                    let w = p.weights[i];
+                    let k = (0..4).max_by(|&a, &b| w[a].total_cmp(&w[b])).unwrap();
+                    let j = p.joints[i][k] as usize;
+                    let node = doc.skeleton.skins[s].joints[j];
+                    doc.skeleton.nodes[node].world_from_node * geo.inverse_bind[s][j].as_dmat4()
+                }
+                None => doc.skeleton.nodes[p.node].world_from_node,
+            };
+            out.push(m.transform_point3(v));
+        }
+    }
+    out
+}
+
+fn bounds(points: impl IntoIterator<Item = DVec3>) -> (DVec3, DVec3) {
+    points.into_iter().fold(
+        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(p), hi.max(p)),
+    )
+}
+
+#[test]
+fn every_real_file_opens_with_its_meshes_and_clips() {
+    for path in every_real_file() {
+        let name = path.display();
+        let doc = Document::open(&path).unwrap_or_else(|e| panic!("{e}"));
+        let geo = doc.load_geometry().unwrap_or_else(|e| panic!("{e}"));
+        let verts: usize = geo.primitives.iter().map(|p| p.positions.len()).sum();
+        assert!(verts > 100, "{name}: {verts} vertices");
+        for p in &geo.primitives {
+            assert!(p.indices.len() % 3 == 0 && !p.indices.is_empty(), "{name}");
+            assert!(p.positions.iter().flatten().all(|x| x.is_finite()), "{name}");
+        }
+        let anims = doc.load_animations().unwrap_or_else(|e| panic!("{e}"));
+        assert!(anims.diagnostics.is_empty(), "{name}: {:?}", anims.diagnostics);
+    }
+}
+
+#[test]
+fn dragon_meshopt_decodes_to_plausible_positions() {
+    let doc = Document::open(dragon()).unwrap();
+    let t = std::time::Instant::now();
+    let geo = doc.load_geometry().unwrap();
+    eprintln!("dragon geometry decoded in {:?}", t.elapsed());
+    let verts: usize = geo.primitives.iter().map(|p| p.positions.len()).sum();
+    assert_eq!(geo.primitives.len(), 6);
+    let declared: u64 = doc.json()["meshes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["primitives"].as_array().unwrap())
+        .map(|p| doc.json()["accessors"][p["attributes"]["POSITION"].as_u64().unwrap() as usize]["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(verts as u64, declared);
+    eprintln!("dragon: {verts} vertices in {} primitives", geo.primitives.len());
+    // Quantized normals (8-bit, octahedral filter) decode to unit vectors.
+    for p in &geo.primitives {
+        assert_eq!(p.normals.len(), p.positions.len());
+        for n in &p.normals {
+            let l = Vec3::from_array(*n).length();
+            assert!((l - 1.0).abs() < 0.03, "normal length {l}");
+        }
+        for w in &p.weights {
+            assert!((w.iter().sum::<f32>() - 1.0).abs() < 0.02, "{w:?}");
+        }
+    }
+    // The skinned body lies where the skeleton is: its box and the joints' box agree.
+    let world = rest_world_vertices(&doc, &geo);
+    let (lo, hi) = bounds(world.iter().copied());
+    let joints = &doc.skeleton.skins[0].joints;
+    let (jlo, jhi) = bounds(
+        joints
+            .iter()
+            .map(|&j| doc.skeleton.nodes[j].world_from_node.w_axis.truncate()),
+    );
+    eprintln!("dragon mesh {lo:.3?}..{hi:.3?}, joints {jlo:.3?}..{jhi:.3?}");
+    let size = (jhi - jlo).length();
+    assert!(size > 0.5, "joint box {size}");
+    assert!((hi - lo).length() < 2.0 * size && (hi - lo).length() > 0.5 * size);
+    for (a, b) in [(lo, jlo), (hi, jhi)] {
+        assert!((a - b).abs().max_element() < 0.4 * size, "{a} vs {b}");
+    }
+    // The eyes are a rigid mesh under the (non-joint) Eyes node: carried by the head's bone,
+    // and placed at the head.
+    let eyes = geo.primitives.iter().find(|p| p.skin.is_none()).unwrap();
+    let carrier = doc.carrier_bone(eyes.node).expect("carried by a bone");
+    let bone = doc.skeleton.nodes[doc.bone(carrier).node].world_from_node;
+    let m = doc.skeleton.nodes[eyes.node].world_from_node;
+    let v = m.transform_point3(DVec3::from_array(eyes.positions[0].map(f64::from)));
+    assert!((v - bone.w_axis.truncate()).length() < 0.25 * size, "{v}");
+}
+
+#[test]
+fn dragon_clips_decode_and_sample() {
+    let doc = Document::open(dragon()).unwrap();
+    let anims = doc.load_animations().unwrap();
+    assert_eq!(anims.clips.len(), 5);
+    assert!(anims.diagnostics.is_empty(), "{:?}", anims.diagnostics);
+    for clip in &anims.clips {
+        assert!(clip.duration_s > 0.1, "{}: {}", clip.name, clip.duration_s);
+        for c in &clip.channels {
+            for v in &c.values {
+                assert!(v.iter().all(|x| x.is_finite() && x.abs() < 1e4), "{v:?}");
+            }
+            if c.path == ChannelPath::Rotation {
+                for v in &c.values {
+                    let l = glam::Vec4::from_array(*v).length();
+                    assert!((l - 1.0).abs() < 0.01, "{}: quaternion length {l}", clip.name);
+                }
+            }
+        }
+        // Sampling moves some bone away from the rest pose.
+        let moved = doc.bones.iter().any(|b| {
+            let n = &doc.skeleton.nodes[b.node];
+            let (s, r, t) = n.parent_from_node.to_scale_rotation_translation();
+            let rest = LocalTrs {
+                translation: t,
+                rotation: r,
+                scale: s,
+            };
+            let p = clip.sample_node(b.node, clip.duration_s * 0.5, rest);
+            p.rotation.angle_between(r) > 0.05
+        });
+        assert!(moved, "{} does not move", clip.name);
+    }
+}
+
+fn glb_chunks(path: &std::path::Path) -> (Value, Vec<u8>) {
+    let bytes = std::fs::read(path).unwrap();
+    let c = container::parse_glb(&bytes).unwrap();
+    let json = serde_json::from_slice(c.json).unwrap();
+    (json, c.bin.unwrap().to_vec())
+}
+
+#[test]
+fn dragon_saves_its_compressed_buffers_untouched() {
+    let mut doc = Document::open(dragon()).unwrap();
+    let bone = doc.bone_by_name("Head").unwrap();
+    let node = doc.bone(bone).node;
+    doc.apply(Edit::Set {
+        target: EditTarget::Node(node),
+        key: "collider.type".into(),
+        value: json!("sphere"),
+    })
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dragon.glb");
+    doc.write_to(&out).unwrap();
+    let (j0, bin0) = glb_chunks(&dragon());
+    let (j1, bin1) = glb_chunks(&out);
+    assert!(bin0 == bin1, "BIN chunk changed");
+    assert_eq!(j0["bufferViews"], j1["bufferViews"]);
+    assert_eq!(j0["extensionsRequired"], j1["extensionsRequired"]);
+    let again = Document::open(&out).unwrap();
+    let (a, b) = (doc.load_geometry().unwrap(), again.load_geometry().unwrap());
+    assert_eq!(a.primitives[2].positions, b.primitives[2].positions);
+    assert_eq!(
+        doc.load_animations().unwrap().clips,
+        again.load_animations().unwrap().clips
+    );
+}
+
+#[test]
+fn hostile_compressed_view_is_an_error_naming_it() {
+    let (mut json, bin) = glb_chunks(&dragon());
+    json["bufferViews"][1]["extensions"]["EXT_meshopt_compression"]["count"] = json!(1u64 << 40);
+    let mut bytes = Vec::new();
+    container::write_glb(&mut bytes, &serde_json::to_vec(&json).unwrap(), Some(&bin)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad_meshopt.glb");
+    std::fs::write(&path, bytes).unwrap();
+    let err = Document::open(&path).unwrap().load_geometry().unwrap_err().to_string();
+    assert!(err.contains("bad_meshopt.glb") && err.contains("bufferViews[1]"), "{err}");
+}
+
+#[test]
+fn a_required_extension_the_tool_cannot_read_is_named() {
+    let mut doc = gltf_with_nodes(json!([{"name": "a"}]));
+    doc["extensionsUsed"] = json!(["KHR_materials_variants", "KHR_draco_mesh_compression"]);
+    doc["extensionsRequired"] = json!(["KHR_materials_variants", "KHR_draco_mesh_compression"]);
+    let (_dir, path) = write_gltf(&doc);
+    let err = Document::open(&path).unwrap_err();
+    assert!(matches!(err, DocError::RequiredExtension { .. }), "{err:?}");
+    let msg = err.to_string();
+    assert!(msg.contains("test.gltf") && msg.contains("KHR_draco_mesh_compression"), "{msg}");
+    // An extension that only changes the look does not stop the file from opening.
+    doc["extensionsRequired"] = json!(["KHR_materials_variants"]);
+    let (_dir, path) = write_gltf(&doc);
+    assert!(Document::open(&path).is_ok());
+}
+
+/// A glTF with one buffer (as a data URI) holding `bin`.
+fn with_buffer(mut doc: Value, bin: &[u8]) -> Value {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(bin);
+    doc["buffers"] = json!([{
+        "byteLength": bin.len(),
+        "uri": format!("data:application/octet-stream;base64,{b64}")
+    }]);
+    doc
+}
+
+fn f32s(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// One triangle skinned to two joints; `attrs` and `accessors` complete it.
+fn triangle_doc(accessors: Value, attrs: Value, bin: &[u8]) -> Value {
+    with_buffer(
+        json!({
+            "asset": {"version": "2.0"},
+            "scene": 0,
+            "scenes": [{"nodes": [0, 2]}],
+            "nodes": [
+                {"name": "hip", "children": [1]},
+                {"name": "leg", "translation": [0, -1, 0]},
+                {"name": "body", "mesh": 0, "skin": 0}
+            ],
+            "skins": [{"joints": [0, 1]}],
+            "meshes": [{"primitives": [{"attributes": attrs, "indices": 0}]}],
+            "accessors": accessors,
+            "bufferViews": [
+                {"buffer": 0, "byteOffset": 0, "byteLength": 6},
+                {"buffer": 0, "byteOffset": 8, "byteLength": 36}
+            ]
+        }),
+        bin,
+    )
+}
+
+fn triangle_bin() -> Vec<u8> {
+    let mut bin: Vec<u8> = [0u16, 1, 2].iter().flat_map(|i| i.to_le_bytes()).collect();
+    bin.extend([0, 0]);
+    bin.extend(f32s(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0, 0.0]));
+    bin
+}
+
+fn indices_and_positions() -> Vec<Value> {
+    vec![
+        json!({"bufferView": 0, "componentType": 5123, "count": 3, "type": "SCALAR"}),
+        json!({"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3",
+               "min": [0, -1, 0], "max": [1, 0, 0]}),
+    ]
+}
+
+#[test]
+fn accessors_without_a_buffer_view_read_as_zeros_and_sparse_fills_them() {
+    let mut bin = triangle_bin();
+    // Sparse data: indices [0, 1, 2] (u8, padded) and weights 1, 0.5 and 0.25 on joint 0.
+    let sparse_at = bin.len();
+    bin.extend([0u8, 1, 2, 0]);
+    bin.extend(f32s(&[1.0, 0.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.0, 0.25, 0.75, 0.0, 0.0]));
+    let mut acc = indices_and_positions();
+    // JOINTS_0 without a view: all joint 0. WEIGHTS_0 on zeros, filled by a sparse part.
+    acc.push(json!({"componentType": 5121, "count": 3, "type": "VEC4"}));
+    acc.push(json!({"componentType": 5126, "count": 3, "type": "VEC4",
+        "sparse": {"count": 3,
+            "indices": {"bufferView": 2, "componentType": 5121},
+            "values": {"bufferView": 2, "byteOffset": 4}}}));
+    let mut doc = triangle_doc(
+        Value::Array(acc),
+        json!({"POSITION": 1, "JOINTS_0": 2, "WEIGHTS_0": 3}),
+        &bin,
+    );
+    doc["bufferViews"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"buffer": 0, "byteOffset": sparse_at, "byteLength": 52}));
+    let (_dir, path) = write_gltf(&doc);
+    let geo = Document::open(&path).unwrap().load_geometry().unwrap();
+    let p = &geo.primitives[0];
+    assert_eq!(p.joints, vec![[0; 4]; 3]);
+    assert_eq!(p.weights[1], [0.5, 0.5, 0.0, 0.0]);
+    assert_eq!(p.weights[2], [0.25, 0.75, 0.0, 0.0]);
+    assert_eq!(p.indices, vec![0, 1, 2]);
+    // No inverse bind matrices: identities, one per joint.
+    assert_eq!(geo.inverse_bind[0], vec![Mat4::IDENTITY; 2]);
+}
+
+#[test]
+fn a_sparse_accessor_on_a_view_overrides_its_elements() {
+    let mut bin = triangle_bin();
+    let sparse_at = bin.len();
+    bin.extend(1u16.to_le_bytes());
+    bin.extend([0, 0]);
+    bin.extend(f32s(&[5.0, 6.0, 7.0]));
+    let mut acc = indices_and_positions();
+    acc[1]["sparse"] = json!({"count": 1,
+        "indices": {"bufferView": 2, "componentType": 5123},
+        "values": {"bufferView": 2, "byteOffset": 4}});
+    let mut doc = triangle_doc(Value::Array(acc), json!({"POSITION": 1}), &bin);
+    doc["bufferViews"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"buffer": 0, "byteOffset": sparse_at, "byteLength": 16}));
+    let (_dir, path) = write_gltf(&doc);
+    let geo = Document::open(&path).unwrap().load_geometry().unwrap();
+    let pos = &geo.primitives[0].positions;
+    assert_eq!(pos, &vec![[0.0, 0.0, 0.0], [5.0, 6.0, 7.0], [0.0, -1.0, 0.0]]);
+    // An index past the accessor's elements is an error naming it.
+    doc["accessors"][1]["sparse"]["count"] = json!(1);
+    let mut wrong = bin.clone();
+    wrong[sparse_at] = 9;
+    let doc = with_buffer(doc, &wrong);
+    let (_dir, path) = write_gltf(&doc);
+    let err = Document::open(&path).unwrap().load_geometry().unwrap_err().to_string();
+    assert!(err.contains("accessors[1].sparse.indices[0]") && err.contains("test.gltf"), "{err}");
+}
+
+#[test]
+fn quantized_attributes_read_through_the_node_transform() {
+    // KHR_mesh_quantization: u16 positions (not normalized) scaled by the node, i8 normalized
+    // normals, u8 normalized weights, u8 joints.
+    let mut bin: Vec<u8> = [0u16, 1, 2].iter().flat_map(|i| i.to_le_bytes()).collect();
+    bin.extend([0, 0]);
+    for p in [[0u16, 0, 0], [1000, 0, 0], [0, 1000, 0]] {
+        bin.extend(p.iter().flat_map(|x| x.to_le_bytes()));
+        bin.extend([0, 0]); // 8-byte stride
+    }
+    let normals_at = bin.len();
+    for _ in 0..3 {
+        bin.extend([0u8, 0, 127, 0]);
+    }
+    let weights_at = bin.len();
+    for _ in 0..3 {
+        bin.extend([255u8, 0, 0, 0]);
+    }
+    let joints_at = bin.len();
+    for _ in 0..3 {
+        bin.extend([1u8, 0, 0, 0]);
+    }
+    let mut doc = triangle_doc(
+        json!([
+            {"bufferView": 0, "componentType": 5123, "count": 3, "type": "SCALAR"},
+            {"bufferView": 1, "componentType": 5123, "count": 3, "type": "VEC3",
+             "min": [0, 0, 0], "max": [1000, 1000, 0]},
+            {"bufferView": 2, "componentType": 5120, "normalized": true, "count": 3, "type": "VEC3"},
+            {"bufferView": 3, "componentType": 5121, "normalized": true, "count": 3, "type": "VEC4"},
+            {"bufferView": 4, "componentType": 5121, "count": 3, "type": "VEC4"}
+        ]),
+        json!({"POSITION": 1, "NORMAL": 2, "WEIGHTS_0": 3, "JOINTS_0": 4}),
+        &bin,
+    );
+    doc["bufferViews"][1] = json!({"buffer": 0, "byteOffset": 8, "byteLength": 24, "byteStride": 8});
+    for (at, len) in [(normals_at, 12), (weights_at, 12), (joints_at, 12)] {
+        let stride = if at == normals_at { json!(4) } else { Value::Null };
+        let mut v = json!({"buffer": 0, "byteOffset": at, "byteLength": len});
+        if !stride.is_null() {
+            v["byteStride"] = stride;
+        }
+        doc["bufferViews"].as_array_mut().unwrap().push(v);
+    }
+    doc["nodes"][2]["scale"] = json!([0.001, 0.001, 0.001]);
+    doc["nodes"][2].as_object_mut().unwrap().remove("skin");
+    doc["nodes"][1]["children"] = json!([2]);
+    doc["scenes"][0]["nodes"] = json!([0]);
+    doc["extensionsUsed"] = json!(["KHR_mesh_quantization"]);
+    doc["extensionsRequired"] = json!(["KHR_mesh_quantization"]);
+    let (_dir, path) = write_gltf(&doc);
+    let d = Document::open(&path).unwrap();
+    let geo = d.load_geometry().unwrap();
+    let p = &geo.primitives[0];
+    assert_eq!(p.positions[1], [1000.0, 0.0, 0.0]);
+    assert_eq!(p.normals[0], [0.0, 0.0, 1.0]);
+    assert_eq!(p.weights[0], [1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(p.joints[0], [1, 0, 0, 0]);
+    // A rigid mesh under the leg: placed by its node, carried by the leg.
+    let leg = d.bone_by_name("leg").unwrap();
+    assert_eq!(d.carrier_bone(p.node), Some(leg));
+    let world = d.skeleton.nodes[p.node].world_from_node;
+    let v = world.transform_point3(DVec3::new(1000.0, 0.0, 0.0));
+    assert!((v - DVec3::new(1.0, -1.0, 0.0)).length() < 1e-6, "{v}");
+}
+
+#[test]
+fn shared_joints_duplicate_names_and_joints_with_meshes() {
+    // Two skins over the same two joints; the second joint has the first's name and carries a
+    // mesh itself; a rigid mesh hangs under it.
+    let bin = triangle_bin();
+    let mut doc = triangle_doc(
+        Value::Array(indices_and_positions()),
+        json!({"POSITION": 1}),
+        &bin,
+    );
+    doc["nodes"] = json!([
+        {"name": "bone", "children": [1]},
+        {"name": "bone", "translation": [0, -1, 0], "mesh": 0, "children": [4]},
+        {"name": "skinned_a", "mesh": 0, "skin": 0},
+        {"name": "skinned_b", "mesh": 0, "skin": 1},
+        {"name": "rigid", "mesh": 0, "translation": [0, -0.5, 0]}
+    ]);
+    doc["skins"] = json!([{"joints": [0, 1]}, {"joints": [1, 0]}]);
+    doc["scenes"][0]["nodes"] = json!([0, 2, 3]);
+    let (_dir, path) = write_gltf(&doc);
+    let d = Document::open(&path).unwrap();
+    assert_eq!(d.bones.len(), 2);
+    let (first, second) = (d.bone_by_name("bone").unwrap(), d.bone_by_name("node1").unwrap());
+    assert_ne!(first, second);
+    let geo = d.load_geometry().unwrap();
+    assert_eq!(geo.primitives.len(), 4);
+    assert_eq!(geo.inverse_bind.len(), 2);
+    let carrier = |node: usize| d.carrier_bone(node);
+    assert_eq!(carrier(1), Some(second), "a joint with a mesh carries it");
+    assert_eq!(carrier(4), Some(second), "a rigid mesh goes with its parent bone");
+    assert_eq!(carrier(2), None);
+}
+
+#[test]
+fn rigid_parts_are_read_carried_fitted_and_posed() {
+    let doc = Document::open(shared_asset("zoo/vrm1_rigid_parts.vrm")).unwrap();
+    let geo = doc.load_geometry().unwrap();
+    assert_eq!(geo.primitives.len(), 10);
+    let mut carried = Vec::new();
+    for p in &geo.primitives {
+        assert!(p.skin.is_none());
+        let b = doc.carrier_bone(p.node).expect("every part hangs under a bone");
+        carried.push(doc.bone(b).name.clone());
+    }
+    for name in ["head", "spine", "upper_arm.L", "hand.R", "lower_leg.L", "upper_leg.R"] {
+        assert!(carried.iter().any(|c| c == name), "{name} carries nothing: {carried:?}");
+    }
+    // The renderer moves a part with its bone: lift the head 1 m and its sphere follows.
+    let model = SkinModel::new(&doc, geo);
+    let rest = Pose::rest(&doc);
+    let head = doc.bone_by_name("head").unwrap();
+    let mut lifted = rest.clone();
+    lifted.world_from_bone[head.index()] =
+        DMat4::from_translation(DVec3::Y) * lifted.world_from_bone[head.index()];
+    let part = model
+        .primitives
+        .iter()
+        .find(|p| p.carrier.map(|c| c.0) == Some(head))
+        .unwrap();
+    let (a, _) = skin(part, &rest);
+    let (b, _) = skin(part, &lifted);
+    assert!((b[0] - a[0] - Vec3::Y).length() < 1e-4, "{} -> {}", a[0], b[0]);
+    // The model's rest vertices are where the file puts them.
+    let world = doc.skeleton.nodes[part.prim.node].world_from_node.as_mat4();
+    let expect = world.transform_point3(Vec3::from_array(part.prim.positions[0]));
+    assert!((a[0] - expect).length() < 1e-4);
+}
