@@ -238,15 +238,6 @@ fn apply_sparse(
             "{key}.count {n} is more than the accessor's {count} elements"
         ));
     }
-    let part = |name: &str| -> Result<(View, usize), String> {
-        let p = sparse
-            .get(name)
-            .ok_or_else(|| format!("{key}.{name} is missing"))?;
-        let view = field(p, "bufferView")
-            .ok_or_else(|| format!("{key}.{name}.bufferView is missing"))?;
-        let at = View::find(json, buffers, view, &format!("{key}.{name}"))?;
-        Ok((at, usize_field(p, "byteOffset")))
-    };
     let icode = sparse
         .pointer("/indices/componentType")
         .and_then(Value::as_u64)
@@ -256,10 +247,10 @@ fn apply_sparse(
         .ok_or_else(|| {
             format!("{key}.indices.componentType {icode} is not an unsigned integer type")
         })?;
-    let (iview, ioff) = part("indices")?;
+    let (iview, ioff) = sparse_part(json, buffers, sparse, "indices", &key)?;
     let indices = iview.elements(ioff, n, itype.size(), false, &format!("{key}.indices"))?;
     let elem = packed.component.size() * packed.width;
-    let (vview, voff) = part("values")?;
+    let (vview, voff) = sparse_part(json, buffers, sparse, "values", &key)?;
     let values = vview.elements(voff, n, elem, false, &format!("{key}.values"))?;
     for (k, b) in indices.chunks_exact(itype.size()).enumerate() {
         let i = itype.unsigned(b).unwrap_or(u32::MAX) as usize;
@@ -271,6 +262,23 @@ fn apply_sparse(
         dst.copy_from_slice(&values[k * elem..(k + 1) * elem]);
     }
     Ok(())
+}
+
+/// The view and byte offset of a sparse accessor's `indices` or `values`.
+fn sparse_part<'a>(
+    json: &Value,
+    buffers: &[&'a [u8]],
+    sparse: &Value,
+    name: &str,
+    key: &str,
+) -> Result<(View<'a>, usize), String> {
+    let p = sparse
+        .get(name)
+        .ok_or_else(|| format!("{key}.{name} is missing"))?;
+    let view =
+        field(p, "bufferView").ok_or_else(|| format!("{key}.{name}.bufferView is missing"))?;
+    let at = View::find(json, buffers, view, &format!("{key}.{name}"))?;
+    Ok((at, usize_field(p, "byteOffset")))
 }
 
 /// A buffer view, checked to lie inside its buffer.

@@ -176,7 +176,6 @@ fn read_primitive(
         return Ok(None);
     }
     let attr = |name: &str| prim.get("attributes")?.get(name)?.as_u64().map(|i| i as usize);
-    let within = |name: &str, r: Result<_, String>| r.map_err(|e| format!("attributes.{name}: {e}"));
     let Some(pos) = attr("POSITION") else {
         return Ok(None);
     };
@@ -210,6 +209,10 @@ fn read_primitive(
         joints,
         weights,
     }))
+}
+
+fn within<T>(name: &str, r: Result<T, String>) -> Result<T, String> {
+    r.map_err(|e| format!("attributes.{name}: {e}"))
 }
 
 fn read_joints(json: &Value, buffers: &[&[u8]], index: usize) -> Result<Vec<[u16; 4]>, String> {
