@@ -180,7 +180,7 @@ fn dragon_saves_its_compressed_buffers_untouched() {
     let node = doc.bone(bone).node;
     doc.apply(&Edit::Set {
         target: EditTarget::Node(node),
-        key: "collider.type".into(),
+        key: "collider".into(),
         value: json!("sphere"),
     })
     .unwrap();
@@ -307,8 +307,32 @@ fn accessors_without_a_buffer_view_read_as_zeros_and_sparse_fills_them() {
         .as_array_mut()
         .unwrap()
         .push(json!({"buffer": 0, "byteOffset": sparse_at, "byteLength": 52}));
+    // A clip whose key times are zeros with a sparse 1.0, and whose translations are zeros.
+    let times_at = bin.len();
+    bin.extend([1u8, 0, 0, 0]);
+    bin.extend(f32s(&[1.0]));
+    doc = with_buffer(doc, &bin);
+    doc["bufferViews"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"buffer": 0, "byteOffset": times_at, "byteLength": 8}));
+    let acc = doc["accessors"].as_array_mut().unwrap();
+    acc.push(json!({"componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1],
+        "sparse": {"count": 1,
+            "indices": {"bufferView": 3, "componentType": 5121},
+            "values": {"bufferView": 3, "byteOffset": 4}}}));
+    acc.push(json!({"componentType": 5126, "count": 2, "type": "VEC3"}));
+    doc["animations"] = json!([{"name": "still",
+        "channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}],
+        "samplers": [{"input": 4, "output": 5}]}]);
     let (_dir, path) = write_gltf(&doc);
-    let geo = Document::open(&path).unwrap().load_geometry().unwrap();
+    let d = Document::open(&path).unwrap();
+    let anims = d.load_animations().unwrap();
+    assert!(anims.diagnostics.is_empty(), "{:?}", anims.diagnostics);
+    let ch = &anims.clips[0].channels[0];
+    assert_eq!(ch.times_s, vec![0.0, 1.0]);
+    assert_eq!(ch.sample_vec3(0.5), DVec3::ZERO);
+    let geo = d.load_geometry().unwrap();
     let p = &geo.primitives[0];
     assert_eq!(p.joints, vec![[0; 4]; 3]);
     assert_eq!(p.weights[1], [0.5, 0.5, 0.0, 0.0]);
