@@ -94,6 +94,9 @@ fn dragon_meshopt_decodes_to_plausible_positions() {
         .sum();
     assert_eq!(verts as u64, declared);
     eprintln!("dragon: {verts} vertices in {} primitives", geo.primitives.len());
+    let g = ragdoll_tuner::generate::generate_with(&doc, &geo, &Default::default(), Vec::new())
+        .unwrap();
+    assert_eq!((g.report.vertices, g.report.vertices_dropped), (verts, 0));
     // Quantized normals (8-bit, octahedral filter) decode to unit vectors.
     for p in &geo.primitives {
         assert_eq!(p.normals.len(), p.positions.len());
@@ -484,6 +487,12 @@ fn rigid_parts_are_read_carried_fitted_and_posed() {
     for name in ["head", "spine", "upper_arm.L", "hand.R", "lower_leg.L", "upper_leg.R"] {
         assert!(carried.iter().any(|c| c == name), "{name} carries nothing: {carried:?}");
     }
+    // The generator fits its shapes to the parts: every vertex is used and covered.
+    let total: usize = geo.primitives.iter().map(|p| p.positions.len()).sum();
+    let g = ragdoll_tuner::generate::generate_with(&doc, &geo, &Default::default(), Vec::new())
+        .unwrap();
+    assert_eq!((g.report.vertices, g.report.vertices_dropped), (total, 0));
+    assert!(g.report.coverage.median.unwrap() > 0.95, "{:?}", g.report.coverage);
     // The renderer moves a part with its bone: lift the head 1 m and its sphere follows.
     let model = SkinModel::new(&doc, geo);
     let rest = Pose::rest(&doc);
@@ -549,4 +558,25 @@ fn cli_inspects_and_generates_every_real_file() {
         assert!(!err.contains("cannot be read"), "{}: {err}", path.display());
         assert!(Document::open(&dest).is_ok());
     }
+}
+
+#[test]
+fn faults_where_the_tool_never_looks_do_not_stop_a_file() {
+    // POSITION without min/max (the spec wants them, many exporters omit them) and a material
+    // whose texture does not exist.
+    let mut acc = indices_and_positions();
+    let pos = acc[1].as_object_mut().unwrap();
+    pos.remove("min");
+    pos.remove("max");
+    let mut doc = triangle_doc(Value::Array(acc), json!({"POSITION": 1}), &triangle_bin());
+    doc["materials"] = json!([{"pbrMetallicRoughness": {"baseColorTexture": {"index": 7}}}]);
+    doc["meshes"][0]["primitives"][0]["material"] = json!(0);
+    let (_dir, path) = write_gltf(&doc);
+    let d = Document::open(&path).unwrap();
+    assert_eq!(d.load_geometry().unwrap().primitives[0].positions.len(), 3);
+    // A fault in what the tool reads still stops it, naming the key.
+    doc["nodes"][2]["mesh"] = json!(5);
+    let (_dir, path) = write_gltf(&doc);
+    let err = Document::open(&path).unwrap_err().to_string();
+    assert!(err.contains("nodes[2].mesh"), "{err}");
 }
