@@ -295,9 +295,9 @@ impl<'a> View<'a> {
             .and_then(|v| v.get(usize::try_from(index).ok()?))
             .ok_or_else(|| format!("{key}.bufferView {index} does not exist"))?;
         let buffer_index = usize_field(view, "buffer");
-        let buffer = buffers.get(buffer_index).ok_or_else(|| {
-            format!("bufferViews[{index}].buffer {buffer_index} does not exist")
-        })?;
+        let buffer = buffers
+            .get(buffer_index)
+            .ok_or_else(|| format!("bufferViews[{index}].buffer {buffer_index} does not exist"))?;
         let offset = usize_field(view, "byteOffset");
         let len = usize_field(view, "byteLength");
         let bytes = offset
@@ -393,7 +393,10 @@ mod tests {
         });
         let f = read_numbers(&json, &[&bin], 0).unwrap();
         assert_eq!(f.values, vec![1.0, 2.0, 9.0, 10.0, 5.0, 6.0]);
-        assert_eq!(read_numbers(&json, &[&bin], 1).unwrap().values, vec![0.0; 6]);
+        assert_eq!(
+            read_numbers(&json, &[&bin], 1).unwrap().values,
+            vec![0.0; 6]
+        );
         assert!(read_floats(&json, &[&bin], 0).is_err());
     }
 }

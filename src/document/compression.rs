@@ -45,7 +45,9 @@ pub fn decode_views(json: &Value, buffers: &mut [Cow<'_, [u8]>]) -> Result<(), S
     let declared: Vec<usize> = json
         .get("buffers")
         .and_then(Value::as_array)
-        .map_or(Vec::new(), |b| b.iter().map(|b| num(b, "byteLength")).collect());
+        .map_or(Vec::new(), |b| {
+            b.iter().map(|b| num(b, "byteLength")).collect()
+        });
     for (v, view) in views.into_iter().flatten().enumerate() {
         let Some((name, ext)) = extension(view) else {
             continue;
@@ -78,7 +80,11 @@ pub fn decode_views(json: &Value, buffers: &mut [Cow<'_, [u8]>]) -> Result<(), S
 
 /// One view's decoded bytes.
 fn decode_view(ext: &Value, buffers: &[Cow<'_, [u8]>], key: &str) -> Result<Vec<u8>, String> {
-    let (source, offset, len) = (num(ext, "buffer"), num(ext, "byteOffset"), num(ext, "byteLength"));
+    let (source, offset, len) = (
+        num(ext, "buffer"),
+        num(ext, "byteOffset"),
+        num(ext, "byteLength"),
+    );
     let src = buffers
         .get(source)
         .and_then(|b| b.get(offset..offset.checked_add(len)?))
@@ -90,7 +96,9 @@ fn decode_view(ext: &Value, buffers: &[Cow<'_, [u8]>], key: &str) -> Result<Vec<
         .checked_mul(stride)
         .filter(|&n| n <= MAX_DECODED && n <= len.saturating_mul(MAX_RATIO) + 4096)
         .ok_or_else(|| {
-            format!("{key}: {count} elements of {stride} bytes cannot come from {len} compressed bytes")
+            format!(
+                "{key}: {count} elements of {stride} bytes cannot come from {len} compressed bytes"
+            )
         })?;
     let mode = ext.get("mode").and_then(Value::as_str).unwrap_or("");
     let filter = ext.get("filter").and_then(Value::as_str).unwrap_or("NONE");
@@ -101,7 +109,11 @@ fn decode_view(ext: &Value, buffers: &[Cow<'_, [u8]>], key: &str) -> Result<Vec<
             out
         }
         "TRIANGLES" | "INDICES" => decode_indices(src, count, stride, mode == "INDICES")?,
-        other => return Err(format!("{key}.mode '{other}' is not ATTRIBUTES, TRIANGLES or INDICES")),
+        other => {
+            return Err(format!(
+                "{key}.mode '{other}' is not ATTRIBUTES, TRIANGLES or INDICES"
+            ))
+        }
     };
     debug_assert_eq!(out.len(), size);
     Ok(out)
@@ -139,13 +151,26 @@ fn decode_attributes(src: &[u8], count: usize, stride: usize) -> Result<Vec<u8>,
         200 204 208 212 216 220 224 228 232 236 240 244 248 252 256)
 }
 
-fn decode_indices(src: &[u8], count: usize, stride: usize, sequence: bool) -> Result<Vec<u8>, String> {
+fn decode_indices(
+    src: &[u8],
+    count: usize,
+    stride: usize,
+    sequence: bool,
+) -> Result<Vec<u8>, String> {
     let err = |e: meshopt::Error| format!("the index data does not decode ({e})");
     match (stride, sequence) {
-        (2, false) => Ok(le_bytes(meshopt::decode_index_buffer::<u16>(src, count).map_err(err)?)),
-        (4, false) => Ok(le_bytes(meshopt::decode_index_buffer::<u32>(src, count).map_err(err)?)),
-        (2, true) => Ok(le_bytes(meshopt::decode_index_sequence::<u16>(src, count).map_err(err)?)),
-        (4, true) => Ok(le_bytes(meshopt::decode_index_sequence::<u32>(src, count).map_err(err)?)),
+        (2, false) => Ok(le_bytes(
+            meshopt::decode_index_buffer::<u16>(src, count).map_err(err)?,
+        )),
+        (4, false) => Ok(le_bytes(
+            meshopt::decode_index_buffer::<u32>(src, count).map_err(err)?,
+        )),
+        (2, true) => Ok(le_bytes(
+            meshopt::decode_index_sequence::<u16>(src, count).map_err(err)?,
+        )),
+        (4, true) => Ok(le_bytes(
+            meshopt::decode_index_sequence::<u32>(src, count).map_err(err)?,
+        )),
         (s, _) => Err(format!("index byteStride {s} is not 2 or 4")),
     }
 }
@@ -205,7 +230,11 @@ fn apply_filter(filter: &str, out: &mut [u8], stride: usize) -> Result<(), Strin
         ),
         ("COLOR", 4) => filtered::<i8, 4>(out, i8_of, put_i8, meshopt::decode_filter_color),
         ("COLOR", 8) => filtered::<i16, 4>(out, i16_of, put_i16, meshopt::decode_filter_color),
-        (f, s) => return Err(format!("filter '{f}' with byteStride {s} is not in the extension")),
+        (f, s) => {
+            return Err(format!(
+                "filter '{f}' with byteStride {s} is not in the extension"
+            ))
+        }
     }
     Ok(())
 }

@@ -127,7 +127,12 @@ impl Document {
         for (n, node) in self.skeleton.nodes.iter().enumerate() {
             let Some(m) = node.mesh else { continue };
             let prims = self.json.pointer(&format!("/meshes/{m}/primitives"));
-            for (p, prim) in prims.and_then(Value::as_array).into_iter().flatten().enumerate() {
+            for (p, prim) in prims
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
                 let read = read_primitive(&self.json, &slices, prim, n, node.skin);
                 let key = format!("nodes[{n}] ('{}'): meshes[{m}].primitives[{p}]", node.name);
                 if let Some(prim) = read.map_err(|r| self.gltf_err(format!("{key}.{r}")))? {
@@ -155,12 +160,22 @@ impl Document {
 }
 
 /// `N` numbers per element, or an error naming the accessor's actual width.
-fn arrays<const N: usize>(json: &Value, buffers: &[&[u8]], index: usize) -> Result<Vec<[f32; N]>, String> {
+fn arrays<const N: usize>(
+    json: &Value,
+    buffers: &[&[u8]],
+    index: usize,
+) -> Result<Vec<[f32; N]>, String> {
     let f = read_numbers(json, buffers, index)?;
     if f.width != N {
-        return Err(format!("accessors[{index}] has {} numbers per element, not {N}", f.width));
+        return Err(format!(
+            "accessors[{index}] has {} numbers per element, not {N}",
+            f.width
+        ));
     }
-    Ok(f.values.chunks_exact(N).map(|c| std::array::from_fn(|k| c[k])).collect())
+    Ok(f.values
+        .chunks_exact(N)
+        .map(|c| std::array::from_fn(|k| c[k]))
+        .collect())
 }
 
 /// One primitive, or None for points and lines (not a surface to draw or fit).
@@ -175,7 +190,12 @@ fn read_primitive(
     if mode < 4 {
         return Ok(None);
     }
-    let attr = |name: &str| prim.get("attributes")?.get(name)?.as_u64().map(|i| i as usize);
+    let attr = |name: &str| {
+        prim.get("attributes")?
+            .get(name)?
+            .as_u64()
+            .map(|i| i as usize)
+    };
     let Some(pos) = attr("POSITION") else {
         return Ok(None);
     };
@@ -195,7 +215,8 @@ fn read_primitive(
     let n = positions.len();
     let list = match prim.get("indices").and_then(Value::as_u64) {
         Some(a) => {
-            let (_, v) = read_unsigned(json, buffers, a as usize).map_err(|e| format!("indices: {e}"))?;
+            let (_, v) =
+                read_unsigned(json, buffers, a as usize).map_err(|e| format!("indices: {e}"))?;
             v
         }
         None => (0..n as u32).collect(),
@@ -218,7 +239,9 @@ fn within<T>(name: &str, r: Result<T, String>) -> Result<T, String> {
 fn read_joints(json: &Value, buffers: &[&[u8]], index: usize) -> Result<Vec<[u16; 4]>, String> {
     let (width, v) = read_unsigned(json, buffers, index)?;
     if width != 4 {
-        return Err(format!("accessors[{index}] has {width} numbers per element, not 4"));
+        return Err(format!(
+            "accessors[{index}] has {width} numbers per element, not 4"
+        ));
     }
     Ok(v.chunks_exact(4)
         .map(|c| std::array::from_fn(|k| u16::try_from(c[k]).unwrap_or(u16::MAX)))
@@ -232,7 +255,13 @@ fn triangles(list: &[u32], mode: u64, n: usize) -> Vec<u32> {
         5 => list
             .windows(3)
             .enumerate()
-            .map(|(i, w)| if i % 2 == 0 { [w[0], w[1], w[2]] } else { [w[1], w[0], w[2]] })
+            .map(|(i, w)| {
+                if i % 2 == 0 {
+                    [w[0], w[1], w[2]]
+                } else {
+                    [w[1], w[0], w[2]]
+                }
+            })
             .collect(),
         6 => list
             .get(1..)

@@ -333,7 +333,13 @@ fn read_skeleton(path: &Path, text: &str, json: &Value) -> Result<Skeleton, DocE
 /// materials, textures, images, samplers and cameras.
 fn validate(root: &gltf::json::Root) -> Result<(), String> {
     use gltf::json::validation::{Error, Validate};
-    const UNREAD: [&str; 5] = ["materials[", "textures[", "images[", "samplers[", "cameras["];
+    const UNREAD: [&str; 5] = [
+        "materials[",
+        "textures[",
+        "images[",
+        "samplers[",
+        "cameras[",
+    ];
     let mut errors = Vec::new();
     root.validate(root, gltf::json::Path::new, &mut |path, error| {
         let path = path();

@@ -2,8 +2,8 @@
 //! extensions, key order, number spelling, the BIN chunk) is written back as read. An
 //! unedited document writes its JSON bytes verbatim. Every write is atomic.
 
-use super::{compression, container};
 use super::uri::{self, UriSource};
+use super::{compression, container};
 use super::{DocError, Document, Format};
 use serde_json::{json, Value};
 use std::io::Write;

@@ -62,7 +62,10 @@ impl SkinModel {
                 let world_from_mesh = world_from_node(doc, prim.node).as_mat4();
                 let carrier = doc.carrier_bone(prim.node).map(|b| {
                     let world_from_bone = doc.skeleton.nodes[doc.bone(b).node].world_from_node;
-                    (b, (world_from_bone.inverse() * world_from_node(doc, prim.node)).as_mat4())
+                    (
+                        b,
+                        (world_from_bone.inverse() * world_from_node(doc, prim.node)).as_mat4(),
+                    )
                 });
                 SkinnedPrimitive {
                     prim,

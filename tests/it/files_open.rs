@@ -70,10 +70,17 @@ fn every_real_file_opens_with_its_meshes_and_clips() {
         assert!(verts > 100, "{name}: {verts} vertices");
         for p in &geo.primitives {
             assert!(p.indices.len() % 3 == 0 && !p.indices.is_empty(), "{name}");
-            assert!(p.positions.iter().flatten().all(|x| x.is_finite()), "{name}");
+            assert!(
+                p.positions.iter().flatten().all(|x| x.is_finite()),
+                "{name}"
+            );
         }
         let anims = doc.load_animations().unwrap_or_else(|e| panic!("{e}"));
-        assert!(anims.diagnostics.is_empty(), "{name}: {:?}", anims.diagnostics);
+        assert!(
+            anims.diagnostics.is_empty(),
+            "{name}: {:?}",
+            anims.diagnostics
+        );
     }
 }
 
@@ -90,10 +97,17 @@ fn dragon_meshopt_decodes_to_plausible_positions() {
         .unwrap()
         .iter()
         .flat_map(|m| m["primitives"].as_array().unwrap())
-        .map(|p| doc.json()["accessors"][p["attributes"]["POSITION"].as_u64().unwrap() as usize]["count"].as_u64().unwrap())
+        .map(|p| {
+            doc.json()["accessors"][p["attributes"]["POSITION"].as_u64().unwrap() as usize]["count"]
+                .as_u64()
+                .unwrap()
+        })
         .sum();
     assert_eq!(verts as u64, declared);
-    eprintln!("dragon: {verts} vertices in {} primitives", geo.primitives.len());
+    eprintln!(
+        "dragon: {verts} vertices in {} primitives",
+        geo.primitives.len()
+    );
     let g = ragdoll_tuner::generate::generate_with(&doc, &geo, &Default::default(), Vec::new())
         .unwrap();
     assert_eq!((g.report.vertices, g.report.vertices_dropped), (verts, 0));
@@ -149,7 +163,11 @@ fn dragon_clips_decode_and_sample() {
             if c.path == ChannelPath::Rotation {
                 for v in &c.values {
                     let l = glam::Vec4::from_array(*v).length();
-                    assert!((l - 1.0).abs() < 0.01, "{}: quaternion length {l}", clip.name);
+                    assert!(
+                        (l - 1.0).abs() < 0.01,
+                        "{}: quaternion length {l}",
+                        clip.name
+                    );
                 }
             }
         }
@@ -213,8 +231,15 @@ fn hostile_compressed_view_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad_meshopt.glb");
     std::fs::write(&path, bytes).unwrap();
-    let err = Document::open(&path).unwrap().load_geometry().unwrap_err().to_string();
-    assert!(err.contains("bad_meshopt.glb") && err.contains("bufferViews[1]"), "{err}");
+    let err = Document::open(&path)
+        .unwrap()
+        .load_geometry()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("bad_meshopt.glb") && err.contains("bufferViews[1]"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -226,7 +251,10 @@ fn a_required_extension_the_tool_cannot_read_is_named() {
     let err = Document::open(&path).unwrap_err();
     assert!(matches!(err, DocError::RequiredExtension { .. }), "{err:?}");
     let msg = err.to_string();
-    assert!(msg.contains("test.gltf") && msg.contains("KHR_draco_mesh_compression"), "{msg}");
+    assert!(
+        msg.contains("test.gltf") && msg.contains("KHR_draco_mesh_compression"),
+        "{msg}"
+    );
     // An extension that only changes the look does not stop the file from opening.
     doc["extensionsRequired"] = json!(["KHR_materials_variants"]);
     let (_dir, path) = write_gltf(&doc);
@@ -293,7 +321,9 @@ fn accessors_without_a_buffer_view_read_as_zeros_and_sparse_fills_them() {
     // Sparse data: indices [0, 1, 2] (u8, padded) and weights 1, 0.5 and 0.25 on joint 0.
     let sparse_at = bin.len();
     bin.extend([0u8, 1, 2, 0]);
-    bin.extend(f32s(&[1.0, 0.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.0, 0.25, 0.75, 0.0, 0.0]));
+    bin.extend(f32s(&[
+        1.0, 0.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.0, 0.25, 0.75, 0.0, 0.0,
+    ]));
     let mut acc = indices_and_positions();
     // JOINTS_0 without a view: all joint 0. WEIGHTS_0 on zeros, filled by a sparse part.
     acc.push(json!({"componentType": 5121, "count": 3, "type": "VEC4"}));
@@ -320,10 +350,12 @@ fn accessors_without_a_buffer_view_read_as_zeros_and_sparse_fills_them() {
         .unwrap()
         .push(json!({"buffer": 0, "byteOffset": times_at, "byteLength": 8}));
     let acc = doc["accessors"].as_array_mut().unwrap();
-    acc.push(json!({"componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1],
+    acc.push(
+        json!({"componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1],
         "sparse": {"count": 1,
             "indices": {"bufferView": 3, "componentType": 5121},
-            "values": {"bufferView": 3, "byteOffset": 4}}}));
+            "values": {"bufferView": 3, "byteOffset": 4}}}),
+    );
     acc.push(json!({"componentType": 5126, "count": 2, "type": "VEC3"}));
     doc["animations"] = json!([{"name": "still",
         "channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}],
@@ -364,15 +396,25 @@ fn a_sparse_accessor_on_a_view_overrides_its_elements() {
     let (_dir, path) = write_gltf(&doc);
     let geo = Document::open(&path).unwrap().load_geometry().unwrap();
     let pos = &geo.primitives[0].positions;
-    assert_eq!(pos, &vec![[0.0, 0.0, 0.0], [5.0, 6.0, 7.0], [0.0, -1.0, 0.0]]);
+    assert_eq!(
+        pos,
+        &vec![[0.0, 0.0, 0.0], [5.0, 6.0, 7.0], [0.0, -1.0, 0.0]]
+    );
     // An index past the accessor's elements is an error naming it.
     doc["accessors"][1]["sparse"]["count"] = json!(1);
     let mut wrong = bin.clone();
     wrong[sparse_at] = 9;
     let doc = with_buffer(doc, &wrong);
     let (_dir, path) = write_gltf(&doc);
-    let err = Document::open(&path).unwrap().load_geometry().unwrap_err().to_string();
-    assert!(err.contains("accessors[1].sparse.indices[0]") && err.contains("test.gltf"), "{err}");
+    let err = Document::open(&path)
+        .unwrap()
+        .load_geometry()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("accessors[1].sparse.indices[0]") && err.contains("test.gltf"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -409,9 +451,14 @@ fn quantized_attributes_read_through_the_node_transform() {
         json!({"POSITION": 1, "NORMAL": 2, "WEIGHTS_0": 3, "JOINTS_0": 4}),
         &bin,
     );
-    doc["bufferViews"][1] = json!({"buffer": 0, "byteOffset": 8, "byteLength": 24, "byteStride": 8});
+    doc["bufferViews"][1] =
+        json!({"buffer": 0, "byteOffset": 8, "byteLength": 24, "byteStride": 8});
     for (at, len) in [(normals_at, 12), (weights_at, 12), (joints_at, 12)] {
-        let stride = if at == normals_at { json!(4) } else { Value::Null };
+        let stride = if at == normals_at {
+            json!(4)
+        } else {
+            Value::Null
+        };
         let mut v = json!({"buffer": 0, "byteOffset": at, "byteLength": len});
         if !stride.is_null() {
             v["byteStride"] = stride;
@@ -462,14 +509,21 @@ fn shared_joints_duplicate_names_and_joints_with_meshes() {
     let (_dir, path) = write_gltf(&doc);
     let d = Document::open(&path).unwrap();
     assert_eq!(d.bones.len(), 2);
-    let (first, second) = (d.bone_by_name("bone").unwrap(), d.bone_by_name("node1").unwrap());
+    let (first, second) = (
+        d.bone_by_name("bone").unwrap(),
+        d.bone_by_name("node1").unwrap(),
+    );
     assert_ne!(first, second);
     let geo = d.load_geometry().unwrap();
     assert_eq!(geo.primitives.len(), 4);
     assert_eq!(geo.inverse_bind.len(), 2);
     let carrier = |node: usize| d.carrier_bone(node);
     assert_eq!(carrier(1), Some(second), "a joint with a mesh carries it");
-    assert_eq!(carrier(4), Some(second), "a rigid mesh goes with its parent bone");
+    assert_eq!(
+        carrier(4),
+        Some(second),
+        "a rigid mesh goes with its parent bone"
+    );
     assert_eq!(carrier(2), None);
 }
 
@@ -481,18 +535,34 @@ fn rigid_parts_are_read_carried_fitted_and_posed() {
     let mut carried = Vec::new();
     for p in &geo.primitives {
         assert!(p.skin.is_none());
-        let b = doc.carrier_bone(p.node).expect("every part hangs under a bone");
+        let b = doc
+            .carrier_bone(p.node)
+            .expect("every part hangs under a bone");
         carried.push(doc.bone(b).name.clone());
     }
-    for name in ["head", "spine", "upper_arm.L", "hand.R", "lower_leg.L", "upper_leg.R"] {
-        assert!(carried.iter().any(|c| c == name), "{name} carries nothing: {carried:?}");
+    for name in [
+        "head",
+        "spine",
+        "upper_arm.L",
+        "hand.R",
+        "lower_leg.L",
+        "upper_leg.R",
+    ] {
+        assert!(
+            carried.iter().any(|c| c == name),
+            "{name} carries nothing: {carried:?}"
+        );
     }
     // The generator fits its shapes to the parts: every vertex is used and covered.
     let total: usize = geo.primitives.iter().map(|p| p.positions.len()).sum();
     let g = ragdoll_tuner::generate::generate_with(&doc, &geo, &Default::default(), Vec::new())
         .unwrap();
     assert_eq!((g.report.vertices, g.report.vertices_dropped), (total, 0));
-    assert!(g.report.coverage.median.unwrap() > 0.95, "{:?}", g.report.coverage);
+    assert!(
+        g.report.coverage.median.unwrap() > 0.95,
+        "{:?}",
+        g.report.coverage
+    );
     // The renderer moves a part with its bone: lift the head 1 m and its sphere follows.
     let model = SkinModel::new(&doc, geo);
     let rest = Pose::rest(&doc);
@@ -507,7 +577,12 @@ fn rigid_parts_are_read_carried_fitted_and_posed() {
         .unwrap();
     let (a, _) = skin(part, &rest);
     let (b, _) = skin(part, &lifted);
-    assert!((b[0] - a[0] - Vec3::Y).length() < 1e-4, "{} -> {}", a[0], b[0]);
+    assert!(
+        (b[0] - a[0] - Vec3::Y).length() < 1e-4,
+        "{} -> {}",
+        a[0],
+        b[0]
+    );
     // The model's rest vertices are where the file puts them.
     let world = doc.skeleton.nodes[part.prim.node].world_from_node.as_mat4();
     let expect = world.transform_point3(Vec3::from_array(part.prim.positions[0]));
@@ -545,7 +620,10 @@ fn dragon_round_trips_through_gltf_and_back_to_glb() {
 fn cli_inspects_and_generates_every_real_file() {
     let dir = tempfile::tempdir().unwrap();
     for path in every_real_file() {
-        let out = ragdoll_tuner().args(["inspect", path_str(&path)]).output().unwrap();
+        let out = ragdoll_tuner()
+            .args(["inspect", path_str(&path)])
+            .output()
+            .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "inspect {}: {err}", path.display());
         let dest = dir.path().join("x.glb");
