@@ -15,7 +15,8 @@ use std::io::Read;
 
 /// One mesh primitive, with skinning data when the node has a skin. Positions are as the
 /// file stores them (quantized integers as their values): the node's world transform, or the
-/// skin's inverse bind matrices, place them. `indices` is a triangle list.
+/// skin's inverse bind matrices, place them. `indices` is a triangle list (empty for points
+/// and lines).
 #[derive(Debug, Clone, Default)]
 pub struct MeshPrimitive {
     /// The node that instances the mesh.
@@ -178,7 +179,8 @@ fn arrays<const N: usize>(
         .collect())
 }
 
-/// One primitive, or None for points and lines (not a surface to draw or fit).
+/// One primitive (None without POSITION); points and lines get no triangles, but their
+/// vertices are still there to fit shapes to.
 fn read_primitive(
     json: &Value,
     buffers: &[&[u8]],
@@ -187,9 +189,6 @@ fn read_primitive(
     skin: Option<usize>,
 ) -> Result<Option<MeshPrimitive>, String> {
     let mode = prim.get("mode").and_then(Value::as_u64).unwrap_or(4);
-    if mode < 4 {
-        return Ok(None);
-    }
     let attr = |name: &str| {
         prim.get("attributes")?
             .get(name)?
@@ -214,6 +213,7 @@ fn read_primitive(
     };
     let n = positions.len();
     let list = match prim.get("indices").and_then(Value::as_u64) {
+        _ if mode < 4 => Vec::new(),
         Some(a) => {
             let (_, v) =
                 read_unsigned(json, buffers, a as usize).map_err(|e| format!("indices: {e}"))?;
@@ -275,4 +275,16 @@ fn triangles(list: &[u32], mode: u64, n: usize) -> Vec<u32> {
         .filter(|t| t.iter().all(|&i| (i as usize) < n))
         .flatten()
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::triangles;
+
+    #[test]
+    fn strips_and_fans_become_lists_and_bad_triangles_drop_whole() {
+        assert_eq!(triangles(&[0, 1, 2, 3], 5, 4), vec![0, 1, 2, 2, 1, 3]);
+        assert_eq!(triangles(&[0, 1, 2, 3], 6, 4), vec![0, 1, 2, 0, 2, 3]);
+        assert_eq!(triangles(&[0, 1, 2, 0, 9, 1, 2, 1], 4, 3), vec![0, 1, 2]);
+    }
 }
