@@ -2,15 +2,19 @@
 
 use super::state::EditorState;
 use super::widgets;
+use crate::document::fields::Key;
 use crate::document::EditTarget;
 use serde_json::Value;
+
+/// Shown for a balance bone the file leaves to the default (found by the simulation).
+const DEFAULT_BY_ROLE: &str = "(default)";
 
 pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     let b = st.doc.balance.clone();
     let t = EditTarget::Document;
     let mut enabled = b.enabled;
     if ui.checkbox(&mut enabled, "Balance enabled").changed() {
-        st.edit(t, "balance.enabled", Value::Bool(enabled), None);
+        st.edit(t, Key::BalanceEnabled.path(), Value::Bool(enabled), None);
     }
     let bones: Vec<String> = st.doc.bones.iter().map(|b| b.name.clone()).collect();
     egui::Grid::new("balance_grid")
@@ -22,8 +26,8 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
                 st,
                 t,
                 "Torso bone",
-                "balance.torso_bone",
-                &b.torso_bone,
+                Key::TorsoBone.path(),
+                b.torso_bone.as_deref().unwrap_or(DEFAULT_BY_ROLE),
                 &bones,
             );
             widgets::choice(
@@ -31,38 +35,38 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
                 st,
                 t,
                 "Pelvis bone",
-                "balance.pelvis_bone",
-                &b.pelvis_bone,
+                Key::PelvisBone.path(),
+                b.pelvis_bone.as_deref().unwrap_or(DEFAULT_BY_ROLE),
                 &bones,
             );
             let rows = [
                 (
                     "Upright kp",
                     b.upright_kp,
-                    "balance.upright_kp",
+                    Key::UprightKp.path(),
                     "N·m/rad",
                     10.0,
                 ),
                 (
                     "Upright kd",
                     b.upright_kd,
-                    "balance.upright_kd",
+                    Key::UprightKd.path(),
                     "N·m·s/rad",
                     1.0,
                 ),
                 (
                     "Upright max torque",
                     b.upright_max_torque,
-                    "balance.upright_max_torque",
+                    Key::UprightMaxTorque.path(),
                     "N·m",
                     5.0,
                 ),
-                ("Ankle kp", b.ankle_kp, "balance.ankle_kp", "N·m/rad", 5.0),
-                ("Ankle kd", b.ankle_kd, "balance.ankle_kd", "N·m·s/rad", 0.5),
+                ("Ankle kp", b.ankle_kp, Key::AnkleKp.path(), "N·m/rad", 5.0),
+                ("Ankle kd", b.ankle_kd, Key::AnkleKd.path(), "N·m·s/rad", 0.5),
                 (
                     "Ankle max torque",
                     b.ankle_max_torque,
-                    "balance.ankle_max_torque",
+                    Key::AnkleMaxTorque.path(),
                     "N·m",
                     1.0,
                 ),

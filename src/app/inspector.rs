@@ -1,5 +1,6 @@
 //! The inspector: collider, constraint and drive of the selected bone, with units.
 
+use crate::document::fields::Key;
 use super::state::EditorState;
 use super::widgets::{self, Num};
 use crate::document::{BoneId, BonePhysics, ColliderShape, ConstraintKind, EditTarget};
@@ -49,7 +50,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     let Some(p) = st.doc.bone(id).physics.clone() else {
         ui.weak("This bone has no physics.");
         if ui.button("Add capsule collider").clicked() {
-            st.edit(target, "collider", "capsule".into(), None);
+            st.edit(target, Key::Collider.path(), "capsule".into(), None);
         }
         return;
     };
@@ -61,13 +62,13 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     if let Some(d) = p.drive {
         widgets::section(ui, "Drive", |ui| {
             let rows = [
-                ("Stiffness", d.stiffness, "drive.stiffness", "N·m/rad", 5.0),
-                ("Damping", d.damping, "drive.damping", "N·m·s/rad", 0.5),
-                ("Max torque", d.max_torque, "drive.max_torque", "N·m", 1.0),
+                ("Stiffness", d.stiffness, Key::Stiffness.path(), "N·m/rad", 5.0),
+                ("Damping", d.damping, Key::Damping.path(), "N·m·s/rad", 0.5),
+                ("Max torque", d.max_torque, Key::MaxTorque.path(), "N·m", 1.0),
                 (
                     "Follow strength",
                     d.follow_strength,
-                    "drive.follow_strength",
+                    Key::FollowStrength.path(),
                     "×",
                     0.05,
                 ),
@@ -85,7 +86,7 @@ fn collider(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &Bon
         st,
         target,
         "Collider type",
-        "collider",
+        Key::Collider.path(),
         current,
         &shapes,
     );
@@ -104,17 +105,17 @@ fn collider(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &Bon
                 radius,
                 half_height,
             } => {
-                widgets::num(ui, st, target, m("Radius", radius, "radius"));
-                widgets::num(ui, st, target, m("Half height", half_height, "half_height"));
+                widgets::num(ui, st, target, m("Radius", radius, Key::Radius.path()));
+                widgets::num(ui, st, target, m("Half height", half_height, Key::HalfHeight.path()));
             }
             ColliderShape::Sphere { radius } => {
-                widgets::num(ui, st, target, m("Radius", radius, "radius"))
+                widgets::num(ui, st, target, m("Radius", radius, Key::Radius.path()))
             }
             ColliderShape::Box { half_extents } => widgets::vec3(
                 ui,
                 st,
                 target,
-                ("Half extents", "half_extents", " m", 0.002),
+                ("Half extents", Key::HalfExtents.path(), " m", 0.002),
                 half_extents,
             ),
         }
@@ -126,14 +127,14 @@ fn collider(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &Bon
             ui,
             st,
             target,
-            ("Offset", "offset.translation", " m", 0.002),
+            ("Offset", Key::OffsetTranslation.path(), " m", 0.002),
             t,
         );
     }
     let mass = Num {
         label: "Mass",
         value: p.mass,
-        key: "mass",
+        key: Key::Mass.path(),
         unit: "kg",
         range: 0.001..=1000.0,
         speed: 0.05,
@@ -145,7 +146,7 @@ fn collider(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &Bon
         st,
         target,
         "Collision group",
-        "collision_group",
+        Key::CollisionGroup.path(),
         &p.collision_group,
     );
     widgets::text(
@@ -153,7 +154,7 @@ fn collider(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &Bon
         st,
         target,
         "Collision mask",
-        "collision_mask",
+        Key::CollisionMask.path(),
         &p.collision_mask,
     );
 }
@@ -172,7 +173,7 @@ fn constraint(
             st,
             target,
             "Constraint type",
-            "constraint.type",
+            Key::ConstraintType.path(),
             "none",
             &kinds,
         );
@@ -183,7 +184,7 @@ fn constraint(
         st,
         target,
         "Constraint type",
-        "constraint.type",
+        Key::ConstraintType.path(),
         c.kind.type_name(),
         &kinds,
     );
@@ -193,7 +194,7 @@ fn constraint(
         st,
         target,
         "Parent bone",
-        "constraint.parent_bone",
+        Key::ParentBone.path(),
         &parent,
         bones,
     );
@@ -228,7 +229,7 @@ fn constraint(
                 ui,
                 st,
                 target,
-                ("Hinge axis", "constraint.hinge_axis", "", 0.01),
+                ("Hinge axis", Key::HingeAxis.path(), "", 0.01),
                 hinge_axis,
             );
             widgets::num(
@@ -238,7 +239,7 @@ fn constraint(
                 deg(
                     "Min angle",
                     limit_min_deg,
-                    "constraint.limit_min_deg",
+                    Key::LimitMin.path(),
                     -180.0..=180.0,
                 ),
             );
@@ -249,7 +250,7 @@ fn constraint(
                 deg(
                     "Max angle",
                     limit_max_deg,
-                    "constraint.limit_max_deg",
+                    Key::LimitMax.path(),
                     -180.0..=180.0,
                 ),
             );

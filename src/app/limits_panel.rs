@@ -1,23 +1,25 @@
 //! The ball-socket limit rows of the inspector: four swing extents with a "circular" toggle
 //! that keeps them equal, the twist range, and the joint frame's Y axis. Each row writes the
-//! whole `swing_limit_deg` / `twist_limit_deg` value (number when circular or symmetric), so
-//! one drag is one undo step and the file keeps the simplest form that says it.
+//! whole swing or twist limit through the codec (the seed's number, plus the exact key when
+//! the limit is asymmetric), so one drag is one undo step and the file keeps the simplest
+//! form that says it.
 
 use super::state::EditorState;
 use super::widgets::{self, Num};
-use crate::document::{BoneId, EditTarget, SwingExtentsDeg, TwistRangeDeg};
+use crate::document::fields::Key;
+use crate::document::{write, BoneId, EditTarget, SwingExtentsDeg, TwistRangeDeg};
 use crate::joint;
 use glam::DVec3;
 use serde_json::json;
 
-const SWING_KEY: &str = "constraint.swing_limit_deg";
-const TWIST_KEY: &str = "constraint.twist_limit_deg";
+const SWING_KEY: Key = Key::SwingLimit;
+const TWIST_KEY: Key = Key::TwistLimit;
 
-fn deg<'a>(label: &'a str, value: f64, key: &'a str, max: f64) -> Num<'a> {
+fn deg(label: &str, value: f64, key: Key, max: f64) -> Num<'_> {
     Num {
         label,
         value,
-        key,
+        key: key.path(),
         unit: "deg",
         range: 0.0..=max,
         speed: 0.5,
@@ -69,24 +71,27 @@ pub fn ball_socket(
 ) {
     let circular = swing.as_circular();
     ui.label("Swing cone");
-    let mut keep_equal = circular.is_some();
+    // Four equal extents are a circle in the file; showing them as four rows is a view choice.
+    let split_id = egui::Id::unique(("asymmetric_swing", id.0));
+    let split = ui.data(|d| d.get_temp::<bool>(split_id)).unwrap_or(false);
+    let mut keep_equal = circular.is_some() && !split;
     let toggled = ui
         .checkbox(&mut keep_equal, "Circular swing")
         .on_hover_text("Keep the four swing extents equal (a circular cone)")
         .changed();
     ui.end_row();
     if toggled {
-        let value = if keep_equal {
-            json!(swing.max())
-        } else {
-            SwingExtentsDeg::circular(swing.max()).to_json_object()
-        };
-        st.edit(target, SWING_KEY, value, None);
+        ui.data_mut(|d| d.insert_temp(split_id, !keep_equal));
+        if keep_equal && circular.is_none() {
+            st.edit(target, SWING_KEY.path(), json!(swing.max()), None);
+        }
         return;
     }
     match circular {
-        Some(e) => widgets::num(ui, st, target, deg("Swing limit", e, SWING_KEY, 180.0)),
-        None => extents(ui, st, (target, id), swing),
+        Some(e) if keep_equal => {
+            widgets::num(ui, st, target, deg("Swing limit", e, SWING_KEY, 180.0))
+        }
+        _ => extents(ui, st, (target, id), swing),
     }
     twist_rows(ui, st, target, twist);
     let y = swing_y_axis.unwrap_or([0.0, 0.0, 1.0]);
@@ -94,7 +99,7 @@ pub fn ball_socket(
         ui,
         st,
         target,
-        ("Swing Y axis", "constraint.swing_y_axis", "", 0.01),
+        ("Swing Y axis", Key::SwingYAxis.path(), "", 0.01),
         y,
     );
 }
@@ -106,7 +111,7 @@ fn extents(
     swing: SwingExtentsDeg,
 ) {
     let labels = extent_labels(st, id);
-    let mixed = st.is_mixed(SWING_KEY);
+    let mixed = st.is_mixed(SWING_KEY.path()) || st.is_mixed(Key::SwingExtents.path());
     let mut values = swing.to_array();
     let mut merge = None;
     let mut changed = false;
@@ -124,13 +129,13 @@ fn extents(
         }
     }
     if changed && values != swing.to_array() {
-        let v = SwingExtentsDeg::from_array(values).to_json_object();
-        st.edit(target, SWING_KEY, v, merge);
+        let v = write::swing_extents(&SwingExtentsDeg::from_array(values));
+        st.edit(target, Key::SwingExtents.path(), v, merge);
     }
 }
 
 fn twist_rows(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, twist: TwistRangeDeg) {
-    let mixed = st.is_mixed(TWIST_KEY);
+    let mixed = st.is_mixed(TWIST_KEY.path()) || st.is_mixed(Key::TwistRange.path());
     let mut range = [twist.min_deg, twist.max_deg];
     let mut merge = None;
     let mut changed = false;
@@ -138,7 +143,7 @@ fn twist_rows(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, twist
         let n = Num {
             label,
             value: range[k],
-            key: TWIST_KEY,
+            key: TWIST_KEY.path(),
             unit: "deg",
             range: -180.0..=180.0,
             speed: 0.5,
@@ -153,11 +158,10 @@ fn twist_rows(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, twist
     if changed && range != [twist.min_deg, twist.max_deg] {
         // Dragging one end past the other moves both: the range stays ordered.
         let (lo, hi) = (range[0].min(range[1]), range[0].max(range[1]));
-        let v = TwistRangeDeg {
+        let v = write::twist_range(&TwistRangeDeg {
             min_deg: lo,
             max_deg: hi,
-        }
-        .to_json();
-        st.edit(target, TWIST_KEY, v, merge);
+        });
+        st.edit(target, Key::TwistRange.path(), v, merge);
     }
 }

@@ -132,7 +132,11 @@ impl LiveSim {
         s.balance = c.balance;
         s.drives = c.drives;
         s.time_scale = 1.0; // The editor scales the frame time itself.
-        let pelvis = doc.bone_by_name(&doc.balance.pelvis_bone);
+        let pelvis = sim
+            .balance_bones()
+            .pelvis_bone
+            .clone()
+            .and_then(|p| doc.bone_by_name(&p));
         let want = if c.pin_pelvis { pelvis } else { None };
         if want != self.pinned {
             if let Some(b) = self.pinned {

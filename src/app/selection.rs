@@ -91,11 +91,16 @@ impl EditorState {
             |x: &crate::document::BonePhysics| x.collider.as_ref().map(|c| c.shape.type_name());
         let joint =
             |x: &crate::document::BonePhysics| x.constraint.as_ref().map(|c| c.kind.type_name());
-        match key.split_once('.').map_or(key, |(h, _)| h) {
-            "radius" | "half_height" | "half_extents" | "offset" => shape(pp) == shape(bp),
-            "constraint" if key == "constraint.type" || key == "constraint.parent_bone" => true,
-            "constraint" => joint(pp) == joint(bp),
-            "drive" => joint(bp).is_some(),
+        use crate::document::fields::{Key, Section};
+        let Some(k) = Key::from_path(key) else {
+            return true;
+        };
+        match (k, k.field().section) {
+            (Key::Radius | Key::HalfHeight | Key::HalfExtents, _)
+            | (Key::OffsetTranslation | Key::OffsetRotation, _) => shape(pp) == shape(bp),
+            (Key::ConstraintType | Key::ParentBone, _) => true,
+            (_, Section::Constraint) => joint(pp) == joint(bp),
+            (_, Section::Drive) => joint(bp).is_some(),
             _ => true,
         }
     }
@@ -103,7 +108,7 @@ impl EditorState {
     /// The raw value of a key (`constraint.limit_min_deg`) in a bone's `extras.physics`.
     fn physics_value(&self, id: BoneId, key: &str) -> Option<&Value> {
         let node = self.doc.json().get("nodes")?.get(self.doc.bone(id).node)?;
-        let mut v = node.get("extras")?.get("physics")?;
+        let mut v = node.get("extras")?.get(crate::document::write::PHYSICS)?;
         for part in key.split('.') {
             v = v.get(part)?;
         }

@@ -332,9 +332,9 @@ impl EditorState {
 /// The paths of the constraint and drive keys of the field table a joint copy carries
 /// (`constraint.swing_limit_deg`, `drive.stiffness`, ...): all but the parent bone.
 fn joint_fields() -> impl Iterator<Item = String> {
-    use crate::document::fields::{self, Section};
+    use crate::document::fields::{self, Key, Section};
     let constraint = fields::section(Section::Constraint)
-        .filter(|f| f.key != "parent_bone")
+        .filter(|f| f.id != Key::ParentBone)
         .map(|f| format!("constraint.{}", f.key));
     constraint.chain(fields::section(Section::Drive).map(|f| format!("drive.{}", f.key)))
 }

@@ -28,7 +28,7 @@ pub fn run(mb: usize, dir: &Path, runs: usize) -> anyhow::Result<ExitCode> {
         let target = doc.bone_target(id);
         doc.apply(&Edit::Set {
             target,
-            key: "mass".into(),
+            key: crate::document::fields::Key::Mass.path().into(),
             value: json!(8.0 + i as f64),
         })?;
         doc.save()?;

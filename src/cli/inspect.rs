@@ -1,10 +1,14 @@
 //! `inspect`: every bone with its collider and constraint (defaults filled in), then the
 //! diagnostics; as text or as one JSON object.
 
-use crate::document::{BoneId, Document, UriPolicy};
+use crate::document::{
+    BalanceSettings, BoneId, ColliderShape, Constraint, Diagnostic, Document, Drive,
+    SwingExtentsDeg, UriPolicy,
+};
 use crate::joint::{self, JointLimits};
 use glam::DVec3;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -18,85 +22,148 @@ pub fn run(file: &Path, as_json: bool, policy: UriPolicy) -> anyhow::Result<Exit
     Ok(ExitCode::SUCCESS)
 }
 
-/// The inspect report as JSON: `{file, bones, balance, diagnostics}`.
+/// The inspect report (`inspect --json`): the file, every bone with its physics (defaults
+/// filled in) and its resolved joint, the balance settings and the diagnostics.
+#[derive(Serialize)]
+pub struct Report<'a> {
+    file: String,
+    bones: Vec<BoneReport<'a>>,
+    balance: &'a BalanceSettings,
+    schema_version: u32,
+    diagnostics: &'a [Diagnostic],
+}
+
+/// One bone of the report; every physics field is null on a bone without physics.
+#[derive(Serialize)]
+struct BoneReport<'a> {
+    node: usize,
+    name: &'a str,
+    parent: Option<&'a str>,
+    collider: Option<ColliderReport<'a>>,
+    mass: Option<f64>,
+    constraint: Option<&'a Constraint>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    joint: Option<JointReport>,
+    drive: Option<Drive>,
+    collision_group: Option<&'a str>,
+    collision_mask: Option<&'a str>,
+}
+
+/// A collider with its placement resolved (defaults applied).
+#[derive(Serialize)]
+struct ColliderReport<'a> {
+    #[serde(flatten)]
+    shape: &'a ColliderShape,
+    offset: Placement,
+}
+
+#[derive(Serialize)]
+struct Placement {
+    translation: [f64; 3],
+    rotation: [f64; 4],
+}
+
+/// The joint frame's X and Y axes in the child bone's space.
+#[derive(Serialize)]
+struct JointFrame {
+    x: [f64; 3],
+    y: [f64; 3],
+}
+
+/// The joint the solver builds, resolved by the shared joint math, in the child bone's space.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum JointReport {
+    BallSocket {
+        parent_bone: String,
+        joint_frame: JointFrame,
+        swing_deg: SwingExtentsDeg,
+        twist_deg: [f64; 2],
+        swing_boundary_deg: Vec<f64>,
+        solver_cones: usize,
+    },
+    Hinge {
+        parent_bone: String,
+        joint_frame: JointFrame,
+        hinge_axis: [f64; 3],
+        hinge_deg: [f64; 2],
+    },
+}
+
+/// The inspect report as JSON: `{file, bones, balance, schema_version, diagnostics}`.
 pub fn report(doc: &Document) -> Value {
-    let bones: Vec<Value> = doc.bone_ids().map(|id| bone_json(doc, id)).collect();
-    json!({
-        "file": doc.path.display().to_string(),
-        "bones": bones,
-        "balance": doc.balance,
-        "diagnostics": doc.diagnostics,
-    })
+    let r = Report {
+        file: doc.path.display().to_string(),
+        bones: doc.bone_ids().map(|id| bone_report(doc, id)).collect(),
+        balance: &doc.balance,
+        schema_version: doc.schema_version,
+        diagnostics: &doc.diagnostics,
+    };
+    serde_json::to_value(&r).unwrap_or(Value::Null)
 }
 
-fn bone_json(doc: &Document, id: BoneId) -> Value {
+fn bone_report(doc: &Document, id: BoneId) -> BoneReport<'_> {
     let b = doc.bone(id);
-    let parent = b.parent.map(|p| doc.bone(p).name.clone());
-    let Some(p) = &b.physics else {
-        return json!({
-            "node": b.node, "name": b.name, "parent": parent, "collider": null, "mass": null,
-            "constraint": null, "drive": null, "collision_group": null, "collision_mask": null,
-        });
-    };
-    let collider = p.collider.as_ref().map(|c| {
+    let p = b.physics.as_ref();
+    let collider = p.and_then(|p| p.collider.as_ref()).map(|c| {
         let place = doc.collider_placement(id, c);
-        let mut v = serde_json::to_value(&c.shape).unwrap_or(Value::Null);
-        v["offset"] = json!({
-            "translation": place.translation.to_array(),
-            "rotation": place.rotation.to_array(),
-        });
-        v
+        ColliderReport {
+            shape: &c.shape,
+            offset: Placement {
+                translation: place.translation.to_array(),
+                rotation: place.rotation.to_array(),
+            },
+        }
     });
-    json!({
-        "node": b.node,
-        "name": b.name,
-        "parent": parent,
-        "collider": collider,
-        "mass": p.mass,
-        "constraint": p.constraint,
-        "joint": joint_json(doc, id),
-        "drive": p.drive,
-        "collision_group": p.collision_group,
-        "collision_mask": p.collision_mask,
-    })
+    BoneReport {
+        node: b.node,
+        name: &b.name,
+        parent: b.parent.map(|p| doc.bone(p).name.as_str()),
+        collider,
+        mass: p.map(|p| p.mass),
+        constraint: p.and_then(|p| p.constraint.as_ref()),
+        joint: p.and_then(|_| joint_report(doc, id)),
+        drive: p.and_then(|p| p.drive),
+        collision_group: p.map(|p| p.collision_group.as_str()),
+        collision_mask: p.map(|p| p.collision_mask.as_str()),
+    }
 }
 
-/// The joint the solver builds, resolved by the shared joint math, in the child bone's
-/// space: frame, limits and the sampled swing boundary. Null where the solver has no joint.
-fn joint_json(doc: &Document, id: BoneId) -> Value {
-    let Some(def) = joint::resolve(doc, id) else {
-        return Value::Null;
+/// The joint the solver builds: frame, limits and the sampled swing boundary. None where the
+/// solver has no joint.
+fn joint_report(doc: &Document, id: BoneId) -> Option<JointReport> {
+    let def = joint::resolve(doc, id)?;
+    let joint_frame = JointFrame {
+        x: (def.bone_from_joint * DVec3::X).to_array(),
+        y: (def.bone_from_joint * DVec3::Y).to_array(),
     };
-    let x = (def.bone_from_joint * DVec3::X).to_array();
-    let y = (def.bone_from_joint * DVec3::Y).to_array();
-    let parent = doc.bone(def.parent).name.clone();
+    let parent_bone = doc.bone(def.parent).name.clone();
     // Degrees as the file states them (the radians round trip would print 119.99999999999999).
     let deg = |r: f64| (r.to_degrees() * 1e9).round() / 1e9;
-    match &def.limits {
+    Some(match &def.limits {
         JointLimits::Ball {
             swing,
             twist_min_rad,
             twist_max_rad,
-        } => {
-            let [pos_y, neg_y, pos_z, neg_z] = swing.extents_rad.map(deg);
-            json!({
-                "type": "ball_socket",
-                "parent_bone": parent,
-                "joint_frame": {"x": x, "y": y},
-                "swing_deg": {"pos_y": pos_y, "neg_y": neg_y, "pos_z": pos_z, "neg_z": neg_z},
-                "twist_deg": [deg(*twist_min_rad), deg(*twist_max_rad)],
-                "swing_boundary_deg": swing.sampled_deg(5.0).into_iter().map(|d| (d * 1e9).round() / 1e9).collect::<Vec<_>>(),
-                "solver_cones": swing.cones().len(),
-            })
-        }
-        JointLimits::Hinge { min_rad, max_rad } => json!({
-            "type": "hinge",
-            "parent_bone": parent,
-            "joint_frame": {"x": x, "y": y},
-            "hinge_axis": x,
-            "hinge_deg": [deg(*min_rad), deg(*max_rad)],
-        }),
-    }
+        } => JointReport::BallSocket {
+            parent_bone,
+            joint_frame,
+            swing_deg: SwingExtentsDeg::from_array(swing.extents_rad.map(deg)),
+            twist_deg: [deg(*twist_min_rad), deg(*twist_max_rad)],
+            swing_boundary_deg: swing
+                .sampled_deg(5.0)
+                .into_iter()
+                .map(|d| (d * 1e9).round() / 1e9)
+                .collect(),
+            solver_cones: swing.cones().len(),
+        },
+        JointLimits::Hinge { min_rad, max_rad } => JointReport::Hinge {
+            parent_bone,
+            hinge_axis: joint_frame.x,
+            joint_frame,
+            hinge_deg: [deg(*min_rad), deg(*max_rad)],
+        },
+    })
 }
 
 fn print_text(doc: &Document) {

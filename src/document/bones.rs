@@ -41,7 +41,7 @@ impl Bone {
 
 /// `nodes[i].extras.physics` of the raw JSON, if present.
 pub(crate) fn node_physics(json: &Value, node: usize) -> Option<&Value> {
-    json.get("nodes")?.get(node)?.get("extras")?.get("physics")
+    json.get("nodes")?.get(node)?.get("extras")?.get(super::write::PHYSICS)
 }
 
 /// The bone nodes, keeping `previous` in order and appending newly qualifying nodes.

@@ -2,7 +2,10 @@
 //! undo/redo, batch `--set` and live simulation updates all go through [`Document::apply`].
 
 use super::error::EditError;
-use super::schema::{balance_keys, constraint_keys, drive_keys, offset_keys, physics_keys};
+use super::canonical;
+use super::fields::{self, Key, Section};
+use super::schema::{constraint_keys, drive_keys, offset_keys, physics_keys};
+use super::write;
 use super::{BoneId, Document};
 use serde_json::{Map, Value};
 
@@ -49,34 +52,46 @@ impl Edit {
     }
 }
 
-/// Checks a key path against the schema, so a typo is refused rather than written.
+/// Checks a key path against the schema, so a typo is refused rather than written: a key of
+/// the field table in the target's sections, or a whole object (`constraint`, `drive`,
+/// `offset` on a node; `balance` on the document).
 fn check_key(target: EditTarget, key: &str, doc: &Document) -> Result<(), EditError> {
-    let parts: Vec<&str> = key.split('.').collect();
-    let balance = balance_keys();
-    let known: Vec<&str> = match (target, parts.as_slice()) {
-        (EditTarget::Document, ["balance"]) => return Ok(()),
-        (EditTarget::Document, ["balance", k]) if balance.contains(k) => return Ok(()),
-        (EditTarget::Document, _) => {
-            return Err(EditError::UnknownDocumentKey {
-                key: key.into(),
-                known: balance
-                    .iter()
-                    .map(|k| format!("balance.{k}"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
-        }
-        (_, [k]) if physics_keys().contains(k) => return Ok(()),
-        (_, ["constraint", k]) if constraint_keys().contains(k) => return Ok(()),
-        (_, ["drive", k]) if drive_keys().contains(k) => return Ok(()),
-        (_, ["offset", k]) if offset_keys().contains(k) => return Ok(()),
-        (_, ["constraint", ..]) => constraint_keys(),
-        (_, ["drive", ..]) => drive_keys(),
-        (_, ["offset", ..]) => offset_keys(),
-        _ => physics_keys(),
+    let on_document = matches!(target, EditTarget::Document);
+    let section_fits = |s: Section| match s {
+        Section::Balance | Section::Root => on_document,
+        Section::Bone | Section::Constraint | Section::Drive => !on_document,
     };
+    if Key::from_path(key).is_some_and(|k| section_fits(k.field().section)) {
+        return Ok(());
+    }
+    let whole = if on_document {
+        key == write::BALANCE
+    } else {
+        physics_keys().contains(&key)
+    };
+    if whole {
+        return Ok(());
+    }
     let EditTarget::Node(node) = target else {
-        unreachable!("document keys returned above")
+        return Err(EditError::UnknownDocumentKey {
+            key: key.into(),
+            known: fields::FIELDS
+                .iter()
+                .filter(|f| section_fits(f.section))
+                .map(|f| f.id.path())
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    };
+    let head = key.split('.').next().unwrap_or(key);
+    let known = if head == write::top(Key::Constraint) {
+        constraint_keys()
+    } else if head == write::top(Key::Drive) {
+        drive_keys()
+    } else if head == write::top(Key::OffsetTranslation) {
+        offset_keys()
+    } else {
+        physics_keys()
     };
     Err(EditError::UnknownKey {
         node,
@@ -174,11 +189,18 @@ impl Document {
             },
             Edit::Set { key, value, .. } => {
                 let slot = physics_object(owner).map_err(|r| not_object(key, r))?;
-                set_path(slot, key, value.clone()).map_err(|r| not_object(key, &r))?;
+                for (k, v) in canonical::expand_set(key, value) {
+                    match v {
+                        Some(v) => set_path(slot, &k, v).map_err(|r| not_object(&k, &r))?,
+                        None => remove_path(slot, &k),
+                    }
+                }
             }
             Edit::Remove { key, .. } => {
                 let slot = physics_object(owner).map_err(|r| not_object(key, r))?;
-                remove_path(slot, key);
+                for (k, _) in canonical::expand_remove(key) {
+                    remove_path(slot, &k);
+                }
             }
             Edit::Group(_) => unreachable!("groups are split in apply_raw"),
         }
@@ -238,7 +260,7 @@ fn physics_object(owner: &mut Map<String, Value>) -> Result<&mut Map<String, Val
         .as_object_mut()
         .ok_or("its 'extras' is not a JSON object")?;
     let physics = extras
-        .entry("physics")
+        .entry(super::write::PHYSICS)
         .or_insert_with(|| Value::Object(Map::new()));
     physics
         .as_object_mut()

@@ -37,6 +37,8 @@ pub enum DocError {
         extension: String,
         what: String,
     },
+    #[error("{path}: cannot bring the physics to the current schema: {reason}")]
+    Migrate { path: PathBuf, reason: String },
 }
 
 /// A failure to apply an edit: names the bone (node) and the key.

@@ -1,7 +1,9 @@
 //! The one table of the physics schema: every key the tool owns, with its path, type, unit,
-//! range, default and help text. Parsing takes numeric defaults and ranges from it, `edit
-//! --set` checks keys against it, the inspector shows its help as tooltips, and the README's
-//! schema tables are rendered from it (a test keeps them equal).
+//! range, default, origin (the seed's key or one this project added) and help text. The codec
+//! (`parse` reads, `write` writes) takes keys, defaults and ranges from it, `edit --set` checks
+//! keys against it, the inspector shows its help as tooltips, and the README's schema tables
+//! are rendered from it (a test keeps them equal). Code elsewhere names a key by its [`Key`],
+//! never by a string (a test scans the source).
 
 /// Where a key lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,6 +16,16 @@ pub enum Section {
     Drive,
     /// The root's `extras.physics.balance`.
     Balance,
+    /// The root's `extras.physics` (beside `balance`).
+    Root,
+}
+
+/// Whether a key is the seed's (its loader reads it, with the seed's type and meaning) or one
+/// this project added (a loader that knows only the seed ignores it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    Seed,
+    Added,
 }
 
 /// A numeric key's default and allowed range (inclusive unless `exclusive_min`).
@@ -28,6 +40,7 @@ pub struct NumSpec {
 /// One schema key.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Field {
+    pub id: Key,
     pub section: Section,
     /// Path inside the section (`radius`, `offset.translation`, `limit_min_deg`).
     pub key: &'static str,
@@ -37,6 +50,7 @@ pub struct Field {
     pub default: &'static str,
     pub help: &'static str,
     pub num: Option<NumSpec>,
+    pub origin: Origin,
 }
 
 const fn num(default: f64, min: f64, max: f64, exclusive_min: bool) -> Option<NumSpec> {
@@ -50,61 +64,222 @@ const fn num(default: f64, min: f64, max: f64, exclusive_min: bool) -> Option<Nu
 
 const INF: f64 = f64::INFINITY;
 
-const fn f(
+/// The text columns of a row: type and unit, default, help.
+type Text = (&'static str, &'static str, &'static str);
+
+const fn row(
+    (id, origin): (Key, Origin),
     section: Section,
     key: &'static str,
-    ty: &'static str,
-    default: &'static str,
-    help: &'static str,
+    (ty, default, help): Text,
     num: Option<NumSpec>,
 ) -> Field {
     Field {
+        id,
         section,
         key,
         ty,
         default,
         help,
         num,
+        origin,
     }
 }
 
+const fn f(
+    section: Section,
+    (id, key): (Key, &'static str),
+    ty: &'static str,
+    default: &'static str,
+    help: &'static str,
+    num: Option<NumSpec>,
+) -> Field {
+    row((id, Origin::Seed), section, key, (ty, default, help), num)
+}
+
+/// A row of a key this project added beyond the seed.
+const fn added(
+    section: Section,
+    (id, key): (Key, &'static str),
+    ty: &'static str,
+    default: &'static str,
+    help: &'static str,
+    num: Option<NumSpec>,
+) -> Field {
+    row((id, Origin::Added), section, key, (ty, default, help), num)
+}
+
+/// Every schema key, as code names it. [`Key::path`] is its dotted path as edits spell it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Key {
+    Collider,
+    Radius,
+    HalfHeight,
+    HalfExtents,
+    OffsetTranslation,
+    OffsetRotation,
+    Mass,
+    CollisionGroup,
+    CollisionMask,
+    Constraint,
+    Drive,
+    ConstraintType,
+    ParentBone,
+    SwingLimit,
+    SwingExtents,
+    TwistLimit,
+    TwistRange,
+    SwingYAxis,
+    HingeAxis,
+    LimitMin,
+    LimitMax,
+    Stiffness,
+    Damping,
+    MaxTorque,
+    FollowStrength,
+    BalanceEnabled,
+    TorsoBone,
+    PelvisBone,
+    FootBones,
+    UprightKp,
+    UprightKd,
+    UprightMaxTorque,
+    AnkleKp,
+    AnkleKd,
+    AnkleMaxTorque,
+    SchemaVersion,
+}
+
+impl Key {
+    /// The table's row of this key.
+    pub fn field(self) -> &'static Field {
+        FIELDS
+            .iter()
+            .find(|f| f.id == self)
+            .expect("every Key has a row in FIELDS (tested)")
+    }
+
+    /// The key's name inside its section (`limit_min_deg`, `offset.translation`).
+    pub fn name(self) -> &'static str {
+        self.field().key
+    }
+
+    /// The dotted path as edits spell it (`constraint.limit_min_deg`, `balance.ankle_kp`,
+    /// `radius`, `schema_version` on the document).
+    pub fn path(self) -> &'static str {
+        PATHS
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map(|(_, p)| *p)
+            .expect("every Key has a path (tested)")
+    }
+
+    /// The numeric default and range (a bug, caught by the tests, when the key is not a number).
+    pub fn spec(self) -> NumSpec {
+        self.field().num.unwrap_or(NumSpec {
+            default: 0.0,
+            min: -INF,
+            max: INF,
+            exclusive_min: false,
+        })
+    }
+
+    /// The numeric default.
+    pub fn default_num(self) -> f64 {
+        self.spec().default
+    }
+
+    /// The key whose path is `path`.
+    pub fn from_path(path: &str) -> Option<Key> {
+        PATHS.iter().find(|(_, p)| *p == path).map(|(k, _)| *k)
+    }
+}
+
+/// The schema version this build writes into the root's `extras.physics.schema_version`.
+/// Version 1 (no key) put asymmetric limits as objects inside the seed's keys.
+pub const SCHEMA_VERSION: u32 = 2;
+
+use Key as K;
 use Section::*;
 
 /// Every key, in README order.
 pub const FIELDS: &[Field] = &[
-    f(Bone, "collider", "`\"capsule\"`, `\"sphere\"`, `\"box\"`, `\"none\"`", "no collider", "collision shape of the bone's rigid body", None),
-    f(Bone, "radius", "number, m, > 0", "0.05", "capsule and sphere radius", num(0.05, 0.0, INF, true)),
-    f(Bone, "half_height", "number, m, >= 0", "0.1", "half length of the capsule's cylinder part (caps excluded)", num(0.1, 0.0, INF, false)),
-    f(Bone, "half_extents", "[x, y, z], m, each > 0", "[0.1, 0.1, 0.1]", "box half sizes, in the collider's frame", None),
-    f(Bone, "offset.translation", "[x, y, z], m, bone space", "halfway from the bone's origin to its first child", "collider centre", None),
-    f(Bone, "offset.rotation", "[x, y, z, w] quaternion, bone space", "rotation taking +Y onto the direction to the first child", "collider orientation; a capsule's long axis is its local +Y", None),
-    f(Bone, "mass", "number, kg, > 0", "1.0", "body mass", num(1.0, 0.0, INF, true)),
-    f(Bone, "collision_group", "string", "`\"default\"`", "the group this body belongs to", None),
-    f(Bone, "collision_mask", "comma-separated group names, or `\"all\"`", "`\"all\"`", "groups it collides with; `world` is the ground", None),
-    f(Bone, "constraint", "object, see below", "no constraint", "joint to the parent bone", None),
-    f(Bone, "drive", "object, see below", "defaults below whenever there is a constraint", "PD motor of the joint", None),
-    f(Constraint, "type", "`\"ball_socket\"` or `\"hinge\"`", "required", "joint type", None),
-    f(Constraint, "parent_bone", "string (bone name or `node<index>`)", "nearest ancestor bone with a collider (warning)", "the body this bone is joined to", None),
-    f(Constraint, "swing_limit_deg", "number, deg, 0..180; or `{\"pos_y\", \"neg_y\", \"pos_z\", \"neg_z\"}`, deg, each 0..175", "180", "ball socket: a number is a circular cone of that half-angle around the primary axis; the object gives the largest tilt of the primary axis away from its rest direction toward +Y, -Y, +Z and -Z of the joint frame (boundary below)", num(180.0, 0.0, 180.0, false)),
-    f(Constraint, "twist_limit_deg", "number, deg, 0..180; or `[min, max]`, deg, each -180..180, min <= max", "180", "ball socket: rotation about the primary axis allowed, ± the number or from min to max (right-handed, rest = 0)", num(180.0, 0.0, 180.0, false)),
-    f(Constraint, "swing_y_axis", "[x, y, z], bone space", "bone-space +Z made perpendicular to the primary axis (+X when +Z is within 1° of it)", "ball socket: the joint frame's Y axis, made perpendicular to the primary axis; an error when within 1° of it", None),
-    f(Constraint, "hinge_axis", "[x, y, z], bone space, non-zero", "[0, 0, 1]", "hinge: rotation axis", None),
-    f(Constraint, "limit_min_deg", "number, deg, -180..180", "-180", "hinge: lowest angle (right-handed about the axis)", num(-180.0, -180.0, 180.0, false)),
-    f(Constraint, "limit_max_deg", "number, deg, -180..180, >= min", "180", "hinge: highest angle", num(180.0, -180.0, 180.0, false)),
-    f(Drive, "stiffness", "N*m/rad, >= 0", "50", "pull toward the target per radian of error", num(50.0, 0.0, INF, false)),
-    f(Drive, "damping", "N*m*s/rad, >= 0", "5", "resistance per rad/s of velocity error", num(5.0, 0.0, INF, false)),
-    f(Drive, "max_torque", "N*m, >= 0", "200", "the largest torque the drive applies", num(200.0, 0.0, INF, false)),
-    f(Drive, "follow_strength", "multiplier, >= 0", "1", "stiffness, damping and max_torque are multiplied by it while the joint follows an animation clip (a per-joint strength profile, as Unreal's physical-animation strength); 0 leaves the joint limp while a clip plays", num(1.0, 0.0, INF, false)),
-    f(Balance, "enabled", "bool", "true", "active balance on or off", None),
-    f(Balance, "torso_bone", "bone name", "by role; `\"pelvis\"` when no role resolves", "the bone held upright toward world vertical", None),
-    f(Balance, "pelvis_bone", "bone name", "by role; `\"pelvis\"` when no role resolves", "its height defines \"fell\"", None),
-    f(Balance, "foot_bones", "comma-separated bone names", "by role; `\"foot_l,foot_r\"` when no role resolves", "support feet for the ankle strategy", None),
-    f(Balance, "upright_kp", "N*m/rad, >= 0", "3000", "upright PD stiffness", num(3000.0, 0.0, INF, false)),
-    f(Balance, "upright_kd", "N*m*s/rad, >= 0", "300", "upright PD damping", num(300.0, 0.0, INF, false)),
-    f(Balance, "upright_max_torque", "N*m, >= 0", "1000", "upright torque limit", num(1000.0, 0.0, INF, false)),
-    f(Balance, "ankle_kp", "N*m/rad, >= 0", "300", "ankle counter-torque per radian of centre-of-mass lean over the grounded feet", num(300.0, 0.0, INF, false)),
-    f(Balance, "ankle_kd", "N*m*s/rad, >= 0", "60", "ankle counter-torque per rad/s of lean", num(60.0, 0.0, INF, false)),
-    f(Balance, "ankle_max_torque", "N*m, >= 0", "150", "ankle torque limit", num(150.0, 0.0, INF, false)),
+    f(Bone, (K::Collider, "collider"), "`\"capsule\"`, `\"sphere\"`, `\"box\"`, `\"none\"`", "no collider", "collision shape of the bone's rigid body", None),
+    f(Bone, (K::Radius, "radius"), "number, m, > 0", "0.05", "capsule and sphere radius", num(0.05, 0.0, INF, true)),
+    f(Bone, (K::HalfHeight, "half_height"), "number, m, >= 0", "0.1", "half length of the capsule's cylinder part (caps excluded)", num(0.1, 0.0, INF, false)),
+    added(Bone, (K::HalfExtents, "half_extents"), "[x, y, z], m, each > 0", "[0.1, 0.1, 0.1]", "box half sizes, in the collider's frame", None),
+    added(Bone, (K::OffsetTranslation, "offset.translation"), "[x, y, z], m, bone space", "halfway from the bone's origin to its first child", "collider centre", None),
+    added(Bone, (K::OffsetRotation, "offset.rotation"), "[x, y, z, w] quaternion, bone space", "rotation taking +Y onto the direction to the first child", "collider orientation; a capsule's long axis is its local +Y", None),
+    f(Bone, (K::Mass, "mass"), "number, kg, > 0", "1.0", "body mass", num(1.0, 0.0, INF, true)),
+    f(Bone, (K::CollisionGroup, "collision_group"), "string", "`\"default\"`", "the group this body belongs to", None),
+    f(Bone, (K::CollisionMask, "collision_mask"), "comma-separated group names, or `\"all\"`", "`\"all\"`", "groups it collides with; `world` is the ground", None),
+    f(Bone, (K::Constraint, "constraint"), "object, see below", "no constraint", "joint to the parent bone", None),
+    added(Bone, (K::Drive, "drive"), "object, see below", "defaults below whenever there is a constraint", "PD motor of the joint", None),
+    f(Constraint, (K::ConstraintType, "type"), "`\"ball_socket\"` or `\"hinge\"`", "required", "joint type", None),
+    f(Constraint, (K::ParentBone, "parent_bone"), "string (bone name or `node<index>`)", "nearest ancestor bone with a collider (warning)", "the body this bone is joined to", None),
+    f(Constraint, (K::SwingLimit, "swing_limit_deg"), "number, deg, 0..180", "180", "ball socket: a circular cone of that half-angle around the primary axis. With `swing_extents_deg` it holds that limit's circular approximation for loaders that know only the seed: the largest of the four extents, so such a loader refuses no pose the exact limit allows", num(180.0, 0.0, 180.0, false)),
+    added(Constraint, (K::SwingExtents, "swing_extents_deg"), "`{\"pos_y\", \"neg_y\", \"pos_z\", \"neg_z\"}`, deg, each 0..175", "all four `swing_limit_deg`", "ball socket: the exact (asymmetric) swing limit, preferred to `swing_limit_deg` when present: the largest tilt of the primary axis away from its rest direction toward +Y, -Y, +Z and -Z of the joint frame (boundary below)", None),
+    f(Constraint, (K::TwistLimit, "twist_limit_deg"), "number, deg, 0..180", "180", "ball socket: rotation about the primary axis allowed, ± the number (right-handed, rest = 0). With `twist_range_deg` it holds that range's approximation for loaders that know only the seed: the larger magnitude of its two ends, so such a loader refuses no twist the exact range allows", num(180.0, 0.0, 180.0, false)),
+    added(Constraint, (K::TwistRange, "twist_range_deg"), "`[min, max]`, deg, each -180..180, min <= max", "± `twist_limit_deg`", "ball socket: the exact (asymmetric) twist range, preferred to `twist_limit_deg` when present", None),
+    added(Constraint, (K::SwingYAxis, "swing_y_axis"), "[x, y, z], bone space", "bone-space +Z made perpendicular to the primary axis (+X when +Z is within 1° of it)", "ball socket: the joint frame's Y axis, made perpendicular to the primary axis; an error when within 1° of it", None),
+    f(Constraint, (K::HingeAxis, "hinge_axis"), "[x, y, z], bone space, non-zero", "[0, 0, 1]", "hinge: rotation axis", None),
+    f(Constraint, (K::LimitMin, "limit_min_deg"), "number, deg, -180..180", "-180", "hinge: lowest angle (right-handed about the axis)", num(-180.0, -180.0, 180.0, false)),
+    f(Constraint, (K::LimitMax, "limit_max_deg"), "number, deg, -180..180, >= min", "180", "hinge: highest angle", num(180.0, -180.0, 180.0, false)),
+    added(Drive, (K::Stiffness, "stiffness"), "N*m/rad, >= 0", "50", "pull toward the target per radian of error", num(50.0, 0.0, INF, false)),
+    added(Drive, (K::Damping, "damping"), "N*m*s/rad, >= 0", "5", "resistance per rad/s of velocity error", num(5.0, 0.0, INF, false)),
+    added(Drive, (K::MaxTorque, "max_torque"), "N*m, >= 0", "200", "the largest torque the drive applies", num(200.0, 0.0, INF, false)),
+    added(Drive, (K::FollowStrength, "follow_strength"), "multiplier, >= 0", "1", "stiffness, damping and max_torque are multiplied by it while the joint follows an animation clip (a per-joint strength profile, as Unreal's physical-animation strength); 0 leaves the joint limp while a clip plays", num(1.0, 0.0, INF, false)),
+    added(Balance, (K::BalanceEnabled, "enabled"), "bool", "true", "active balance on or off", None),
+    added(Balance, (K::TorsoBone, "torso_bone"), "bone name", "by role; `\"pelvis\"` when no role resolves", "the bone held upright toward world vertical", None),
+    added(Balance, (K::PelvisBone, "pelvis_bone"), "bone name", "by role; `\"pelvis\"` when no role resolves", "its height defines \"fell\"", None),
+    added(Balance, (K::FootBones, "foot_bones"), "comma-separated bone names", "by role; `\"foot_l,foot_r\"` when no role resolves", "support feet for the ankle strategy", None),
+    added(Balance, (K::UprightKp, "upright_kp"), "N*m/rad, >= 0", "3000", "upright PD stiffness", num(3000.0, 0.0, INF, false)),
+    added(Balance, (K::UprightKd, "upright_kd"), "N*m*s/rad, >= 0", "300", "upright PD damping", num(300.0, 0.0, INF, false)),
+    added(Balance, (K::UprightMaxTorque, "upright_max_torque"), "N*m, >= 0", "1000", "upright torque limit", num(1000.0, 0.0, INF, false)),
+    added(Balance, (K::AnkleKp, "ankle_kp"), "N*m/rad, >= 0", "300", "ankle counter-torque per radian of centre-of-mass lean over the grounded feet", num(300.0, 0.0, INF, false)),
+    added(Balance, (K::AnkleKd, "ankle_kd"), "N*m*s/rad, >= 0", "60", "ankle counter-torque per rad/s of lean", num(60.0, 0.0, INF, false)),
+    added(Balance, (K::AnkleMaxTorque, "ankle_max_torque"), "N*m, >= 0", "150", "ankle torque limit", num(150.0, 0.0, INF, false)),
+    added(Root, (K::SchemaVersion, "schema_version"), "integer", "1 (a file written before the key existed)", "the physics schema version the file was written with; this build writes 2 and reads 1 and 2 (version 1 put asymmetric limits as objects inside the seed's keys; a save rewrites them)", num(1.0, 1.0, INF, false)),
+];
+
+/// The dotted path of every key as edits spell it.
+const PATHS: &[(Key, &str)] = &[
+    (K::Collider, "collider"),
+    (K::Radius, "radius"),
+    (K::HalfHeight, "half_height"),
+    (K::HalfExtents, "half_extents"),
+    (K::OffsetTranslation, "offset.translation"),
+    (K::OffsetRotation, "offset.rotation"),
+    (K::Mass, "mass"),
+    (K::CollisionGroup, "collision_group"),
+    (K::CollisionMask, "collision_mask"),
+    (K::Constraint, "constraint"),
+    (K::Drive, "drive"),
+    (K::ConstraintType, "constraint.type"),
+    (K::ParentBone, "constraint.parent_bone"),
+    (K::SwingLimit, "constraint.swing_limit_deg"),
+    (K::SwingExtents, "constraint.swing_extents_deg"),
+    (K::TwistLimit, "constraint.twist_limit_deg"),
+    (K::TwistRange, "constraint.twist_range_deg"),
+    (K::SwingYAxis, "constraint.swing_y_axis"),
+    (K::HingeAxis, "constraint.hinge_axis"),
+    (K::LimitMin, "constraint.limit_min_deg"),
+    (K::LimitMax, "constraint.limit_max_deg"),
+    (K::Stiffness, "drive.stiffness"),
+    (K::Damping, "drive.damping"),
+    (K::MaxTorque, "drive.max_torque"),
+    (K::FollowStrength, "drive.follow_strength"),
+    (K::BalanceEnabled, "balance.enabled"),
+    (K::TorsoBone, "balance.torso_bone"),
+    (K::PelvisBone, "balance.pelvis_bone"),
+    (K::FootBones, "balance.foot_bones"),
+    (K::UprightKp, "balance.upright_kp"),
+    (K::UprightKd, "balance.upright_kd"),
+    (K::UprightMaxTorque, "balance.upright_max_torque"),
+    (K::AnkleKp, "balance.ankle_kp"),
+    (K::AnkleKd, "balance.ankle_kd"),
+    (K::AnkleMaxTorque, "balance.ankle_max_torque"),
+    (K::SchemaVersion, "schema_version"),
 ];
 
 /// The fields of a section.
@@ -135,13 +310,7 @@ pub fn sub_keys(s: Section, prefix: &str) -> Vec<&'static str> {
 /// A field by its path as edits spell it (`radius`, `constraint.limit_min_deg`,
 /// `drive.stiffness`, `balance.ankle_kp`).
 pub fn find(path: &str) -> Option<&'static Field> {
-    let (s, key) = match path.split_once('.') {
-        Some(("constraint", k)) => (Constraint, k),
-        Some(("drive", k)) => (Drive, k),
-        Some(("balance", k)) => (Balance, k),
-        _ => (Bone, path),
-    };
-    section(s).find(|f| f.key == key)
+    Key::from_path(path).map(Key::field)
 }
 
 /// The help text of a path, for tooltips (empty when the path is not a schema key).
@@ -165,9 +334,18 @@ pub fn num_spec(s: Section, key: &str) -> NumSpec {
 
 /// The README table of a section (Markdown).
 pub fn markdown_table(s: Section) -> String {
-    let mut out = String::from("| key | type, unit | default | meaning |\n|---|---|---|---|\n");
+    let mut out = String::from(
+        "| key | from | type, unit | default | meaning |\n|---|---|---|---|---|\n",
+    );
     for f in section(s) {
-        out += &format!("| `{}` | {} | {} | {} |\n", f.key, f.ty, f.default, f.help);
+        let origin = match f.origin {
+            Origin::Seed => "seed",
+            Origin::Added => "added",
+        };
+        out += &format!(
+            "| `{}` | {origin} | {} | {} | {} |\n",
+            f.key, f.ty, f.default, f.help
+        );
     }
     out
 }
@@ -186,6 +364,18 @@ mod tests {
                 .unwrap_or_else(|| panic!("{} has no numeric spec", f.key));
             assert!(n.default >= n.min && n.default <= n.max, "{}", f.key);
         }
+    }
+
+    #[test]
+    fn every_key_has_one_row_and_one_path_in_its_section() {
+        for f in FIELDS {
+            assert_eq!(f.id.field().key, f.key);
+            let path = f.id.path();
+            assert!(path.ends_with(f.key), "{path} vs {}", f.key);
+            assert_eq!(Key::from_path(path), Some(f.id));
+            assert_eq!(FIELDS.iter().filter(|g| g.id == f.id).count(), 1);
+        }
+        assert_eq!(PATHS.len(), FIELDS.len());
     }
 
     #[test]

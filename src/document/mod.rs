@@ -6,6 +6,7 @@ pub mod accessor;
 pub mod animation;
 mod bin;
 mod bones;
+pub mod canonical;
 pub mod compression;
 pub mod container;
 mod diagnostics;
@@ -14,13 +15,14 @@ mod error;
 mod extensions;
 pub mod fields;
 pub mod geometry;
-mod parse;
+pub mod parse;
 pub mod placement;
 mod save;
 pub mod schema;
 mod skeleton;
 pub mod uri;
 mod validate;
+pub mod write;
 
 pub use animation::{Animations, Channel, ChannelPath, Clip, Interpolation, LocalTrs};
 pub use bones::{Bone, BoneId};
@@ -71,6 +73,8 @@ pub struct Document {
     pub bones: Vec<Bone>,
     names: HashMap<String, BoneId>,
     pub balance: BalanceSettings,
+    /// The physics schema version the file says it was written with (1 when it says none).
+    pub schema_version: u32,
     pub diagnostics: Vec<Diagnostic>,
     /// Count of edits applied since load or the last save.
     edits_since_save: usize,
@@ -143,6 +147,7 @@ impl Document {
             bones: Vec::new(),
             names: HashMap::new(),
             balance: BalanceSettings::default(),
+            schema_version: 1,
             diagnostics: Vec::new(),
             edits_since_save: 0,
         };
@@ -180,19 +185,19 @@ impl Document {
             .collect();
         self.names = name_index(&list);
         validate::check_bones(&mut list, &self.names, &mut diags);
-        let balance_json = self.json.pointer("/extras/physics/balance");
+        let root_physics = self
+            .json
+            .get("extras")
+            .and_then(|e| e.get(write::PHYSICS));
+        let balance_json = root_physics.and_then(|p| p.get(write::BALANCE));
         let mut cx = parse::Ctx {
             node: None,
             bone: "document",
             diags: &mut diags,
         };
+        self.schema_version = parse::parse_root(root_physics, &mut cx);
         self.balance = parse::parse_balance(balance_json, &mut cx);
-        validate::check_balance(
-            &self.balance,
-            balance_json.is_some(),
-            &self.names,
-            &mut diags,
-        );
+        validate::check_balance(&self.balance, &self.names, &mut diags);
         self.bones = list;
         diags.extend(self.scale_diagnostics());
         diags.extend(validate::check_swing_axes(self));
@@ -226,6 +231,26 @@ impl Document {
     /// A bone's `extras.physics` object as the file states it, if it has one.
     pub fn physics_json(&self, id: BoneId) -> Option<&Value> {
         bones::node_physics(&self.json, self.bone(id).node)
+    }
+
+    /// True when the file has a balance object (`extras.physics.balance` of the root).
+    pub fn has_balance_settings(&self) -> bool {
+        self.json
+            .get("extras")
+            .and_then(|e| e.get(write::PHYSICS))
+            .and_then(|p| p.get(write::BALANCE))
+            .is_some()
+    }
+
+    /// A node's `extras.physics` object as the file states it, if it has one.
+    pub fn physics_json_of_node(&self, node: usize) -> Option<&Value> {
+        bones::node_physics(&self.json, node)
+    }
+
+    /// The edits that bring this document to this build's schema before a save (version 1's
+    /// limits rewritten, the version stamped), or None when it needs none.
+    pub fn migration(&self) -> Option<Edit> {
+        canonical::migration(self)
     }
 
     /// The document's JSON (read only; change it through [`Document::apply`]).

@@ -1,9 +1,13 @@
-//! Reads `extras.physics` JSON into the typed schema, defaults filled in, every problem
-//! reported as a [`Diagnostic`] naming node and key. Nothing is skipped silently.
+//! The codec's reader: `extras.physics` JSON into the typed schema, defaults filled in, every
+//! problem reported as a [`Diagnostic`] naming node and key. Nothing is skipped silently.
+//! [`super::write`] is its exact inverse. The exact limit keys (`swing_extents_deg`,
+//! `twist_range_deg`) are preferred to the seed's approximations when present; version 1's
+//! objects inside the seed's keys are still read, with a warning that a save rewrites them.
 
 use super::diagnostics::Diagnostic;
-use super::fields::{self, NumSpec, Section};
+use super::fields::{self, Key, NumSpec, Section};
 use super::schema::*;
+use super::write::{self, leaf, SWING_EXTENT_KEYS};
 use serde_json::{Map, Value};
 
 /// Collects diagnostics for one node (or the document, when `node` is None).
@@ -102,6 +106,12 @@ impl Ctx<'_> {
     ) -> f64 {
         let spec = fields::num_spec(section, name);
         self.number(obj, prefix, name, spec.default, Range::from_spec(spec))
+    }
+
+    /// A number keyed by the table (its leaf name inside `obj`, default and range from the row).
+    fn key(&mut self, obj: &Map<String, Value>, prefix: &str, key: Key) -> f64 {
+        let spec = key.spec();
+        self.number(obj, prefix, leaf(key), spec.default, Range::from_spec(spec))
     }
 
     fn string(
@@ -205,13 +215,17 @@ pub(crate) fn parse_bone_physics(value: &Value, cx: &mut Ctx) -> BonePhysics {
         return out;
     };
     cx.unknown_keys(obj, "", &physics_keys());
-    out.mass = cx.field(obj, Section::Bone, "", "mass");
-    out.collision_group = cx.string(obj, "", "collision_group", DEFAULT_COLLISION_GROUP);
-    out.collision_mask = cx.string(obj, "", "collision_mask", DEFAULT_COLLISION_MASK);
+    out.mass = cx.key(obj, "", Key::Mass);
+    let (group, mask) = (leaf(Key::CollisionGroup), leaf(Key::CollisionMask));
+    out.collision_group = cx.string(obj, "", group, DEFAULT_COLLISION_GROUP);
+    out.collision_mask = cx.string(obj, "", mask, DEFAULT_COLLISION_MASK);
     out.collider = parse_collider(obj, cx);
-    out.constraint = obj.get("constraint").and_then(|c| parse_constraint(c, cx));
-    if out.constraint.is_some() || obj.contains_key("drive") {
-        out.drive = Some(parse_drive(obj.get("drive"), cx));
+    let drive = leaf(Key::Drive);
+    out.constraint = obj
+        .get(leaf(Key::Constraint))
+        .and_then(|c| parse_constraint(c, cx));
+    if out.constraint.is_some() || obj.contains_key(drive) {
+        out.drive = Some(parse_drive(obj.get(drive), cx));
     }
     out
 }
@@ -361,110 +375,152 @@ fn parse_ball_socket(obj: &Map<String, Value>, cx: &mut Ctx) -> ConstraintKind {
         None => None,
     };
     ConstraintKind::BallSocket {
-        swing_limit_deg: parse_swing(obj.get("swing_limit_deg"), cx),
-        twist_limit_deg: parse_twist(obj.get("twist_limit_deg"), cx),
+        swing_limit_deg: parse_swing(obj, cx),
+        twist_limit_deg: parse_twist(obj, cx),
         swing_y_axis,
     }
 }
 
-/// `swing_limit_deg`: a number (circular cone, 0..180) or `{pos_y, neg_y, pos_z, neg_z}`
-/// (each 0..175).
-fn parse_swing(value: Option<&Value>, cx: &mut Ctx) -> SwingExtentsDeg {
-    const KEY: &str = "constraint.swing_limit_deg";
-    let default = SwingExtentsDeg::circular(DEFAULT_SWING_LIMIT_DEG);
-    let Some(value) = value else {
-        return default;
-    };
-    if let Some(obj) = value.as_object() {
-        cx.unknown_keys(obj, KEY, SWING_EXTENT_KEYS);
-        let mut out = [0.0; 4];
-        for (o, name) in out.iter_mut().zip(SWING_EXTENT_KEYS) {
-            if !obj.contains_key(*name) {
-                cx.error(
-                    &join(KEY, name),
-                    "missing; the four-extent form needs pos_y, neg_y, pos_z and neg_z; using the default 180 (no limit)",
-                );
-                return default;
-            }
-            let range = Range::Within(0.0, MAX_SWING_EXTENT_DEG);
-            let before = cx.diags.len();
-            *o = cx.number(obj, KEY, name, DEFAULT_SWING_LIMIT_DEG, range);
-            if cx.diags.len() > before {
-                // One bad extent makes the whole limit the default (no limit), as the message says.
-                return default;
-            }
-        }
-        return SwingExtentsDeg::from_array(out);
-    }
-    let wrap = serde_json::Map::from_iter([("swing_limit_deg".to_string(), value.clone())]);
-    if !value.is_number() {
-        cx.wrong_type(
-            KEY,
-            "a number or an object {pos_y, neg_y, pos_z, neg_z}",
-            value,
-            DEFAULT_SWING_LIMIT_DEG,
-        );
-        return default;
-    }
-    let deg = cx.number(
-        &wrap,
-        "constraint",
-        "swing_limit_deg",
-        DEFAULT_SWING_LIMIT_DEG,
-        Range::Within(0.0, 180.0),
+/// The note on version 1's form of a limit: read, and rewritten by the next save.
+fn legacy_note(cx: &mut Ctx, key: &str, exact: &str, approx: f64) {
+    cx.warning(
+        key,
+        format!(
+            "an earlier version's form (schema 1): a loader that knows only the seed reads a \
+             non-number here as 0, a locked joint. Read as the exact limit; saving rewrites it \
+             as the number {approx} (the seed's approximation) plus `{exact}`"
+        ),
     );
-    SwingExtentsDeg::circular(deg)
 }
 
-/// `twist_limit_deg`: a number (±, 0..180) or `[min, max]` (each -180..180, min <= max).
-fn parse_twist(value: Option<&Value>, cx: &mut Ctx) -> TwistRangeDeg {
-    const KEY: &str = "constraint.twist_limit_deg";
-    let default = TwistRangeDeg::symmetric(DEFAULT_TWIST_LIMIT_DEG);
-    let Some(value) = value else {
+/// Warns when the seed's number is not the approximation of the exact key beside it (another
+/// tool changed one of them): the tool uses the exact key, a seed loader the number.
+fn check_approx(cx: &mut Ctx, obj: &Map<String, Value>, (seed, exact): (Key, Key), approx: f64) {
+    let Some(n) = obj.get(leaf(seed)).and_then(Value::as_f64) else {
+        return;
+    };
+    if (n - approx).abs() > 1e-9 {
+        cx.warning(
+            seed.path(),
+            format!(
+                "{n} disagrees with `{}` (whose approximation for seed loaders is {approx}): \
+                 this tool uses `{}`, a loader that knows only the seed uses {n}; set either \
+                 one to make them agree",
+                leaf(exact),
+                leaf(exact)
+            ),
+        );
+    }
+}
+
+/// The swing limit: `swing_extents_deg` when present, else the seed's `swing_limit_deg`
+/// (a number; version 1's four-extent object is read with a note).
+fn parse_swing(obj: &Map<String, Value>, cx: &mut Ctx) -> SwingExtentsDeg {
+    let default = SwingExtentsDeg::circular(Key::SwingLimit.default_num());
+    if let Some(v) = obj.get(leaf(Key::SwingExtents)) {
+        let Some(s) = parse_extents(v, Key::SwingExtents.path(), cx) else {
+            return default;
+        };
+        check_approx(cx, obj, (Key::SwingLimit, Key::SwingExtents), write::swing_approx_deg(&s));
+        return s;
+    }
+    let Some(value) = obj.get(leaf(Key::SwingLimit)) else {
         return default;
     };
-    if value.is_array() {
-        let wrap = serde_json::Map::from_iter([("twist_limit_deg".to_string(), value.clone())]);
-        let Some([lo, hi]) = cx.vector::<2>(&wrap, "constraint", "twist_limit_deg") else {
-            return default;
-        };
-        if !(-180.0..=180.0).contains(&lo) || !(-180.0..=180.0).contains(&hi) {
-            cx.error(
-                KEY,
-                format!("[{lo}, {hi}] is out of range: both must lie within -180..180; using the default"),
-            );
-            return default;
+    let key = Key::SwingLimit.path();
+    if value.is_object() {
+        let s = parse_extents(value, key, cx);
+        if let Some(s) = &s {
+            legacy_note(cx, key, leaf(Key::SwingExtents), write::swing_approx_deg(s));
         }
-        if lo > hi {
-            cx.error(
-                KEY,
-                format!("min {lo} is greater than max {hi}; using the default -180..180"),
-            );
-            return default;
-        }
-        return TwistRangeDeg {
-            min_deg: lo,
-            max_deg: hi,
-        };
+        return s.unwrap_or(default);
     }
     if !value.is_number() {
-        cx.wrong_type(
-            KEY,
-            "a number or [min, max]",
-            value,
-            DEFAULT_TWIST_LIMIT_DEG,
-        );
+        cx.wrong_type(key, "a number", value, default.pos_y);
         return default;
     }
-    let wrap = serde_json::Map::from_iter([("twist_limit_deg".to_string(), value.clone())]);
-    let deg = cx.number(
-        &wrap,
-        "constraint",
-        "twist_limit_deg",
-        DEFAULT_TWIST_LIMIT_DEG,
-        Range::Within(0.0, 180.0),
-    );
-    TwistRangeDeg::symmetric(deg)
+    SwingExtentsDeg::circular(cx.key(obj, "constraint", Key::SwingLimit))
+}
+
+/// The four-extent object `{pos_y, neg_y, pos_z, neg_z}` (each 0..175), or None (with an error).
+fn parse_extents(value: &Value, key: &str, cx: &mut Ctx) -> Option<SwingExtentsDeg> {
+    let Some(obj) = value.as_object() else {
+        cx.wrong_type(key, "an object {pos_y, neg_y, pos_z, neg_z}", value, "no limit");
+        return None;
+    };
+    cx.unknown_keys(obj, key, &SWING_EXTENT_KEYS);
+    let mut out = [0.0; 4];
+    for (o, name) in out.iter_mut().zip(SWING_EXTENT_KEYS) {
+        if !obj.contains_key(name) {
+            cx.error(
+                &join(key, name),
+                "missing; the four-extent form needs pos_y, neg_y, pos_z and neg_z; using the default 180 (no limit)",
+            );
+            return None;
+        }
+        let range = Range::Within(0.0, MAX_SWING_EXTENT_DEG);
+        let before = cx.diags.len();
+        *o = cx.number(obj, key, name, Key::SwingLimit.default_num(), range);
+        if cx.diags.len() > before {
+            // One bad extent makes the whole limit the default (no limit), as the message says.
+            return None;
+        }
+    }
+    Some(SwingExtentsDeg::from_array(out))
+}
+
+/// The twist range: `twist_range_deg` when present, else the seed's `twist_limit_deg`
+/// (± a number; version 1's `[min, max]` is read with a note).
+fn parse_twist(obj: &Map<String, Value>, cx: &mut Ctx) -> TwistRangeDeg {
+    let default = TwistRangeDeg::symmetric(Key::TwistLimit.default_num());
+    if let Some(v) = obj.get(leaf(Key::TwistRange)) {
+        let Some(t) = parse_range(v, Key::TwistRange.path(), cx) else {
+            return default;
+        };
+        check_approx(cx, obj, (Key::TwistLimit, Key::TwistRange), write::twist_approx_deg(&t));
+        return t;
+    }
+    let Some(value) = obj.get(leaf(Key::TwistLimit)) else {
+        return default;
+    };
+    let key = Key::TwistLimit.path();
+    if value.is_array() {
+        let t = parse_range(value, key, cx);
+        if let Some(t) = &t {
+            legacy_note(cx, key, leaf(Key::TwistRange), write::twist_approx_deg(t));
+        }
+        return t.unwrap_or(default);
+    }
+    if !value.is_number() {
+        cx.wrong_type(key, "a number", value, default.max_deg);
+        return default;
+    }
+    TwistRangeDeg::symmetric(cx.key(obj, "constraint", Key::TwistLimit))
+}
+
+/// `[min, max]`, each -180..180, min <= max; or None (with an error).
+fn parse_range(value: &Value, key: &str, cx: &mut Ctx) -> Option<TwistRangeDeg> {
+    let (prefix, name) = key.rsplit_once('.').unwrap_or(("", key));
+    let wrap = serde_json::Map::from_iter([(name.to_string(), value.clone())]);
+    let [lo, hi] = cx.vector::<2>(&wrap, prefix, name)?;
+    if !(-180.0..=180.0).contains(&lo) || !(-180.0..=180.0).contains(&hi) {
+        cx.error(
+            key,
+            format!("[{lo}, {hi}] is out of range: both must lie within -180..180; using the default"),
+        );
+        return None;
+    }
+    if lo > hi {
+        cx.error(
+            key,
+            format!("min {lo} is greater than max {hi}; using the default -180..180"),
+        );
+        return None;
+    }
+    Some(TwistRangeDeg {
+        min_deg: lo,
+        max_deg: hi,
+    })
 }
 
 fn parse_hinge(obj: &Map<String, Value>, cx: &mut Ctx) -> ConstraintKind {
@@ -475,7 +531,7 @@ fn parse_hinge(obj: &Map<String, Value>, cx: &mut Ctx) -> ConstraintKind {
             "constraint.limit_min_deg",
             format!("limit_min_deg {min} is greater than limit_max_deg {max}; using the defaults -180..180"),
         );
-        (min, max) = (DEFAULT_LIMIT_MIN_DEG, DEFAULT_LIMIT_MAX_DEG);
+        (min, max) = (Key::LimitMin.default_num(), Key::LimitMax.default_num());
     }
     let axis = match cx.vector::<3>(obj, "constraint", "hinge_axis") {
         Some(a) if a.iter().map(|x| x * x).sum::<f64>() > 1e-12 => a,
@@ -526,20 +582,80 @@ pub(crate) fn parse_balance(value: Option<&Value>, cx: &mut Ctx) -> BalanceSetti
         return out;
     };
     cx.unknown_keys(obj, "balance", &balance_keys());
-    match obj.get("enabled") {
+    match obj.get(leaf(Key::BalanceEnabled)) {
         None => {}
         Some(Value::Bool(b)) => out.enabled = *b,
-        Some(v) => cx.wrong_type("balance.enabled", "a boolean", v, true),
+        Some(v) => cx.wrong_type(Key::BalanceEnabled.path(), "a boolean", v, true),
     }
-    out.torso_bone = cx.string(obj, "balance", "torso_bone", &out.torso_bone);
-    out.pelvis_bone = cx.string(obj, "balance", "pelvis_bone", &out.pelvis_bone);
-    let feet = cx.string(obj, "balance", "foot_bones", &out.foot_bones.join(","));
-    out.foot_bones = split_names(&feet);
-    out.upright_kp = cx.field(obj, Section::Balance, "balance", "upright_kp");
-    out.upright_kd = cx.field(obj, Section::Balance, "balance", "upright_kd");
-    out.upright_max_torque = cx.field(obj, Section::Balance, "balance", "upright_max_torque");
-    out.ankle_kp = cx.field(obj, Section::Balance, "balance", "ankle_kp");
-    out.ankle_kd = cx.field(obj, Section::Balance, "balance", "ankle_kd");
-    out.ankle_max_torque = cx.field(obj, Section::Balance, "balance", "ankle_max_torque");
+    let mut name = |key: Key| {
+        obj.get(leaf(key))?;
+        Some(cx.string(obj, "balance", leaf(key), ""))
+    };
+    out.torso_bone = name(Key::TorsoBone);
+    out.pelvis_bone = name(Key::PelvisBone);
+    out.foot_bones = name(Key::FootBones).map(|f| split_names(&f));
+    out.upright_kp = cx.key(obj, "balance", Key::UprightKp);
+    out.upright_kd = cx.key(obj, "balance", Key::UprightKd);
+    out.upright_max_torque = cx.key(obj, "balance", Key::UprightMaxTorque);
+    out.ankle_kp = cx.key(obj, "balance", Key::AnkleKp);
+    out.ankle_kd = cx.key(obj, "balance", Key::AnkleKd);
+    out.ankle_max_torque = cx.key(obj, "balance", Key::AnkleMaxTorque);
     out
+}
+
+/// Reads the root's `extras.physics` beside `balance`: the schema version (1 when absent).
+/// A newer version than this build writes is read with a warning.
+pub(crate) fn parse_root(value: Option<&Value>, cx: &mut Ctx) -> u32 {
+    let Some(obj) = value.and_then(Value::as_object) else {
+        return 1;
+    };
+    let known: Vec<&str> = root_keys()
+        .into_iter()
+        .chain([write::BALANCE])
+        .collect();
+    cx.unknown_keys(obj, "", &known);
+    if !obj.contains_key(leaf(Key::SchemaVersion)) {
+        return 1;
+    }
+    let v = cx.key(obj, "", Key::SchemaVersion);
+    if v.fract() != 0.0 {
+        cx.error(Key::SchemaVersion.path(), format!("{v} is not a whole number; read as 1"));
+        return 1;
+    }
+    let v = v as u32;
+    if v > fields::SCHEMA_VERSION {
+        cx.warning(
+            Key::SchemaVersion.path(),
+            format!(
+                "written by a newer version (schema {v}; this build knows {}): keys it added are kept but may be ignored",
+                fields::SCHEMA_VERSION
+            ),
+        );
+    }
+    v
+}
+
+/// Reads one bone's `extras.physics` on its own (node `node`, named `bone`): the typed value
+/// and the diagnostics. The inverse of [`write::bone_physics`].
+pub fn read_bone_physics(value: &Value, node: usize, bone: &str) -> (BonePhysics, Vec<super::Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut cx = Ctx {
+        node: Some(node),
+        bone,
+        diags: &mut diags,
+    };
+    let p = parse_bone_physics(value, &mut cx);
+    (p, diags)
+}
+
+/// Reads a balance object on its own: the inverse of [`write::balance`].
+pub fn read_balance(value: &Value) -> (BalanceSettings, Vec<super::Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut cx = Ctx {
+        node: None,
+        bone: "document",
+        diags: &mut diags,
+    };
+    let b = parse_balance(Some(value), &mut cx);
+    (b, diags)
 }

@@ -96,7 +96,7 @@ impl Document {
                 Diagnostic::warning(
                     Some(b.node),
                     &b.name,
-                    "collider",
+                    super::fields::Key::Collider.path(),
                     "the bone's world scale is not uniform: collider sizes use the mean of its three axes",
                 )
             })

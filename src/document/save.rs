@@ -16,8 +16,15 @@ impl Document {
         self.save_as(&path)
     }
 
-    /// Saves to `out` (`.glb` or `.gltf`); the document then lives at `out`.
+    /// Saves to `out` (`.glb` or `.gltf`); the document then lives at `out`. A document in an
+    /// earlier schema is brought to this build's first (see [`Document::migration`]).
     pub fn save_as(&mut self, out: &Path) -> Result<(), DocError> {
+        if let Some(m) = self.migration() {
+            self.apply(&m).map_err(|e| DocError::Migrate {
+                path: self.path.clone(),
+                reason: e.to_string(),
+            })?;
+        }
         self.write_to(out)?;
         if out != self.path || Format::from_path(out) != self.format {
             *self = Document::open_with(out, self.uri_policy)?;
@@ -38,6 +45,18 @@ impl Document {
     /// Writes the document to `out` without changing it. `.glb` output packs external
     /// buffers and images into the BIN chunk; `.gltf` output keeps or writes them beside it.
     pub fn write_to(&self, out: &Path) -> Result<(), DocError> {
+        if let Some(m) = self.migration() {
+            let mut migrated = self.clone();
+            migrated.apply(&m).map_err(|e| DocError::Migrate {
+                path: self.path.clone(),
+                reason: e.to_string(),
+            })?;
+            return migrated.write_unmigrated(out);
+        }
+        self.write_unmigrated(out)
+    }
+
+    fn write_unmigrated(&self, out: &Path) -> Result<(), DocError> {
         match (self.format, Format::from_path(out)) {
             (Format::Glb, Format::Glb) if !self.has_external_uris() => {
                 let json = self.json_bytes(Format::Glb);

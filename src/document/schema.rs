@@ -3,32 +3,17 @@
 //! Units and frames are in the names and stay as the file stores them (degrees, metres,
 //! kilograms, bone space); the simulation converts at its own boundary.
 
+use super::fields::Key;
 use serde::Serialize;
 
-/// Capsule radius when `radius` is missing (m).
-pub const DEFAULT_RADIUS_M: f64 = 0.05;
-/// Capsule half height (of the cylinder part) when `half_height` is missing (m).
-pub const DEFAULT_HALF_HEIGHT_M: f64 = 0.1;
-/// Box half extents when `half_extents` is missing (m).
+/// Box half extents when `half_extents` is missing (m): the table's default, on every axis.
 pub const DEFAULT_HALF_EXTENTS_M: [f64; 3] = [0.1, 0.1, 0.1];
-/// Mass when `mass` is missing (kg).
-pub const DEFAULT_MASS_KG: f64 = 1.0;
-/// Collision group when `collision_group` is missing.
-pub const DEFAULT_COLLISION_GROUP: &str = "default";
-/// Collision mask when `collision_mask` is missing: `all` collides with every group.
-pub const DEFAULT_COLLISION_MASK: &str = "all";
-/// Seed defaults for a constraint: no limit at all.
-pub const DEFAULT_SWING_LIMIT_DEG: f64 = 180.0;
-pub const DEFAULT_TWIST_LIMIT_DEG: f64 = 180.0;
-pub const DEFAULT_LIMIT_MIN_DEG: f64 = -180.0;
-pub const DEFAULT_LIMIT_MAX_DEG: f64 = 180.0;
+/// The hinge axis when `hinge_axis` is missing (bone space).
 pub const DEFAULT_HINGE_AXIS: [f64; 3] = [0.0, 0.0, 1.0];
-/// Drive gains when `drive` or one of its keys is missing.
-pub const DEFAULT_DRIVE_STIFFNESS: f64 = 50.0;
-pub const DEFAULT_DRIVE_DAMPING: f64 = 5.0;
-pub const DEFAULT_DRIVE_MAX_TORQUE: f64 = 200.0;
-/// Multiplier on the drive's stiffness and damping while it follows an animation clip.
-pub const DEFAULT_DRIVE_FOLLOW_STRENGTH: f64 = 1.0;
+/// The collision group when `collision_group` is missing.
+pub const DEFAULT_COLLISION_GROUP: &str = "default";
+/// The collision mask when `collision_mask` is missing: `all` collides with every group.
+pub const DEFAULT_COLLISION_MASK: &str = "all";
 
 /// Keys of `extras.physics` on a node (top level), from the field table. Catches typos.
 pub fn physics_keys() -> Vec<&'static str> {
@@ -44,11 +29,18 @@ pub fn drive_keys() -> Vec<&'static str> {
 }
 /// Keys of `extras.physics.offset`.
 pub fn offset_keys() -> Vec<&'static str> {
-    super::fields::sub_keys(super::fields::Section::Bone, "offset")
+    super::fields::sub_keys(
+        super::fields::Section::Bone,
+        super::write::top(Key::OffsetTranslation),
+    )
 }
 /// Keys of the document-level `extras.physics.balance` on the glTF root.
 pub fn balance_keys() -> Vec<&'static str> {
     super::fields::keys(super::fields::Section::Balance)
+}
+/// Keys of the root's `extras.physics` beside `balance`.
+pub fn root_keys() -> Vec<&'static str> {
+    super::fields::keys(super::fields::Section::Root)
 }
 
 /// The collider's shape and sizes (metres).
@@ -88,8 +80,6 @@ pub struct Collider {
     pub offset: ColliderOffset,
 }
 
-/// Keys of the four-extent form of `constraint.swing_limit_deg`.
-pub const SWING_EXTENT_KEYS: &[&str] = &["pos_y", "neg_y", "pos_z", "neg_z"];
 /// Largest allowed swing extent (deg): a cone that reaches the antipode has no direction.
 pub const MAX_SWING_EXTENT_DEG: f64 = 175.0;
 
@@ -139,21 +129,6 @@ impl SwingExtentsDeg {
     pub fn max(&self) -> f64 {
         self.to_array().into_iter().fold(0.0, f64::max)
     }
-
-    /// The file's JSON: a number when circular, else the four-extent object.
-    pub fn to_json(&self) -> serde_json::Value {
-        match self.as_circular() {
-            Some(e) => serde_json::json!(e),
-            None => self.to_json_object(),
-        }
-    }
-
-    /// The four-extent object, even when circular.
-    pub fn to_json_object(&self) -> serde_json::Value {
-        serde_json::json!({
-            "pos_y": self.pos_y, "neg_y": self.neg_y, "pos_z": self.pos_z, "neg_z": self.neg_z
-        })
-    }
 }
 
 /// The twist range of a ball socket (degrees, about the primary axis; rest is 0). A number
@@ -175,14 +150,6 @@ impl TwistRangeDeg {
     /// The half range when the range is symmetric about 0.
     pub fn as_symmetric(&self) -> Option<f64> {
         (self.min_deg == -self.max_deg && self.max_deg >= 0.0).then_some(self.max_deg)
-    }
-
-    /// The file's JSON: a number when symmetric, else `[min, max]`.
-    pub fn to_json(&self) -> serde_json::Value {
-        match self.as_symmetric() {
-            Some(t) => serde_json::json!(t),
-            None => serde_json::json!([self.min_deg, self.max_deg]),
-        }
     }
 }
 
@@ -240,12 +207,13 @@ pub struct Drive {
 }
 
 impl Default for Drive {
+    /// The field table's defaults.
     fn default() -> Self {
         Self {
-            stiffness: DEFAULT_DRIVE_STIFFNESS,
-            damping: DEFAULT_DRIVE_DAMPING,
-            max_torque: DEFAULT_DRIVE_MAX_TORQUE,
-            follow_strength: DEFAULT_DRIVE_FOLLOW_STRENGTH,
+            stiffness: Key::Stiffness.default_num(),
+            damping: Key::Damping.default_num(),
+            max_torque: Key::MaxTorque.default_num(),
+            follow_strength: Key::FollowStrength.default_num(),
         }
     }
 }
@@ -268,7 +236,7 @@ impl Default for BonePhysics {
     fn default() -> Self {
         Self {
             collider: None,
-            mass: DEFAULT_MASS_KG,
+            mass: Key::Mass.default_num(),
             constraint: None,
             drive: None,
             collision_group: DEFAULT_COLLISION_GROUP.into(),
@@ -277,16 +245,18 @@ impl Default for BonePhysics {
     }
 }
 
-/// Document-level balance settings, in the glTF root's `extras.physics.balance`.
+/// Document-level balance settings, in the glTF root's `extras.physics.balance`. A bone name
+/// the file does not set is None: the simulation then finds it (see the field table), the
+/// same whether the file has no balance object or one without that key.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BalanceSettings {
     pub enabled: bool,
     /// The bone held upright.
-    pub torso_bone: String,
+    pub torso_bone: Option<String>,
     /// The bone whose height defines "fell".
-    pub pelvis_bone: String,
+    pub pelvis_bone: Option<String>,
     /// The support feet.
-    pub foot_bones: Vec<String>,
+    pub foot_bones: Option<Vec<String>>,
     /// Upright PD on the torso bone toward world vertical: N*m/rad, N*m*s/rad, N*m.
     pub upright_kp: f64,
     pub upright_kd: f64,
@@ -299,21 +269,28 @@ pub struct BalanceSettings {
 }
 
 impl Default for BalanceSettings {
+    /// The field table's defaults; bone names left to the simulation to find.
     fn default() -> Self {
         Self {
             enabled: true,
-            torso_bone: "pelvis".into(),
-            pelvis_bone: "pelvis".into(),
-            foot_bones: vec!["foot_l".into(), "foot_r".into()],
-            upright_kp: 3000.0,
-            upright_kd: 300.0,
-            upright_max_torque: 1000.0,
-            ankle_kp: 300.0,
-            ankle_kd: 60.0,
-            ankle_max_torque: 150.0,
+            torso_bone: None,
+            pelvis_bone: None,
+            foot_bones: None,
+            upright_kp: Key::UprightKp.default_num(),
+            upright_kd: Key::UprightKd.default_num(),
+            upright_max_torque: Key::UprightMaxTorque.default_num(),
+            ankle_kp: Key::AnkleKp.default_num(),
+            ankle_kd: Key::AnkleKd.default_num(),
+            ankle_max_torque: Key::AnkleMaxTorque.default_num(),
         }
     }
 }
+
+/// The default balance bone names, tried when the file names none and such a bone exists
+/// (else the bones are found by role).
+pub const DEFAULT_TORSO_BONE: &str = "pelvis";
+pub const DEFAULT_PELVIS_BONE: &str = "pelvis";
+pub const DEFAULT_FOOT_BONES: [&str; 2] = ["foot_l", "foot_r"];
 
 /// Splits a comma-separated names list (collision masks, foot bones).
 pub fn split_names(list: &str) -> Vec<String> {

@@ -3,6 +3,7 @@
 
 use super::bones::{Bone, BoneId};
 use super::diagnostics::Diagnostic;
+use super::fields::Key;
 use super::schema::BalanceSettings;
 use std::collections::HashMap;
 
@@ -46,7 +47,7 @@ fn resolve_parent(
     let Some(c) = bones[i].constraint() else {
         return;
     };
-    let key = "constraint.parent_bone";
+    let key = Key::ParentBone.path();
     let parent = match &c.parent_bone {
         Some(p) => p.clone(),
         None => {
@@ -100,7 +101,7 @@ fn resolve_parent(
         diags.push(Diagnostic::error(
             Some(node),
             &name,
-            "collider",
+            Key::Collider.path(),
             format!("the constraint to '{parent}' needs a collider on this bone, which has none"),
         ));
     }
@@ -141,7 +142,7 @@ fn report_cycles(bones: &[Bone], names: &HashMap<String, BoneId>, diags: &mut Ve
                             diags.push(Diagnostic::error(
                                 Some(b.node),
                                 &b.name,
-                                "constraint.parent_bone",
+                                Key::ParentBone.path(),
                                 format!(
                                     "constraint parents form a cycle: {} -> {}",
                                     cycle.join(" -> "),
@@ -168,27 +169,27 @@ fn report_cycles(bones: &[Bone], names: &HashMap<String, BoneId>, diags: &mut Ve
 /// Checks that explicitly set balance bone names exist.
 pub(crate) fn check_balance(
     balance: &BalanceSettings,
-    explicit: bool,
     names: &HashMap<String, BoneId>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    if !explicit {
-        return;
-    }
-    let mut check = |key: &str, name: &str| {
+    let mut check = |key: Key, name: &str| {
         if !names.contains_key(name) {
             diags.push(Diagnostic::error(
                 None,
                 "document",
-                key,
+                key.path(),
                 format!("no bone named '{name}'"),
             ));
         }
     };
-    check("balance.torso_bone", &balance.torso_bone);
-    check("balance.pelvis_bone", &balance.pelvis_bone);
-    for f in &balance.foot_bones {
-        check("balance.foot_bones", f);
+    if let Some(t) = &balance.torso_bone {
+        check(Key::TorsoBone, t);
+    }
+    if let Some(p) = &balance.pelvis_bone {
+        check(Key::PelvisBone, p);
+    }
+    for f in balance.foot_bones.iter().flatten() {
+        check(Key::FootBones, f);
     }
 }
 
@@ -211,7 +212,7 @@ pub(crate) fn check_swing_axes(doc: &super::Document) -> Vec<Diagnostic> {
             out.push(Diagnostic::error(
                 Some(b.node),
                 &b.name,
-                "constraint.swing_y_axis",
+                Key::SwingYAxis.path(),
                 format!(
                     "{:?} is parallel to the bone's primary axis {:?}; using the default Y axis",
                     y.to_array(),

@@ -8,8 +8,13 @@ use super::drives::{BalanceGains, Gains};
 use super::fit::{Shape, WorldFit};
 use super::limits::JointPlan;
 use super::rig::RigBone;
+use crate::document::write;
+use crate::document::{
+    BalanceSettings, BonePhysics, Collider, ColliderOffset, ColliderShape, Constraint,
+    ConstraintKind, Drive, SwingExtentsDeg, TwistRangeDeg,
+};
 use glam::{DQuat, DVec3};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 pub const SIGNIFICANT_DIGITS: i32 = 6;
 
@@ -28,34 +33,28 @@ pub fn round(x: f64) -> f64 {
     }
 }
 
-fn vec3(v: DVec3) -> Value {
-    json!([round(v.x), round(v.y), round(v.z)])
+fn vec3(v: DVec3) -> [f64; 3] {
+    [round(v.x), round(v.y), round(v.z)]
 }
 
-/// A unit direction rounded to 1e-6 (absolute), so tiny components do not print as 1e-17.
-fn dir3(v: DVec3) -> Value {
-    let r = |x: f64| {
-        let y = (x * 1e6).round() / 1e6;
-        if y == 0.0 {
-            0.0
-        } else {
-            y
-        }
-    };
-    json!([r(v.x), r(v.y), r(v.z)])
+/// A component rounded to 1e-6 (absolute), so tiny components do not print as 1e-17.
+fn r6(x: f64) -> f64 {
+    let y = (x * 1e6).round() / 1e6;
+    if y == 0.0 {
+        0.0
+    } else {
+        y
+    }
 }
 
-fn quat(q: DQuat) -> Value {
+/// A unit direction rounded to 1e-6 (absolute).
+fn dir3(v: DVec3) -> [f64; 3] {
+    [r6(v.x), r6(v.y), r6(v.z)]
+}
+
+fn quat(q: DQuat) -> [f64; 4] {
     let q = if q.w < 0.0 { -q } else { q };
-    let r = |x: f64| {
-        let y = (x * 1e6).round() / 1e6;
-        if y == 0.0 {
-            0.0
-        } else {
-            y
-        }
-    };
-    json!([r(q.x), r(q.y), r(q.z), r(q.w)])
+    [r6(q.x), r6(q.y), r6(q.z), r6(q.w)]
 }
 
 /// Everything one body's physics says.
@@ -69,115 +68,110 @@ pub struct BodyOut<'a> {
     pub mask: &'a str,
 }
 
-/// The `extras.physics` object of a body.
-pub fn physics(b: &BodyOut) -> Value {
+/// The typed physics of a body, in its bone's own coordinates, rounded.
+pub fn typed(b: &BodyOut) -> BonePhysics {
     let s = b.bone.scale;
     let inv = b.bone.rot.inverse();
-    let mut p = Map::new();
-    match b.fit.shape {
+    let shape = match b.fit.shape {
         Shape::Capsule {
             radius,
             half_height,
-        } => {
-            p.insert("collider".into(), json!("capsule"));
-            p.insert("radius".into(), json!(round(radius / s)));
-            p.insert("half_height".into(), json!(round(half_height / s)));
-        }
-        Shape::Sphere { radius } => {
-            p.insert("collider".into(), json!("sphere"));
-            p.insert("radius".into(), json!(round(radius / s)));
-        }
-        Shape::Box { half_extents } => {
-            p.insert("collider".into(), json!("box"));
-            p.insert("half_extents".into(), vec3(half_extents / s));
-        }
-    }
-    p.insert(
-        "offset".into(),
-        json!({
-            "translation": vec3(inv * (b.fit.center - b.bone.pos) / s),
-            "rotation": quat((inv * b.fit.rotation).normalize()),
-        }),
-    );
-    p.insert("mass".into(), json!(round(b.mass_kg)));
-    if let Some((parent, joint, gains)) = &b.joint {
-        p.insert("constraint".into(), constraint(parent, joint, inv));
-        p.insert(
-            "drive".into(),
-            json!({
-                "stiffness": round(gains.stiffness),
-                "damping": round(gains.damping),
-                "max_torque": round(gains.max_torque),
-                "follow_strength": round(gains.follow_strength),
+        } => ColliderShape::Capsule {
+            radius: round(radius / s),
+            half_height: round(half_height / s),
+        },
+        Shape::Sphere { radius } => ColliderShape::Sphere {
+            radius: round(radius / s),
+        },
+        Shape::Box { half_extents } => ColliderShape::Box {
+            half_extents: vec3(half_extents / s),
+        },
+    };
+    let offset = ColliderOffset {
+        translation: Some(vec3(inv * (b.fit.center - b.bone.pos) / s)),
+        rotation: Some(quat((inv * b.fit.rotation).normalize())),
+    };
+    let (constraint, drive) = match &b.joint {
+        Some((parent, joint, gains)) => (
+            Some(constraint(parent, joint, inv)),
+            Some(Drive {
+                stiffness: round(gains.stiffness),
+                damping: round(gains.damping),
+                max_torque: round(gains.max_torque),
+                follow_strength: round(gains.follow_strength),
             }),
-        );
+        ),
+        None => (None, None),
+    };
+    BonePhysics {
+        collider: Some(Collider { shape, offset }),
+        mass: round(b.mass_kg),
+        constraint,
+        drive,
+        collision_group: b.group.to_string(),
+        collision_mask: b.mask.to_string(),
     }
-    p.insert("collision_group".into(), json!(b.group));
-    p.insert("collision_mask".into(), json!(b.mask));
-    Value::Object(p)
 }
 
-fn constraint(parent: &str, joint: &JointPlan, inv: DQuat) -> Value {
-    match *joint {
+/// The `extras.physics` object of a body, written by the schema codec.
+pub fn physics(b: &BodyOut) -> Value {
+    write::bone_physics(&typed(b))
+}
+
+fn constraint(parent: &str, joint: &JointPlan, inv: DQuat) -> Constraint {
+    let kind = match *joint {
         JointPlan::Ball {
             swing_deg,
             twist_deg,
             swing_y,
         } => {
-            let [py, ny, pz, nz] = swing_deg.map(round);
-            let swing = if py == ny && py == pz && py == nz {
-                json!(py)
-            } else {
-                json!({ "pos_y": py, "neg_y": ny, "pos_z": pz, "neg_z": nz })
-            };
             let [lo, hi] = twist_deg.map(round);
-            let twist = if lo == -hi {
-                json!(hi)
-            } else {
-                json!([lo, hi])
-            };
-            json!({
-                "type": "ball_socket",
-                "parent_bone": parent,
-                "swing_limit_deg": swing,
-                "twist_limit_deg": twist,
-                "swing_y_axis": dir3((inv * swing_y).normalize_or(DVec3::Y)),
-            })
+            ConstraintKind::BallSocket {
+                swing_limit_deg: SwingExtentsDeg::from_array(swing_deg.map(round)),
+                twist_limit_deg: TwistRangeDeg {
+                    min_deg: lo,
+                    max_deg: hi,
+                },
+                swing_y_axis: Some(dir3((inv * swing_y).normalize_or(DVec3::Y))),
+            }
         }
         JointPlan::Hinge {
             axis,
             min_deg,
             max_deg,
-        } => json!({
-            "type": "hinge",
-            "parent_bone": parent,
-            "hinge_axis": dir3((inv * axis).normalize_or(DVec3::Z)),
-            "limit_min_deg": round(min_deg),
-            "limit_max_deg": round(max_deg),
-        }),
+        } => ConstraintKind::Hinge {
+            hinge_axis: dir3((inv * axis).normalize_or(DVec3::Z)),
+            limit_min_deg: round(min_deg),
+            limit_max_deg: round(max_deg),
+        },
+    };
+    Constraint {
+        kind,
+        parent_bone: Some(parent.to_string()),
+        parent_defaulted: false,
     }
 }
 
-/// The root's `extras.physics.balance` object.
+/// The balance settings the generator writes.
 pub fn balance(
     enabled: bool,
     torso: &str,
     pelvis: &str,
     feet: &[String],
     g: &BalanceGains,
-) -> Value {
-    json!({
-        "enabled": enabled,
-        "torso_bone": torso,
-        "pelvis_bone": pelvis,
-        "foot_bones": feet.join(","),
-        "upright_kp": round(g.upright_kp),
-        "upright_kd": round(g.upright_kd),
-        "upright_max_torque": round(g.upright_max_torque),
-        "ankle_kp": round(g.ankle_kp),
-        "ankle_kd": round(g.ankle_kd),
-        "ankle_max_torque": round(g.ankle_max_torque),
-    })
+) -> BalanceSettings {
+    BalanceSettings {
+        enabled,
+        torso_bone: Some(torso.to_string()),
+        pelvis_bone: Some(pelvis.to_string()),
+        foot_bones: Some(feet.to_vec()),
+        upright_kp: round(g.upright_kp),
+        upright_kd: round(g.upright_kd),
+        upright_max_torque: round(g.upright_max_torque),
+        ankle_kp: round(g.ankle_kp),
+        ankle_kd: round(g.ankle_kd),
+        ankle_max_torque: round(g.ankle_max_torque),
+    }
 }
 
 /// A node's new `extras`: its current extras with `physics` set (or removed when None).
@@ -190,10 +184,10 @@ pub fn node_extras(current: Option<&Value>, physics: Option<Value>) -> Option<Op
     };
     match physics {
         Some(p) => {
-            obj.insert("physics".into(), p);
+            obj.insert(write::PHYSICS.into(), p);
         }
         None => {
-            obj.shift_remove("physics");
+            obj.shift_remove(write::PHYSICS);
         }
     }
     Some(Some(Value::Object(obj)))

@@ -513,7 +513,9 @@ fn build_edit(
     if !opts.keep_existing {
         for (i, f) in plan.fate.iter().enumerate() {
             let node = rig.bones[i].node;
-            let has = node_extras(node).and_then(|e| e.get("physics")).is_some();
+            let has = node_extras(node)
+                .and_then(|e| e.get(crate::document::write::PHYSICS))
+                .is_some();
             if *f != Fate::Body && has {
                 if let Some(extras) = emit::node_extras(node_extras(node), None) {
                     edits.push(Edit::ReplaceExtras {
@@ -525,7 +527,7 @@ fn build_edit(
         }
     }
     let balance = balance::balance_bones(doc, rig, a, list);
-    let existing = doc.json().pointer("/extras/physics/balance").is_some();
+    let existing = doc.has_balance_settings();
     if !(opts.keep_existing && existing) {
         let g = drives::balance_gains(total, a.height);
         let (enabled, torso, pelvis, feet) = match &balance {
@@ -544,11 +546,15 @@ fn build_edit(
             }
         };
         if !torso.is_empty() {
-            edits.push(Edit::Set {
-                target: EditTarget::Document,
-                key: "balance".into(),
-                value: emit::balance(enabled, &torso, &pelvis, &feet, &g),
-            });
+            let settings = emit::balance(enabled, &torso, &pelvis, &feet, &g);
+            let root = crate::document::write::root_physics(&settings);
+            for (key, value) in root.as_object().into_iter().flatten() {
+                edits.push(Edit::Set {
+                    target: EditTarget::Document,
+                    key: key.clone(),
+                    value: value.clone(),
+                });
+            }
         }
     }
     (Edit::Group(edits), balance)

@@ -9,9 +9,12 @@
 //! feet and head gain children here.
 
 use crate::document::container::write_glb;
-use crate::document::{BoneId, ColliderShape, Document, UriPolicy};
+use crate::document::{
+    write, BoneId, BonePhysics, Collider, ColliderOffset, ColliderShape, Constraint,
+    ConstraintKind, Document, Drive, UriPolicy,
+};
 use glam::{DMat4, DVec3, Vec3};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::path::Path;
 
 /// Around-the-axis segments and bands per half-sphere of every body part: 29 x 24 vertices
@@ -27,8 +30,8 @@ struct DenseBone {
     parent: Option<usize>,
     /// Rest position in the world (no bone is rotated at rest).
     world_m: DVec3,
-    /// `extras` of its node: `{"physics": {...}}`.
-    extras: Value,
+    /// The physics of its node.
+    physics: BonePhysics,
 }
 
 /// The dense character's GLB bytes. Deterministic.
@@ -61,25 +64,23 @@ fn base_bones(base: &Document) -> Result<Vec<DenseBone>, String> {
         .map(|id| {
             let b = base.bone(id);
             let node = &base.skeleton.nodes[b.node];
-            let mut extras = base
-                .json()
-                .pointer(&format!("/nodes/{}/extras", b.node))
-                .cloned()
-                .ok_or_else(|| format!("mannequin bone {} has no extras", b.name))?;
-            if let Some(c) = b.collider() {
+            let mut physics = b
+                .physics
+                .clone()
+                .ok_or_else(|| format!("mannequin bone {} has no physics", b.name))?;
+            if let Some(c) = physics.collider.as_mut() {
                 let pl = base.collider_placement(id, c);
                 let q = pl.rotation;
-                let rotation = [q.x, q.y, q.z, q.w].map(|v| (v * 1e6).round() / 1e6);
-                extras["physics"]["offset"] = json!({
-                    "translation": round3(pl.translation),
-                    "rotation": rotation,
-                });
+                c.offset = ColliderOffset {
+                    translation: Some(round3(pl.translation)),
+                    rotation: Some([q.x, q.y, q.z, q.w].map(|v| (v * 1e6).round() / 1e6)),
+                };
             }
             Ok(DenseBone {
                 name: b.name.clone(),
                 parent: b.parent.map(BoneId::index),
                 world_m: node.world_from_node.w_axis.truncate(),
-                extras,
+                physics,
             })
         })
         .collect()
@@ -96,44 +97,47 @@ fn index_of(bones: &[DenseBone], name: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("the mannequin has no bone '{name}'"))
 }
 
-/// Physics extras of a small hinged part.
+/// Physics of a small hinged part.
 struct Part<'a> {
-    collider: Value,
+    collider: ColliderShape,
     offset_m: DVec3,
     mass_kg: f64,
     axis: [f64; 3],
     limits_deg: [f64; 2],
     drive: [f64; 3],
     parent: &'a str,
-    group: &'a Value,
-    mask: &'a Value,
+    group: &'a str,
+    mask: &'a str,
 }
 
-fn part_extras(p: Part) -> Value {
-    let mut physics = match p.collider {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    physics.insert(
-        "offset".into(),
-        json!({ "translation": round3(p.offset_m) }),
-    );
-    physics.insert("mass".into(), json!(p.mass_kg));
-    physics.insert(
-        "constraint".into(),
-        json!({
-            "type": "hinge", "hinge_axis": p.axis,
-            "limit_min_deg": p.limits_deg[0], "limit_max_deg": p.limits_deg[1],
-            "parent_bone": p.parent,
+fn part_physics(p: Part) -> BonePhysics {
+    BonePhysics {
+        collider: Some(Collider {
+            shape: p.collider,
+            offset: ColliderOffset {
+                translation: Some(round3(p.offset_m)),
+                rotation: None,
+            },
         }),
-    );
-    physics.insert(
-        "drive".into(),
-        json!({ "stiffness": p.drive[0], "damping": p.drive[1], "max_torque": p.drive[2] }),
-    );
-    physics.insert("collision_group".into(), p.group.clone());
-    physics.insert("collision_mask".into(), p.mask.clone());
-    json!({ "physics": Value::Object(physics) })
+        mass: p.mass_kg,
+        constraint: Some(Constraint {
+            kind: ConstraintKind::Hinge {
+                hinge_axis: p.axis,
+                limit_min_deg: p.limits_deg[0],
+                limit_max_deg: p.limits_deg[1],
+            },
+            parent_bone: Some(p.parent.to_string()),
+            parent_defaulted: false,
+        }),
+        drive: Some(Drive {
+            stiffness: p.drive[0],
+            damping: p.drive[1],
+            max_torque: p.drive[2],
+            ..Drive::default()
+        }),
+        collision_group: p.group.to_string(),
+        collision_mask: p.mask.to_string(),
+    }
 }
 
 /// Adds 5 fingers of 3 phalanges per hand, a toe per foot and a jaw: 33 bones.
@@ -157,9 +161,11 @@ fn add_extra_bones(bones: &mut Vec<DenseBone>) -> Result<(), String> {
             for (k, len) in lengths.into_iter().enumerate() {
                 let name = format!("{finger}_{}_{}", k + 1, &hand[5..]);
                 let radius: f64 = if finger == "thumb" { 0.009 } else { 0.0075 };
-                let extras = part_extras(Part {
-                    collider: json!({ "collider": "capsule", "radius": radius,
-                        "half_height": (len * 0.5 - radius).max(0.002) }),
+                let extras = part_physics(Part {
+                    collider: ColliderShape::Capsule {
+                        radius,
+                        half_height: (len * 0.5 - radius).max(0.002),
+                    },
                     offset_m: DVec3::new(0.0, -len * 0.5, 0.0),
                     mass_kg: 0.03,
                     // Fingers hang down, palms facing the body: they curl about the
@@ -175,7 +181,7 @@ fn add_extra_bones(bones: &mut Vec<DenseBone>) -> Result<(), String> {
                     name,
                     parent: Some(parent),
                     world_m: at,
-                    extras,
+                    physics: extras,
                 });
                 parent = bones.len() - 1;
                 at += DVec3::new(0.0, -len, 0.0);
@@ -185,8 +191,10 @@ fn add_extra_bones(bones: &mut Vec<DenseBone>) -> Result<(), String> {
     for foot in ["foot_l", "foot_r"] {
         let f = index_of(bones, foot)?;
         let (group, mask) = group_and_mask(&bones[f]);
-        let extras = part_extras(Part {
-            collider: json!({ "collider": "box", "half_extents": [0.045, 0.02, 0.025] }),
+        let extras = part_physics(Part {
+            collider: ColliderShape::Box {
+                half_extents: [0.045, 0.02, 0.025],
+            },
             offset_m: DVec3::new(0.0, 0.0, 0.025),
             mass_kg: 0.15,
             axis: [1.0, 0.0, 0.0],
@@ -200,13 +208,16 @@ fn add_extra_bones(bones: &mut Vec<DenseBone>) -> Result<(), String> {
             name: format!("toe_{}", &foot[5..]),
             parent: Some(f),
             world_m: bones[f].world_m + DVec3::new(0.0, -0.06, 0.185),
-            extras,
+            physics: extras,
         });
     }
     let head = index_of(bones, "head")?;
     let (group, mask) = group_and_mask(&bones[head]);
-    let extras = part_extras(Part {
-        collider: json!({ "collider": "capsule", "radius": 0.035, "half_height": 0.03 }),
+    let extras = part_physics(Part {
+        collider: ColliderShape::Capsule {
+            radius: 0.035,
+            half_height: 0.03,
+        },
         offset_m: DVec3::new(0.0, -0.02, 0.04),
         mass_kg: 0.3,
         axis: [1.0, 0.0, 0.0],
@@ -220,18 +231,15 @@ fn add_extra_bones(bones: &mut Vec<DenseBone>) -> Result<(), String> {
         name: "jaw".into(),
         parent: Some(head),
         world_m: bones[head].world_m + DVec3::new(0.0, -0.02, 0.02),
-        extras,
+        physics: extras,
     });
     Ok(())
 }
 
-fn group_and_mask(b: &DenseBone) -> (Value, Value) {
-    let p = &b.extras["physics"];
+fn group_and_mask(b: &DenseBone) -> (String, String) {
     (
-        p.get("collision_group")
-            .cloned()
-            .unwrap_or(json!("default")),
-        p.get("collision_mask").cloned().unwrap_or(json!("all")),
+        b.physics.collision_group.clone(),
+        b.physics.collision_mask.clone(),
     )
 }
 
@@ -259,7 +267,7 @@ fn skeleton_json(bones: &[DenseBone], base: &Document, buffers: Option<Packed>) 
         if !children.is_empty() {
             node["children"] = json!(children);
         }
-        node["extras"] = b.extras.clone();
+        node["extras"] = write::extras_with_physics(write::bone_physics(&b.physics));
         nodes.push(node);
     }
     let mut root = json!({

@@ -5,6 +5,11 @@ pub mod dense;
 pub mod spec;
 
 use crate::document::container::write_glb;
+use crate::document::fields::Key;
+use crate::document::{
+    write, BalanceSettings, BonePhysics, Collider, ColliderOffset, ColliderShape, Constraint,
+    ConstraintKind, Drive, SwingExtentsDeg, TwistRangeDeg,
+};
 use crate::shapes as mesh;
 use glam::{Quat, Vec3};
 use serde_json::{json, Value};
@@ -49,60 +54,100 @@ fn rounded(v: Vec3) -> Value {
     json!(v.to_array().map(|x| (x * 1e4).round() / 1e4))
 }
 
-fn physics_extras(b: &BoneSpec) -> Value {
-    let mut p = serde_json::Map::new();
-    match b.shape {
+/// An `f32` of the spec as the `f64` its decimal spelling names (0.06, not 0.0599999986...).
+fn dec(x: f32) -> f64 {
+    x.to_string().parse().unwrap_or(f64::from(x))
+}
+
+fn dec3(v: [f32; 3]) -> [f64; 3] {
+    v.map(dec)
+}
+
+/// The typed physics of a spec bone.
+fn physics(b: &BoneSpec) -> BonePhysics {
+    let shape = match b.shape {
         Shape::Capsule {
             radius,
             half_height,
-        } => {
-            p.insert("collider".into(), json!("capsule"));
-            p.insert("radius".into(), json!(radius));
-            p.insert("half_height".into(), json!(half_height));
-        }
-        Shape::Sphere { radius } => {
-            p.insert("collider".into(), json!("sphere"));
-            p.insert("radius".into(), json!(radius));
-        }
-        Shape::Box { half_extents } => {
-            p.insert("collider".into(), json!("box"));
-            p.insert("half_extents".into(), json!(half_extents));
-        }
-    }
-    match (b.offset_m, b.offset_rotation) {
-        (Some(t), Some(r)) => p.insert("offset".into(), json!({ "translation": t, "rotation": r })),
-        (Some(t), None) => p.insert("offset".into(), json!({ "translation": t })),
-        (None, Some(r)) => p.insert("offset".into(), json!({ "rotation": r })),
-        (None, None) => None,
+        } => ColliderShape::Capsule {
+            radius: dec(radius),
+            half_height: dec(half_height),
+        },
+        Shape::Sphere { radius } => ColliderShape::Sphere { radius: dec(radius) },
+        Shape::Box { half_extents } => ColliderShape::Box {
+            half_extents: dec3(half_extents),
+        },
     };
-    p.insert("mass".into(), json!(b.mass_kg));
-    let parent = b.parent.unwrap_or_default();
-    let constraint = match b.joint {
+    let offset = ColliderOffset {
+        translation: b.offset_m.map(dec3),
+        rotation: b.offset_rotation.map(|r| r.map(dec)),
+    };
+    let parent = Some(b.parent.unwrap_or_default().to_string());
+    let kind = match b.joint {
         Joint::Root => None,
-        Joint::Ball { swing, twist } => Some(json!({
-            "type": "ball_socket", "swing_limit_deg": swing, "twist_limit_deg": twist, "parent_bone": parent
-        })),
-        Joint::Swing { swing, twist } => Some(json!({
-            "type": "ball_socket",
-            "swing_limit_deg": {"pos_y": swing[0], "neg_y": swing[1], "pos_z": swing[2], "neg_z": swing[3]},
-            "twist_limit_deg": twist,
-            "parent_bone": parent
-        })),
-        Joint::Hinge { axis, min, max } => Some(json!({
-            "type": "hinge", "hinge_axis": axis, "limit_min_deg": min, "limit_max_deg": max, "parent_bone": parent
-        })),
+        Joint::Ball { swing, twist } => Some(ConstraintKind::BallSocket {
+            swing_limit_deg: SwingExtentsDeg::circular(dec(swing)),
+            twist_limit_deg: TwistRangeDeg::symmetric(dec(twist)),
+            swing_y_axis: None,
+        }),
+        Joint::Swing { swing, twist } => Some(ConstraintKind::BallSocket {
+            swing_limit_deg: SwingExtentsDeg::from_array(swing.map(dec)),
+            twist_limit_deg: TwistRangeDeg {
+                min_deg: dec(twist[0]),
+                max_deg: dec(twist[1]),
+            },
+            swing_y_axis: None,
+        }),
+        Joint::Hinge { axis, min, max } => Some(ConstraintKind::Hinge {
+            hinge_axis: dec3(axis),
+            limit_min_deg: dec(min),
+            limit_max_deg: dec(max),
+        }),
     };
-    if let Some(c) = constraint {
-        p.insert("constraint".into(), c);
-        let [stiffness, damping, max_torque] = b.drive;
-        p.insert(
-            "drive".into(),
-            json!({ "stiffness": stiffness, "damping": damping, "max_torque": max_torque }),
-        );
+    let [stiffness, damping, max_torque] = b.drive.map(dec);
+    BonePhysics {
+        collider: Some(Collider { shape, offset }),
+        mass: dec(b.mass_kg),
+        drive: kind.as_ref().map(|_| Drive {
+            stiffness,
+            damping,
+            max_torque,
+            ..Drive::default()
+        }),
+        constraint: kind.map(|kind| Constraint {
+            kind,
+            parent_bone: parent,
+            parent_defaulted: false,
+        }),
+        collision_group: b.group.to_string(),
+        collision_mask: b.mask.to_string(),
     }
-    p.insert("collision_group".into(), json!(b.group));
-    p.insert("collision_mask".into(), json!(b.mask));
-    json!({ "physics": Value::Object(p) })
+}
+
+fn physics_extras(b: &BoneSpec) -> Value {
+    write::extras_with_physics(write::bone_physics(&physics(b)))
+}
+
+/// The root's physics: the schema version and the balance settings.
+fn root_physics() -> Value {
+    let g = |k: Key| {
+        spec::BALANCE
+            .iter()
+            .find(|(key, _)| *key == k)
+            .map_or(k.default_num(), |(_, v)| dec(*v))
+    };
+    write::root_physics(&BalanceSettings {
+        enabled: true,
+        torso_bone: Some(spec::PELVIS.into()),
+        pelvis_bone: Some(spec::PELVIS.into()),
+        foot_bones: Some(spec::FEET.map(String::from).to_vec()),
+        upright_kp: g(Key::UprightKp),
+        upright_kd: g(Key::UprightKd),
+        upright_max_torque: g(Key::UprightMaxTorque),
+        ankle_kp: g(Key::AnkleKp),
+        ankle_kd: g(Key::AnkleKd),
+        ankle_max_torque: g(Key::AnkleMaxTorque),
+    })
 }
 
 fn build_json(
@@ -131,18 +176,9 @@ fn build_json(
         nodes.push(node);
     }
     let joints: Vec<usize> = (0..bones.len()).map(node_of).collect();
-    let balance: serde_json::Map<String, Value> = [
-        ("enabled".to_string(), json!(true)),
-        ("torso_bone".to_string(), json!("pelvis")),
-        ("pelvis_bone".to_string(), json!("pelvis")),
-        ("foot_bones".to_string(), json!("foot_l,foot_r")),
-    ]
-    .into_iter()
-    .chain(spec::BALANCE.iter().map(|(k, v)| (k.to_string(), json!(v))))
-    .collect();
     json!({
         "asset": { "version": "2.0", "generator": "ragdoll-tuner mannequin generator" },
-        "extras": { "physics": { "balance": Value::Object(balance) } },
+        "extras": write::extras_with_physics(root_physics()),
         "scene": 0,
         "scenes": [{ "name": "mannequin", "nodes": [0, 1] }],
         "nodes": nodes,

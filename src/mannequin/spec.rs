@@ -1,6 +1,8 @@
 //! The default mannequin's bones: rest positions, colliders, masses, joint limits (the
 //! seed's reference humanoid ranges) and drive gains.
 
+
+use crate::document::fields::Key;
 /// Collider of a mannequin bone (metres, bone space).
 #[derive(Debug, Clone, Copy)]
 pub enum Shape {
@@ -331,11 +333,15 @@ pub fn bones() -> Vec<BoneSpec> {
 }
 
 /// Balance gains shipped in the mannequin (document-level `extras.physics.balance`).
-pub const BALANCE: [(&str, f32); 6] = [
-    ("upright_kp", 3000.0),
-    ("upright_kd", 300.0),
-    ("upright_max_torque", 1000.0),
-    ("ankle_kp", 300.0),
-    ("ankle_kd", 60.0),
-    ("ankle_max_torque", 150.0),
+pub const BALANCE: [(Key, f32); 6] = [
+    (Key::UprightKp, 3000.0),
+    (Key::UprightKd, 300.0),
+    (Key::UprightMaxTorque, 1000.0),
+    (Key::AnkleKp, 300.0),
+    (Key::AnkleKd, 60.0),
+    (Key::AnkleMaxTorque, 150.0),
 ];
+
+/// The balance bones: torso and pelvis, and the feet.
+pub const PELVIS: &str = "pelvis";
+pub const FEET: [&str; 2] = ["foot_l", "foot_r"];

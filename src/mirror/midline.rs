@@ -6,10 +6,10 @@
 //! mirrored CesiumMan hanging from its pelvis parted left from right by 1 degree within
 //! 0.07 s.
 
-use super::{rot_scale, v3, world, Mirror};
-use crate::document::{BoneId, Document, Edit};
+use super::{rot_scale, world, Mirror};
+use crate::document::fields::Key;
+use crate::document::{write, BoneId, ColliderOffset, Document, Edit};
 use glam::{DQuat, DVec3};
-use serde_json::json;
 
 /// Below this (bone units for distances, radians for angles) a body is already centred.
 const CENTRED: f64 = 1e-6;
@@ -38,11 +38,14 @@ fn centred_offset(doc: &Document, id: BoneId, m: &Mirror) -> Option<Edit> {
     }
     let t = w.inverse().transform_point3(on_plane);
     let q = (rw.inverse() * symmetric).normalize();
-    let r = super::r6;
+    let offset = ColliderOffset {
+        translation: Some(super::v3(t)),
+        rotation: Some(super::q4(q)),
+    };
     Some(Edit::Set {
         target: doc.bone_target(id),
-        key: "offset".into(),
-        value: json!({"translation": v3(t), "rotation": [r(q.x), r(q.y), r(q.z), r(q.w)]}),
+        key: write::top(Key::OffsetTranslation).into(),
+        value: write::offset(&offset)?,
     })
 }
 

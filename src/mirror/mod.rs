@@ -9,12 +9,13 @@ pub mod twins;
 
 pub use twins::{mid_plane, swapped_name, twin_of, twins, Side};
 
+use crate::document::fields::Key;
 use crate::document::{
-    BoneId, BonePhysics, ColliderShape, ConstraintKind, Document, Edit, EditTarget,
+    write, BoneId, BonePhysics, Collider, ColliderOffset, ColliderShape, Constraint,
+    ConstraintKind, Document, Edit, EditTarget, SwingExtentsDeg, TwistRangeDeg,
 };
 use crate::joint;
 use glam::{DMat3, DMat4, DQuat, DVec3};
-use serde_json::{json, Map, Value};
 
 /// Which way a whole-character mirror copies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -31,10 +32,6 @@ struct Mirror {
 }
 
 impl Mirror {
-    fn dir(&self, v: DVec3) -> DVec3 {
-        v - self.axis * (2.0 * v.dot(self.axis))
-    }
-
     fn point(&self, p: DVec3) -> DVec3 {
         p - self.axis * (2.0 * (p.dot(self.axis) - self.mid))
     }
@@ -59,6 +56,11 @@ fn world(doc: &Document, id: BoneId) -> DMat4 {
         .map_or(DMat4::IDENTITY, |n| n.world_from_node)
 }
 
+/// The rotation of a bone's frame in the world (scale removed).
+pub fn world_rotation(doc: &Document, id: BoneId) -> DQuat {
+    rot_scale(&world(doc, id)).0
+}
+
 fn rot_scale(m: &DMat4) -> (DQuat, f64) {
     let (s, r, _) = m.to_scale_rotation_translation();
     (r.normalize(), s.x.abs().max(1e-12))
@@ -68,8 +70,12 @@ fn r6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
-fn v3(v: DVec3) -> Value {
-    json!([r6(v.x), r6(v.y), r6(v.z)])
+fn v3(v: DVec3) -> [f64; 3] {
+    [r6(v.x), r6(v.y), r6(v.z)]
+}
+
+fn q4(q: DQuat) -> [f64; 4] {
+    [r6(q.x), r6(q.y), r6(q.z), r6(q.w)]
 }
 
 /// Comma-separated group names with their side markers swapped (`arm_l` -> `arm_r`).
@@ -83,43 +89,50 @@ fn swap_groups(list: &str) -> String {
         .join(",")
 }
 
-/// The mirrored `constraint` object of `from`'s constraint, for `to`.
-fn constraint_json(
-    doc: &Document,
-    (from, to): (BoneId, BoneId),
-    kind: &ConstraintKind,
-    parent: Option<String>,
-    m: &Mirror,
-) -> Value {
-    let (rs, _) = rot_scale(&world(doc, from));
-    let (rt, _) = rot_scale(&world(doc, to));
-    let mut c = Map::new();
-    c.insert("type".into(), json!(kind.type_name()));
-    if let Some(p) = parent {
-        c.insert("parent_bone".into(), json!(p));
-    }
-    match kind {
+/// A joint and the world rotation of the bone that carries it: what mirroring a joint needs.
+#[derive(Debug, Clone, Copy)]
+pub struct JointInWorld<'a> {
+    pub kind: &'a ConstraintKind,
+    /// The rotation of the bone's frame in the world (scale removed).
+    pub world_from_bone: DQuat,
+    /// The joint frame in the bone's frame ([`joint::frame::bone_from_joint`]).
+    pub bone_from_joint: DQuat,
+}
+
+/// The one reflection of joint limits onto a twin: `from`'s joint, reflected across the
+/// mid-plane (normal `plane_normal`) and expressed in the axes of a bone whose world rotation
+/// is `to_world_from_bone`. A reflection keeps the frame's Y and flips Z = X x Y, so the
+/// swing extents toward +Z and -Z trade places and the twist turns the other way; the swing
+/// Y axis and hinge axis are re-expressed in the twin's own bone axes, which need not be
+/// mirror copies of the source's. Mirror, symmetric editing and presets all use it.
+pub fn reflect_joint(
+    from: JointInWorld,
+    plane_normal: DVec3,
+    to_world_from_bone: DQuat,
+) -> ConstraintKind {
+    let dir = |v: DVec3| v - plane_normal * (2.0 * v.dot(plane_normal));
+    let to_bone = to_world_from_bone.inverse();
+    match from.kind {
         ConstraintKind::BallSocket {
             swing_limit_deg: s,
             twist_limit_deg: t,
             ..
         } => {
-            let frame = rs * joint::frame::bone_from_joint(doc, from, kind);
-            let y = rt.inverse() * m.dir(frame * DVec3::Y);
-            // A reflection keeps Y and flips Z = X x Y; twist turns the other way.
-            let swapped = crate::document::SwingExtentsDeg {
-                pos_y: s.pos_y,
-                neg_y: s.neg_y,
-                pos_z: s.neg_z,
-                neg_z: s.pos_z,
-            };
-            let twist = crate::document::TwistRangeDeg {
-                min_deg: -t.max_deg,
-                max_deg: -t.min_deg,
-            };
-            c.insert("swing_limit_deg".into(), swapped.to_json());
-            c.insert("twist_limit_deg".into(), twist.to_json());
-            c.insert("swing_y_axis".into(), v3(y));
+            let frame = from.world_from_bone * from.bone_from_joint;
+            let y = (to_bone * dir(frame * DVec3::Y)).normalize_or(DVec3::Z);
+            ConstraintKind::BallSocket {
+                swing_limit_deg: SwingExtentsDeg {
+                    pos_y: s.pos_y,
+                    neg_y: s.neg_y,
+                    pos_z: s.neg_z,
+                    neg_z: s.pos_z,
+                },
+                twist_limit_deg: TwistRangeDeg {
+                    min_deg: -t.max_deg,
+                    max_deg: -t.min_deg,
+                },
+                swing_y_axis: Some(v3(y)),
+            }
         }
         ConstraintKind::Hinge {
             hinge_axis,
@@ -127,14 +140,84 @@ fn constraint_json(
             limit_max_deg,
         } => {
             // A rotation by a about axis h mirrors to a rotation by a about -M h.
-            let a =
-                rt.inverse() * -m.dir(rs * DVec3::from_array(*hinge_axis).normalize_or(DVec3::Z));
-            c.insert("hinge_axis".into(), v3(a));
-            c.insert("limit_min_deg".into(), json!(limit_min_deg));
-            c.insert("limit_max_deg".into(), json!(limit_max_deg));
+            let h = DVec3::from_array(*hinge_axis).normalize_or(DVec3::Z);
+            let a = to_bone * -dir(from.world_from_bone * h);
+            ConstraintKind::Hinge {
+                hinge_axis: v3(a),
+                limit_min_deg: *limit_min_deg,
+                limit_max_deg: *limit_max_deg,
+            }
         }
     }
-    Value::Object(c)
+}
+
+/// `id`'s joint as [`reflect_joint`] takes it.
+pub fn joint_in_world<'a>(doc: &Document, id: BoneId, kind: &'a ConstraintKind) -> JointInWorld<'a> {
+    JointInWorld {
+        kind,
+        world_from_bone: rot_scale(&world(doc, id)).0,
+        bone_from_joint: joint::frame::bone_from_joint(doc, id, kind),
+    }
+}
+
+/// `from`'s collider reflected onto `to`, in `to`'s bone units and axes.
+fn mirrored_collider(doc: &Document, (from, to): (BoneId, BoneId), c: &Collider, m: &Mirror) -> Collider {
+    let (ws, wt) = (world(doc, from), world(doc, to));
+    let (rs, ss) = rot_scale(&ws);
+    let (rt, st) = rot_scale(&wt);
+    let k = ss / st; // sizes in the twin's bone units
+    let shape = match &c.shape {
+        ColliderShape::Capsule {
+            radius,
+            half_height,
+        } => ColliderShape::Capsule {
+            radius: r6(radius * k),
+            half_height: r6(half_height * k),
+        },
+        ColliderShape::Sphere { radius } => ColliderShape::Sphere {
+            radius: r6(radius * k),
+        },
+        ColliderShape::Box { half_extents: h } => ColliderShape::Box {
+            half_extents: h.map(|x| r6(x * k)),
+        },
+    };
+    let place = doc.collider_placement(from, c);
+    let center = m.point(ws.transform_point3(place.translation));
+    let rot = m.rotation(rs * place.rotation);
+    let offset = ColliderOffset {
+        translation: Some(v3(wt.inverse().transform_point3(center))),
+        rotation: Some(q4((rt.inverse() * rot).normalize())),
+    };
+    Collider { shape, offset }
+}
+
+/// `from`'s physics as its twin `to` gets it.
+fn mirrored_physics(doc: &Document, (from, to): (BoneId, BoneId), pairs: &[(BoneId, BoneId)], m: &Mirror) -> BonePhysics {
+    let src: BonePhysics = doc.bone(from).physics.clone().unwrap_or_default();
+    let collider = src
+        .collider
+        .as_ref()
+        .map(|c| mirrored_collider(doc, (from, to), c, m));
+    let constraint = src.constraint.as_ref().map(|c| {
+        let parent = c.parent_bone.as_deref().map(|p| {
+            doc.bone_by_name(p)
+                .and_then(|pid| twin_of(pairs, pid))
+                .map_or_else(|| p.to_string(), |t| doc.bone(t).name.clone())
+        });
+        let to_rot = rot_scale(&world(doc, to)).0;
+        Constraint {
+            kind: reflect_joint(joint_in_world(doc, from, &c.kind), m.axis, to_rot),
+            parent_defaulted: parent.is_none(),
+            parent_bone: parent,
+        }
+    });
+    BonePhysics {
+        collider,
+        constraint,
+        collision_group: swap_groups(&src.collision_group),
+        collision_mask: swap_groups(&src.collision_mask),
+        ..src
+    }
 }
 
 /// The edits that give `to` the mirror image of `from`'s physics (collider, mass, groups,
@@ -148,82 +231,32 @@ pub fn mirror_bone(
     let (axis, mid) = mid_plane(doc);
     let m = Mirror { axis, mid };
     let target: EditTarget = doc.bone_target(to);
-    let set = |key: &str, value: Value| Edit::Set {
-        target,
-        key: key.into(),
-        value,
-    };
-    let remove = |key: &str| Edit::Remove {
-        target,
-        key: key.into(),
-    };
-    let src: BonePhysics = doc.bone(from).physics.clone().unwrap_or_default();
-    let (ws, wt) = (world(doc, from), world(doc, to));
-    let (rs, ss) = rot_scale(&ws);
-    let (rt, st) = rot_scale(&wt);
-    let k = ss / st; // sizes in the twin's bone units
-    let mut edits = Vec::new();
-    match &src.collider {
-        Some(c) => {
-            edits.push(set("collider", json!(c.shape.type_name())));
-            match &c.shape {
-                ColliderShape::Capsule {
-                    radius,
-                    half_height,
-                } => {
-                    edits.push(set("radius", json!(r6(radius * k))));
-                    edits.push(set("half_height", json!(r6(half_height * k))));
-                }
-                ColliderShape::Sphere { radius } => {
-                    edits.push(set("radius", json!(r6(radius * k))))
-                }
-                ColliderShape::Box { half_extents: h } => {
-                    edits.push(set("half_extents", json!(h.map(|x| r6(x * k)))))
-                }
-            }
-            let place = doc.collider_placement(from, c);
-            let center = m.point(ws.transform_point3(place.translation));
-            let rot = m.rotation(rs * place.rotation);
-            let t = wt.inverse().transform_point3(center);
-            let q = (rt.inverse() * rot).normalize();
-            edits.push(set(
-                "offset",
-                json!({"translation": v3(t), "rotation": [r6(q.x), r6(q.y), r6(q.z), r6(q.w)]}),
-            ));
-        }
-        None => edits.push(remove("collider")),
+    let physics = mirrored_physics(doc, (from, to), pairs, &m);
+    let mut entries = write::bone_entries(&physics);
+    if doc.bone(from).physics.is_none() {
+        // Nothing to copy but the absence of a body.
+        entries.retain(|(k, _)| {
+            ![Key::Mass, Key::CollisionGroup, Key::CollisionMask]
+                .iter()
+                .any(|x| write::top(*x) == *k)
+        });
     }
-    if doc.bone(from).physics.is_some() {
-        edits.push(set("mass", json!(src.mass)));
-        edits.push(set(
-            "collision_group",
-            json!(swap_groups(&src.collision_group)),
-        ));
-        edits.push(set(
-            "collision_mask",
-            json!(swap_groups(&src.collision_mask)),
-        ));
-    }
-    match &src.constraint {
-        Some(c) => {
-            let parent = c.parent_bone.as_deref().map(|p| {
-                doc.bone_by_name(p)
-                    .and_then(|pid| twin_of(pairs, pid))
-                    .map_or_else(|| p.to_string(), |t| doc.bone(t).name.clone())
+    let mut edits: Vec<Edit> = entries
+        .iter()
+        .map(|(k, v)| Edit::Set {
+            target,
+            key: (*k).into(),
+            value: v.clone(),
+        })
+        .collect();
+    for key in [Key::Collider, Key::Constraint, Key::Drive] {
+        let top = write::top(key);
+        if !entries.iter().any(|(k, _)| *k == top) {
+            edits.push(Edit::Remove {
+                target,
+                key: top.into(),
             });
-            edits.push(set(
-                "constraint",
-                constraint_json(doc, (from, to), &c.kind, parent, &m),
-            ));
         }
-        None => edits.push(remove("constraint")),
-    }
-    match src.drive {
-        Some(d) => edits.push(set(
-            "drive",
-            json!({"stiffness": d.stiffness, "damping": d.damping, "max_torque": d.max_torque, "follow_strength": d.follow_strength}),
-        )),
-        None => edits.push(remove("drive")),
     }
     edits
 }

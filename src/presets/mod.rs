@@ -15,8 +15,10 @@
 
 pub mod store;
 
-use crate::document::fields::{self, Section};
-use crate::document::{BoneId, Document, Edit, EditTarget};
+use crate::document::fields::{self, Key, Section};
+use crate::document::{
+    canonical, parse, write, BoneId, ConstraintKind, Document, Edit, EditTarget, Severity,
+};
 use crate::generate::Role;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -59,48 +61,55 @@ pub enum PresetError {
     },
 }
 
-/// Checks a preset value against the field table: gains and hinge limits are numbers in
-/// their range; swing and twist may also be the object / pair forms the parser checks.
-fn check_value(section: Section, key: &str, value: &Value) -> Result<(), String> {
-    let spec = fields::num_spec(section, key);
-    match value {
-        Value::Number(n) => {
-            let x = n.as_f64().unwrap_or(f64::NAN);
-            let low_ok = if spec.exclusive_min {
-                x > spec.min
-            } else {
-                x >= spec.min
-            };
-            if x.is_finite() && low_ok && x <= spec.max {
-                Ok(())
-            } else {
-                Err(format!("{x} is outside {}..{}", spec.min, spec.max))
-            }
-        }
-        Value::Object(_) if key == "swing_limit_deg" => Ok(()),
-        Value::Array(_) if key == "twist_limit_deg" => Ok(()),
-        other => Err(format!("expected a number, found {other}")),
+/// Reads a joint's limits and gains the way the codec reads a file: a constraint of type `ty`
+/// with `limits` over `base` (a constraint object), and a drive of `gains`. The first error
+/// the reader reports, as (key, message).
+fn read_joint(
+    ty: &str,
+    base: Option<Map<String, Value>>,
+    limits: &Map<String, Value>,
+    gains: &Map<String, Value>,
+) -> Result<(ConstraintKind, Map<String, Value>), (String, String)> {
+    let constraint_key = write::top(Key::Constraint);
+    let mut c = base.unwrap_or_default();
+    c.insert(write::leaf(Key::ConstraintType).into(), Value::from(ty));
+    let lk = limit_keys();
+    for (k, v) in limits.iter().filter(|(k, _)| lk.contains(&k.as_str())) {
+        canonical::overlay(&mut c, constraint_key, k, v);
     }
+    let gk = gain_keys();
+    let drive: Map<String, Value> = gains
+        .iter()
+        .filter(|(k, _)| gk.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let mut physics = Map::new();
+    physics.insert(constraint_key.into(), Value::Object(c));
+    physics.insert(write::top(Key::Drive).into(), Value::Object(drive.clone()));
+    let (p, diags) = parse::read_bone_physics(&Value::Object(physics), 0, "preset");
+    if let Some(d) = diags.iter().find(|d| d.severity == Severity::Error) {
+        return Err((d.key.clone(), d.message.clone()));
+    }
+    let kind = p
+        .constraint
+        .map(|c| c.kind)
+        .ok_or_else(|| (Key::ConstraintType.path().to_string(), format!("unknown joint type '{ty}'")))?;
+    Ok((kind, drive))
 }
 
 impl Preset {
-    /// Checks every value (see [`check_value`]); unknown keys are ignored when applied.
+    /// Checks every joint's limits and gains with the codec's reader (types and the field
+    /// table's ranges); unknown keys are ignored when applied.
     pub fn check(&self) -> Result<(), PresetError> {
         for (i, j) in self.joints.iter().enumerate() {
-            let lists = [
-                (Section::Constraint, &j.limits, limit_keys()),
-                (Section::Drive, &j.gains, gain_keys()),
-            ];
-            for (section, map, known) in lists {
-                for (k, v) in map.iter().filter(|(k, _)| known.contains(&k.as_str())) {
-                    check_value(section, k, v).map_err(|reason| PresetError::BadValue {
-                        preset: self.name.clone(),
-                        joint: i,
-                        key: k.clone(),
-                        reason,
-                    })?;
+            read_joint(&j.joint_type, None, &j.limits, &j.gains).map_err(|(key, reason)| {
+                PresetError::BadValue {
+                    preset: self.name.clone(),
+                    joint: i,
+                    key,
+                    reason,
                 }
-            }
+            })?;
         }
         Ok(())
     }
@@ -177,47 +186,30 @@ pub fn roles(doc: &Document) -> HashMap<BoneId, (Role, Option<String>)> {
         .collect()
 }
 
-fn raw_constraint(doc: &Document, id: BoneId) -> Option<&Map<String, Value>> {
-    doc.json()
-        .get("nodes")?
-        .get(doc.bone(id).node)?
-        .get("extras")?
-        .get("physics")?
-        .get("constraint")?
-        .as_object()
-}
-
-fn raw_drive(doc: &Document, id: BoneId) -> Option<&Map<String, Value>> {
-    doc.json()
-        .get("nodes")?
-        .get(doc.bone(id).node)?
-        .get("extras")?
-        .get("physics")?
-        .get("drive")?
-        .as_object()
-}
-
 fn joint_type(doc: &Document, id: BoneId) -> Option<&'static str> {
-    let p = doc.bone(id).physics.as_ref()?;
-    Some(p.constraint.as_ref()?.kind.type_name())
+    Some(doc.bone(id).constraint()?.kind.type_name())
 }
 
-/// A preset of the limits and gains of `bones` (those with a joint), as the file holds them.
+/// The keys of `obj` that are among `keys`, in `obj`'s order.
+fn pick(obj: &Value, keys: &[&str]) -> Map<String, Value> {
+    obj.as_object()
+        .map(|m| {
+            m.iter()
+                .filter(|(k, _)| keys.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A preset of the limits and gains of `bones` (those with a joint), as the codec writes them.
 pub fn capture(doc: &Document, name: &str, bones: &[BoneId]) -> Preset {
     let roles = roles(doc);
     let joints = bones
         .iter()
         .filter_map(|&id| {
-            let ty = joint_type(doc, id)?;
-            let pick = |m: Option<&Map<String, Value>>, keys: &[&str]| -> Map<String, Value> {
-                m.map(|m| {
-                    m.iter()
-                        .filter(|(k, _)| keys.contains(&k.as_str()))
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect()
-                })
-                .unwrap_or_default()
-            };
+            let c = doc.bone(id).constraint()?;
+            let drive = doc.bone(id).physics.as_ref()?.drive.unwrap_or_default();
             let (role, side) = roles
                 .get(&id)
                 .cloned()
@@ -226,9 +218,9 @@ pub fn capture(doc: &Document, name: &str, bones: &[BoneId]) -> Preset {
                 bone: Some(doc.bone(id).name.clone()),
                 role: role.map(|r| r.name().to_string()),
                 side,
-                joint_type: ty.to_string(),
-                limits: pick(raw_constraint(doc, id), &limit_keys()),
-                gains: pick(raw_drive(doc, id), &gain_keys()),
+                joint_type: c.kind.type_name().to_string(),
+                limits: pick(&write::constraint(c), &limit_keys()),
+                gains: pick(&write::drive(&drive), &gain_keys()),
             })
         })
         .collect();
@@ -238,23 +230,12 @@ pub fn capture(doc: &Document, name: &str, bones: &[BoneId]) -> Preset {
     }
 }
 
-/// Limits of the other side: swing +Z and -Z swapped, twist negated (as the mirror does for
-/// mirror-consistent joint frames).
-fn mirrored_limits(limits: &Map<String, Value>) -> Map<String, Value> {
-    let mut out = limits.clone();
-    if let Some(Value::Object(s)) = out.get_mut("swing_limit_deg") {
-        let (pz, nz) = (s.get("pos_z").cloned(), s.get("neg_z").cloned());
-        if let (Some(pz), Some(nz)) = (pz, nz) {
-            s.insert("pos_z".into(), nz);
-            s.insert("neg_z".into(), pz);
-        }
-    }
-    if let Some(Value::Array(t)) = out.get("twist_limit_deg").cloned() {
-        if let [Some(a), Some(b)] = [t.first(), t.get(1)].map(|v| v.and_then(Value::as_f64)) {
-            out.insert("twist_limit_deg".into(), serde_json::json!([-b, -a]));
-        }
-    }
-    out
+/// A preset entry for one bone: its limits and gains, and whether it was taken from the other
+/// side (then it is reflected onto this one).
+struct Entry {
+    limits: Map<String, Value>,
+    gains: Map<String, Value>,
+    other_side: bool,
 }
 
 /// The entry of `preset` for bone `id` of joint type `ty` (see the module doc for the order).
@@ -264,7 +245,12 @@ fn entry_for(
     id: BoneId,
     ty: &str,
     role: Option<&(Role, Option<String>)>,
-) -> Option<(Map<String, Value>, Map<String, Value>)> {
+) -> Option<Entry> {
+    let entry = |j: &JointPreset, other_side: bool| Entry {
+        limits: j.limits.clone(),
+        gains: j.gains.clone(),
+        other_side,
+    };
     let of_type: Vec<&JointPreset> = preset
         .joints
         .iter()
@@ -275,25 +261,19 @@ fn entry_for(
         .iter()
         .find(|j| j.bone.as_deref() == Some(name.as_str()))
     {
-        return Some((j.limits.clone(), j.gains.clone()));
+        return Some(entry(j, false));
     }
     if let Some((r, side)) = role {
         let same_role = |j: &&&JointPreset| j.role.as_deref() == Some(r.name());
         if let Some(j) = of_type.iter().filter(same_role).find(|j| j.side == *side) {
-            return Some((j.limits.clone(), j.gains.clone()));
+            return Some(entry(j, false));
         }
         if let Some(j) = of_type.iter().find(same_role) {
-            let mirrored = side.is_some() && j.side.is_some();
-            let limits = if mirrored {
-                mirrored_limits(&j.limits)
-            } else {
-                j.limits.clone()
-            };
-            return Some((limits, j.gains.clone()));
+            return Some(entry(j, side.is_some() && j.side.is_some()));
         }
     }
     match preset.joints.as_slice() {
-        [only] if only.joint_type == ty => Some((only.limits.clone(), only.gains.clone())),
+        [only] if only.joint_type == ty => Some(entry(only, false)),
         _ => None,
     }
 }
@@ -312,83 +292,139 @@ pub fn apply_user(
     } else {
         HashMap::new()
     };
+    let pairs = if preset.joints.iter().any(|j| j.side.is_some()) {
+        crate::mirror::twins(doc)
+    } else {
+        Vec::new()
+    };
     let mut out = Applied::default();
     for &id in scope {
         let Some(ty) = joint_type(doc, id) else {
             continue;
         };
-        let Some((limits, gains)) = entry_for(doc, preset, id, ty, roles.get(&id)) else {
+        let Some(e) = entry_for(doc, preset, id, ty, roles.get(&id)) else {
             out.skipped += 1;
             continue;
         };
-        let target = doc.bone_target(id);
-        let set = |section: &str, k: &String, v: &Value| Edit::Set {
-            target,
-            key: format!("{section}.{k}"),
-            value: v.clone(),
-        };
-        let lk = limit_keys();
-        let gk = gain_keys();
-        let before = out.edits.len();
-        out.edits.extend(
-            limits
-                .iter()
-                .filter(|(k, _)| lk.contains(&k.as_str()))
-                .map(|(k, v)| set("constraint", k, v)),
-        );
-        out.edits.extend(
-            gains
-                .iter()
-                .filter(|(k, _)| gk.contains(&k.as_str()))
-                .map(|(k, v)| set("drive", k, v)),
-        );
-        if out.edits.len() > before {
+        let edits = entry_edits(doc, id, &e, &pairs).map_err(|(key, reason)| PresetError::BadValue {
+            preset: preset.name.clone(),
+            joint: 0,
+            key,
+            reason,
+        })?;
+        if !edits.is_empty() {
             out.bones += 1;
+            out.edits.extend(edits);
         }
     }
     Ok(out)
+}
+
+/// The edits that give bone `id` an entry's limits and gains. An entry from the other side is
+/// applied to the twin's joint (the bone itself when it has none) and reflected onto `id`.
+fn entry_edits(
+    doc: &Document,
+    id: BoneId,
+    e: &Entry,
+    pairs: &[(BoneId, BoneId)],
+) -> Result<Vec<Edit>, (String, String)> {
+    let source = if e.other_side {
+        crate::mirror::twin_of(pairs, id)
+            .filter(|&t| joint_type(doc, t) == joint_type(doc, id))
+            .unwrap_or(id)
+    } else {
+        id
+    };
+    let Some(current) = doc.bone(source).constraint() else {
+        return Ok(Vec::new());
+    };
+    let base = write::constraint(current).as_object().cloned();
+    let ty = current.kind.type_name();
+    let (mut kind, drive) = read_joint(ty, base, &e.limits, &e.gains)?;
+    if e.other_side {
+        let (normal, _) = crate::mirror::mid_plane(doc);
+        let from = crate::mirror::joint_in_world(doc, source, &kind);
+        let to_rot = crate::mirror::world_rotation(doc, id);
+        kind = crate::mirror::reflect_joint(from, normal, to_rot);
+    }
+    let target = doc.bone_target(id);
+    let mut edits = if e.limits.is_empty() && !e.other_side {
+        Vec::new()
+    } else {
+        limit_edits(target, &kind)
+    };
+    edits.extend(drive.into_iter().map(|(k, v)| Edit::Set {
+        target,
+        key: format!("{}.{k}", write::top(Key::Drive)),
+        value: v,
+    }));
+    Ok(edits)
+}
+
+/// The edits that set a joint's limits (and, for a reflected joint, its axes) through the codec.
+fn limit_edits(target: EditTarget, kind: &ConstraintKind) -> Vec<Edit> {
+    let set = |key: Key, value: Value| Edit::Set {
+        target,
+        key: key.path().into(),
+        value,
+    };
+    match kind {
+        ConstraintKind::BallSocket {
+            swing_limit_deg,
+            twist_limit_deg,
+            swing_y_axis,
+        } => {
+            let mut v = vec![
+                set(Key::SwingExtents, write::swing_extents(swing_limit_deg)),
+                set(Key::TwistRange, write::twist_range(twist_limit_deg)),
+            ];
+            if let Some(y) = swing_y_axis {
+                v.push(set(Key::SwingYAxis, serde_json::json!(y)));
+            }
+            v
+        }
+        ConstraintKind::Hinge {
+            hinge_axis,
+            limit_min_deg,
+            limit_max_deg,
+        } => vec![
+            set(Key::HingeAxis, serde_json::json!(hinge_axis)),
+            set(Key::LimitMin, serde_json::json!(limit_min_deg)),
+            set(Key::LimitMax, serde_json::json!(limit_max_deg)),
+        ],
+    }
 }
 
 /// The edits that apply the built-in reference humanoid to the jointed bones of `scope`.
 pub fn apply_humanoid(doc: &Document, scope: &[BoneId]) -> Result<Applied, PresetError> {
     let g = crate::generate::generate(doc, &Default::default())
         .map_err(|e| PresetError::Generate(e.to_string()))?;
-    let mut generated: HashMap<usize, Value> = HashMap::new();
-    let Edit::Group(list) = &g.edit else {
-        return Err(PresetError::Generate("the generator gave no group".into()));
-    };
-    for e in list {
-        if let Edit::ReplaceExtras {
-            target: EditTarget::Node(n),
-            extras: Some(x),
-        } = e
-        {
-            if let Some(c) = x.get("physics").and_then(|p| p.get("constraint")) {
-                generated.insert(*n, c.clone());
-            }
-        }
-    }
     let mut gdoc = doc.clone();
     gdoc.apply(&g.edit)
         .map_err(|e| PresetError::Generate(e.to_string()))?;
     let mut out = Applied::default();
     for &id in scope {
-        let Some(existing) = raw_constraint(doc, id) else {
+        let Some(existing) = doc.bone(id).constraint() else {
             continue;
         };
-        let Some(Value::Object(mut c)) = generated.get(&doc.bone(id).node).cloned() else {
+        let generated = gdoc
+            .bone_of_node(doc.bone(id).node)
+            .and_then(|gid| Some((gid, gdoc.bone(gid).constraint()?.clone())));
+        let Some((gid, mut c)) = generated else {
             out.skipped += 1;
             continue;
         };
-        match existing.get("parent_bone") {
-            Some(p) => c.insert("parent_bone".into(), p.clone()),
-            None => c.shift_remove("parent_bone"),
-        };
-        fit_swing_axis(doc, &gdoc, id, &mut c);
+        c.parent_bone = (!existing.parent_defaulted)
+            .then(|| existing.parent_bone.clone())
+            .flatten();
+        c.parent_defaulted = c.parent_bone.is_none();
+        if let ConstraintKind::BallSocket { swing_y_axis, .. } = &mut c.kind {
+            *swing_y_axis = fit_swing_axis(doc, (id, &gdoc, gid), *swing_y_axis);
+        }
         out.edits.push(Edit::Set {
             target: doc.bone_target(id),
-            key: "constraint".into(),
-            value: Value::Object(c),
+            key: Key::Constraint.path().into(),
+            value: write::constraint(&c),
         });
         out.bones += 1;
     }
@@ -397,35 +433,25 @@ pub fn apply_humanoid(doc: &Document, scope: &[BoneId]) -> Result<Applied, Prese
 
 /// The generated swing Y axis is perpendicular to the generated collider's primary axis; a
 /// bone whose own collider lies along another axis gets that direction made perpendicular
-/// to its own primary axis, or the default frame when the two are parallel (an error
-/// otherwise).
-fn fit_swing_axis(doc: &Document, gdoc: &Document, id: BoneId, c: &mut Map<String, Value>) {
-    let Some(y) = c
-        .get("swing_y_axis")
-        .and_then(|v| serde_json::from_value::<[f64; 3]>(v.clone()).ok())
-    else {
-        return;
-    };
-    let Some(gid) = gdoc.bone_of_node(doc.bone(id).node) else {
-        return;
-    };
+/// to its own primary axis, or the default frame (None) when the two are parallel.
+fn fit_swing_axis(
+    doc: &Document,
+    (id, gdoc, gid): (BoneId, &Document, BoneId),
+    y: Option<[f64; 3]>,
+) -> Option<[f64; 3]> {
+    let y = y?;
     let own = doc.primary_axis(id).normalize_or(glam::DVec3::Y);
     let generated = gdoc.primary_axis(gid).normalize_or(glam::DVec3::Y);
     if own.dot(generated) > 10f64.to_radians().cos() {
-        return;
+        return Some(y);
     }
     let y = glam::DVec3::from_array(y);
     let p = y - own * own.dot(y);
-    if p.length() > 0.3 {
+    (p.length() > 0.3).then(|| {
         let p = p.normalize();
         let r = |x: f64| (x * 1e6).round() / 1e6;
-        c.insert(
-            "swing_y_axis".into(),
-            serde_json::json!([r(p.x), r(p.y), r(p.z)]),
-        );
-    } else {
-        c.shift_remove("swing_y_axis");
-    }
+        [r(p.x), r(p.y), r(p.z)]
+    })
 }
 
 /// Applies a preset named by the built-in name, a user preset's name or a JSON file path.
@@ -452,7 +478,9 @@ mod tests {
             limit_keys(),
             [
                 "swing_limit_deg",
+                "swing_extents_deg",
                 "twist_limit_deg",
+                "twist_range_deg",
                 "limit_min_deg",
                 "limit_max_deg"
             ]
@@ -492,18 +520,5 @@ mod tests {
         )
         .is_err());
         assert!(bad(serde_json::json!({}), serde_json::json!({"damping": -1})).is_err());
-    }
-
-    #[test]
-    fn other_side_limits_are_mirrored() {
-        let m: Map<String, Value> = serde_json::from_value(serde_json::json!({
-            "swing_limit_deg": {"pos_y": 1, "neg_y": 2, "pos_z": 3, "neg_z": 4},
-            "twist_limit_deg": [-10.0, 30.0]
-        }))
-        .expect("object");
-        let r = mirrored_limits(&m);
-        assert_eq!(r["swing_limit_deg"]["pos_z"], 4);
-        assert_eq!(r["swing_limit_deg"]["neg_z"], 3);
-        assert_eq!(r["twist_limit_deg"], serde_json::json!([-30.0, 10.0]));
     }
 }

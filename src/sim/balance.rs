@@ -16,6 +16,7 @@
 //! never a made-up zero.
 
 use super::world::{frame_from_axis, BodyRec};
+use crate::document::{DEFAULT_FOOT_BONES, DEFAULT_PELVIS_BONE, DEFAULT_TORSO_BONE};
 use crate::document::{BalanceSettings, Document};
 use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
@@ -100,39 +101,45 @@ fn upright_joint(torso_rest_rot: Quat, s: &BalanceSettings) -> GenericJoint {
     j
 }
 
-/// The balance bone names: the document's settings when it has them; else the default names
-/// when those bones exist; else by role.
+/// The balance bone names, each one on its own: the name the document's settings give; else
+/// the default name when that bone has a body (`pelvis`, `foot_l`, `foot_r`); else by role.
+/// A file without a balance object and one with an object that leaves a name out resolve
+/// that name the same way.
 fn resolve_names(
     doc: &Document,
     bodies: &[BodyRec],
     s: &BalanceSettings,
 ) -> (BalanceSource, Option<String>, Option<String>, Vec<String>) {
-    let explicit = doc.json().pointer("/extras/physics/balance").is_some();
-    if explicit {
-        return (
-            BalanceSource::Settings,
-            Some(s.torso_bone.clone()),
-            Some(s.pelvis_bone.clone()),
-            s.foot_bones.clone(),
-        );
-    }
-    if slot(doc, bodies, &s.torso_bone).is_some() {
-        return (
-            BalanceSource::DefaultNames,
-            Some(s.torso_bone.clone()),
-            Some(s.pelvis_bone.clone()),
-            s.foot_bones.clone(),
-        );
-    }
-    match crate::generate::balance_by_role(doc) {
-        Some(b) => (
-            BalanceSource::Roles,
-            Some(b.torso_bone),
-            Some(b.pelvis_bone),
-            b.foot_bones,
-        ),
-        None => (BalanceSource::Unresolved, None, None, Vec::new()),
-    }
+    let all_given = s.torso_bone.is_some() && s.pelvis_bone.is_some() && s.foot_bones.is_some();
+    let defaults = slot(doc, bodies, DEFAULT_TORSO_BONE).is_some();
+    let roles = if all_given || defaults {
+        None
+    } else {
+        crate::generate::balance_by_role(doc)
+    };
+    let torso = s.torso_bone.clone().or_else(|| match &roles {
+        _ if defaults => Some(DEFAULT_TORSO_BONE.to_string()),
+        Some(r) => Some(r.torso_bone.clone()),
+        None => None,
+    });
+    let pelvis = s.pelvis_bone.clone().or_else(|| match &roles {
+        _ if defaults => Some(DEFAULT_PELVIS_BONE.to_string()),
+        Some(r) => Some(r.pelvis_bone.clone()),
+        None => None,
+    });
+    let feet = s.foot_bones.clone().unwrap_or_else(|| match &roles {
+        _ if defaults => DEFAULT_FOOT_BONES.map(String::from).to_vec(),
+        Some(r) => r.foot_bones.clone(),
+        None => Vec::new(),
+    });
+    let source = match () {
+        _ if all_given => BalanceSource::Settings,
+        _ if defaults => BalanceSource::DefaultNames,
+        _ if roles.is_some() => BalanceSource::Roles,
+        _ if torso.is_some() => BalanceSource::Settings,
+        _ => BalanceSource::Unresolved,
+    };
+    (source, torso, pelvis, feet)
 }
 
 impl BalanceRig {
