@@ -109,7 +109,7 @@ impl Document {
         let Some(list) = self.json().get("animations").and_then(Value::as_array) else {
             return Ok(out);
         };
-        let buffers = self.load_buffers()?;
+        let buffers = self.decoded_buffers()?;
         let slices: Vec<&[u8]> = buffers.iter().map(|b| &b[..]).collect();
         for (index, anim) in list.iter().enumerate() {
             let name = anim

@@ -31,6 +31,12 @@ pub enum DocError {
     },
     #[error("{path}: {reason}")]
     Unsupported { path: PathBuf, reason: String },
+    #[error("{path}: requires the glTF extension '{extension}' ({what}), which this tool cannot read; export the file without it")]
+    RequiredExtension {
+        path: PathBuf,
+        extension: String,
+        what: String,
+    },
     #[error("{path}: cannot bring the physics to the current schema: {reason}")]
     Migrate { path: PathBuf, reason: String },
 }

@@ -1,15 +1,22 @@
-//! Buffer data and skinned meshes: positions, normals, JOINTS_0, WEIGHTS_0, indices and the
-//! skins' inverse bind matrices. Every accessor is checked against its buffer before it is
-//! read, so a hostile file gives an error, never a panic or a huge allocation.
+//! Buffer data and meshes: positions, normals, JOINTS_0, WEIGHTS_0, indices and the skins'
+//! inverse bind matrices, for skinned meshes and for rigid meshes carried by a bone alike.
+//! Read through [`super::accessor`] (quantized, sparse and view-less accessors) from buffers
+//! with their meshopt-compressed views decoded; every accessor is checked against its buffer
+//! before it is read, so a hostile file gives an error, never a panic or a huge allocation.
 
+use super::accessor::{read_numbers, read_unsigned};
+use super::compression;
 use super::uri::{self, UriSource};
-use super::{DocError, Document};
+use super::{BoneId, DocError, Document};
 use glam::Mat4;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::io::Read;
 
-/// One mesh primitive, with skinning data when the node has a skin.
+/// One mesh primitive, with skinning data when the node has a skin. Positions are as the
+/// file stores them (quantized integers as their values): the node's world transform, or the
+/// skin's inverse bind matrices, place them. `indices` is a triangle list (empty for points
+/// and lines).
 #[derive(Debug, Clone, Default)]
 pub struct MeshPrimitive {
     /// The node that instances the mesh.
@@ -31,8 +38,9 @@ pub struct Geometry {
 }
 
 impl Document {
-    /// The bytes of every buffer: the GLB BIN chunk, `data:` URIs or files beside the asset
-    /// (under the document's URI policy).
+    /// The bytes of every buffer as the file stores them: the GLB BIN chunk, `data:` URIs or
+    /// files beside the asset (under the document's URI policy). A meshopt fallback buffer is
+    /// empty: its data is the decoded views ([`Document::decoded_buffers`]).
     pub fn load_buffers(&self) -> Result<Vec<Cow<'_, [u8]>>, DocError> {
         let list = self
             .json
@@ -45,6 +53,7 @@ impl Document {
             .map(|(i, b)| {
                 let declared = b.get("byteLength").and_then(Value::as_u64).unwrap_or(0);
                 match b.get("uri").and_then(Value::as_str) {
+                    _ if compression::is_fallback(b) => Ok(Cow::Owned(Vec::new())),
                     None => self
                         .bin()?
                         .map(Cow::Borrowed)
@@ -88,42 +97,59 @@ impl Document {
         }
     }
 
-    /// Reads every mesh primitive and skin. Errors name the accessor that is out of bounds.
+    /// The buffers with every meshopt-compressed view decoded into place: what accessors read.
+    pub fn decoded_buffers(&self) -> Result<Vec<Cow<'_, [u8]>>, DocError> {
+        let mut buffers = self.load_buffers()?;
+        compression::decode_views(&self.json, &mut buffers).map_err(|r| self.gltf_err(r))?;
+        Ok(buffers)
+    }
+
+    /// Reads every mesh primitive and skin. Errors name the node, mesh primitive, attribute
+    /// and accessor that cannot be read.
     pub fn load_geometry(&self) -> Result<Geometry, DocError> {
-        let buffers = self.load_buffers()?;
-        // Animations are read (and their faults reported) by `load_animations`; leave them and
-        // the accessors only they use out of the geometry's checks.
-        let mut json = self.json.clone();
-        let anim_only = animation_accessors(&json);
-        if let Some(obj) = json.as_object_mut() {
-            obj.remove("animations");
-        }
-        let text = serde_json::to_string(&json).map_err(|e| self.gltf_err(e.to_string()))?;
-        let root = gltf::json::Root::from_str(&text).map_err(|e| self.gltf_err(e.to_string()))?;
-        let gdoc = gltf::Document::from_json(root).map_err(|e| self.gltf_err(e.to_string()))?;
-        check_accessors(&gdoc, &buffers, &anim_only).map_err(|r| self.gltf_err(r))?;
-        let get = |b: gltf::Buffer| buffers.get(b.index()).map(|c| &c[..]);
+        let buffers = self.decoded_buffers()?;
+        let slices: Vec<&[u8]> = buffers.iter().map(|b| &b[..]).collect();
         let mut geo = Geometry::default();
-        for skin in gdoc.skins() {
-            let n = skin.joints().count();
-            let mats: Vec<Mat4> = match skin.reader(get).read_inverse_bind_matrices() {
-                Some(it) => it.map(|m| Mat4::from_cols_array_2d(&m)).collect(),
-                None => vec![Mat4::IDENTITY; n],
+        for (s, skin) in self.skeleton.skins.iter().enumerate() {
+            let ibm = self
+                .json
+                .pointer(&format!("/skins/{s}/inverseBindMatrices"))
+                .and_then(Value::as_u64);
+            let mats = match ibm {
+                Some(a) => arrays::<16>(&self.json, &slices, a as usize)
+                    .map_err(|r| self.gltf_err(format!("skins[{s}].inverseBindMatrices: {r}")))?
+                    .iter()
+                    .map(Mat4::from_cols_array)
+                    .collect(),
+                None => vec![Mat4::IDENTITY; skin.joints.len()],
             };
             geo.inverse_bind.push(mats);
         }
-        for node in gdoc.nodes() {
-            let Some(mesh) = node.mesh() else { continue };
-            for prim in mesh.primitives() {
-                geo.primitives.push(read_primitive(
-                    node.index(),
-                    node.skin().map(|s| s.index()),
-                    &prim,
-                    get,
-                ));
+        for (n, node) in self.skeleton.nodes.iter().enumerate() {
+            let Some(m) = node.mesh else { continue };
+            let prims = self.json.pointer(&format!("/meshes/{m}/primitives"));
+            for (p, prim) in prims
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let read = read_primitive(&self.json, &slices, prim, n, node.skin);
+                let key = format!("nodes[{n}] ('{}'): meshes[{m}].primitives[{p}]", node.name);
+                if let Some(prim) = read.map_err(|r| self.gltf_err(format!("{key}.{r}")))? {
+                    geo.primitives.push(prim);
+                }
             }
         }
         Ok(geo)
+    }
+
+    /// The bone that carries a mesh on `node`: the node itself when it is a bone, else its
+    /// nearest ancestor that is one. A rigid mesh moves with it and is fitted to it.
+    pub fn carrier_bone(&self, node: usize) -> Option<BoneId> {
+        std::iter::once(node)
+            .chain(self.skeleton.ancestors(node))
+            .find_map(|n| self.bone_of_node(n))
     }
 
     fn gltf_err(&self, reason: String) -> DocError {
@@ -134,155 +160,131 @@ impl Document {
     }
 }
 
-fn read_primitive<'a, 's, F>(
+/// `N` numbers per element, or an error naming the accessor's actual width.
+fn arrays<const N: usize>(
+    json: &Value,
+    buffers: &[&[u8]],
+    index: usize,
+) -> Result<Vec<[f32; N]>, String> {
+    let f = read_numbers(json, buffers, index)?;
+    if f.width != N {
+        return Err(format!(
+            "accessors[{index}] has {} numbers per element, not {N}",
+            f.width
+        ));
+    }
+    Ok(f.values
+        .chunks_exact(N)
+        .map(|c| std::array::from_fn(|k| c[k]))
+        .collect())
+}
+
+/// One primitive (None without POSITION); points and lines get no triangles, but their
+/// vertices are still there to fit shapes to.
+fn read_primitive(
+    json: &Value,
+    buffers: &[&[u8]],
+    prim: &Value,
     node: usize,
     skin: Option<usize>,
-    prim: &'a gltf::Primitive<'a>,
-    get: F,
-) -> MeshPrimitive
-where
-    F: Clone + Fn(gltf::Buffer<'a>) -> Option<&'s [u8]>,
-{
-    let r = prim.reader(get);
-    let positions: Vec<[f32; 3]> = r
-        .read_positions()
-        .map(Iterator::collect)
-        .unwrap_or_default();
+) -> Result<Option<MeshPrimitive>, String> {
+    let mode = prim.get("mode").and_then(Value::as_u64).unwrap_or(4);
+    let attr = |name: &str| {
+        prim.get("attributes")?
+            .get(name)?
+            .as_u64()
+            .map(|i| i as usize)
+    };
+    let Some(pos) = attr("POSITION") else {
+        return Ok(None);
+    };
+    let positions = within("POSITION", arrays::<3>(json, buffers, pos))?;
+    let normals = match attr("NORMAL") {
+        Some(a) => within("NORMAL", arrays::<3>(json, buffers, a))?,
+        None => Vec::new(),
+    };
+    let weights = match attr("WEIGHTS_0") {
+        Some(a) => within("WEIGHTS_0", arrays::<4>(json, buffers, a))?,
+        None => Vec::new(),
+    };
+    let joints = match attr("JOINTS_0") {
+        Some(a) => within("JOINTS_0", read_joints(json, buffers, a))?,
+        None => Vec::new(),
+    };
     let n = positions.len();
-    let indices = r
-        .read_indices()
-        .map(|i| i.into_u32().filter(|&i| (i as usize) < n).collect())
-        .unwrap_or_else(|| (0..n as u32).collect());
-    MeshPrimitive {
+    let list = match prim.get("indices").and_then(Value::as_u64) {
+        _ if mode < 4 => Vec::new(),
+        Some(a) => {
+            let (_, v) =
+                read_unsigned(json, buffers, a as usize).map_err(|e| format!("indices: {e}"))?;
+            v
+        }
+        None => (0..n as u32).collect(),
+    };
+    Ok(Some(MeshPrimitive {
         node,
         skin,
-        normals: r.read_normals().map(Iterator::collect).unwrap_or_default(),
-        joints: r
-            .read_joints(0)
-            .map(|j| j.into_u16().collect())
-            .unwrap_or_default(),
-        weights: r
-            .read_weights(0)
-            .map(|w| w.into_f32().collect())
-            .unwrap_or_default(),
+        indices: triangles(&list, mode, n),
         positions,
-        indices,
-    }
+        normals,
+        joints,
+        weights,
+    }))
 }
 
-/// The accessors that animation samplers use, and that no mesh or skin uses.
-fn animation_accessors(json: &Value) -> std::collections::HashSet<usize> {
-    let mut used = std::collections::HashSet::new();
-    let anims = json.get("animations").and_then(Value::as_array);
-    for s in anims
-        .into_iter()
-        .flatten()
-        .filter_map(|a| a.get("samplers")?.as_array())
-        .flatten()
-    {
-        for k in ["input", "output"] {
-            if let Some(i) = s.get(k).and_then(Value::as_u64) {
-                used.insert(i as usize);
-            }
-        }
+fn within<T>(name: &str, r: Result<T, String>) -> Result<T, String> {
+    r.map_err(|e| format!("attributes.{name}: {e}"))
+}
+
+fn read_joints(json: &Value, buffers: &[&[u8]], index: usize) -> Result<Vec<[u16; 4]>, String> {
+    let (width, v) = read_unsigned(json, buffers, index)?;
+    if width != 4 {
+        return Err(format!(
+            "accessors[{index}] has {width} numbers per element, not 4"
+        ));
     }
-    let mut geometry = std::collections::HashSet::new();
-    for m in json
-        .get("meshes")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        for p in m
-            .get("primitives")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let attrs = p.get("attributes").and_then(Value::as_object);
-            for v in attrs
-                .into_iter()
-                .flat_map(|a| a.values())
-                .chain(p.get("indices"))
-            {
-                if let Some(i) = v.as_u64() {
-                    geometry.insert(i as usize);
+    Ok(v.chunks_exact(4)
+        .map(|c| std::array::from_fn(|k| u16::try_from(c[k]).unwrap_or(u16::MAX)))
+        .collect())
+}
+
+/// A triangle list from the indices of a TRIANGLES, TRIANGLE_STRIP or TRIANGLE_FAN
+/// primitive; triangles naming a vertex past `n` are dropped whole.
+fn triangles(list: &[u32], mode: u64, n: usize) -> Vec<u32> {
+    let tris: Vec<[u32; 3]> = match mode {
+        5 => list
+            .windows(3)
+            .enumerate()
+            .map(|(i, w)| {
+                if i % 2 == 0 {
+                    [w[0], w[1], w[2]]
+                } else {
+                    [w[1], w[0], w[2]]
                 }
-            }
-        }
-    }
-    for sk in json
-        .get("skins")
-        .and_then(Value::as_array)
-        .into_iter()
+            })
+            .collect(),
+        6 => list
+            .get(1..)
+            .unwrap_or_default()
+            .windows(2)
+            .map(|w| [list[0], w[0], w[1]])
+            .collect(),
+        _ => list.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect(),
+    };
+    tris.into_iter()
+        .filter(|t| t.iter().all(|&i| (i as usize) < n))
         .flatten()
-    {
-        if let Some(i) = sk.get("inverseBindMatrices").and_then(Value::as_u64) {
-            geometry.insert(i as usize);
-        }
-    }
-    used.retain(|i| !geometry.contains(i));
-    used
+        .collect()
 }
 
-/// Checks that every accessor (but `skip`) lies inside its buffer view and every view inside
-/// its buffer.
-fn check_accessors(
-    doc: &gltf::Document,
-    buffers: &[Cow<[u8]>],
-    skip: &std::collections::HashSet<usize>,
-) -> Result<(), String> {
-    // Views that only skipped accessors use are the animation reader's to check.
-    let anim_views: std::collections::HashSet<usize> = doc
-        .accessors()
-        .filter(|a| skip.contains(&a.index()))
-        .filter_map(|a| a.view().map(|v| v.index()))
-        .collect();
-    let other_views: std::collections::HashSet<usize> = doc
-        .accessors()
-        .filter(|a| !skip.contains(&a.index()))
-        .filter_map(|a| a.view().map(|v| v.index()))
-        .collect();
-    let checked = |i: usize| !anim_views.contains(&i) || other_views.contains(&i);
-    for view in doc.views().filter(|v| checked(v.index())) {
-        let len = buffers.get(view.buffer().index()).map_or(0, |b| b.len());
-        let end = view.offset().checked_add(view.length());
-        if end.is_none_or(|e| e > len) {
-            return Err(format!(
-                "bufferViews[{}] spans bytes {}..+{} but buffer {} has {len} bytes",
-                view.index(),
-                view.offset(),
-                view.length(),
-                view.buffer().index()
-            ));
-        }
+#[cfg(test)]
+mod tests {
+    use super::triangles;
+
+    #[test]
+    fn strips_and_fans_become_lists_and_bad_triangles_drop_whole() {
+        assert_eq!(triangles(&[0, 1, 2, 3], 5, 4), vec![0, 1, 2, 2, 1, 3]);
+        assert_eq!(triangles(&[0, 1, 2, 3], 6, 4), vec![0, 1, 2, 0, 2, 3]);
+        assert_eq!(triangles(&[0, 1, 2, 0, 9, 1, 2, 1], 4, 3), vec![0, 1, 2]);
     }
-    for acc in doc.accessors().filter(|a| !skip.contains(&a.index())) {
-        if acc.sparse().is_some() {
-            return Err(format!(
-                "accessors[{}]: sparse accessors are not supported",
-                acc.index()
-            ));
-        }
-        let Some(view) = acc.view() else { continue };
-        let elem = acc.size();
-        let stride = view.stride().unwrap_or(elem);
-        let needed = acc
-            .count()
-            .checked_sub(1)
-            .map(|c| c.checked_mul(stride).and_then(|x| x.checked_add(elem)))
-            .unwrap_or(Some(0))
-            .and_then(|x| x.checked_add(acc.offset()));
-        if needed.is_none_or(|n| n > view.length()) || stride < elem {
-            return Err(format!(
-                "accessors[{}]: {} elements of {elem} bytes (stride {stride}) at offset {} do not fit in bufferViews[{}] of {} bytes",
-                acc.index(),
-                acc.count(),
-                acc.offset(),
-                view.index(),
-                view.length()
-            ));
-        }
-    }
-    Ok(())
 }

@@ -7,10 +7,12 @@ pub mod animation;
 mod bin;
 mod bones;
 pub mod canonical;
+pub mod compression;
 pub mod container;
 mod diagnostics;
 mod edit;
 mod error;
+mod extensions;
 pub mod fields;
 pub mod geometry;
 pub mod parse;
@@ -318,35 +320,63 @@ fn name_index(bones: &[Bone]) -> HashMap<String, BoneId> {
 
 /// Validates the glTF structure with the `gltf` crate and reads the node tree. Animations are
 /// left out of that check: our own reader reports their faults as diagnostics
-/// ([`Document::load_animations`]), so a broken clip does not stop the file from opening.
+/// ([`Document::load_animations`]), so a broken clip does not stop the file from opening. A
+/// required extension the tool cannot read is an error naming it; those it reads or may
+/// ignore are hidden from the crate, which would refuse them.
 fn read_skeleton(path: &Path, text: &str, json: &Value) -> Result<Skeleton, DocError> {
     let gltf_err = |reason: String| DocError::Gltf {
         path: path.into(),
         reason,
     };
+    if let Some((extension, what)) = extensions::unreadable(json) {
+        return Err(DocError::RequiredExtension {
+            path: path.into(),
+            extension,
+            what: what.into(),
+        });
+    }
     let stripped;
-    let text = match json.as_object() {
-        Some(obj) if obj.contains_key("animations") => {
-            let mut without = obj.clone();
-            without.remove("animations");
-            stripped = serde_json::to_string(&without).map_err(|e| gltf_err(e.to_string()))?;
+    let text = match extensions::for_validation(json) {
+        Some(v) => {
+            stripped = serde_json::to_string(&v).map_err(|e| gltf_err(e.to_string()))?;
             stripped.as_str()
         }
-        _ => text,
+        None => text,
     };
     let root = gltf::json::Root::from_str(text).map_err(|e| gltf_err(e.to_string()))?;
-    let doc = gltf::Document::from_json(root).map_err(|e| gltf_err(describe_gltf_error(e)))?;
+    validate(&root).map_err(gltf_err)?;
+    let doc = gltf::Document::from_json_without_validation(root);
     Skeleton::from_gltf(&doc).map_err(gltf_err)
 }
 
-fn describe_gltf_error(e: gltf::Error) -> String {
-    match e {
-        gltf::Error::Validation(list) => list
-            .iter()
-            .take(5)
-            .map(|(p, err)| format!("{}: {err}", p.as_str()))
-            .collect::<Vec<_>>()
-            .join("; "),
-        other => other.to_string(),
+/// The `gltf` crate's validation, but for what the spec allows and the crate does not (an
+/// accessor without a `bufferView`: all zeros, which [`accessor`] reads), and for faults where
+/// the tool never looks: a mesh's missing POSITION bounds (many exporters omit them) and
+/// materials, textures, images, samplers and cameras.
+fn validate(root: &gltf::json::Root) -> Result<(), String> {
+    use gltf::json::validation::{Error, Validate};
+    const UNREAD: [&str; 5] = [
+        "materials[",
+        "textures[",
+        "images[",
+        "samplers[",
+        "cameras[",
+    ];
+    let mut errors = Vec::new();
+    root.validate(root, gltf::json::Path::new, &mut |path, error| {
+        let path = path();
+        let p = path.as_str();
+        let zeros = p.starts_with("accessors[") && p.ends_with("].bufferView");
+        let bounds = p.starts_with("meshes[") && (p.ends_with(".min") || p.ends_with(".max"));
+        let tolerated = (zeros && matches!(error, Error::Missing))
+            || bounds
+            || UNREAD.iter().any(|u| p.starts_with(u));
+        if !tolerated {
+            errors.push(format!("{p}: {error}"));
+        }
+    });
+    match errors.is_empty() {
+        true => Ok(()),
+        false => Err(errors.into_iter().take(5).collect::<Vec<_>>().join("; ")),
     }
 }

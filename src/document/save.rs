@@ -2,8 +2,8 @@
 //! extensions, key order, number spelling, the BIN chunk) is written back as read. An
 //! unedited document writes its JSON bytes verbatim. Every write is atomic.
 
-use super::container;
 use super::uri::{self, UriSource};
+use super::{compression, container};
 use super::{DocError, Document, Format};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -127,29 +127,47 @@ impl Document {
         Ok(())
     }
 
-    /// `.glb` output with every buffer and image packed into one BIN chunk.
+    /// `.glb` output with every buffer and image packed into one BIN chunk. A meshopt
+    /// fallback buffer (no bytes of its own) stays its own buffer, without a uri.
     fn write_packed_glb(&self, out: &Path) -> Result<(), DocError> {
         let mut json = self.json.clone();
         let buffers = self.load_buffers()?;
+        let list = json
+            .get("buffers")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         let mut bin = Vec::new();
-        let mut bases = Vec::with_capacity(buffers.len());
-        for b in &buffers {
+        let mut places = Vec::with_capacity(buffers.len());
+        let mut kept = Vec::new();
+        for (i, b) in buffers.iter().enumerate() {
+            if let Some(f) = list.get(i).filter(|b| compression::is_fallback(b)) {
+                let mut f = f.as_object().cloned().unwrap_or_default();
+                f.remove("uri");
+                kept.push(Value::Object(f));
+                places.push((kept.len() as u64, 0));
+                continue;
+            }
             align(&mut bin, 8);
-            bases.push(bin.len() as u64);
+            places.push((0, bin.len() as u64));
             bin.extend_from_slice(b);
         }
-        rebase_views(&mut json, &bases);
+        rebase_views(&mut json, &places);
         self.pack_images(&mut json, &mut bin)?;
         let first = json
             .pointer("/buffers/0")
             .and_then(Value::as_object)
             .cloned()
             .unwrap_or_default();
-        if !bin.is_empty() {
+        if !bin.is_empty() || !kept.is_empty() {
             let mut buffer = first;
             buffer.remove("uri");
+            if let Some(ext) = buffer.get_mut("extensions").and_then(Value::as_object_mut) {
+                ext.retain(|name, _| !compression::EXTENSIONS.contains(&name.as_str()));
+            }
             buffer.insert("byteLength".into(), json!(bin.len()));
-            json["buffers"] = Value::Array(vec![Value::Object(buffer)]);
+            let all = std::iter::once(Value::Object(buffer)).chain(kept);
+            json["buffers"] = Value::Array(all.collect());
         }
         let text = encode_json(&json, false);
         let bin = (!bin.is_empty()).then_some(bin.as_slice());
@@ -241,17 +259,30 @@ fn uri_entries(json: &Value) -> Vec<(String, &'static str, String)> {
     out
 }
 
-fn rebase_views(json: &mut Value, bases: &[u64]) {
+/// Points every buffer view (and the compressed bytes of a meshopt view) at its buffer's new
+/// place: `places[old buffer]` is (new buffer, byte offset of the old buffer in it).
+fn rebase_views(json: &mut Value, places: &[(u64, u64)]) {
     let Some(views) = json.get_mut("bufferViews").and_then(Value::as_array_mut) else {
         return;
     };
+    let rebase = |obj: &mut serde_json::Map<String, Value>| {
+        let buffer = obj.get("buffer").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let (to, base) = places.get(buffer).copied().unwrap_or((0, 0));
+        let offset = obj.get("byteOffset").and_then(Value::as_u64).unwrap_or(0);
+        obj.insert("buffer".into(), json!(to));
+        if base != 0 || obj.contains_key("byteOffset") {
+            obj.insert("byteOffset".into(), json!(base + offset));
+        }
+    };
     for view in views.iter_mut().filter_map(Value::as_object_mut) {
-        let buffer = view.get("buffer").and_then(Value::as_u64).unwrap_or(0) as usize;
-        let base = bases.get(buffer).copied().unwrap_or(0);
-        let offset = view.get("byteOffset").and_then(Value::as_u64).unwrap_or(0);
-        view.insert("buffer".into(), json!(0));
-        if base != 0 || view.contains_key("byteOffset") {
-            view.insert("byteOffset".into(), json!(base + offset));
+        rebase(view);
+        let exts = view.get_mut("extensions").and_then(Value::as_object_mut);
+        for (name, ext) in exts.into_iter().flatten() {
+            if compression::EXTENSIONS.contains(&name.as_str()) {
+                if let Some(ext) = ext.as_object_mut() {
+                    rebase(ext);
+                }
+            }
         }
     }
 }

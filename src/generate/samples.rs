@@ -112,9 +112,7 @@ pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
                 }
             }
             _ => {
-                let owner = std::iter::once(prim.node)
-                    .chain(doc.skeleton.ancestors(prim.node))
-                    .find_map(|n| *bone_of_node.get(n)?);
+                let owner = doc.carrier_bone(prim.node).map(|b| b.index());
                 let m = doc.skeleton.nodes[prim.node].world_from_node;
                 for p in &prim.positions {
                     let v = DVec3::from_array(p.map(f64::from));

@@ -136,11 +136,12 @@ pub struct GpuSkin {
 }
 
 /// The joint matrices a primitive needs: one per skin joint (world_from_joint times
-/// joint_from_mesh), or the node's world transform for an unskinned primitive.
+/// joint_from_mesh), or for an unskinned primitive its node's transform, moved with the bone
+/// that carries it.
 fn joint_matrices(p: &SkinnedPrimitive, pose: &Pose, out: &mut Vec<Mat4>) {
     out.clear();
     if p.joints.is_empty() || p.prim.joints.len() != p.prim.positions.len() {
-        out.push(p.world_from_mesh);
+        out.push(p.rigid_matrix(pose));
     } else {
         out.extend(
             p.joints

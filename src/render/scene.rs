@@ -127,6 +127,7 @@ fn cpu_meshes(ctx: &Context, input: &SceneInput) -> Vec<Gm<Mesh, ColorMaterial>>
         .model
         .iter()
         .flat_map(|m| m.primitives.iter())
+        .filter(|p| !p.prim.indices.is_empty())
         .map(|p| Gm::new(posed_mesh(ctx, p, &input.pose), material.clone()))
         .collect()
 }

@@ -14,6 +14,18 @@ pub struct SkinnedPrimitive {
     pub joints: Vec<(Option<BoneId>, Mat4)>,
     /// The node's rest world transform, used when the primitive has no skin.
     pub world_from_mesh: Mat4,
+    /// For a rigid (unskinned) mesh carried by a bone: the bone and bone_from_mesh, so the
+    /// mesh moves with the bone.
+    pub carrier: Option<(BoneId, Mat4)>,
+}
+
+impl SkinnedPrimitive {
+    /// Where an unskinned primitive is under `pose`: with its carrying bone, or at rest.
+    pub fn rigid_matrix(&self, pose: &Pose) -> Mat4 {
+        self.carrier
+            .and_then(|(b, bone_from_mesh)| Some(pose.get(b)?.as_mat4() * bone_from_mesh))
+            .unwrap_or(self.world_from_mesh)
+    }
 }
 
 /// The character's meshes with what skinning needs.
@@ -47,20 +59,31 @@ impl SkinModel {
                             .collect()
                     })
                     .unwrap_or_default();
-                let world_from_mesh = doc
-                    .skeleton
-                    .nodes
-                    .get(prim.node)
-                    .map_or(Mat4::IDENTITY, |n| n.world_from_node.as_mat4());
+                let world_from_mesh = world_from_node(doc, prim.node).as_mat4();
+                let carrier = doc.carrier_bone(prim.node).map(|b| {
+                    let world_from_bone = doc.skeleton.nodes[doc.bone(b).node].world_from_node;
+                    (
+                        b,
+                        (world_from_bone.inverse() * world_from_node(doc, prim.node)).as_mat4(),
+                    )
+                });
                 SkinnedPrimitive {
                     prim,
                     joints,
                     world_from_mesh,
+                    carrier,
                 }
             })
             .collect();
         Self { primitives }
     }
+}
+
+fn world_from_node(doc: &Document, node: usize) -> glam::DMat4 {
+    doc.skeleton
+        .nodes
+        .get(node)
+        .map_or(glam::DMat4::IDENTITY, |n| n.world_from_node)
 }
 
 impl SkinModel {
@@ -110,6 +133,7 @@ pub fn skin(p: &SkinnedPrimitive, pose: &Pose) -> (Vec<Vec3>, Vec<Vec3>) {
         })
         .collect();
     let prim = &p.prim;
+    let rigid = p.rigid_matrix(pose);
     let mut pos = Vec::with_capacity(prim.positions.len());
     let mut nrm = Vec::with_capacity(prim.positions.len());
     for (i, v) in prim.positions.iter().enumerate() {
@@ -132,7 +156,7 @@ pub fn skin(p: &SkinnedPrimitive, pose: &Pose) -> (Vec<Vec3>, Vec<Vec3>) {
                 }
                 m
             }
-            _ => p.world_from_mesh,
+            _ => rigid,
         };
         pos.push(m.transform_point3(v));
         nrm.push(m.transform_vector3(n).normalize_or(Vec3::Y));

@@ -8,6 +8,7 @@ mod diagnostics;
 mod editor;
 mod editor_defects;
 mod fields;
+mod files_open;
 mod follow;
 mod generate;
 mod gpu_skin;

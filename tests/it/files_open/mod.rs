@@ -1,0 +1,8 @@
+//! Every real file opens (issue 20 §1): meshopt compression and mesh quantization, accessors
+//! without a buffer view, sparse accessors, several skins sharing joints, duplicate names,
+//! nodes that are both a joint and a mesh, rigid meshes carried by bones, and a clear error
+//! for a required extension the tool cannot read. Real files from `../shared/assets`
+//! (`real`), tiny synthetic ones written into a temp folder (`synthetic`).
+
+mod real;
+mod synthetic;
