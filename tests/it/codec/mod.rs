@@ -29,7 +29,6 @@ pub fn characters() -> Vec<PathBuf> {
         })
         .collect();
     out.sort();
-    out.retain(|p| !p.to_string_lossy().contains("dragon")); // TEMP
     out.extend([cesium_man(), fox_glb(), mannequin()]);
     out
 }
