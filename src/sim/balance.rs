@@ -16,7 +16,8 @@
 //! never a made-up zero.
 
 use super::world::{frame_from_axis, BodyRec};
-use crate::document::{BalanceSettings, Document};
+use crate::anatomy::{Anatomy, Role};
+use crate::document::{BalanceSettings, BoneId, Document};
 use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
 
@@ -124,15 +125,54 @@ fn resolve_names(
             s.foot_bones.clone(),
         );
     }
-    match crate::generate::balance_by_role(doc) {
+    match by_role(doc) {
         Some(b) => (
             BalanceSource::Roles,
-            Some(b.torso_bone),
-            Some(b.pelvis_bone),
-            b.foot_bones,
+            Some(b.pelvis.clone()),
+            Some(b.pelvis),
+            b.feet,
         ),
         None => (BalanceSource::Unresolved, None, None, Vec::new()),
     }
+}
+
+/// Balance bones found by role.
+struct RoleBones {
+    pelvis: String,
+    feet: Vec<String>,
+}
+
+/// A reference to a bone that `Document::bone_by_name` resolves back to it.
+fn bone_ref(doc: &Document, id: BoneId) -> String {
+    let name = &doc.bone(id).name;
+    match doc.bone_by_name(name) {
+        Some(found) if found == id => name.clone(),
+        _ => format!("node{}", doc.bone(id).node),
+    }
+}
+
+/// For a document without balance settings, from its anatomy: the pelvis (or its nearest
+/// ancestor with a collider) as torso and pelvis, and the lowest bone with a collider of each
+/// leg (a toe only when nothing else has one). None without a pelvis and feet.
+fn by_role(doc: &Document) -> Option<RoleBones> {
+    let a = Anatomy::of(doc);
+    let has_body = |id: BoneId| doc.bone(id).collider().is_some();
+    let pelvis =
+        std::iter::successors(a.pelvis(), |&b| doc.bone(b).parent).find(|&b| has_body(b))?;
+    let feet: Vec<String> = a
+        .limbs()
+        .iter()
+        .filter(|l| l.kind.is_leg())
+        .filter_map(|l| {
+            let on: Vec<BoneId> = l.path.iter().copied().filter(|&b| has_body(b)).collect();
+            let foot = on.iter().rev().find(|&&b| a.role(b) != Role::Toe);
+            foot.or(on.last()).map(|&b| bone_ref(doc, b))
+        })
+        .collect();
+    (!feet.is_empty()).then(|| RoleBones {
+        pelvis: bone_ref(doc, pelvis),
+        feet,
+    })
 }
 
 impl BalanceRig {

@@ -2,10 +2,10 @@
 //! and Rigify `thigh.L`, `DEF-upper_arm.L`, Unreal `thigh_l`, `upperarm_twist_01_l`, VRM
 //! `leftUpperLeg`, the Khronos samples `leg_joint_L_1`, `b_LeftLeg01_015`): a side, and flags
 //! for bones that are not body segments (twist/roll, helpers, end bones, fingers, toes, tail).
-//! Names are hints only: roles come from topology and geometry (see [`super::roles`]).
+//! What a name says about the role itself is read by [`super::name_roles`].
 
 /// A left/right marker.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     Left,
@@ -29,7 +29,12 @@ pub struct NameHints {
 
 const HELPER_WORDS: &[&str] = &[
     "end", "nub", "ik", "fk", "pole", "target", "helper", "mch", "org", "ctrl", "socket", "weapon",
-    "prop", "attach", "null", "dummy", "tip",
+    "prop", "attach", "null", "dummy", "tip", "leaf", "tweak", "aim", "lookat", "vis", "master",
+];
+/// Parts of a word that mark a control bone (`r-LEGCONTROL`, `l-ARMORIENT`, `PoleTarget`,
+/// `headtracker`, `handslot.l`).
+const HELPER_PARTS: &[&str] = &[
+    "control", "ctrl", "orient", "target", "tweak", "slot", "tracker", "helper", "pole",
 ];
 const FINGER_WORDS: &[&str] = &[
     "finger", "thumb", "index", "middle", "ring", "pinky", "little", "digit",
@@ -89,12 +94,79 @@ pub fn hints(name: &str) -> NameHints {
     NameHints {
         side,
         twist: contains("twist") || contains("roll"),
-        helper: has(HELPER_WORDS),
+        helper: has(HELPER_WORDS) || w.iter().any(|x| HELPER_PARTS.iter().any(|p| x.contains(p))),
         finger: has(FINGER_WORDS) || contains("finger"),
         toe: contains("toe") || has(&["ball"]),
         tail: contains("tail"),
         words: w,
     }
+}
+
+/// A bone's name with its side marker swapped, and the side the marker says; None when the
+/// name carries no side marker.
+pub fn swapped_name(name: &str) -> Option<(String, Side)> {
+    // (left form, right form) at word boundaries, most specific first.
+    const PAIRS: &[(&str, &str)] = &[
+        ("Left", "Right"),
+        ("left", "right"),
+        ("LEFT", "RIGHT"),
+        ("_L_", "_R_"),
+        ("_l_", "_r_"),
+        (".L.", ".R."),
+        ("-L-", "-R-"),
+    ];
+    const SUFFIXES: &[(&str, &str)] = &[
+        ("_l", "_r"),
+        ("_L", "_R"),
+        (".L", ".R"),
+        (".l", ".r"),
+        ("-L", "-R"),
+        (" L", " R"),
+    ];
+    const PREFIXES: &[(&str, &str)] = &[
+        ("L_", "R_"),
+        ("l_", "r_"),
+        ("L.", "R."),
+        ("L ", "R "),
+        ("l-", "r-"),
+        ("L-", "R-"),
+    ];
+    for (l, r) in PAIRS {
+        if name.contains(l) {
+            return Some((name.replacen(l, r, 1), Side::Left));
+        }
+        if name.contains(r) {
+            return Some((name.replacen(r, l, 1), Side::Right));
+        }
+    }
+    // A suffix may be followed by digits or Blender's .001 (`thigh.L.001`).
+    let core_end = name
+        .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
+        .map_or(name.len(), |i| i + 1);
+    let (core, tail) = name.split_at(core_end.min(name.len()));
+    for (l, r) in SUFFIXES {
+        for (from, to, side) in [(l, r, Side::Left), (r, l, Side::Right)] {
+            if let Some(stem) = core.strip_suffix(from) {
+                return Some((format!("{stem}{to}{tail}"), side));
+            }
+            if let Some(stem) = name.strip_suffix(from) {
+                return Some((format!("{stem}{to}"), side));
+            }
+        }
+    }
+    for (l, r) in PREFIXES {
+        if let Some(rest) = name.strip_prefix(l) {
+            return Some((format!("{r}{rest}"), Side::Left));
+        }
+        if let Some(rest) = name.strip_prefix(r) {
+            return Some((format!("{l}{rest}"), Side::Right));
+        }
+    }
+    // Namespaced names (`mixamorig:LeftArm`): the part after the namespace.
+    if let Some((ns, rest)) = name.split_once(':') {
+        return swapped_name(rest).map(|(n, s)| (format!("{ns}:{n}"), s));
+    }
+    None
 }
 
 #[cfg(test)]
@@ -130,6 +202,13 @@ mod tests {
         assert!(hints("mixamorig:LeftToeBase").toe);
         assert!(hints("b_Tail01_012").tail);
         assert!(!hints("b_LeftLeg01_015").helper);
+        assert!(hints("r-LEGCONTROL").helper);
+        assert!(hints("l-ARMORIENT").helper);
+        assert!(hints("tweak_spine_011").helper);
+        assert!(hints("PoleTargetBack.L").helper);
+        assert!(hints("handslot.l").helper);
+        assert!(hints("index_04_leaf_l").helper);
+        assert!(!hints("DEF-upper_arm.L_045").helper);
         assert!(!hints("Skeleton_torso_joint_1").helper);
     }
 }
