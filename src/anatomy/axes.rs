@@ -29,7 +29,7 @@ fn left_from_names(cx: &Ctx) -> DVec3 {
         .map(|(i, b)| (b.name.as_str(), i))
         .collect();
     let mut sum = DVec3::ZERO;
-    for (i, b) in rig.bones.iter().enumerate() {
+    for b in &rig.bones {
         if !b.structural || b.hints.side != Some(Side::Left) {
             continue;
         }

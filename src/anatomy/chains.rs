@@ -12,19 +12,6 @@ pub struct Chain {
 }
 
 impl Ctx<'_> {
-    pub fn dist(&self, a: usize, b: usize) -> f64 {
-        self.rig.bones[a].pos.distance(self.rig.bones[b].pos)
-    }
-
-    /// Drops trailing bones of a path that carry no skin (end bones), when there is a skin.
-    pub fn trim(&self, mut path: Vec<usize>) -> Vec<usize> {
-        let skinned = self.reach.count.iter().any(|&c| c > 0);
-        while skinned && path.len() > 1 && path.last().is_some_and(|&b| self.reach.count[b] == 0) {
-            path.pop();
-        }
-        path
-    }
-
     /// Chains whose lowest point reaches the ground and that hang down from their root: legs.
     /// The root is the first branch above the leaf whose other branches reach out (toes and
     /// fingers do not), far enough from the leaf; wing and tail chains are not legs.

@@ -98,17 +98,6 @@ fn reach(rig: &Rig, samples: &Samples, up: DVec3) -> Reach {
 fn extent(rig: &Rig, samples: &Samples) -> (f64, f64) {
     let mut v = super::rig::sorted(samples.all().map(|p| p.y));
     if v.len() < 16 {
-        v = super::rig::sorted(rig.bones.iter().map(|b| b.pos.y));
-    }
-    let lo = super::rig::percentile(&v, 0.002);
-    let hi = super::rig::percentile(&v, 0.998);
-    (hi - lo, lo)
-}
-
-/// Height and ground level along +Y from the skin (robust percentiles) or the bones.
-fn extent(rig: &Rig, samples: &Samples) -> (f64, f64) {
-    let mut v = super::rig::sorted(samples.all().map(|p| p.y));
-    if v.len() < 16 {
         v = super::rig::sorted(
             rig.bones
                 .iter()

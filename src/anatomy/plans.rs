@@ -26,7 +26,7 @@ pub(super) fn choose(
             .find(|f| f.root != h.root && cx.rig.ancestors(f.root).contains(&h.root))?;
         Some(((*h).clone(), (*f).clone()))
     });
-    let biped = pairs.iter().max_by_key(|g| g.legs.len()).map(|g| (*g).clone());
+    let two_legs = pairs.iter().max_by_key(|g| g.legs.len()).map(|g| (*g).clone());
     let want = |k: CharacterKind| forced.is_none_or(|f| f == k);
     let quadruped = match forced {
         Some(k) => k == CharacterKind::Quadruped,
@@ -46,7 +46,7 @@ pub(super) fn choose(
         creatures::multi_legged(cx, a, &groups);
         return Kind::MultiLegged;
     }
-    match biped {
+    match two_legs {
         Some(g) if want(CharacterKind::Humanoid) => {
             biped(cx, a, (g.root, g.legs));
             return Kind::Biped;
