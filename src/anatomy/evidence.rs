@@ -215,14 +215,15 @@ const SINGLE: &[Role] = &[
     Role::Foot,
 ];
 
-fn rank(w: &Work, i: usize) -> (u8, u32) {
+/// The VRM map first, then the stronger name, then agreement with the geometry.
+fn rank(w: &Work, i: usize) -> (bool, u32, u8) {
     let e = match w.evidence[i] {
         Evidence::Vrm => 4,
         Evidence::NameAndGeometry => 3,
         Evidence::Name => 2,
         Evidence::GeometryOverName | Evidence::Geometry => 1,
     };
-    (e, (w.strength[i] * 1000.0) as u32)
+    (e == 4, (w.strength[i] * 1000.0) as u32, e)
 }
 
 /// One bone per single role and side: the best evidence keeps it (the shallowest on a tie).

@@ -83,7 +83,7 @@ impl Rig {
             s_children: Vec::new(),
         };
         rig.link();
-        if any_skin && rig.attach_orphans(samples) {
+        if any_skin && rig.attach_orphans() {
             rig.link();
         }
         rig
@@ -114,24 +114,31 @@ impl Rig {
         self.s_children = s_children;
     }
 
-    /// Attaches structural roots other than the main one (the root whose subtree carries the
-    /// most skin) to the nearest structural bone already attached, shallowest among the
-    /// nearly nearest; returns whether any moved. Roots farther than a third of the skeleton's
-    /// extent stay apart.
-    fn attach_orphans(&mut self, samples: &Samples) -> bool {
+    /// Attaches structural roots other than the main one to the nearest structural bone
+    /// already attached; returns whether any moved. The main root is the central one (no side
+    /// in its name) with the largest structural subtree, the lowest on a tie. Central roots
+    /// attach before sided ones; among the nearly nearest bones a central one wins, then the
+    /// shallowest; a sided root never hangs from a bone of the other side. Roots farther than a third of the skeleton's extent stay apart.
+    fn attach_orphans(&mut self) -> bool {
         let roots: Vec<usize> = (0..self.len())
             .filter(|&i| self.bones[i].structural && self.s_parent[i].is_none())
             .collect();
-        if roots.len() < 2 {
+        if roots.len() < 2 || roots.len() > 256 {
             return false;
         }
-        let skin = |r: usize| -> usize {
-            self.subtree(r)
-                .iter()
-                .map(|&b| samples.by_bone.get(b).map_or(0, Vec::len))
-                .sum()
-        };
-        let main = *roots.iter().max_by_key(|&&r| skin(r)).expect("two roots");
+        let side_of: Vec<Option<names::Side>> = self.bones.iter().map(|b| b.hints.side).collect();
+        let sided = |i: usize| side_of[i].is_some();
+        // A sided bone never hangs from a bone of the other side.
+        let may = |r: usize, b: usize| side_of[r].is_none() || side_of[b].is_none_or(|s| Some(s) == side_of[r]);
+        let size = |r: usize| self.subtree(r).len();
+        let main = *roots
+            .iter()
+            .max_by(|&&x, &&y| {
+                (!sided(x), size(x))
+                    .cmp(&(!sided(y), size(y)))
+                    .then(self.bones[y].pos.y.total_cmp(&self.bones[x].pos.y))
+            })
+            .expect("two roots");
         let extent = self.extent();
         let mut depth = vec![usize::MAX; self.len()];
         let mut attached = Vec::new();
@@ -144,16 +151,20 @@ impl Rig {
                 .iter()
                 .enumerate()
                 .filter_map(|(k, &r)| {
-                    let d = attached.iter().map(|&b| dist(r, b)).fold(f64::MAX, f64::min);
+                    let d = attached
+                        .iter()
+                        .filter(|&&b| may(r, b))
+                        .map(|&b| dist(r, b))
+                        .fold(f64::MAX, f64::min);
                     (d < extent / 3.0).then_some((k, r, d))
                 })
-                .min_by(|x, y| x.2.total_cmp(&y.2));
+                .min_by(|x, y| sided(x.1).cmp(&sided(y.1)).then(x.2.total_cmp(&y.2)));
             let Some((k, r, d)) = best else { break };
             let to = attached
                 .iter()
                 .copied()
-                .filter(|&b| dist(r, b) <= d + 0.02 * extent)
-                .min_by_key(|&b| depth[b])
+                .filter(|&b| may(r, b) && dist(r, b) <= d + 0.02 * extent)
+                .min_by_key(|&b| (sided(b), depth[b]))
                 .expect("the nearest is within its own tolerance");
             self.bones[r].parent = Some(to);
             self.mark(r, depth[to] + 1, &mut depth, &mut attached);

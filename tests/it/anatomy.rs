@@ -219,3 +219,26 @@ fn a_vrm_map_names_the_bones_it_lists() {
         assert!(a.confidence(id(name)) >= 0.99, "{name}: the map is the truth");
     }
 }
+
+#[test]
+#[ignore]
+fn debug_dump() {
+    let file = std::env::var("ZOO").unwrap();
+    let doc = open(&file).unwrap();
+    let a = Anatomy::of(&doc);
+    let geo = doc.load_geometry().unwrap();
+    let samples = ragdoll_tuner::anatomy::samples::collect(&doc, &geo);
+    let rig = ragdoll_tuner::anatomy::rig::Rig::new(&doc, &samples);
+    eprintln!("kind {:?} fwd {:?} left {:?} h {}", a.kind(), a.forward(), a.left(), a.height());
+    for (i, b) in rig.bones.iter().enumerate() {
+        let id = ragdoll_tuner::document::BoneId(i as u32);
+        eprintln!(
+            "{i:3} {:30} p={:?} sp={:?} def={} st={} n={} pos=({:.2},{:.2},{:.2}) {:?} {:?} {:.2} {:?}",
+            b.name, b.parent, rig.s_parent[i], b.deforming, b.structural, samples.by_bone[i].len(),
+            b.pos.x, b.pos.y, b.pos.z, a.role(id), a.side(id), a.confidence(id), a.limb_of(id)
+        );
+    }
+    for n in a.notes() {
+        eprintln!("note: {}", n.text);
+    }
+}
