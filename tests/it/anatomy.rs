@@ -4,7 +4,9 @@
 //! report must say the same.
 
 use crate::common::shared_asset;
-use ragdoll_tuner::anatomy::{Anatomy, Kind, Role, Side};
+use crate::generate::fixtures::{self, BoneDef, Build};
+use glam::Vec3;
+use ragdoll_tuner::anatomy::{Anatomy, Kind, LimbKind, Role, Side};
 use ragdoll_tuner::document::Document;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -220,25 +222,129 @@ fn a_vrm_map_names_the_bones_it_lists() {
     }
 }
 
-#[test]
-#[ignore]
-fn debug_dump() {
-    let file = std::env::var("ZOO").unwrap();
-    let doc = open(&file).unwrap();
-    let a = Anatomy::of(&doc);
-    let geo = doc.load_geometry().unwrap();
-    let samples = ragdoll_tuner::anatomy::samples::collect(&doc, &geo);
-    let rig = ragdoll_tuner::anatomy::rig::Rig::new(&doc, &samples);
-    eprintln!("kind {:?} fwd {:?} left {:?} h {}", a.kind(), a.forward(), a.left(), a.height());
-    for (i, b) in rig.bones.iter().enumerate() {
-        let id = ragdoll_tuner::document::BoneId(i as u32);
-        eprintln!(
-            "{i:3} {:30} p={:?} sp={:?} def={} st={} n={} pos=({:.2},{:.2},{:.2}) {:?} {:?} {:.2} {:?}",
-            b.name, b.parent, rig.s_parent[i], b.deforming, b.structural, samples.by_bone[i].len(),
-            b.pos.x, b.pos.y, b.pos.z, a.role(id), a.side(id), a.confidence(id), a.limb_of(id)
-        );
+
+/// A synthetic skinned character, opened.
+fn synthetic(bones: &[BoneDef], names: bool) -> (tempfile::TempDir, Document) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("synthetic.glb");
+    let o = Build {
+        names,
+        vertices: 4000,
+        ..Build::default()
+    };
+    std::fs::write(&path, fixtures::glb(bones, o)).unwrap();
+    let doc = Document::open(&path).expect("opens");
+    (dir, doc)
+}
+
+fn bone(name: &str, parent: Option<usize>, head: [f32; 3], tail: [f32; 3], r: f32) -> BoneDef {
+    BoneDef {
+        name: name.into(),
+        parent,
+        head: Vec3::from_array(head),
+        tail: Vec3::from_array(tail),
+        radius: r,
     }
-    for n in a.notes() {
-        eprintln!("note: {}", n.text);
+}
+
+/// A chain of `n` segments from `from` by `step`; returns the last index.
+fn chain(b: &mut Vec<BoneDef>, name: &str, parent: usize, from: Vec3, step: Vec3, n: usize) {
+    let mut p = parent;
+    for k in 0..n {
+        let head = from + step * k as f32;
+        let r = 0.25 * step.length();
+        b.push(bone(&format!("{name}{k}"), Some(p), head.into(), (head + step).into(), r));
+        p = b.len() - 1;
+    }
+}
+
+/// A spider-like body with `pairs` pairs of three-segment legs splayed out and down.
+fn legged(pairs: usize) -> Vec<BoneDef> {
+    let mut b = vec![bone("body", None, [0.0, 0.3, -0.3], [0.0, 0.3, 0.3], 0.12)];
+    for k in 0..pairs {
+        let z = -0.3 + 0.6 * k as f32 / (pairs - 1).max(1) as f32;
+        for x in [1.0f32, -1.0] {
+            let from = Vec3::new(0.1 * x, 0.3, z);
+            let (up, down) = (Vec3::new(0.15 * x, 0.1, 0.0), Vec3::new(0.1 * x, -0.2, 0.0));
+            b.push(bone("leg", Some(0), from.into(), (from + up).into(), 0.03));
+            let knee = from + up;
+            b.push(bone("leg", Some(b.len() - 1), knee.into(), (knee + down).into(), 0.03));
+            let ankle = knee + down;
+            let tip = Vec3::new(ankle.x + 0.08 * x, 0.0, ankle.z);
+            b.push(bone("leg", Some(b.len() - 1), ankle.into(), tip.into(), 0.02));
+        }
+    }
+    b.push(bone("head", Some(0), [0.0, 0.32, 0.3], [0.0, 0.4, 0.45], 0.08));
+    b
+}
+
+#[test]
+fn unnamed_creatures_by_their_legs() {
+    for (pairs, kind, legs) in [(4, Kind::MultiLegged, 8), (3, Kind::MultiLegged, 6)] {
+        let (_d, doc) = synthetic(&legged(pairs), false);
+        let a = Anatomy::of(&doc);
+        assert_eq!(a.kind(), kind, "{pairs} pairs");
+        let limbs = a.limbs();
+        let leg_limbs: Vec<_> = limbs.iter().filter(|l| l.kind.is_leg()).collect();
+        assert_eq!(leg_limbs.len(), legs, "{pairs} pairs");
+        let left = leg_limbs.iter().filter(|l| l.side == Some(Side::Left)).count();
+        assert_eq!(left, legs / 2, "half the legs on each side");
+        assert_eq!(a.twins().len() >= 3 * legs / 2, true, "each leg segment has a twin");
+    }
+}
+
+#[test]
+fn a_legless_chain_and_a_winged_biped() {
+    let mut snake = vec![bone("root", None, [0.0, 0.05, 0.0], [0.0, 0.05, 0.2], 0.05)];
+    chain(&mut snake, "seg", 0, Vec3::new(0.0, 0.05, 0.2), Vec3::new(0.0, 0.0, 0.2), 6);
+    chain(&mut snake, "tail", 0, Vec3::new(0.0, 0.05, 0.0), Vec3::new(0.0, 0.0, -0.2), 5);
+    let (_d, doc) = synthetic(&snake, false);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Legless);
+    assert_eq!(a.kind().coarse().name(), "other");
+
+    let mut bird = vec![bone("hips", None, [0.0, 0.5, 0.0], [0.0, 0.6, 0.1], 0.1)];
+    bird.push(bone("chest", Some(0), [0.0, 0.6, 0.1], [0.0, 0.7, 0.2], 0.1));
+    bird.push(bone("head", Some(1), [0.0, 0.7, 0.2], [0.0, 0.85, 0.3], 0.06));
+    for (s, x) in [("L", 1.0f32), ("R", -1.0)] {
+        let wing = Vec3::new(0.05 * x, 0.68, 0.15);
+        chain(&mut bird, &format!("Wing.{s}."), 1, wing, Vec3::new(0.25 * x, 0.05, 0.0), 3);
+        let hip = Vec3::new(0.08 * x, 0.5, 0.0);
+        chain(&mut bird, &format!("Leg.{s}."), 0, hip, Vec3::new(0.0, -0.16, 0.0), 3);
+    }
+    let (_d, doc) = synthetic(&bird, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Winged);
+    let limbs = a.limbs();
+    let wings = limbs.iter().filter(|l| l.kind == LimbKind::Wing).count();
+    let legs = limbs.iter().filter(|l| l.kind == LimbKind::Leg).count();
+    assert_eq!((wings, legs), (2, 2));
+}
+
+/// The humanoid turned to face -Z: with names, sides come from the names; without, from the
+/// feet. Either way the character's own left is found and forward is -Z.
+#[test]
+fn a_character_facing_minus_z_keeps_its_sides() {
+    let turned: Vec<BoneDef> = fixtures::humanoid()
+        .into_iter()
+        .map(|mut b| {
+            b.head = Vec3::new(-b.head.x, b.head.y, -b.head.z);
+            b.tail = Vec3::new(-b.tail.x, b.tail.y, -b.tail.z);
+            b
+        })
+        .collect();
+    for names in [true, false] {
+        let (_d, doc) = synthetic(&turned, names);
+        let a = Anatomy::of(&doc);
+        assert_eq!(a.kind(), Kind::Biped, "names {names}");
+        assert!(a.forward().z < -0.9, "names {names}: forward {:?}", a.forward());
+        let thighs = a.bones_with(Role::Thigh);
+        assert_eq!(thighs.len(), 2);
+        for t in thighs {
+            // The bone's index is the same with and without names: the Mixamo order.
+            let name = &fixtures::humanoid()[t.index()].name;
+            let want = if name.contains("Left") { Side::Left } else { Side::Right };
+            assert_eq!(a.side(t), Some(want), "names {names}: {name}");
+        }
     }
 }
