@@ -7,9 +7,8 @@
 
 use super::detect::{Ctx, Indexed};
 use super::kinds::{CharacterKind, LimbKind, Role};
-use super::names::{swapped_name, Side};
+use super::names::{NameIndex, Side};
 use glam::DVec3;
-use std::collections::HashMap;
 
 type Anatomy = Indexed;
 
@@ -21,22 +20,19 @@ fn horizontal(v: DVec3) -> DVec3 {
 /// whose names differ only in the side marker.
 fn left_from_names(cx: &Ctx) -> DVec3 {
     let rig = cx.rig;
-    let by_name: HashMap<&str, usize> = rig
-        .bones
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.structural)
-        .map(|(i, b)| (b.name.as_str(), i))
-        .collect();
+    let index = NameIndex::new(
+        rig.bones
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.structural)
+            .map(|(i, b)| (i, b.name.as_str())),
+    );
     let mut sum = DVec3::ZERO;
     for b in &rig.bones {
         if !b.structural || b.hints.side != Some(Side::Left) {
             continue;
         }
-        let Some((other, Side::Left)) = swapped_name(&b.name) else {
-            continue;
-        };
-        if let Some(&j) = by_name.get(other.as_str()) {
+        if let Some((j, Side::Left)) = index.twin(&b.name) {
             sum += horizontal(b.pos - rig.bones[j].pos);
         }
     }

@@ -115,22 +115,6 @@ pub fn swapped_name(name: &str) -> Option<(String, Side)> {
         (".L.", ".R."),
         ("-L-", "-R-"),
     ];
-    const SUFFIXES: &[(&str, &str)] = &[
-        ("_l", "_r"),
-        ("_L", "_R"),
-        (".L", ".R"),
-        (".l", ".r"),
-        ("-L", "-R"),
-        (" L", " R"),
-    ];
-    const PREFIXES: &[(&str, &str)] = &[
-        ("L_", "R_"),
-        ("l_", "r_"),
-        ("L.", "R."),
-        ("L ", "R "),
-        ("l-", "r-"),
-        ("L-", "R-"),
-    ];
     for (l, r) in PAIRS {
         if name.contains(l) {
             return Some((name.replacen(l, r, 1), Side::Left));
@@ -139,6 +123,25 @@ pub fn swapped_name(name: &str) -> Option<(String, Side)> {
             return Some((name.replacen(r, l, 1), Side::Right));
         }
     }
+    if let Some(found) = swapped_suffix(name).or_else(|| swapped_prefix(name)) {
+        return Some(found);
+    }
+    // Namespaced names (`mixamorig:LeftArm`): the part after the namespace.
+    if let Some((ns, rest)) = name.split_once(':') {
+        return swapped_name(rest).map(|(n, s)| (format!("{ns}:{n}"), s));
+    }
+    None
+}
+
+fn swapped_suffix(name: &str) -> Option<(String, Side)> {
+    const SUFFIXES: &[(&str, &str)] = &[
+        ("_l", "_r"),
+        ("_L", "_R"),
+        (".L", ".R"),
+        (".l", ".r"),
+        ("-L", "-R"),
+        (" L", " R"),
+    ];
     // A suffix may be followed by digits or Blender's .001 (`thigh.L.001`).
     let core_end = name
         .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
@@ -154,6 +157,18 @@ pub fn swapped_name(name: &str) -> Option<(String, Side)> {
             }
         }
     }
+    None
+}
+
+fn swapped_prefix(name: &str) -> Option<(String, Side)> {
+    const PREFIXES: &[(&str, &str)] = &[
+        ("L_", "R_"),
+        ("l_", "r_"),
+        ("L.", "R."),
+        ("L ", "R "),
+        ("l-", "r-"),
+        ("L-", "R-"),
+    ];
     for (l, r) in PREFIXES {
         if let Some(rest) = name.strip_prefix(l) {
             return Some((format!("{r}{rest}"), Side::Left));
@@ -162,11 +177,49 @@ pub fn swapped_name(name: &str) -> Option<(String, Side)> {
             return Some((format!("{l}{rest}"), Side::Right));
         }
     }
-    // Namespaced names (`mixamorig:LeftArm`): the part after the namespace.
-    if let Some((ns, rest)) = name.split_once(':') {
-        return swapped_name(rest).map(|(n, s)| (format!("{ns}:{n}"), s));
-    }
     None
+}
+
+/// A name without an exporter's node-index suffix (`DEF-thigh.L_023` -> `DEF-thigh.L`).
+pub fn strip_index(name: &str) -> &str {
+    match name.rsplit_once('_') {
+        Some((base, num)) if !num.is_empty() && num.bytes().all(|c| c.is_ascii_digit()) => base,
+        _ => name,
+    }
+}
+
+/// Finds bones by name, and a bone's twin by its swapped name: exactly, else by the name
+/// without an exporter's index suffix when that is unique (`DEF-thigh.L_023` and
+/// `DEF-thigh.R_015`).
+pub struct NameIndex<'a> {
+    exact: std::collections::HashMap<&'a str, usize>,
+    stripped: std::collections::HashMap<&'a str, Option<usize>>,
+}
+
+impl<'a> NameIndex<'a> {
+    pub fn new(names: impl Iterator<Item = (usize, &'a str)>) -> Self {
+        let mut exact = std::collections::HashMap::new();
+        let mut stripped = std::collections::HashMap::new();
+        for (i, n) in names {
+            exact.insert(n, i);
+            stripped
+                .entry(strip_index(n))
+                .and_modify(|e| *e = None)
+                .or_insert(Some(i));
+        }
+        NameIndex { exact, stripped }
+    }
+
+    /// The bone named like `name`'s twin, and the side `name` says.
+    pub fn twin(&self, name: &str) -> Option<(usize, Side)> {
+        if let Some((other, side)) = swapped_name(name) {
+            if let Some(&j) = self.exact.get(other.as_str()) {
+                return Some((j, side));
+            }
+        }
+        let (other, side) = swapped_name(strip_index(name))?;
+        Some(((*self.stripped.get(other.as_str())?)?, side))
+    }
 }
 
 #[cfg(test)]
@@ -189,6 +242,25 @@ mod tests {
         ] {
             assert_eq!(hints(n).side, s, "{n}: {:?}", words(n));
         }
+    }
+
+    #[test]
+    fn twins_by_name_across_exporter_suffixes() {
+        let names = [
+            "DEF-thigh.L_023",
+            "DEF-thigh.R_015",
+            "leg_joint_L_1",
+            "leg_joint_L_2",
+            "leg_joint_R_1",
+            "thigh_l",
+            "thigh_r",
+        ];
+        let index = NameIndex::new(names.iter().enumerate().map(|(i, n)| (i, *n)));
+        assert_eq!(index.twin("DEF-thigh.L_023"), Some((1, Side::Left)));
+        assert_eq!(index.twin("thigh_r"), Some((5, Side::Right)));
+        // Exact first; the stripped name `leg_joint_L` is not unique.
+        assert_eq!(index.twin("leg_joint_R_1"), Some((2, Side::Right)));
+        assert_eq!(index.twin("leg_joint_L_2"), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! ancestor). A deforming bone whose ancestors are all control bones (Rigify's `DEF-thigh.L`
 //! under `ORG-`/`MCH-` bones) is attached by position to the nearest deforming bone.
 
-use super::names::{self, NameHints};
+use super::names::{self, strip_index, NameHints};
 use super::samples::Samples;
 use crate::document::Document;
 use glam::{DMat4, DQuat, DVec3};
@@ -64,8 +64,8 @@ impl Rig {
             b.hints.twist |= is_limb_segment_copy(&b.name, &b.hints, &all_names);
         }
         let weighted = |i: usize| {
-            samples.by_bone.get(i).is_some_and(|v| !v.is_empty())
-                || samples.secondary.get(i).is_some_and(|v| !v.is_empty())
+            samples.weighted.get(i).copied().unwrap_or(false)
+                || samples.by_bone.get(i).is_some_and(|v| !v.is_empty())
         };
         let any_skin = (0..bones.len()).any(weighted);
         let pinned = super::vrm::mapped_nodes(doc);
@@ -280,14 +280,6 @@ fn between_deforming(bones: &[RigBone]) -> Vec<bool> {
         }
     }
     (0..n).map(|i| above[i] && below[i]).collect()
-}
-
-/// A name without an exporter's node-index suffix (`DEF-thigh.L_023` -> `DEF-thigh.L`).
-fn strip_index(name: &str) -> &str {
-    match name.rsplit_once('_') {
-        Some((base, num)) if !num.is_empty() && num.bytes().all(|c| c.is_ascii_digit()) => base,
-        _ => name,
-    }
 }
 
 /// Rigify-style numbered copies of a limb bone (`DEF-thigh.L.001` beside `DEF-thigh.L`) are

@@ -3,11 +3,10 @@
 //! mid-plane is perpendicular to the character's left, through the twins' midpoints.
 
 use super::detect::Indexed;
-use super::names::{swapped_name, Side};
+use super::names::{NameIndex, Side};
 use super::rig::Rig;
 use crate::document::BoneId;
 use glam::DVec3;
-use std::collections::HashMap;
 
 /// A left/right pair of bones (the character's own left first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,17 +65,9 @@ pub(super) fn twins(rig: &Rig, a: &Indexed) -> Vec<Twin> {
             }
         }
     }
-    let by_name: HashMap<&str, usize> = rig
-        .bones
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.name.as_str(), i))
-        .collect();
+    let index = NameIndex::new(rig.bones.iter().enumerate().map(|(i, b)| (i, b.name.as_str())));
     for (i, b) in rig.bones.iter().enumerate() {
-        let Some((other, Side::Left)) = swapped_name(&b.name) else {
-            continue;
-        };
-        let Some(&j) = by_name.get(other.as_str()) else {
+        let Some((j, Side::Left)) = index.twin(&b.name) else {
             continue;
         };
         if i != j && !paired[i] && !paired[j] {
