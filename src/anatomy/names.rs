@@ -210,14 +210,17 @@ impl<'a> NameIndex<'a> {
         NameIndex { exact, stripped }
     }
 
-    /// The bone named like `name`'s twin, and the side `name` says.
+    /// The bone named like `name`'s twin, and the side `name` says (by stripped names only
+    /// when both stripped names are unique).
     pub fn twin(&self, name: &str) -> Option<(usize, Side)> {
         if let Some((other, side)) = swapped_name(name) {
             if let Some(&j) = self.exact.get(other.as_str()) {
                 return Some((j, side));
             }
         }
-        let (other, side) = swapped_name(strip_index(name))?;
+        let own = strip_index(name);
+        self.stripped.get(own).copied().flatten()?;
+        let (other, side) = swapped_name(own)?;
         Some(((*self.stripped.get(other.as_str())?)?, side))
     }
 }
