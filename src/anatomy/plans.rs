@@ -6,6 +6,7 @@
 use super::creatures;
 use super::detect::{Ctx, Indexed, IndexedLimb, LegGroup};
 use super::kinds::{CharacterKind, Kind, LimbKind, Role};
+use super::names::Side;
 use super::rig::{topo_all, topo_order, Rig};
 
 type Anatomy = Indexed;
@@ -53,6 +54,16 @@ pub(super) fn choose(
         }
         _ => {}
     }
+    if want(CharacterKind::Humanoid) && !(forced.is_none() && legs >= 4) {
+        if let Some(g) = named_legs(cx) {
+            a.notes.push(
+                "the legs do not reach the ground: the biped was recognised by its bone names"
+                    .into(),
+            );
+            biped(cx, a, (g.root, g.legs));
+            return Kind::Biped;
+        }
+    }
     if let Some(k) = forced.filter(|&k| k != CharacterKind::Other) {
         a.notes.push(format!(
             "the skeleton does not have the limbs of a {}: generated as 'other'",
@@ -64,6 +75,35 @@ pub(super) fn choose(
     }
     other(cx, a);
     Kind::Other
+}
+
+/// The legs as the names say: a unique pelvis-named bone with a left and a right
+/// thigh-named bone below it (for a character whose legs do not reach the ground).
+fn named_legs(cx: &Ctx) -> Option<LegGroup> {
+    let rig = cx.rig;
+    let named = |r: Role| {
+        (0..rig.len())
+            .filter(|&i| rig.bones[i].structural && cx.names[i].is_some_and(|n| n.role == r))
+            .collect::<Vec<usize>>()
+    };
+    let [pelvis] = named(Role::Pelvis)[..] else {
+        return None;
+    };
+    let mut legs = Vec::new();
+    for side in [Side::Left, Side::Right] {
+        let thigh = named(Role::Thigh).into_iter().find(|&t| {
+            cx.names[t].is_some_and(|n| n.side == Some(side)) && rig.ancestors(t).contains(&pelvis)
+        })?;
+        let top = std::iter::once(thigh)
+            .chain(rig.ancestors(thigh))
+            .take_while(|&b| b != pelvis)
+            .last()?;
+        legs.push(vec![top]);
+    }
+    Some(LegGroup {
+        root: pelvis,
+        legs,
+    })
 }
 
 pub(super) fn assign(a: &mut Anatomy, path: &[usize], roles: &[Role]) {

@@ -348,3 +348,22 @@ fn a_character_facing_minus_z_keeps_its_sides() {
         }
     }
 }
+
+/// A humanoid in a robe that reaches the ground below its feet: its legs do not reach the
+/// ground, so only its names can tell it is a biped.
+#[test]
+fn a_robed_humanoid_is_a_biped_by_its_names() {
+    let mut robed = fixtures::humanoid();
+    let spine = robed.iter().position(|b| b.name.ends_with("Spine")).unwrap();
+    let from = Vec3::new(0.0, 1.05, -0.15);
+    chain(&mut robed, "Robe", spine, from, Vec3::new(0.0, -0.3, -0.05), 5);
+    let (_d, doc) = synthetic(&robed, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped);
+    let id = |n: &str| doc.bone_by_name(n).expect(n);
+    assert_eq!(a.role(id("mixamorig:LeftLeg")), Role::Shin);
+    assert_eq!(a.side(id("mixamorig:LeftLeg")), Some(Side::Left));
+    assert!(a.notes().iter().any(|n| n.text.contains("by its bone names")));
+    let (_d, doc) = synthetic(&robed, false);
+    assert_ne!(Anatomy::of(&doc).kind(), Kind::Biped, "without names");
+}
