@@ -87,8 +87,9 @@ pub(super) fn sides(cx: &Ctx, a: &mut Anatomy) {
         if geo.length() > tiny {
             a.forward = geo.normalize();
         } else {
-            a.notes
-                .push("could not tell forward from the names or the skeleton; assumed +Z (glTF)".into());
+            a.notes.push(
+                "could not tell forward from the names or the skeleton; assumed +Z (glTF)".into(),
+            );
         }
         a.left = a.up.cross(a.forward).normalize();
     }
@@ -110,11 +111,8 @@ fn limb_sides(cx: &Ctx, a: &mut Anatomy) {
         let far = l.path.last().copied().unwrap_or(top);
         let d = (cx.rig.bones[top].pos - cx.rig.bones[l.root].pos).dot(a.left)
             + (cx.rig.bones[far].pos - cx.rig.bones[l.root].pos).dot(a.left);
-        let by_geometry = (d.abs() > 0.02 * cx.height).then_some(if d > 0.0 {
-            Side::Left
-        } else {
-            Side::Right
-        });
+        let by_geometry =
+            (d.abs() > 0.02 * cx.height).then_some(if d > 0.0 { Side::Left } else { Side::Right });
         let by_name = name_side(cx, &l.path);
         l.side = match (by_geometry, by_name) {
             (Some(g), Some(nm)) if g != nm && d.abs() > 0.05 * cx.height => {

@@ -31,7 +31,10 @@ impl Ctx<'_> {
                 .chain(rig.ancestors(leaf).into_iter().take_while(|&b| b != root))
                 .collect();
             let hints = |b: &usize| &rig.bones[*b].hints;
-            if path.iter().any(|b| hints(b).tail || hints(b).words.iter().any(|w| w == "wing")) {
+            if path
+                .iter()
+                .any(|b| hints(b).tail || hints(b).words.iter().any(|w| w == "wing"))
+            {
                 continue;
             }
             let drop = rig.bones[root].pos.y - self.reach.low[leaf];
@@ -39,7 +42,9 @@ impl Ctx<'_> {
                 continue;
             }
             match out.iter_mut().find(|c| c.path.first() == Some(&top)) {
-                Some(c) if self.reach.low[leaf] < self.reach.low[*c.path.last().unwrap_or(&top)] => {
+                Some(c)
+                    if self.reach.low[leaf] < self.reach.low[*c.path.last().unwrap_or(&top)] =>
+                {
                     c.path = path.into_iter().rev().collect();
                 }
                 Some(_) => {}

@@ -81,12 +81,16 @@ pub(super) fn quadruped(cx: &Ctx, a: &mut Anatomy, hind: LegGroup, front: LegGro
     tail(cx, a, hind, &tops);
 }
 
-
 /// Which way along the body a leg lies: +1 front, -1 back, from the words of its bones.
 fn named_end(cx: &Ctx, path: &[usize]) -> f64 {
     let says = |w: &[&str]| {
-        path.iter()
-            .any(|&b| cx.rig.bones[b].hints.words.iter().any(|x| w.contains(&x.as_str())))
+        path.iter().any(|&b| {
+            cx.rig.bones[b]
+                .hints
+                .words
+                .iter()
+                .any(|x| w.contains(&x.as_str()))
+        })
     };
     match (says(&["front", "fore"]), says(&["back", "hind", "rear"])) {
         (true, false) => 1.0,
@@ -156,7 +160,12 @@ pub(super) fn multi_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) {
 /// end the tail. False when the skeleton is not such a chain.
 pub(super) fn legless(cx: &Ctx, a: &mut Anatomy) -> bool {
     let rig = cx.rig;
-    let pts: Vec<DVec3> = rig.bones.iter().filter(|b| b.structural).map(|b| b.pos).collect();
+    let pts: Vec<DVec3> = rig
+        .bones
+        .iter()
+        .filter(|b| b.structural)
+        .map(|b| b.pos)
+        .collect();
     let (lo, hi) = pts.iter().fold(
         (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
         |(l, h), p| (l.min(*p), h.max(*p)),

@@ -98,12 +98,7 @@ fn reach(rig: &Rig, samples: &Samples, up: DVec3) -> Reach {
 fn extent(rig: &Rig, samples: &Samples) -> (f64, f64) {
     let mut v = super::rig::sorted(samples.all().map(|p| p.y));
     if v.len() < 16 {
-        v = super::rig::sorted(
-            rig.bones
-                .iter()
-                .filter(|b| b.structural)
-                .map(|b| b.pos.y),
-        );
+        v = super::rig::sorted(rig.bones.iter().filter(|b| b.structural).map(|b| b.pos.y));
     }
     let lo = super::rig::percentile(&v, 0.002);
     let hi = super::rig::percentile(&v, 0.998);

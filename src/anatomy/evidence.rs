@@ -61,7 +61,9 @@ pub(super) fn merge(
         for k in 0..a.limbs.len() {
             renumber_limb(rig, &mut a, k, names, &mut w);
         }
+        let chest = a.chest;
         torso_names(rig, &mut a, names, &mut w);
+        keep_a_chest(rig, &mut a, chest);
     }
     if let Some(map) = map {
         for (i, m) in map.iter().enumerate() {
@@ -202,6 +204,20 @@ fn torso_names(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>], w: &mut W
     }
 }
 
+/// When a name took the chest the geometry found (Rigify's arms hang from `DEF-neck`), the
+/// spine bone below it becomes the chest.
+fn keep_a_chest(rig: &Rig, a: &mut Indexed, chest: Option<usize>) {
+    let Some(c) = chest.filter(|&c| a.role[c] != Role::Chest) else {
+        return;
+    };
+    if a.role.contains(&Role::Chest) {
+        return;
+    }
+    if let Some(p) = rig.s_parent[c].filter(|&p| a.role[p] == Role::Spine) {
+        a.role[p] = Role::Chest;
+    }
+}
+
 /// Roles that one bone (per side) carries.
 const SINGLE: &[Role] = &[
     Role::Pelvis,
@@ -239,11 +255,10 @@ fn single_roles(rig: &Rig, a: &mut Indexed, w: &mut Work) {
                 continue;
             }
             let depth = |i: usize| rig.ancestors(i).len();
-            let Some(&keep) = holders.iter().max_by(|&&x, &&y| {
-                rank(w, x)
-                    .cmp(&rank(w, y))
-                    .then(depth(y).cmp(&depth(x)))
-            }) else {
+            let Some(&keep) = holders
+                .iter()
+                .max_by(|&&x, &&y| rank(w, x).cmp(&rank(w, y)).then(depth(y).cmp(&depth(x))))
+            else {
                 continue;
             };
             for &i in holders.iter().filter(|&&i| i != keep) {

@@ -122,7 +122,9 @@ impl Anatomy {
             Ok(g) => (g, None),
             Err(e) => (
                 Geometry::default(),
-                Some(format!("the mesh cannot be read ({e}); anatomy from the bones alone")),
+                Some(format!(
+                    "the mesh cannot be read ({e}); anatomy from the bones alone"
+                )),
             ),
         };
         let samples = samples::collect(doc, &geo);

@@ -19,12 +19,34 @@ pub struct NameRole {
 
 /// Words that carry no role: namespaces, rig and exporter tags, segment words.
 const NOISE: &[&str] = &[
-    "left", "right", "l", "r", "mixamorig", "bip", "bip01", "b", "jnt", "jj", "bind", "joint",
-    "bone", "def", "sk", "c", "m", "drv", "deform", "skin", "cc", "base",
+    "left",
+    "right",
+    "l",
+    "r",
+    "mixamorig",
+    "bip",
+    "bip01",
+    "b",
+    "jnt",
+    "jj",
+    "bind",
+    "joint",
+    "bone",
+    "def",
+    "sk",
+    "c",
+    "m",
+    "drv",
+    "deform",
+    "skin",
+    "cc",
+    "base",
 ];
 /// Words naming a creature's limb by its place (front, hind, middle legs).
 const CREATURE: &[&str] = &["front", "back", "hind", "rear", "mid", "fore", "middle"];
-const LEG_WORDS: &[&str] = &["leg", "foot", "feet", "thigh", "shin", "calf", "knee", "paw"];
+const LEG_WORDS: &[&str] = &[
+    "leg", "foot", "feet", "thigh", "shin", "calf", "knee", "paw",
+];
 
 fn role(role: Role, side: Option<Side>, strength: f32) -> Option<NameRole> {
     Some(NameRole {
@@ -46,7 +68,10 @@ pub fn role_of(h: &NameHints) -> Option<NameRole> {
     if h.tail {
         return role(Role::Tail, side, 0.8);
     }
-    let numbered = h.words.iter().any(|w| w.bytes().all(|c| c.is_ascii_digit()));
+    let numbered = h
+        .words
+        .iter()
+        .any(|w| w.bytes().all(|c| c.is_ascii_digit()));
     let core: Vec<&str> = h
         .words
         .iter()
@@ -83,9 +108,7 @@ fn limb_role(joined: &str, side: Option<Side>, numbered: bool) -> Option<NameRol
         "clavicle" | "shoulder" | "collar" | "collarbone" | "scapula" => {
             role(Role::Clavicle, side, 0.8)
         }
-        "upperarm" | "uparm" | "armupper" | "humerus" | "bicep" => {
-            role(Role::UpperArm, side, 0.9)
-        }
+        "upperarm" | "uparm" | "armupper" | "humerus" | "bicep" => role(Role::UpperArm, side, 0.9),
         // Mixamo's and Godot's `LeftArm` / `l-arm` is the upper arm.
         "arm" if sided && !numbered => role(Role::UpperArm, side, 0.7),
         "forearm" | "lowerarm" | "armlower" | "loarm" | "elbow" | "radius" | "ulna" => {

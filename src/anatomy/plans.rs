@@ -27,7 +27,10 @@ pub(super) fn choose(
             .find(|f| f.root != h.root && cx.rig.ancestors(f.root).contains(&h.root))?;
         Some(((*h).clone(), (*f).clone()))
     });
-    let two_legs = pairs.iter().max_by_key(|g| g.legs.len()).map(|g| (*g).clone());
+    let two_legs = pairs
+        .iter()
+        .max_by_key(|g| g.legs.len())
+        .map(|g| (*g).clone());
     let want = |k: CharacterKind| forced.is_none_or(|f| f == k);
     let quadruped = match forced {
         Some(k) => k == CharacterKind::Quadruped,
@@ -100,10 +103,7 @@ fn named_legs(cx: &Ctx) -> Option<LegGroup> {
             .last()?;
         legs.push(vec![top]);
     }
-    Some(LegGroup {
-        root: pelvis,
-        legs,
-    })
+    Some(LegGroup { root: pelvis, legs })
 }
 
 pub(super) fn assign(a: &mut Anatomy, path: &[usize], roles: &[Role]) {

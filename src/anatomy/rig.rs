@@ -58,8 +58,10 @@ fn rigid(m: &DMat4) -> (DVec3, DQuat, DVec3) {
 impl Rig {
     pub fn new(doc: &Document, samples: &Samples) -> Self {
         let mut bones: Vec<RigBone> = doc.bones.iter().map(|b| rig_bone(doc, b)).collect();
-        let all_names: std::collections::HashSet<String> =
-            bones.iter().map(|b| strip_index(&b.name).to_string()).collect();
+        let all_names: std::collections::HashSet<String> = bones
+            .iter()
+            .map(|b| strip_index(&b.name).to_string())
+            .collect();
         for b in &mut bones {
             b.hints.twist |= is_limb_segment_copy(&b.name, &b.hints, &all_names);
         }
@@ -129,7 +131,9 @@ impl Rig {
         let side_of: Vec<Option<names::Side>> = self.bones.iter().map(|b| b.hints.side).collect();
         let sided = |i: usize| side_of[i].is_some();
         // A sided bone never hangs from a bone of the other side.
-        let may = |r: usize, b: usize| side_of[r].is_none() || side_of[b].is_none_or(|s| Some(s) == side_of[r]);
+        let may = |r: usize, b: usize| {
+            side_of[r].is_none() || side_of[b].is_none_or(|s| Some(s) == side_of[r])
+        };
         let size = |r: usize| self.subtree(r).len();
         let main = *roots
             .iter()

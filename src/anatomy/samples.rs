@@ -108,10 +108,7 @@ fn add_skinned(prim: &MeshPrimitive, joint_xf: &[Option<(usize, DMat4)>], s: &mu
                 _ => {}
             }
         }
-        let hit = ws
-            .as_ref()
-            .and_then(dominant)
-            .and_then(|k| bone_at(js[k]));
+        let hit = ws.as_ref().and_then(dominant).and_then(|k| bone_at(js[k]));
         let v = DVec3::from_array(p.map(f64::from));
         let Some((b, w)) = hit.map(|(b, m)| (*b, m.transform_point3(v))) else {
             s.dropped += 1;
@@ -134,7 +131,12 @@ fn add_skinned(prim: &MeshPrimitive, joint_xf: &[Option<(usize, DMat4)>], s: &mu
 
 /// The vertices of an unskinned primitive: a rigid part of the nearest bone at or above its
 /// node.
-fn add_rigid(doc: &Document, bone_of_node: &[Option<usize>], prim: &MeshPrimitive, s: &mut Samples) {
+fn add_rigid(
+    doc: &Document,
+    bone_of_node: &[Option<usize>],
+    prim: &MeshPrimitive,
+    s: &mut Samples,
+) {
     let owner = std::iter::once(prim.node)
         .chain(doc.skeleton.ancestors(prim.node))
         .find_map(|n| *bone_of_node.get(n)?);

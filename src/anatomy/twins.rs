@@ -65,7 +65,12 @@ pub(super) fn twins(rig: &Rig, a: &Indexed) -> Vec<Twin> {
             }
         }
     }
-    let index = NameIndex::new(rig.bones.iter().enumerate().map(|(i, b)| (i, b.name.as_str())));
+    let index = NameIndex::new(
+        rig.bones
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (i, b.name.as_str())),
+    );
     for (i, b) in rig.bones.iter().enumerate() {
         let Some((j, Side::Left)) = index.twin(&b.name) else {
             continue;

@@ -20,9 +20,9 @@ pub mod report;
 pub mod shapes;
 mod symmetry;
 
+pub use crate::anatomy::{names, rig, samples};
 use crate::document::geometry::Geometry;
 use crate::document::{Diagnostic, Document, Edit, EditTarget};
-pub use crate::anatomy::{names, rig, samples};
 use bodies::Fate;
 use glam::DVec3;
 pub use report::Report;

@@ -15,9 +15,9 @@
 
 pub mod store;
 
+use crate::anatomy::{Role, Side};
 use crate::document::fields::{self, Section};
 use crate::document::{BoneId, Document, Edit, EditTarget};
-use crate::anatomy::{Role, Side};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::HashMap;

@@ -153,7 +153,8 @@ fn score(found_of: impl Fn(&str, &Document) -> Found) -> Score {
             if m.is_empty() {
                 s.humanoids += 1;
             }
-            s.mistakes.extend(m.into_iter().map(|m| format!("{file}: {m}")));
+            s.mistakes
+                .extend(m.into_iter().map(|m| format!("{file}: {m}")));
         }
     }
     s
@@ -218,10 +219,12 @@ fn a_vrm_map_names_the_bones_it_lists() {
     ] {
         assert_eq!(a.role(id(name)), role, "{name}");
         assert_eq!(a.side(id(name)), side, "{name}");
-        assert!(a.confidence(id(name)) >= 0.99, "{name}: the map is the truth");
+        assert!(
+            a.confidence(id(name)) >= 0.99,
+            "{name}: the map is the truth"
+        );
     }
 }
-
 
 /// A synthetic skinned character, opened.
 fn synthetic(bones: &[BoneDef], names: bool) -> (tempfile::TempDir, Document) {
@@ -253,7 +256,13 @@ fn chain(b: &mut Vec<BoneDef>, name: &str, parent: usize, from: Vec3, step: Vec3
     for k in 0..n {
         let head = from + step * k as f32;
         let r = 0.25 * step.length();
-        b.push(bone(&format!("{name}{k}"), Some(p), head.into(), (head + step).into(), r));
+        b.push(bone(
+            &format!("{name}{k}"),
+            Some(p),
+            head.into(),
+            (head + step).into(),
+            r,
+        ));
         p = b.len() - 1;
     }
 }
@@ -268,13 +277,31 @@ fn legged(pairs: usize) -> Vec<BoneDef> {
             let (up, down) = (Vec3::new(0.15 * x, 0.1, 0.0), Vec3::new(0.1 * x, -0.2, 0.0));
             b.push(bone("leg", Some(0), from.into(), (from + up).into(), 0.03));
             let knee = from + up;
-            b.push(bone("leg", Some(b.len() - 1), knee.into(), (knee + down).into(), 0.03));
+            b.push(bone(
+                "leg",
+                Some(b.len() - 1),
+                knee.into(),
+                (knee + down).into(),
+                0.03,
+            ));
             let ankle = knee + down;
             let tip = Vec3::new(ankle.x + 0.08 * x, 0.0, ankle.z);
-            b.push(bone("leg", Some(b.len() - 1), ankle.into(), tip.into(), 0.02));
+            b.push(bone(
+                "leg",
+                Some(b.len() - 1),
+                ankle.into(),
+                tip.into(),
+                0.02,
+            ));
         }
     }
-    b.push(bone("head", Some(0), [0.0, 0.32, 0.3], [0.0, 0.4, 0.45], 0.08));
+    b.push(bone(
+        "head",
+        Some(0),
+        [0.0, 0.32, 0.3],
+        [0.0, 0.4, 0.45],
+        0.08,
+    ));
     b
 }
 
@@ -287,30 +314,77 @@ fn unnamed_creatures_by_their_legs() {
         let limbs = a.limbs();
         let leg_limbs: Vec<_> = limbs.iter().filter(|l| l.kind.is_leg()).collect();
         assert_eq!(leg_limbs.len(), legs, "{pairs} pairs");
-        let left = leg_limbs.iter().filter(|l| l.side == Some(Side::Left)).count();
+        let left = leg_limbs
+            .iter()
+            .filter(|l| l.side == Some(Side::Left))
+            .count();
         assert_eq!(left, legs / 2, "half the legs on each side");
-        assert_eq!(a.twins().len() >= 3 * legs / 2, true, "each leg segment has a twin");
+        assert_eq!(
+            a.twins().len() >= 3 * legs / 2,
+            true,
+            "each leg segment has a twin"
+        );
     }
 }
 
 #[test]
 fn a_legless_chain_and_a_winged_biped() {
     let mut snake = vec![bone("root", None, [0.0, 0.05, 0.0], [0.0, 0.05, 0.2], 0.05)];
-    chain(&mut snake, "seg", 0, Vec3::new(0.0, 0.05, 0.2), Vec3::new(0.0, 0.0, 0.2), 6);
-    chain(&mut snake, "tail", 0, Vec3::new(0.0, 0.05, 0.0), Vec3::new(0.0, 0.0, -0.2), 5);
+    chain(
+        &mut snake,
+        "seg",
+        0,
+        Vec3::new(0.0, 0.05, 0.2),
+        Vec3::new(0.0, 0.0, 0.2),
+        6,
+    );
+    chain(
+        &mut snake,
+        "tail",
+        0,
+        Vec3::new(0.0, 0.05, 0.0),
+        Vec3::new(0.0, 0.0, -0.2),
+        5,
+    );
     let (_d, doc) = synthetic(&snake, false);
     let a = Anatomy::of(&doc);
     assert_eq!(a.kind(), Kind::Legless);
     assert_eq!(a.kind().coarse().name(), "other");
 
     let mut bird = vec![bone("hips", None, [0.0, 0.5, 0.0], [0.0, 0.6, 0.1], 0.1)];
-    bird.push(bone("chest", Some(0), [0.0, 0.6, 0.1], [0.0, 0.7, 0.2], 0.1));
-    bird.push(bone("head", Some(1), [0.0, 0.7, 0.2], [0.0, 0.85, 0.3], 0.06));
+    bird.push(bone(
+        "chest",
+        Some(0),
+        [0.0, 0.6, 0.1],
+        [0.0, 0.7, 0.2],
+        0.1,
+    ));
+    bird.push(bone(
+        "head",
+        Some(1),
+        [0.0, 0.7, 0.2],
+        [0.0, 0.85, 0.3],
+        0.06,
+    ));
     for (s, x) in [("L", 1.0f32), ("R", -1.0)] {
         let wing = Vec3::new(0.05 * x, 0.68, 0.15);
-        chain(&mut bird, &format!("Wing.{s}."), 1, wing, Vec3::new(0.25 * x, 0.05, 0.0), 3);
+        chain(
+            &mut bird,
+            &format!("Wing.{s}."),
+            1,
+            wing,
+            Vec3::new(0.25 * x, 0.05, 0.0),
+            3,
+        );
         let hip = Vec3::new(0.08 * x, 0.5, 0.0);
-        chain(&mut bird, &format!("Leg.{s}."), 0, hip, Vec3::new(0.0, -0.16, 0.0), 3);
+        chain(
+            &mut bird,
+            &format!("Leg.{s}."),
+            0,
+            hip,
+            Vec3::new(0.0, -0.16, 0.0),
+            3,
+        );
     }
     let (_d, doc) = synthetic(&bird, true);
     let a = Anatomy::of(&doc);
@@ -337,13 +411,21 @@ fn a_character_facing_minus_z_keeps_its_sides() {
         let (_d, doc) = synthetic(&turned, names);
         let a = Anatomy::of(&doc);
         assert_eq!(a.kind(), Kind::Biped, "names {names}");
-        assert!(a.forward().z < -0.9, "names {names}: forward {:?}", a.forward());
+        assert!(
+            a.forward().z < -0.9,
+            "names {names}: forward {:?}",
+            a.forward()
+        );
         let thighs = a.bones_with(Role::Thigh);
         assert_eq!(thighs.len(), 2);
         for t in thighs {
             // The bone's index is the same with and without names: the Mixamo order.
             let name = &fixtures::humanoid()[t.index()].name;
-            let want = if name.contains("Left") { Side::Left } else { Side::Right };
+            let want = if name.contains("Left") {
+                Side::Left
+            } else {
+                Side::Right
+            };
             assert_eq!(a.side(t), Some(want), "names {names}: {name}");
         }
     }
@@ -354,16 +436,29 @@ fn a_character_facing_minus_z_keeps_its_sides() {
 #[test]
 fn a_robed_humanoid_is_a_biped_by_its_names() {
     let mut robed = fixtures::humanoid();
-    let spine = robed.iter().position(|b| b.name.ends_with("Spine")).unwrap();
+    let spine = robed
+        .iter()
+        .position(|b| b.name.ends_with("Spine"))
+        .unwrap();
     let from = Vec3::new(0.0, 1.05, -0.15);
-    chain(&mut robed, "Robe", spine, from, Vec3::new(0.0, -0.3, -0.05), 5);
+    chain(
+        &mut robed,
+        "Robe",
+        spine,
+        from,
+        Vec3::new(0.0, -0.3, -0.05),
+        5,
+    );
     let (_d, doc) = synthetic(&robed, true);
     let a = Anatomy::of(&doc);
     assert_eq!(a.kind(), Kind::Biped);
     let id = |n: &str| doc.bone_by_name(n).expect(n);
     assert_eq!(a.role(id("mixamorig:LeftLeg")), Role::Shin);
     assert_eq!(a.side(id("mixamorig:LeftLeg")), Some(Side::Left));
-    assert!(a.notes().iter().any(|n| n.text.contains("by its bone names")));
+    assert!(a
+        .notes()
+        .iter()
+        .any(|n| n.text.contains("by its bone names")));
     let (_d, doc) = synthetic(&robed, false);
     assert_ne!(Anatomy::of(&doc).kind(), Kind::Biped, "without names");
 }
