@@ -20,32 +20,19 @@ pub(super) fn choose(
     forced: Option<CharacterKind>,
 ) -> Kind {
     let legs: usize = groups.iter().map(|g| g.legs.len()).sum();
-    let pairs: Vec<&LegGroup> = groups.iter().filter(|g| g.legs.len() >= 2).collect();
-    let two_roots = pairs.iter().find_map(|h| {
-        let f = pairs
-            .iter()
-            .find(|f| f.root != h.root && cx.rig.ancestors(f.root).contains(&h.root))?;
-        Some(((*h).clone(), (*f).clone()))
-    });
-    let two_legs = pairs
-        .iter()
-        .max_by_key(|g| g.legs.len())
-        .map(|g| (*g).clone());
     let want = |k: CharacterKind| forced.is_none_or(|f| f == k);
     let quadruped = match forced {
         Some(k) => k == CharacterKind::Quadruped,
         None => (4..6).contains(&legs),
     };
-    if quadruped {
-        if let Some((hind, front)) = two_roots.clone() {
-            creatures::quadruped(cx, a, hind, front);
-            return Kind::Quadruped;
-        }
-        if let Some(g) = pairs.iter().find(|g| g.legs.len() >= 4) {
-            creatures::quadruped_one_root(cx, a, g);
-            return Kind::Quadruped;
-        }
+    if quadruped && four_legged(cx, a, &groups) {
+        return Kind::Quadruped;
     }
+    let two_legs = groups
+        .iter()
+        .filter(|g| g.legs.len() >= 2)
+        .max_by_key(|g| g.legs.len())
+        .cloned();
     if legs >= 6 && forced.is_none() {
         creatures::multi_legged(cx, a, &groups);
         return Kind::MultiLegged;
@@ -78,6 +65,29 @@ pub(super) fn choose(
     }
     other(cx, a);
     Kind::Other
+}
+
+/// Two pairs of legs: on two bones, one above the other (hind on the pelvis, front on the
+/// chest), or four on one bone. False when the legs are not so.
+fn four_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) -> bool {
+    let pairs: Vec<&LegGroup> = groups.iter().filter(|g| g.legs.len() >= 2).collect();
+    let two_roots = pairs.iter().find_map(|h| {
+        let f = pairs
+            .iter()
+            .find(|f| f.root != h.root && cx.rig.ancestors(f.root).contains(&h.root))?;
+        Some(((*h).clone(), (*f).clone()))
+    });
+    if let Some((hind, front)) = two_roots {
+        creatures::quadruped(cx, a, hind, front);
+        return true;
+    }
+    match pairs.iter().find(|g| g.legs.len() >= 4) {
+        Some(g) => {
+            creatures::quadruped_one_root(cx, a, g);
+            true
+        }
+        None => false,
+    }
 }
 
 /// The legs as the names say: a unique pelvis-named bone with a left and a right
