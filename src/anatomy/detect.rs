@@ -69,9 +69,22 @@ fn reach(rig: &Rig, samples: &Samples, up: DVec3) -> Reach {
         count: vec![0; n],
         sub_high: vec![0.0; n],
     };
+    // A structural bone's skin includes that of the helper and twist bones below it (they
+    // merge into its body).
+    let mut skin: Vec<Vec<f64>> = samples
+        .by_bone
+        .iter()
+        .map(|v| v.iter().map(|p| p.dot(up)).collect())
+        .collect();
+    for i in 0..n {
+        if let (false, Some(p)) = (rig.bones[i].structural, rig.s_parent[i]) {
+            let moved = std::mem::take(&mut skin[i]);
+            skin[p].extend(moved);
+        }
+    }
     for i in 0..n {
         let h0 = rig.bones[i].pos.dot(up);
-        let v = super::rig::sorted(samples.by_bone[i].iter().map(|p| p.dot(up)));
+        let v = super::rig::sorted(skin[i].iter().copied());
         r.count[i] = v.len();
         r.low[i] = h0.min(if v.is_empty() {
             h0

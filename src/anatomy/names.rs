@@ -42,13 +42,16 @@ const FINGER_WORDS: &[&str] = &[
 
 /// Splits a name into lower-case words: namespaces before `:` and the rig prefixes `DEF-`,
 /// `ORG-`, `MCH-` are dropped (`ORG`/`MCH` are remembered as a helper word), camelCase and
-/// digits split (`LeftUpLeg` -> left up leg, `Leg01` -> leg 01).
+/// digits split (`LeftUpLeg` -> left up leg, `Leg01` -> leg 01), an acronym split from the
+/// word after it (`IKBackLeg` -> ik back leg).
 pub fn words(name: &str) -> Vec<String> {
     let name = name.rsplit(':').next().unwrap_or(name);
+    let chars: Vec<char> = name.chars().collect();
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut prev: Option<char> = None;
-    for c in name.chars() {
+    for (k, &c) in chars.iter().enumerate() {
+        let next_lower = chars.get(k + 1).is_some_and(|n| n.is_lowercase());
         let split = match prev {
             _ if !c.is_alphanumeric() => {
                 push_word(&mut out, &mut cur);
@@ -56,7 +59,9 @@ pub fn words(name: &str) -> Vec<String> {
                 continue;
             }
             Some(p) => {
-                (p.is_lowercase() && c.is_uppercase()) || (p.is_alphabetic() != c.is_alphabetic())
+                (p.is_lowercase() && c.is_uppercase())
+                    || (p.is_uppercase() && c.is_uppercase() && next_lower)
+                    || (p.is_alphabetic() != c.is_alphabetic())
             }
             None => false,
         };
@@ -278,6 +283,8 @@ mod tests {
         assert!(hints("b_Tail01_012").tail);
         assert!(!hints("b_LeftLeg01_015").helper);
         assert!(hints("r-LEGCONTROL").helper);
+        assert!(hints("IKBackLeg.L").helper);
+        assert_eq!(words("LArm"), ["l", "arm"]);
         assert!(hints("l-ARMORIENT").helper);
         assert!(hints("tweak_spine_011").helper);
         assert!(hints("PoleTargetBack.L").helper);

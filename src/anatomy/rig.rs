@@ -88,7 +88,49 @@ impl Rig {
         if any_skin && rig.attach_orphans() {
             rig.link();
         }
+        if any_skin && rig.attach_deforming_helpers() {
+            rig.link();
+        }
         rig
+    }
+
+    /// A deforming helper with no bone above it (a hoof weighted to an IK bone at the
+    /// armature's root) hangs from the nearest structural bone, so that its skin merges into
+    /// that bone's body; returns whether any moved.
+    fn attach_deforming_helpers(&mut self) -> bool {
+        let extent = self.extent();
+        let structural: Vec<usize> = (0..self.len())
+            .filter(|&i| self.bones[i].structural)
+            .collect();
+        let mut moved = false;
+        for i in 0..self.len() {
+            let b = &self.bones[i];
+            if b.structural || !b.deforming || b.parent.is_some() {
+                continue;
+            }
+            let near = structural
+                .iter()
+                .map(|&s| (s, self.bones[s].pos.distance(b.pos)))
+                .filter(|&(s, d)| d < extent / 3.0 && !self.subtree_all(i).contains(&s))
+                .min_by(|x, y| x.1.total_cmp(&y.1));
+            if let Some((s, _)) = near {
+                self.bones[i].parent = Some(s);
+                moved = true;
+            }
+        }
+        moved
+    }
+
+    /// Bone `i` and every bone below it in the bone tree (structural or not).
+    fn subtree_all(&self, i: usize) -> Vec<usize> {
+        let mut out = vec![i];
+        let mut k = 0;
+        while k < out.len() {
+            let b = out[k];
+            out.extend((0..self.len()).filter(|&c| self.bones[c].parent == Some(b)));
+            k += 1;
+        }
+        out
     }
 
     /// Structural parents and children from `parent` and `structural`.
