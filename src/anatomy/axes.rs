@@ -79,7 +79,7 @@ pub(super) fn sides(cx: &Ctx, a: &mut Anatomy) {
         a.forward = a.left.cross(a.up).normalize();
         if geo.length() > tiny && geo.normalize().dot(a.forward) < -0.5 {
             a.notes.push(
-                "the names' left and right say the character faces away from where its feet point; using the names"
+                "the names' left and right say the character faces away from where its skeleton's shape says it faces; using the names"
                     .into(),
             );
         }
@@ -114,6 +114,10 @@ fn limb_sides(cx: &Ctx, a: &mut Anatomy) {
         let by_geometry =
             (d.abs() > 0.02 * cx.height).then_some(if d > 0.0 { Side::Left } else { Side::Right });
         let by_name = name_side(cx, &l.path);
+        if l.kind == LimbKind::Tail {
+            l.side = by_name;
+            continue;
+        }
         l.side = match (by_geometry, by_name) {
             (Some(g), Some(nm)) if g != nm && d.abs() > 0.05 * cx.height => {
                 disagree += 1;

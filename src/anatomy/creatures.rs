@@ -43,6 +43,27 @@ fn tail(cx: &Ctx, a: &mut Anatomy, from: usize, skip: &[usize]) {
     }
 }
 
+/// The path from below `root` to the head: to the bone its name calls the head when there is
+/// one (outside the `skip` branches), else to the highest point.
+fn head_path(cx: &Ctx, root: usize, skip: &[usize]) -> Vec<usize> {
+    let rig = cx.rig;
+    let named = rig.subtree(root).into_iter().find(|&b| {
+        cx.names[b].is_some_and(|n| n.role == Role::Head)
+            && !rig.ancestors(b).iter().any(|a| skip.contains(a))
+            && !skip.contains(&b)
+    });
+    match named {
+        Some(h) if h != root => {
+            let mut p: Vec<usize> = std::iter::once(h)
+                .chain(rig.ancestors(h).into_iter().take_while(|&b| b != root))
+                .collect();
+            p.reverse();
+            p
+        }
+        _ => cx.highest_path(root, skip),
+    }
+}
+
 /// Neck and head along `path` (the last bone is the head); returns the head.
 fn neck_and_head(a: &mut Anatomy, path: &[usize]) -> Option<usize> {
     for (k, &b) in path.iter().enumerate() {
@@ -104,7 +125,7 @@ fn named_end(cx: &Ctx, path: &[usize]) -> f64 {
 pub(super) fn quadruped_one_root(cx: &Ctx, a: &mut Anatomy, g: &LegGroup) {
     let root = g.root;
     let tops: Vec<usize> = g.legs.iter().map(|p| p[0]).collect();
-    let head_path = cx.highest_path(root, &tops);
+    let head_path = head_path(cx, root, &tops);
     let horizontal = |v: DVec3| DVec3::new(v.x, 0.0, v.z);
     let axis = head_path
         .last()
@@ -149,7 +170,7 @@ pub(super) fn multi_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) {
             push_limb(a, LimbKind::Leg, g.root, path);
         }
     }
-    let head_path = cx.highest_path(root, &tops);
+    let head_path = head_path(cx, root, &tops);
     neck_and_head(a, &head_path);
     tops.extend(head_path.first().copied());
     tail(cx, a, root, &tops);
@@ -178,20 +199,7 @@ pub(super) fn legless(cx: &Ctx, a: &mut Anatomy) -> bool {
     if !(long >= 2.0 * cx.height) || rig.subtree(root).len() < 4 {
         return false;
     }
-    let named_head = rig
-        .subtree(root)
-        .into_iter()
-        .find(|&b| cx.names[b].is_some_and(|n| n.role == Role::Head));
-    let head_path = match named_head {
-        Some(h) => {
-            let mut p: Vec<usize> = std::iter::once(h)
-                .chain(rig.ancestors(h).into_iter().take_while(|&b| b != root))
-                .collect();
-            p.reverse();
-            p
-        }
-        None => cx.highest_path(root, &[]),
-    };
+    let head_path = head_path(cx, root, &[]);
     a.pelvis = Some(root);
     a.role[root] = Role::Pelvis;
     let n = head_path.len();
