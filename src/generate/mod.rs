@@ -8,7 +8,6 @@
 //! units; sizes and offsets are written in each bone's own coordinates (see the README's
 //! schema units).
 
-mod axes;
 mod balance;
 pub mod bodies;
 pub mod drives;
@@ -17,23 +16,24 @@ pub mod fit;
 pub mod groups;
 pub mod limits;
 pub mod mass;
-pub mod names;
-mod plans;
 pub mod report;
-pub mod rig;
-pub mod roles;
-pub mod samples;
 pub mod shapes;
 mod symmetry;
 
+pub use crate::anatomy::{names, rig, samples};
 use crate::document::geometry::Geometry;
 use crate::document::{Diagnostic, Document, Edit, EditTarget};
-pub use balance::balance_by_role;
 use bodies::Fate;
 use glam::DVec3;
 pub use report::Report;
 use roles::{Anatomy, LimbKind};
 pub use roles::{CharacterKind, Role};
+
+/// The anatomy as the generator indexes it (by bone position, like its per-bone arrays).
+pub(crate) mod roles {
+    pub use crate::anatomy::rig::topo_all;
+    pub use crate::anatomy::{CharacterKind, Indexed as Anatomy, LimbKind, Role};
+}
 
 /// The user's choices.
 #[derive(Debug, Clone, PartialEq)]
@@ -146,14 +146,15 @@ pub fn generate_with(
     mut diagnostics: Vec<Diagnostic>,
 ) -> Result<Generated, GenerateError> {
     check_options(doc, opts)?;
-    let rig = rig::Rig::new(doc);
+    let samples = samples::collect(doc, geo);
+    let rig = rig::Rig::new(doc, &samples);
     if rig.is_empty() {
         return Err(GenerateError::NoBones {
             path: doc.path.display().to_string(),
         });
     }
-    let samples = samples::collect(doc, geo);
-    let anatomy = roles::detect(&rig, &samples, opts.kind);
+    let detected = crate::anatomy::Anatomy::detect(doc, &rig, &samples, opts.kind);
+    let anatomy = detected.indexed();
     input_diagnostics(&rig, &samples, &anatomy, &mut diagnostics);
     let has_physics: Vec<bool> = doc.bones.iter().map(|b| b.physics.is_some()).collect();
     let plan = bodies::plan(&rig, &samples, &anatomy, opts, &has_physics);
@@ -429,13 +430,7 @@ fn assign_groups(a: &Anatomy, list: &mut [Body]) -> Vec<String> {
     for b in list.iter_mut() {
         let name = match a.limb_of[b.bone].map(|l| &a.limbs[l]) {
             Some(l) => {
-                let kind = match l.kind {
-                    LimbKind::Leg => "leg",
-                    LimbKind::Arm => "arm",
-                    LimbKind::HindLeg => "hind_leg",
-                    LimbKind::FrontLeg => "front_leg",
-                    LimbKind::Tail => "tail",
-                };
+                let kind = l.kind.name();
                 match l.side {
                     Some(names::Side::Left) => format!("{kind}_l"),
                     Some(names::Side::Right) => format!("{kind}_r"),

@@ -4,72 +4,7 @@
 use crate::document::{BoneId, Document};
 use glam::DVec3;
 
-/// Which side a bone is on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    Left,
-    Right,
-}
-
-/// A bone's name with its side marker swapped, and the side the marker says; None when the
-/// name carries no side marker.
-pub fn swapped_name(name: &str) -> Option<(String, Side)> {
-    // (left form, right form) at word boundaries, most specific first.
-    const PAIRS: &[(&str, &str)] = &[
-        ("Left", "Right"),
-        ("left", "right"),
-        ("LEFT", "RIGHT"),
-        ("_L_", "_R_"),
-        ("_l_", "_r_"),
-        (".L.", ".R."),
-        ("-L-", "-R-"),
-    ];
-    const SUFFIXES: &[(&str, &str)] = &[
-        ("_l", "_r"),
-        ("_L", "_R"),
-        (".L", ".R"),
-        (".l", ".r"),
-        ("-L", "-R"),
-        (" L", " R"),
-    ];
-    const PREFIXES: &[(&str, &str)] = &[("L_", "R_"), ("l_", "r_"), ("L.", "R."), ("L ", "R ")];
-    for (l, r) in PAIRS {
-        if name.contains(l) {
-            return Some((name.replacen(l, r, 1), Side::Left));
-        }
-        if name.contains(r) {
-            return Some((name.replacen(r, l, 1), Side::Right));
-        }
-    }
-    // A suffix may be followed by digits or Blender's .001 (`thigh.L.001`).
-    let core_end = name
-        .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
-        .map_or(name.len(), |i| i + 1);
-    let (core, tail) = name.split_at(core_end.min(name.len()));
-    for (l, r) in SUFFIXES {
-        for (from, to, side) in [(l, r, Side::Left), (r, l, Side::Right)] {
-            if let Some(stem) = core.strip_suffix(from) {
-                return Some((format!("{stem}{to}{tail}"), side));
-            }
-            if let Some(stem) = name.strip_suffix(from) {
-                return Some((format!("{stem}{to}"), side));
-            }
-        }
-    }
-    for (l, r) in PREFIXES {
-        if let Some(rest) = name.strip_prefix(l) {
-            return Some((format!("{r}{rest}"), Side::Left));
-        }
-        if let Some(rest) = name.strip_prefix(r) {
-            return Some((format!("{l}{rest}"), Side::Right));
-        }
-    }
-    // Namespaced names (`mixamorig:LeftArm`): the part after the namespace.
-    if let Some((ns, rest)) = name.split_once(':') {
-        return swapped_name(rest).map(|(n, s)| (format!("{ns}:{n}"), s));
-    }
-    None
-}
+pub use crate::anatomy::names::{swapped_name, Side};
 
 /// The character's lateral axis (toward its left) and the mid-plane's offset along it. From
 /// the bones whose names say their side: the mean direction from right to left twin, the

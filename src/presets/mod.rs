@@ -15,11 +15,11 @@
 
 pub mod store;
 
+use crate::anatomy::{Role, Side};
 use crate::document::fields::{self, Key, Section};
 use crate::document::{
     canonical, parse, write, BoneId, ConstraintKind, Document, Edit, EditTarget, Severity,
 };
-use crate::generate::Role;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -169,21 +169,16 @@ pub fn gain_keys() -> Vec<&'static str> {
     fields::keys(Section::Drive)
 }
 
-/// Role and side per bone, as the generator recognises them.
+/// Role and side per bone, from the document's anatomy.
 pub fn roles(doc: &Document) -> HashMap<BoneId, (Role, Option<String>)> {
-    let Ok(g) = crate::generate::generate(doc, &Default::default()) else {
-        return HashMap::new();
-    };
-    g.report
-        .bones
-        .iter()
-        .filter_map(|b| {
-            let id = doc.bone_of_node(b.node)?;
-            let side = b.side.and_then(|s| serde_json::to_value(s).ok());
-            Some((
-                id,
-                (b.role, side.and_then(|v| v.as_str().map(String::from))),
-            ))
+    let a = crate::anatomy::Anatomy::of(doc);
+    doc.bone_ids()
+        .map(|id| {
+            let side = a.side(id).map(|s| match s {
+                Side::Left => "left".to_string(),
+                Side::Right => "right".to_string(),
+            });
+            (id, (a.role(id), side))
         })
         .collect()
 }

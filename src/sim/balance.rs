@@ -16,7 +16,8 @@
 //! never a made-up zero.
 
 use super::world::{frame_from_axis, BodyRec};
-use crate::document::{BalanceSettings, Document};
+use crate::anatomy::{Anatomy, Role};
+use crate::document::{BalanceSettings, BoneId, Document};
 use crate::document::{DEFAULT_FOOT_BONES, DEFAULT_PELVIS_BONE, DEFAULT_TORSO_BONE};
 use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
@@ -115,21 +116,21 @@ fn resolve_names(
     let roles = if all_given || defaults {
         None
     } else {
-        crate::generate::balance_by_role(doc)
+        by_role(doc)
     };
     let torso = s.torso_bone.clone().or_else(|| match &roles {
         _ if defaults => Some(DEFAULT_TORSO_BONE.to_string()),
-        Some(r) => Some(r.torso_bone.clone()),
+        Some(r) => Some(r.pelvis.clone()),
         None => None,
     });
     let pelvis = s.pelvis_bone.clone().or_else(|| match &roles {
         _ if defaults => Some(DEFAULT_PELVIS_BONE.to_string()),
-        Some(r) => Some(r.pelvis_bone.clone()),
+        Some(r) => Some(r.pelvis.clone()),
         None => None,
     });
     let feet = s.foot_bones.clone().unwrap_or_else(|| match &roles {
         _ if defaults => DEFAULT_FOOT_BONES.map(String::from).to_vec(),
-        Some(r) => r.foot_bones.clone(),
+        Some(r) => r.feet.clone(),
         None => Vec::new(),
     });
     let source = match () {
@@ -140,6 +141,45 @@ fn resolve_names(
         _ => BalanceSource::Unresolved,
     };
     (source, torso, pelvis, feet)
+}
+
+/// Balance bones found by role.
+struct RoleBones {
+    pelvis: String,
+    feet: Vec<String>,
+}
+
+/// A reference to a bone that `Document::bone_by_name` resolves back to it.
+fn bone_ref(doc: &Document, id: BoneId) -> String {
+    let name = &doc.bone(id).name;
+    match doc.bone_by_name(name) {
+        Some(found) if found == id => name.clone(),
+        _ => format!("node{}", doc.bone(id).node),
+    }
+}
+
+/// For a document without balance settings, from its anatomy: the pelvis (or its nearest
+/// ancestor with a collider) as torso and pelvis, and the lowest bone with a collider of each
+/// leg (a toe only when nothing else has one). None without a pelvis and feet.
+fn by_role(doc: &Document) -> Option<RoleBones> {
+    let a = Anatomy::of(doc);
+    let has_body = |id: BoneId| doc.bone(id).collider().is_some();
+    let pelvis =
+        std::iter::successors(a.pelvis(), |&b| doc.bone(b).parent).find(|&b| has_body(b))?;
+    let feet: Vec<String> = a
+        .limbs()
+        .iter()
+        .filter(|l| l.kind.is_leg())
+        .filter_map(|l| {
+            let on: Vec<BoneId> = l.path.iter().copied().filter(|&b| has_body(b)).collect();
+            let foot = on.iter().rev().find(|&&b| a.role(b) != Role::Toe);
+            foot.or(on.last()).map(|&b| bone_ref(doc, b))
+        })
+        .collect();
+    (!feet.is_empty()).then(|| RoleBones {
+        pelvis: bone_ref(doc, pelvis),
+        feet,
+    })
 }
 
 impl BalanceRig {

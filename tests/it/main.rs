@@ -1,5 +1,6 @@
 //! The one integration-test binary: real files, the real document layer, the real CLI.
 
+mod anatomy;
 mod animation;
 mod cli;
 mod codec;

@@ -167,4 +167,3 @@ fn parse_range(value: &Value, key: &str, cx: &mut Ctx) -> Option<TwistRangeDeg> 
         max_deg: hi,
     })
 }
-

@@ -20,6 +20,10 @@ const ALLOWED: &[&str] = &[
 /// and `rotation`, an accessor's `type`): only their dotted schema paths count.
 const GLTF_WORDS: &[&str] = &["type", "translation", "rotation"];
 
+/// Words that are schema keys and also something else in one file: the forearm bone named
+/// `radius` in the anatomy's bone-name vocabulary.
+const OTHER_MEANINGS: &[(&str, &str)] = &[("src/anatomy/name_roles.rs", "radius")];
+
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).expect("src folder").flatten() {
         let p = e.path();
@@ -79,7 +83,8 @@ fn no_schema_key_is_spelled_outside_the_table_and_the_codec() {
                 continue;
             }
             for lit in literals(line) {
-                if words.iter().any(|w| w == lit) {
+                let other = OTHER_MEANINGS.contains(&(rel.as_str(), lit));
+                if !other && words.iter().any(|w| w == lit) {
                     found.push(format!("{rel}:{}: \"{lit}\"", i + 1));
                 }
             }

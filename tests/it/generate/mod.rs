@@ -7,7 +7,7 @@ mod balance;
 mod conventions;
 mod degenerate;
 mod editor;
-mod fixtures;
+pub mod fixtures;
 mod measure;
 mod scale;
 

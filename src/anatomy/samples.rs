@@ -2,12 +2,14 @@
 //! world, assigned to the bone that carries its dominant weight. Vertices with no usable
 //! weight or a non-finite or absurd position are counted and dropped, never trusted.
 
-use crate::document::geometry::Geometry;
+use crate::document::geometry::{Geometry, MeshPrimitive};
 use crate::document::Document;
 use glam::{DMat4, DVec3};
 
 /// Positions larger than this (in file units) are treated as broken data.
 pub const MAX_COORDINATE: f64 = 1e7;
+/// The smallest weight that makes a bone deform the mesh.
+pub const MIN_WEIGHT: f32 = 0.01;
 /// A non-dominant weight at least this large also counts as the bone's skin for fitting.
 pub const SECONDARY_WEIGHT: f32 = 0.3;
 
@@ -19,6 +21,9 @@ pub struct Samples {
     /// Per bone: vertices it does not dominate but weighs at least [`SECONDARY_WEIGHT`]
     /// (helps fit bones that dominate few vertices; not counted in coverage).
     pub secondary: Vec<Vec<DVec3>>,
+    /// Per bone: some vertex carries at least [`MIN_WEIGHT`] of it, or a rigid mesh hangs from
+    /// it (the bone deforms the mesh).
+    pub weighted: Vec<bool>,
     /// Vertices read in total (kept or not).
     pub total: usize,
     /// Vertices dropped: zero weights, unknown joints, NaN or huge positions.
@@ -63,6 +68,7 @@ pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
     let mut s = Samples {
         by_bone: vec![Vec::new(); doc.bones.len()],
         secondary: vec![Vec::new(); doc.bones.len()],
+        weighted: vec![false; doc.bones.len()],
         ..Samples::default()
     };
     for prim in &geo.primitives {
@@ -83,47 +89,67 @@ pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
                         Some((bone, doc.skeleton.nodes[node].world_from_node * m))
                     })
                     .collect();
-                for (i, p) in prim.positions.iter().enumerate() {
-                    let hit = prim
-                        .weights
-                        .get(i)
-                        .and_then(dominant)
-                        .and_then(|k| joint_xf.get(usize::from(prim.joints[i][k]))?.as_ref());
-                    let v = DVec3::from_array(p.map(f64::from));
-                    let Some((b, w)) = hit.map(|(b, m)| (*b, m.transform_point3(v))) else {
-                        s.dropped += 1;
-                        continue;
-                    };
-                    if !(finite_small(w) && finite_small(v)) {
-                        s.dropped += 1;
-                        continue;
-                    }
-                    s.by_bone[b].push(w);
-                    let (ws, js) = (prim.weights[i], prim.joints[i]);
-                    for k in 0..4 {
-                        let other = joint_xf.get(usize::from(js[k])).and_then(|x| x.as_ref());
-                        match other {
-                            Some((o, _)) if *o != b && ws[k] >= SECONDARY_WEIGHT => {
-                                s.secondary[*o].push(w)
-                            }
-                            _ => {}
-                        }
-                    }
-                }
+                add_skinned(prim, &joint_xf, &mut s);
             }
-            _ => {
-                let owner = doc.carrier_bone(prim.node).map(|b| b.index());
-                let m = doc.skeleton.nodes[prim.node].world_from_node;
-                for p in &prim.positions {
-                    let v = DVec3::from_array(p.map(f64::from));
-                    let w = m.transform_point3(v);
-                    match owner {
-                        Some(b) if finite_small(w) => s.by_bone[b].push(w),
-                        _ => s.dropped += 1,
-                    }
-                }
-            }
+            _ => add_rigid(doc, &bone_of_node, prim, &mut s),
         }
     }
     s
+}
+
+/// The vertices of a skinned primitive, given each skin joint's (bone, world_from_mesh).
+fn add_skinned(prim: &MeshPrimitive, joint_xf: &[Option<(usize, DMat4)>], s: &mut Samples) {
+    let bone_at = |j: u16| joint_xf.get(usize::from(j)).and_then(|x| x.as_ref());
+    for (i, p) in prim.positions.iter().enumerate() {
+        let (ws, js) = (prim.weights.get(i).copied(), prim.joints[i]);
+        for k in 0..4 {
+            match (ws, bone_at(js[k])) {
+                (Some(w), Some((o, _))) if w[k] >= MIN_WEIGHT => s.weighted[*o] = true,
+                _ => {}
+            }
+        }
+        let hit = ws.as_ref().and_then(dominant).and_then(|k| bone_at(js[k]));
+        let v = DVec3::from_array(p.map(f64::from));
+        let Some((b, w)) = hit.map(|(b, m)| (*b, m.transform_point3(v))) else {
+            s.dropped += 1;
+            continue;
+        };
+        if !(finite_small(w) && finite_small(v)) {
+            s.dropped += 1;
+            continue;
+        }
+        s.by_bone[b].push(w);
+        let ws = ws.unwrap_or_default();
+        for k in 0..4 {
+            match bone_at(js[k]) {
+                Some((o, _)) if *o != b && ws[k] >= SECONDARY_WEIGHT => s.secondary[*o].push(w),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The vertices of an unskinned primitive: a rigid part of the nearest bone at or above its
+/// node.
+fn add_rigid(
+    doc: &Document,
+    bone_of_node: &[Option<usize>],
+    prim: &MeshPrimitive,
+    s: &mut Samples,
+) {
+    let owner = std::iter::once(prim.node)
+        .chain(doc.skeleton.ancestors(prim.node))
+        .find_map(|n| *bone_of_node.get(n)?);
+    if let Some(b) = owner {
+        s.weighted[b] = true;
+    }
+    let m = doc.skeleton.nodes[prim.node].world_from_node;
+    for p in &prim.positions {
+        let v = DVec3::from_array(p.map(f64::from));
+        let w = m.transform_point3(v);
+        match owner {
+            Some(b) if finite_small(w) => s.by_bone[b].push(w),
+            _ => s.dropped += 1,
+        }
+    }
 }

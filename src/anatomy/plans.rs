@@ -1,11 +1,122 @@
-//! The body plans: given the ground-reaching chains, which bone is pelvis, spine, chest, neck,
-//! head, and which chains are legs, arms and the tail; limb segments numbered from the body
-//! outwards (see [`super::roles`]).
+//! The body plans: given the legs (ground-reaching chains grouped by the bone they hang from),
+//! which plan the character follows, which bone is pelvis, spine, chest, neck, head, and which
+//! chains are legs, arms and the tail; limb segments numbered from the body outwards (see
+//! [`super::detect`]; creatures in [`super::creatures`]).
 
-use super::rig::Rig;
-use super::roles::{topo_all, topo_order, Anatomy, CharacterKind, Ctx, Limb, LimbKind, Role};
+use super::creatures;
+use super::detect::{Ctx, Indexed, IndexedLimb, LegGroup};
+use super::kinds::{CharacterKind, Kind, LimbKind, Role};
+use super::names::Side;
+use super::rig::{topo_all, topo_order, Rig};
 
-fn assign(a: &mut Anatomy, path: &[usize], roles: &[Role]) {
+type Anatomy = Indexed;
+
+/// Picks the plan from the legs (and the forced coarse kind) and assigns it; returns the fine
+/// kind.
+pub(super) fn choose(
+    cx: &Ctx,
+    a: &mut Anatomy,
+    groups: Vec<LegGroup>,
+    forced: Option<CharacterKind>,
+) -> Kind {
+    let legs: usize = groups.iter().map(|g| g.legs.len()).sum();
+    let want = |k: CharacterKind| forced.is_none_or(|f| f == k);
+    let quadruped = match forced {
+        Some(k) => k == CharacterKind::Quadruped,
+        None => (4..6).contains(&legs),
+    };
+    if quadruped && four_legged(cx, a, &groups) {
+        return Kind::Quadruped;
+    }
+    let two_legs = groups
+        .iter()
+        .filter(|g| g.legs.len() >= 2)
+        .max_by_key(|g| g.legs.len())
+        .cloned();
+    if legs >= 6 && forced.is_none() {
+        creatures::multi_legged(cx, a, &groups);
+        return Kind::MultiLegged;
+    }
+    match two_legs {
+        Some(g) if want(CharacterKind::Humanoid) => {
+            biped(cx, a, (g.root, g.legs));
+            return Kind::Biped;
+        }
+        _ => {}
+    }
+    if want(CharacterKind::Humanoid) && !(forced.is_none() && legs >= 4) {
+        if let Some(g) = named_legs(cx) {
+            a.notes.push(
+                "the legs do not reach the ground: the biped was recognised by its bone names"
+                    .into(),
+            );
+            biped(cx, a, (g.root, g.legs));
+            return Kind::Biped;
+        }
+    }
+    if let Some(k) = forced.filter(|&k| k != CharacterKind::Other) {
+        a.notes.push(format!(
+            "the skeleton does not have the limbs of a {}: generated as 'other'",
+            k.name()
+        ));
+    }
+    if forced.is_none() && creatures::legless(cx, a) {
+        return Kind::Legless;
+    }
+    other(cx, a);
+    Kind::Other
+}
+
+/// Two pairs of legs: on two bones, one above the other (hind on the pelvis, front on the
+/// chest), or four on one bone. False when the legs are not so.
+fn four_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) -> bool {
+    let pairs: Vec<&LegGroup> = groups.iter().filter(|g| g.legs.len() >= 2).collect();
+    let two_roots = pairs.iter().find_map(|h| {
+        let f = pairs
+            .iter()
+            .find(|f| f.root != h.root && cx.rig.ancestors(f.root).contains(&h.root))?;
+        Some(((*h).clone(), (*f).clone()))
+    });
+    if let Some((hind, front)) = two_roots {
+        creatures::quadruped(cx, a, hind, front);
+        return true;
+    }
+    match pairs.iter().find(|g| g.legs.len() >= 4) {
+        Some(g) => {
+            creatures::quadruped_one_root(cx, a, g);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The legs as the names say: a unique pelvis-named bone with a left and a right
+/// thigh-named bone below it (for a character whose legs do not reach the ground).
+fn named_legs(cx: &Ctx) -> Option<LegGroup> {
+    let rig = cx.rig;
+    let named = |r: Role| {
+        (0..rig.len())
+            .filter(|&i| rig.bones[i].structural && cx.names[i].is_some_and(|n| n.role == r))
+            .collect::<Vec<usize>>()
+    };
+    let [pelvis] = named(Role::Pelvis)[..] else {
+        return None;
+    };
+    let mut legs = Vec::new();
+    for side in [Side::Left, Side::Right] {
+        let thigh = named(Role::Thigh).into_iter().find(|&t| {
+            cx.names[t].is_some_and(|n| n.side == Some(side)) && rig.ancestors(t).contains(&pelvis)
+        })?;
+        let top = std::iter::once(thigh)
+            .chain(rig.ancestors(thigh))
+            .take_while(|&b| b != pelvis)
+            .last()?;
+        legs.push(vec![top]);
+    }
+    Some(LegGroup { root: pelvis, legs })
+}
+
+pub(super) fn assign(a: &mut Anatomy, path: &[usize], roles: &[Role]) {
     for (k, &b) in path.iter().enumerate() {
         a.role[b] = roles
             .get(k)
@@ -15,12 +126,12 @@ fn assign(a: &mut Anatomy, path: &[usize], roles: &[Role]) {
 }
 
 /// Roles of a leg path: thigh, shin, foot, then toes.
-fn leg_roles(a: &mut Anatomy, path: &[usize]) {
+pub(super) fn leg_roles(a: &mut Anatomy, path: &[usize]) {
     assign(a, path, &[Role::Thigh, Role::Shin, Role::Foot, Role::Toe]);
 }
 
 /// Roles of an arm path: an optional short clavicle, upper arm, forearm, hand, then fingers.
-fn arm_roles(cx: &Ctx, a: &mut Anatomy, path: &[usize]) {
+pub(super) fn arm_roles(cx: &Ctx, a: &mut Anatomy, path: &[usize]) {
     let seg = |k: usize| match (path.get(k), path.get(k + 1)) {
         (Some(&x), Some(&y)) => cx.dist(x, y),
         _ => 0.0,
@@ -40,12 +151,12 @@ fn arm_roles(cx: &Ctx, a: &mut Anatomy, path: &[usize]) {
     assign(a, path, roles);
 }
 
-fn push_limb(a: &mut Anatomy, kind: LimbKind, root: usize, path: Vec<usize>) {
+pub(super) fn push_limb(a: &mut Anatomy, kind: LimbKind, root: usize, path: Vec<usize>) {
     let k = a.limbs.len();
     for &b in &path {
         a.limb_of[b] = Some(k);
     }
-    a.limbs.push(Limb {
+    a.limbs.push(IndexedLimb {
         kind,
         side: None,
         root,
@@ -71,7 +182,7 @@ pub(super) fn biped(cx: &Ctx, a: &mut Anatomy, (pelvis, legs): (usize, Vec<Vec<u
     for (k, &b) in path.iter().enumerate() {
         let next = path.get(k + 1).copied();
         for &c in &cx.rig.s_children[b] {
-            if Some(c) == next {
+            if Some(c) == next || a.limb_of[c].is_some() {
                 continue;
             }
             let far = cx
@@ -108,87 +219,6 @@ pub(super) fn biped(cx: &Ctx, a: &mut Anatomy, (pelvis, legs): (usize, Vec<Vec<u
         arm_roles(cx, a, &p);
         let root = cx.rig.s_parent[top].unwrap_or(pelvis);
         push_limb(a, LimbKind::Arm, root, p);
-    }
-}
-
-pub(super) fn quadruped(
-    cx: &Ctx,
-    a: &mut Anatomy,
-    (hind, hind_legs): (usize, Vec<Vec<usize>>),
-    (front, front_legs): (usize, Vec<Vec<usize>>),
-) {
-    a.kind = CharacterKind::Quadruped;
-    a.pelvis = Some(hind);
-    a.chest = Some(front);
-    a.role[hind] = Role::Pelvis;
-    a.role[front] = Role::Chest;
-    let mut tops = Vec::new();
-    for (legs, kind, root) in [
-        (hind_legs, LimbKind::HindLeg, hind),
-        (front_legs, LimbKind::FrontLeg, front),
-    ] {
-        for path in legs.into_iter().take(2) {
-            let path = cx.limb_path(path[0]);
-            tops.push(path[0]);
-            match kind {
-                LimbKind::HindLeg => leg_roles(a, &path),
-                _ => arm_roles(cx, a, &path),
-            }
-            push_limb(a, kind, root, path);
-        }
-    }
-    let spine: Vec<usize> = cx
-        .rig
-        .ancestors(front)
-        .into_iter()
-        .take_while(|&b| b != hind)
-        .collect();
-    for &b in &spine {
-        a.role[b] = Role::Spine;
-    }
-    let origin = cx.rig.bones[hind].pos;
-    let head_path = cx.farthest_path(front, origin, &tops);
-    for (k, &b) in head_path.iter().enumerate() {
-        a.role[b] = if k + 1 == head_path.len() {
-            Role::Head
-        } else {
-            Role::Neck
-        };
-    }
-    a.head = head_path.last().copied();
-    let mut skip = tops.clone();
-    skip.extend(spine.last().copied().or(Some(front)));
-    let tail = cx.limb_path_from(hind, &skip);
-    if let Some(tail) = tail {
-        for &b in &tail {
-            a.role[b] = Role::Tail;
-        }
-        push_limb(a, LimbKind::Tail, hind, tail);
-    }
-}
-
-impl Ctx<'_> {
-    /// The child chain of `from` reaching farthest from it, skipping `skip` (a tail).
-    pub(super) fn limb_path_from(&self, from: usize, skip: &[usize]) -> Option<Vec<usize>> {
-        let origin = self.rig.bones[from].pos;
-        let reach_of = |t: usize| {
-            self.rig
-                .subtree(t)
-                .iter()
-                .map(|&b| self.rig.bones[b].pos.distance(origin))
-                .fold(0.0, f64::max)
-        };
-        let c = self.rig.s_children[from]
-            .iter()
-            .copied()
-            .filter(|c| !skip.contains(c))
-            .max_by(|&x, &y| reach_of(x).total_cmp(&reach_of(y)))?;
-        if reach_of(c) < 0.1 * self.height {
-            return None;
-        }
-        let mut path = vec![c];
-        path.extend(self.farthest_path(c, origin, &[]));
-        Some(self.trim(path))
     }
 }
 

@@ -1,0 +1,157 @@
+//! Chains and paths through the structural tree: legs reaching the ground, the path to the
+//! highest or farthest point, limb paths down to their first branch.
+
+use super::detect::Ctx;
+use glam::DVec3;
+
+/// A leg: the bone it hangs from and its path from the top down to the leaf.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chain {
+    pub root: usize,
+    pub path: Vec<usize>,
+}
+
+impl Ctx<'_> {
+    /// Chains whose lowest point reaches the ground and that hang down from their root: legs.
+    /// The root is the first branch above the leaf whose other branches reach out (toes and
+    /// fingers do not), far enough from the leaf; wing and tail chains are not legs.
+    pub fn ground_chains(&self) -> Vec<Chain> {
+        let rig = self.rig;
+        let mut out: Vec<Chain> = Vec::new();
+        let leaves =
+            (0..rig.len()).filter(|&i| rig.bones[i].structural && rig.s_children[i].is_empty());
+        for leaf in leaves {
+            if self.reach.low[leaf] > self.ground + 0.1 * self.height {
+                continue;
+            }
+            let Some((top, root)) = self.leg_root(leaf) else {
+                continue;
+            };
+            let path: Vec<usize> = std::iter::once(leaf)
+                .chain(rig.ancestors(leaf).into_iter().take_while(|&b| b != root))
+                .collect();
+            let hints = |b: &usize| &rig.bones[*b].hints;
+            if path
+                .iter()
+                .any(|b| hints(b).tail || hints(b).words.iter().any(|w| w == "wing"))
+            {
+                continue;
+            }
+            let drop = rig.bones[root].pos.y - self.reach.low[leaf];
+            if drop < 0.2 * self.dist(root, leaf) || drop < 0.1 * self.height {
+                continue;
+            }
+            match out.iter_mut().find(|c| c.path.first() == Some(&top)) {
+                Some(c)
+                    if self.reach.low[leaf] < self.reach.low[*c.path.last().unwrap_or(&top)] =>
+                {
+                    c.path = path.into_iter().rev().collect();
+                }
+                Some(_) => {}
+                None => out.push(Chain {
+                    root,
+                    path: path.into_iter().rev().collect(),
+                }),
+            }
+        }
+        out
+    }
+
+    /// (chain top, root) of the leg ending at `leaf`: the first ancestor with two structural
+    /// children, farther than 12% of the height from the leaf, another of whose branches
+    /// reaches out more than 10% of the height.
+    fn leg_root(&self, leaf: usize) -> Option<(usize, usize)> {
+        let rig = self.rig;
+        let mut a = leaf;
+        for _ in 0..rig.len() {
+            let p = rig.s_parent[a]?;
+            let reaches = |c: usize| {
+                rig.subtree(c)
+                    .iter()
+                    .any(|&d| self.dist(p, d) > 0.1 * self.height)
+            };
+            let branch = rig.s_children[p].iter().any(|&c| c != a && reaches(c));
+            if branch && self.dist(p, leaf) > 0.12 * self.height {
+                return Some((a, p));
+            }
+            a = p;
+        }
+        None
+    }
+
+    /// From `from`, descend into the child whose subtree reaches highest (excluding `skip`).
+    pub fn highest_path(&self, from: usize, skip: &[usize]) -> Vec<usize> {
+        self.descend(from, skip, &self.reach.sub_high)
+    }
+
+    /// From `from`, descend into the child whose subtree reaches farthest from `origin`.
+    pub fn farthest_path(&self, from: usize, origin: DVec3, skip: &[usize]) -> Vec<usize> {
+        let far: Vec<f64> = (0..self.rig.len())
+            .map(|i| {
+                self.rig
+                    .subtree(i)
+                    .iter()
+                    .map(|&b| self.rig.bones[b].pos.distance(origin))
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        self.descend(from, skip, &far)
+    }
+
+    /// From `from`, step into the child (not in `skip`) with the largest `score` until a leaf;
+    /// end bones trimmed.
+    fn descend(&self, from: usize, skip: &[usize], score: &[f64]) -> Vec<usize> {
+        let mut path = Vec::new();
+        let mut cur = from;
+        for _ in 0..self.rig.len() {
+            let next = self.rig.s_children[cur]
+                .iter()
+                .copied()
+                .filter(|c| !skip.contains(c))
+                .max_by(|&a, &b| score[a].total_cmp(&score[b]));
+            let Some(n) = next else { break };
+            path.push(n);
+            cur = n;
+        }
+        self.trim(path)
+    }
+
+    /// The limb path down to its first branch (the hand or foot), end bones trimmed.
+    pub fn limb_path(&self, top: usize) -> Vec<usize> {
+        let mut path = vec![top];
+        let mut cur = top;
+        for _ in 0..self.rig.len() {
+            match self.rig.s_children[cur].as_slice() {
+                [only] => {
+                    path.push(*only);
+                    cur = *only;
+                }
+                _ => break,
+            }
+        }
+        self.trim(path)
+    }
+
+    /// The child chain of `from` reaching farthest from it, skipping `skip` (a tail).
+    pub fn limb_path_from(&self, from: usize, skip: &[usize]) -> Option<Vec<usize>> {
+        let origin = self.rig.bones[from].pos;
+        let reach_of = |t: usize| {
+            self.rig
+                .subtree(t)
+                .iter()
+                .map(|&b| self.rig.bones[b].pos.distance(origin))
+                .fold(0.0, f64::max)
+        };
+        let c = self.rig.s_children[from]
+            .iter()
+            .copied()
+            .filter(|c| !skip.contains(c))
+            .max_by(|&x, &y| reach_of(x).total_cmp(&reach_of(y)))?;
+        if reach_of(c) < 0.1 * self.height {
+            return None;
+        }
+        let mut path = vec![c];
+        path.extend(self.farthest_path(c, origin, &[]));
+        Some(self.trim(path))
+    }
+}

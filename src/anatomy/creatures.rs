@@ -1,0 +1,241 @@
+//! Creatures: quadrupeds (front legs on the chest, or on the same bone as the hind legs and
+//! split along the body), multi-legged ones (legs by segment), legless chains and wings.
+
+use super::detect::{Ctx, Indexed, LegGroup};
+use super::kinds::{LimbKind, Role};
+use super::plans::{arm_roles, leg_roles, push_limb};
+use glam::DVec3;
+
+type Anatomy = Indexed;
+
+/// Pushes two hind and two front legs; returns their top bones.
+fn four_legs(
+    cx: &Ctx,
+    a: &mut Anatomy,
+    (hind, hind_legs): (usize, Vec<Vec<usize>>),
+    (front, front_legs): (usize, Vec<Vec<usize>>),
+) -> Vec<usize> {
+    let mut tops = Vec::new();
+    for (legs, kind, root) in [
+        (hind_legs, LimbKind::HindLeg, hind),
+        (front_legs, LimbKind::FrontLeg, front),
+    ] {
+        for path in legs.into_iter().take(2) {
+            let path = cx.limb_path(path[0]);
+            tops.push(path[0]);
+            match kind {
+                LimbKind::HindLeg => leg_roles(a, &path),
+                _ => arm_roles(cx, a, &path),
+            }
+            push_limb(a, kind, root, path);
+        }
+    }
+    tops
+}
+
+/// The chain from `from` reaching farthest, skipping `skip`, as the tail.
+fn tail(cx: &Ctx, a: &mut Anatomy, from: usize, skip: &[usize]) {
+    if let Some(tail) = cx.limb_path_from(from, skip) {
+        for &b in &tail {
+            a.role[b] = Role::Tail;
+        }
+        push_limb(a, LimbKind::Tail, from, tail);
+    }
+}
+
+/// The path from below `root` to the head: to the bone its name calls the head when there is
+/// one (outside the `skip` branches), else to the highest point.
+fn head_path(cx: &Ctx, root: usize, skip: &[usize]) -> Vec<usize> {
+    let rig = cx.rig;
+    let named = rig.subtree(root).into_iter().find(|&b| {
+        cx.names[b].is_some_and(|n| n.role == Role::Head)
+            && !rig.ancestors(b).iter().any(|a| skip.contains(a))
+            && !skip.contains(&b)
+    });
+    match named {
+        Some(h) if h != root => {
+            let mut p: Vec<usize> = std::iter::once(h)
+                .chain(rig.ancestors(h).into_iter().take_while(|&b| b != root))
+                .collect();
+            p.reverse();
+            p
+        }
+        _ => cx.highest_path(root, skip),
+    }
+}
+
+/// Neck and head along `path` (the last bone is the head); returns the head.
+fn neck_and_head(a: &mut Anatomy, path: &[usize]) -> Option<usize> {
+    for (k, &b) in path.iter().enumerate() {
+        a.role[b] = if k + 1 == path.len() {
+            Role::Head
+        } else {
+            Role::Neck
+        };
+    }
+    a.head = path.last().copied();
+    a.head
+}
+
+/// Hind legs on the pelvis, front legs on the chest (its descendant).
+pub(super) fn quadruped(cx: &Ctx, a: &mut Anatomy, hind: LegGroup, front: LegGroup) {
+    let (hind_legs, front_legs) = (hind.legs, front.legs);
+    let (hind, front) = (hind.root, front.root);
+    a.pelvis = Some(hind);
+    a.chest = Some(front);
+    a.role[hind] = Role::Pelvis;
+    a.role[front] = Role::Chest;
+    let mut tops = four_legs(cx, a, (hind, hind_legs), (front, front_legs));
+    let spine: Vec<usize> = cx
+        .rig
+        .ancestors(front)
+        .into_iter()
+        .take_while(|&b| b != hind)
+        .collect();
+    for &b in &spine {
+        a.role[b] = Role::Spine;
+    }
+    let origin = cx.rig.bones[hind].pos;
+    let head_path = cx.farthest_path(front, origin, &tops);
+    neck_and_head(a, &head_path);
+    tops.extend(spine.last().copied().or(Some(front)));
+    tail(cx, a, hind, &tops);
+}
+
+/// Which way along the body a leg lies: +1 front, -1 back, from the words of its bones.
+fn named_end(cx: &Ctx, path: &[usize]) -> f64 {
+    let says = |w: &[&str]| {
+        path.iter().any(|&b| {
+            cx.rig.bones[b]
+                .hints
+                .words
+                .iter()
+                .any(|x| w.contains(&x.as_str()))
+        })
+    };
+    match (says(&["front", "fore"]), says(&["back", "hind", "rear"])) {
+        (true, false) => 1.0,
+        (false, true) => -1.0,
+        _ => 0.0,
+    }
+}
+
+/// Four legs (or five) on one bone: split front and hind by their names, else along the line
+/// from the root to the highest other branch (the head end).
+pub(super) fn quadruped_one_root(cx: &Ctx, a: &mut Anatomy, g: &LegGroup) {
+    let root = g.root;
+    let tops: Vec<usize> = g.legs.iter().map(|p| p[0]).collect();
+    let head_path = head_path(cx, root, &tops);
+    let horizontal = |v: DVec3| DVec3::new(v.x, 0.0, v.z);
+    let axis = head_path
+        .last()
+        .map(|&h| horizontal(cx.rig.bones[h].pos - cx.rig.bones[root].pos))
+        .unwrap_or(DVec3::Z);
+    let foot = |p: &Vec<usize>| cx.rig.bones[*p.last().unwrap_or(&root)].pos;
+    let mut legs: Vec<(f64, Vec<usize>)> = g
+        .legs
+        .iter()
+        .map(|p| {
+            let named = named_end(cx, p);
+            let along = foot(p).dot(axis.normalize_or_zero());
+            (named * 1e12 + along, p.clone())
+        })
+        .collect();
+    legs.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let legs: Vec<Vec<usize>> = legs.into_iter().map(|x| x.1).collect();
+    let (hind, front) = legs.split_at(2);
+    a.pelvis = Some(root);
+    a.role[root] = Role::Pelvis;
+    let mut tops = four_legs(cx, a, (root, hind.to_vec()), (root, front[..2].to_vec()));
+    neck_and_head(a, &head_path);
+    tops.extend(head_path.first().copied());
+    tail(cx, a, root, &tops);
+}
+
+/// Six legs or more: every leg by segment (thigh, shin, foot) from the bone with the most legs;
+/// the highest other branch is the head, the farthest remaining one the tail (abdomen).
+pub(super) fn multi_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) {
+    let Some(main) = groups.iter().max_by_key(|g| g.legs.len()) else {
+        return;
+    };
+    let root = main.root;
+    a.pelvis = Some(root);
+    a.role[root] = Role::Pelvis;
+    let mut tops = Vec::new();
+    for g in groups {
+        for p in &g.legs {
+            let path = cx.limb_path(p[0]);
+            tops.push(path[0]);
+            leg_roles(a, &path);
+            push_limb(a, LimbKind::Leg, g.root, path);
+        }
+    }
+    let head_path = head_path(cx, root, &tops);
+    neck_and_head(a, &head_path);
+    tops.extend(head_path.first().copied());
+    tail(cx, a, root, &tops);
+}
+
+/// No legs, and long along the ground (at least twice as long as tall): the main chain from
+/// its root, the head at the end its names call the head (else the highest end), the other
+/// end the tail. False when the skeleton is not such a chain.
+pub(super) fn legless(cx: &Ctx, a: &mut Anatomy) -> bool {
+    let rig = cx.rig;
+    let pts: Vec<DVec3> = rig
+        .bones
+        .iter()
+        .filter(|b| b.structural)
+        .map(|b| b.pos)
+        .collect();
+    let (lo, hi) = pts.iter().fold(
+        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+        |(l, h), p| (l.min(*p), h.max(*p)),
+    );
+    let long = (hi.x - lo.x).max(hi.z - lo.z);
+    let root = (0..rig.len())
+        .filter(|&i| rig.bones[i].structural && rig.s_parent[i].is_none())
+        .max_by_key(|&i| rig.subtree(i).len());
+    let Some(root) = root else { return false };
+    if !(long >= 2.0 * cx.height) || rig.subtree(root).len() < 4 {
+        return false;
+    }
+    let head_path = head_path(cx, root, &[]);
+    a.pelvis = Some(root);
+    a.role[root] = Role::Pelvis;
+    let n = head_path.len();
+    for (k, &b) in head_path.iter().enumerate() {
+        a.role[b] = match k {
+            _ if k + 1 == n => Role::Head,
+            _ if k + 2 == n => Role::Neck,
+            _ => Role::Spine,
+        };
+    }
+    a.head = head_path.last().copied();
+    tail(cx, a, root, &head_path[..n.min(1)]);
+    true
+}
+
+/// Chains named wings (with the single-child bones leading to them, such as a wing's
+/// shoulder) become wing limbs first, so that no other plan takes them for arms or legs.
+/// True when there are any.
+pub(super) fn wings(cx: &Ctx, a: &mut Anatomy) -> bool {
+    let rig = cx.rig;
+    let is_wing = |b: usize| rig.bones[b].hints.words.iter().any(|w| w.contains("wing"));
+    let tops: Vec<usize> = (0..rig.len())
+        .filter(|&b| rig.bones[b].structural && is_wing(b))
+        .filter(|&b| rig.s_parent[b].is_none_or(|p| !is_wing(p)))
+        .collect();
+    for &top in &tops {
+        let mut start = top;
+        while let Some(p) = rig.s_parent[start] {
+            if rig.s_children[p].len() != 1 || rig.s_parent[p].is_none() {
+                break;
+            }
+            start = p;
+        }
+        let path = cx.limb_path(start);
+        let root = rig.s_parent[start].unwrap_or(start);
+        push_limb(a, LimbKind::Wing, root, path);
+    }
+    !tops.is_empty()
+}

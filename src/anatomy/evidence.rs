@@ -1,0 +1,274 @@
+//! Merging the evidence: the geometric roles, corrected by names on a biped (a name's role
+//! holds inside the limb family the geometry found, and the unnamed bones of a limb are
+//! renumbered from the nearest named one), then the VRM map over everything it names. One
+//! bone per single role (pelvis, head, each side's thigh, hand, ...): the best evidence keeps
+//! it; a weaker bone above it becomes a twist segment, one elsewhere gives the role up.
+
+use super::detect::Indexed;
+use super::kinds::{Kind, LimbKind, Role};
+use super::name_roles::NameRole;
+use super::rig::Rig;
+use super::vrm::MappedBone;
+use super::{BoneFacts, Evidence};
+
+pub(super) struct Merged {
+    pub kind: Kind,
+    pub kind_confidence: f32,
+    pub indexed: Indexed,
+    pub facts: Vec<BoneFacts>,
+    /// (bone index, text).
+    pub notes: Vec<(Option<usize>, String)>,
+}
+
+const ARM: &[Role] = &[
+    Role::Clavicle,
+    Role::UpperArm,
+    Role::Forearm,
+    Role::Hand,
+    Role::Finger,
+];
+const LEG: &[Role] = &[Role::Thigh, Role::Shin, Role::Foot, Role::Toe];
+
+/// The role sequence of a limb kind, body outwards.
+fn sequence(kind: LimbKind) -> Option<&'static [Role]> {
+    match kind {
+        LimbKind::Arm => Some(ARM),
+        LimbKind::Leg => Some(LEG),
+        _ => None,
+    }
+}
+
+/// Per bone: the evidence behind its role and the name's strength (0 without a name).
+struct Work {
+    evidence: Vec<Evidence>,
+    strength: Vec<f32>,
+    notes: Vec<(Option<usize>, String)>,
+}
+
+pub(super) fn merge(
+    rig: &Rig,
+    (mut a, kind): (Indexed, Kind),
+    map: Option<&[Option<MappedBone>]>,
+    names: &[Option<NameRole>],
+) -> Merged {
+    let n = rig.len();
+    let mut w = Work {
+        evidence: vec![Evidence::Geometry; n],
+        strength: vec![0.0; n],
+        notes: Vec::new(),
+    };
+    if kind == Kind::Biped {
+        for k in 0..a.limbs.len() {
+            renumber_limb(rig, &mut a, k, names, &mut w);
+        }
+        let chest = a.chest;
+        torso_names(rig, &mut a, names, &mut w);
+        keep_a_chest(rig, &mut a, chest);
+    }
+    if let Some(map) = map {
+        for (i, m) in map.iter().enumerate() {
+            if let Some(m) = m {
+                a.role[i] = m.role;
+                a.side[i] = m.side;
+                w.evidence[i] = Evidence::Vrm;
+                w.strength[i] = 1.0;
+            }
+        }
+    }
+    single_roles(rig, &mut a, &mut w);
+    a.pelvis = only(&a, Role::Pelvis).or(a.pelvis.filter(|&p| a.role[p] == Role::Pelvis));
+    a.head = only(&a, Role::Head).or(a.head.filter(|&h| a.role[h] == Role::Head));
+    a.chest = only(&a, Role::Chest).or(a.chest.filter(|&c| a.role[c] == Role::Chest));
+    let facts = (0..n)
+        .map(|i| BoneFacts {
+            role: a.role[i],
+            side: a.side[i],
+            confidence: match w.evidence[i] {
+                Evidence::Name => Evidence::Name.confidence() * (0.5 + 0.5 * w.strength[i]),
+                e => e.confidence(),
+            },
+            evidence: w.evidence[i],
+            deforming: rig.bones[i].deforming,
+        })
+        .collect();
+    let kind_confidence = match () {
+        _ if map.is_some() => 1.0,
+        _ if w.evidence.contains(&Evidence::NameAndGeometry) => 0.95,
+        _ => 0.7,
+    };
+    Merged {
+        kind,
+        kind_confidence,
+        indexed: a,
+        facts,
+        notes: w.notes,
+    }
+}
+
+/// The one bone with `role`, if exactly one has it.
+fn only(a: &Indexed, role: Role) -> Option<usize> {
+    let mut it = (0..a.role.len()).filter(|&i| a.role[i] == role);
+    let first = it.next()?;
+    it.next().is_none().then_some(first)
+}
+
+/// A limb's named bones keep their names' roles when these belong to the limb's family; the
+/// unnamed ones are numbered from the nearest named bone. A name from the other family (a
+/// `foot` in an arm) gives way to the geometry, with a note.
+fn renumber_limb(rig: &Rig, a: &mut Indexed, k: usize, names: &[Option<NameRole>], w: &mut Work) {
+    let Some(seq) = sequence(a.limbs[k].kind) else {
+        return;
+    };
+    let path = a.limbs[k].path.clone();
+    let pos = |r: Role| seq.iter().position(|&s| s == r);
+    let mut anchors: Vec<(usize, usize)> = Vec::new(); // (path index, sequence index)
+    for (p, &b) in path.iter().enumerate() {
+        let Some(nr) = names[b] else { continue };
+        match pos(nr.role) {
+            Some(s) => {
+                anchors.push((p, s));
+                w.strength[b] = nr.strength;
+                w.evidence[b] = if a.role[b] == nr.role {
+                    Evidence::NameAndGeometry
+                } else {
+                    Evidence::Name
+                };
+                a.role[b] = nr.role;
+            }
+            None if nr.role != Role::Other => {
+                w.evidence[b] = Evidence::GeometryOverName;
+                w.notes.push((
+                    Some(b),
+                    format!(
+                        "'{}' is named as a {} but lies in the {} chain; using the geometry ({})",
+                        rig.bones[b].name,
+                        nr.role.name(),
+                        a.limbs[k].kind.name(),
+                        a.role[b].name()
+                    ),
+                ));
+            }
+            None => {}
+        }
+    }
+    for (p, &b) in path.iter().enumerate() {
+        if anchors.iter().any(|&(q, _)| q == p) {
+            continue;
+        }
+        let Some(&(q, s)) = anchors.iter().min_by_key(|&&(q, _)| q.abs_diff(p)) else {
+            continue;
+        };
+        let at = s as isize + p as isize - q as isize;
+        a.role[b] = match at {
+            i if i < 0 => Role::Other,
+            i => seq[(i as usize).min(seq.len() - 1)],
+        };
+    }
+}
+
+/// Pelvis, neck and head names hold on the torso (never over a limb); spine and chest names
+/// only fill bones the geometry left without a role (the geometry tells the chest by where
+/// the arms hang).
+fn torso_names(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>], w: &mut Work) {
+    for i in 0..rig.len() {
+        let Some(nr) = names[i] else { continue };
+        if !rig.bones[i].structural || a.limb_of[i].is_some() {
+            continue;
+        }
+        let geo = a.role[i];
+        let apply = match nr.role {
+            Role::Pelvis | Role::Neck | Role::Head | Role::Tail => true,
+            Role::Spine | Role::Chest => matches!(geo, Role::Other | Role::Helper),
+            Role::Other => matches!(geo, Role::Clavicle),
+            _ => false,
+        };
+        if geo == nr.role {
+            w.evidence[i] = Evidence::NameAndGeometry;
+            w.strength[i] = nr.strength;
+        } else if apply {
+            if geo != Role::Other {
+                w.notes.push((
+                    Some(i),
+                    format!(
+                        "'{}' is named as the {}; the skeleton's shape suggested the {}; using the name",
+                        rig.bones[i].name,
+                        nr.role.name(),
+                        geo.name()
+                    ),
+                ));
+            }
+            a.role[i] = nr.role;
+            w.evidence[i] = Evidence::Name;
+            w.strength[i] = nr.strength;
+        }
+    }
+}
+
+/// When a name took the chest the geometry found (Rigify's arms hang from `DEF-neck`), the
+/// spine bone below it becomes the chest.
+fn keep_a_chest(rig: &Rig, a: &mut Indexed, chest: Option<usize>) {
+    let Some(c) = chest.filter(|&c| a.role[c] != Role::Chest) else {
+        return;
+    };
+    if a.role.contains(&Role::Chest) {
+        return;
+    }
+    if let Some(p) = rig.s_parent[c].filter(|&p| a.role[p] == Role::Spine) {
+        a.role[p] = Role::Chest;
+    }
+}
+
+/// Roles that one bone (per side) carries.
+const SINGLE: &[Role] = &[
+    Role::Pelvis,
+    Role::Head,
+    Role::Clavicle,
+    Role::UpperArm,
+    Role::Forearm,
+    Role::Hand,
+    Role::Thigh,
+    Role::Shin,
+    Role::Foot,
+];
+
+/// The VRM map first, then the stronger name, then agreement with the geometry.
+fn rank(w: &Work, i: usize) -> (bool, u32, u8) {
+    let e = match w.evidence[i] {
+        Evidence::Vrm => 4,
+        Evidence::NameAndGeometry => 3,
+        Evidence::Name => 2,
+        Evidence::GeometryOverName | Evidence::Geometry => 1,
+    };
+    (e == 4, (w.strength[i] * 1000.0) as u32, e)
+}
+
+/// One bone per single role and side: the best evidence keeps it (the shallowest on a tie).
+/// A loser above the winner becomes a twist segment of the bone above (a `wrist` above the
+/// `hand`); the others give up the role (a second pelvis is spine, a second head is neck).
+fn single_roles(rig: &Rig, a: &mut Indexed, w: &mut Work) {
+    for &role in SINGLE {
+        for side in [None, Some(super::Side::Left), Some(super::Side::Right)] {
+            let holders: Vec<usize> = (0..rig.len())
+                .filter(|&i| a.role[i] == role && a.side[i] == side)
+                .collect();
+            if holders.len() < 2 {
+                continue;
+            }
+            let depth = |i: usize| rig.ancestors(i).len();
+            let Some(&keep) = holders
+                .iter()
+                .max_by(|&&x, &&y| rank(w, x).cmp(&rank(w, y)).then(depth(y).cmp(&depth(x))))
+            else {
+                continue;
+            };
+            for &i in holders.iter().filter(|&&i| i != keep) {
+                a.role[i] = match role {
+                    _ if rig.ancestors(keep).contains(&i) && role != Role::Pelvis => Role::Twist,
+                    Role::Pelvis => Role::Spine,
+                    Role::Head => Role::Neck,
+                    _ => Role::Other,
+                };
+            }
+        }
+    }
+}

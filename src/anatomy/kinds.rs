@@ -1,0 +1,138 @@
+//! The vocabulary of the anatomy: roles, limb kinds and body plans.
+
+use serde::Serialize;
+
+/// What a bone is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Pelvis,
+    Spine,
+    Chest,
+    Neck,
+    Head,
+    Clavicle,
+    UpperArm,
+    Forearm,
+    Hand,
+    Finger,
+    Thigh,
+    Shin,
+    Foot,
+    Toe,
+    Tail,
+    Twist,
+    Helper,
+    Other,
+}
+
+impl Role {
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Pelvis => "pelvis",
+            Role::Spine => "spine",
+            Role::Chest => "chest",
+            Role::Neck => "neck",
+            Role::Head => "head",
+            Role::Clavicle => "clavicle",
+            Role::UpperArm => "upper_arm",
+            Role::Forearm => "forearm",
+            Role::Hand => "hand",
+            Role::Finger => "finger",
+            Role::Thigh => "thigh",
+            Role::Shin => "shin",
+            Role::Foot => "foot",
+            Role::Toe => "toe",
+            Role::Tail => "tail",
+            Role::Twist => "twist",
+            Role::Helper => "helper",
+            Role::Other => "other",
+        }
+    }
+}
+
+/// The body plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum CharacterKind {
+    Humanoid,
+    Quadruped,
+    Other,
+}
+
+impl CharacterKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            CharacterKind::Humanoid => "humanoid",
+            CharacterKind::Quadruped => "quadruped",
+            CharacterKind::Other => "other",
+        }
+    }
+}
+
+/// Which kind of limb a chain is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimbKind {
+    Leg,
+    Arm,
+    HindLeg,
+    FrontLeg,
+    Tail,
+    Wing,
+}
+
+impl LimbKind {
+    /// Legs of any kind (they stand on the ground).
+    pub fn is_leg(self) -> bool {
+        matches!(self, LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LimbKind::Leg => "leg",
+            LimbKind::Arm => "arm",
+            LimbKind::HindLeg => "hind_leg",
+            LimbKind::FrontLeg => "front_leg",
+            LimbKind::Tail => "tail",
+            LimbKind::Wing => "wing",
+        }
+    }
+}
+
+/// The fine body plan. Each maps onto the generator's coarse [`CharacterKind`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Two legs and a torso above them (humanoids, birds without wings, chibis, robots).
+    Biped,
+    Quadruped,
+    /// Six legs or more.
+    MultiLegged,
+    /// No legs: a chain along the ground (snakes, worms).
+    Legless,
+    /// Wings, with or without legs.
+    Winged,
+    Other,
+}
+
+impl Kind {
+    pub fn coarse(self) -> CharacterKind {
+        match self {
+            Kind::Biped => CharacterKind::Humanoid,
+            Kind::Quadruped => CharacterKind::Quadruped,
+            Kind::MultiLegged | Kind::Legless | Kind::Winged | Kind::Other => CharacterKind::Other,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Biped => "biped",
+            Kind::Quadruped => "quadruped",
+            Kind::MultiLegged => "multi_legged",
+            Kind::Legless => "legless",
+            Kind::Winged => "winged",
+            Kind::Other => "other",
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! The anatomy of a character, computed once per document: its kind (biped, quadruped,
+//! multi-legged, legless, winged or other), each deforming bone's role and side with a
+//! confidence, the limb chains, left/right twins, the mid-plane, up and forward, and notes
+//! where a bone's name and the geometry disagree. Pure: glam and the document layer only (no
+//! UI, no physics); the generator, the presets and the simulation's balance read it.
+//!
+//! Evidence, strongest first: a VRM humanoid map ([`vrm`]) is the truth for every bone it
+//! names; then names in every common convention ([`name_roles`]); then topology and geometry
+//! ([`detect`], [`plans`], [`axes`]). Geometry overrides a name only where it clearly
+//! contradicts it (a side that the rest of the skeleton's named pairs disprove), and a note
+//! says so. Only deforming bones (carrying skin weight or a rigid mesh) are candidates:
+//! control, IK, pole, target, tweak, `MCH-`, `ORG-` and helper bones never get a body role.
+
+mod axes;
+mod chains;
+mod creatures;
+mod detect;
+mod evidence;
+mod kinds;
+pub mod name_roles;
+pub mod names;
+mod plans;
+pub mod rig;
+pub mod samples;
+mod twins;
+pub mod vrm;
+
+pub use detect::{Indexed, IndexedLimb};
+pub use kinds::{CharacterKind, Kind, LimbKind, Role};
+pub use names::Side;
+pub use twins::{MidPlane, Twin};
+
+use crate::document::geometry::Geometry;
+use crate::document::{BoneId, Document};
+use glam::DVec3;
+
+/// Index of a limb in [`Anatomy::limbs`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LimbId(pub u32);
+
+impl LimbId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Where a bone's role came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Evidence {
+    /// The file's VRM humanoid map.
+    Vrm,
+    /// Name and geometry agree.
+    NameAndGeometry,
+    /// The name alone (the geometry said something else or nothing).
+    Name,
+    /// Topology and geometry alone.
+    Geometry,
+    /// The geometry, against the name (see the notes).
+    GeometryOverName,
+}
+
+impl Evidence {
+    /// The confidence this evidence gives a role, 0..1.
+    pub fn confidence(self) -> f32 {
+        match self {
+            Evidence::Vrm => 1.0,
+            Evidence::NameAndGeometry => 0.95,
+            Evidence::Name => 0.75,
+            Evidence::GeometryOverName => 0.6,
+            Evidence::Geometry => 0.55,
+        }
+    }
+}
+
+/// One limb chain, from the body outwards.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Limb {
+    pub kind: LimbKind,
+    pub side: Option<Side>,
+    /// The bone the limb hangs from.
+    pub root: BoneId,
+    /// Main path, body outwards.
+    pub path: Vec<BoneId>,
+}
+
+/// A note where the evidence disagreed, or a fact could not be told.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    pub bone: Option<BoneId>,
+    pub text: String,
+}
+
+/// What one bone is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BoneFacts {
+    pub role: Role,
+    pub side: Option<Side>,
+    pub confidence: f32,
+    pub evidence: Evidence,
+    /// Carries skin weight or a rigid mesh (every bone when the file has no mesh at all).
+    pub deforming: bool,
+}
+
+/// The detected anatomy of one document.
+#[derive(Debug, Clone)]
+pub struct Anatomy {
+    kind: Kind,
+    kind_confidence: f32,
+    indexed: Indexed,
+    facts: Vec<BoneFacts>,
+    twins: Vec<Twin>,
+    mid_plane: MidPlane,
+    notes: Vec<Note>,
+}
+
+impl Anatomy {
+    /// Detects the anatomy from the document's own geometry (a mesh that cannot be read
+    /// leaves the bones alone, with a note).
+    pub fn of(doc: &Document) -> Self {
+        let (geo, note) = match doc.load_geometry() {
+            Ok(g) => (g, None),
+            Err(e) => (
+                Geometry::default(),
+                Some(format!(
+                    "the mesh cannot be read ({e}); anatomy from the bones alone"
+                )),
+            ),
+        };
+        let samples = samples::collect(doc, &geo);
+        let rig = rig::Rig::new(doc, &samples);
+        let mut a = Self::detect(doc, &rig, &samples, None);
+        a.notes.extend(note.map(|text| Note { bone: None, text }));
+        a
+    }
+
+    /// Detects the anatomy of a rig and its skin samples; `forced` overrides the coarse kind
+    /// where the topology allows it.
+    pub fn detect(
+        doc: &Document,
+        rig: &rig::Rig,
+        samples: &samples::Samples,
+        forced: Option<CharacterKind>,
+    ) -> Self {
+        let map = vrm::humanoid_map(doc, rig);
+        let names: Vec<Option<name_roles::NameRole>> = rig
+            .bones
+            .iter()
+            .map(|b| name_roles::role_of(&b.hints))
+            .collect();
+        let forced = forced.or(map.is_some().then_some(CharacterKind::Humanoid));
+        let geo = detect::detect(rig, samples, forced, &names);
+        let mut merged = evidence::merge(rig, geo, map.as_deref(), &names);
+        let own = merged.indexed.notes.clone();
+        let texts = merged.notes.iter().map(|(_, t)| t.clone());
+        merged.indexed.notes.extend(texts);
+        let twins = twins::twins(rig, &merged.indexed);
+        let mid_plane = twins::mid_plane(rig, &merged.indexed, &twins);
+        let notes = merged
+            .notes
+            .into_iter()
+            .chain(own.into_iter().map(|t| (None, t)))
+            .map(|(bone, text)| Note {
+                bone: bone.map(|b| BoneId(b as u32)),
+                text,
+            })
+            .collect();
+        Anatomy {
+            kind: merged.kind,
+            kind_confidence: merged.kind_confidence,
+            facts: merged.facts,
+            indexed: merged.indexed,
+            twins,
+            mid_plane,
+            notes,
+        }
+    }
+
+    /// The fine kind (see [`Kind::coarse`] for the generator's body plan).
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    pub fn kind_confidence(&self) -> f32 {
+        self.kind_confidence
+    }
+
+    /// The facts of one bone (a bone the anatomy does not know is `Other`, no side).
+    pub fn bone(&self, id: BoneId) -> BoneFacts {
+        self.facts.get(id.index()).copied().unwrap_or(BoneFacts {
+            role: Role::Other,
+            side: None,
+            confidence: 0.0,
+            evidence: Evidence::Geometry,
+            deforming: false,
+        })
+    }
+
+    pub fn role(&self, id: BoneId) -> Role {
+        self.bone(id).role
+    }
+
+    pub fn side(&self, id: BoneId) -> Option<Side> {
+        self.bone(id).side
+    }
+
+    pub fn confidence(&self, id: BoneId) -> f32 {
+        self.bone(id).confidence
+    }
+
+    /// The bones with a role (any side), in bone order.
+    pub fn bones_with(&self, role: Role) -> Vec<BoneId> {
+        (0..self.facts.len())
+            .filter(|&i| self.facts[i].role == role)
+            .map(|i| BoneId(i as u32))
+            .collect()
+    }
+
+    /// The limb a bone belongs to (main path or a branch below it).
+    pub fn limb_of(&self, id: BoneId) -> Option<LimbId> {
+        let k = (*self.indexed.limb_of.get(id.index())?)?;
+        Some(LimbId(k as u32))
+    }
+
+    pub fn limbs(&self) -> Vec<Limb> {
+        let id = |b: usize| BoneId(b as u32);
+        self.indexed
+            .limbs
+            .iter()
+            .map(|l| Limb {
+                kind: l.kind,
+                side: l.side,
+                root: id(l.root),
+                path: l.path.iter().map(|&b| id(b)).collect(),
+            })
+            .collect()
+    }
+
+    pub fn pelvis(&self) -> Option<BoneId> {
+        self.indexed.pelvis.map(|b| BoneId(b as u32))
+    }
+
+    pub fn chest(&self) -> Option<BoneId> {
+        self.indexed.chest.map(|b| BoneId(b as u32))
+    }
+
+    pub fn head(&self) -> Option<BoneId> {
+        self.indexed.head.map(|b| BoneId(b as u32))
+    }
+
+    /// World up (glTF's +Y: gravity is -Y).
+    pub fn up(&self) -> DVec3 {
+        self.indexed.up
+    }
+
+    /// The character's forward, from the names' left/right or from the geometry.
+    pub fn forward(&self) -> DVec3 {
+        self.indexed.forward
+    }
+
+    /// Toward the character's own left.
+    pub fn left(&self) -> DVec3 {
+        self.indexed.left
+    }
+
+    /// Height along up and the lowest point (file units).
+    pub fn height(&self) -> f64 {
+        self.indexed.height
+    }
+
+    pub fn ground(&self) -> f64 {
+        self.indexed.ground
+    }
+
+    /// Left/right pairs of bones (left first).
+    pub fn twins(&self) -> &[Twin] {
+        &self.twins
+    }
+
+    /// The twin of a bone, if it has one.
+    pub fn twin_of(&self, id: BoneId) -> Option<BoneId> {
+        self.twins.iter().find_map(|t| match () {
+            _ if t.left == id => Some(t.right),
+            _ if t.right == id => Some(t.left),
+            _ => None,
+        })
+    }
+
+    pub fn mid_plane(&self) -> MidPlane {
+        self.mid_plane
+    }
+
+    /// Disagreements between the evidence, and facts that could not be told.
+    pub fn notes(&self) -> &[Note] {
+        &self.notes
+    }
+
+    /// The same facts indexed by bone position, for code that keeps per-bone arrays.
+    pub fn indexed(&self) -> &Indexed {
+        &self.indexed
+    }
+}

@@ -1,0 +1,296 @@
+//! What a bone's name says, across naming conventions (Mixamo `mixamorig:LeftUpLeg`, Blender
+//! and Rigify `thigh.L`, `DEF-upper_arm.L`, Unreal `thigh_l`, `upperarm_twist_01_l`, VRM
+//! `leftUpperLeg`, the Khronos samples `leg_joint_L_1`, `b_LeftLeg01_015`): a side, and flags
+//! for bones that are not body segments (twist/roll, helpers, end bones, fingers, toes, tail).
+//! What a name says about the role itself is read by [`super::name_roles`].
+
+/// A left/right marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Left,
+    Right,
+}
+
+/// What a name says.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NameHints {
+    /// Lower-case words of the name, namespace and rig prefixes removed.
+    pub words: Vec<String>,
+    pub side: Option<Side>,
+    /// A twist or roll segment (`*_twist_01_l`, `ForeArmRoll`).
+    pub twist: bool,
+    /// A helper or control bone (`MCH-`, `ORG-`, `IK`, `pole`, `target`, `_end`, `nub`).
+    pub helper: bool,
+    pub finger: bool,
+    pub toe: bool,
+    pub tail: bool,
+}
+
+const HELPER_WORDS: &[&str] = &[
+    "end", "nub", "ik", "fk", "pole", "target", "helper", "mch", "org", "ctrl", "socket", "weapon",
+    "prop", "attach", "null", "dummy", "tip", "leaf", "tweak", "aim", "lookat", "vis", "master",
+];
+/// Parts of a word that mark a control bone (`r-LEGCONTROL`, `l-ARMORIENT`, `PoleTarget`,
+/// `headtracker`, `handslot.l`).
+const HELPER_PARTS: &[&str] = &[
+    "control", "ctrl", "orient", "target", "tweak", "slot", "tracker", "helper", "pole",
+];
+const FINGER_WORDS: &[&str] = &[
+    "finger", "thumb", "index", "middle", "ring", "pinky", "little", "digit",
+];
+
+/// Splits a name into lower-case words: namespaces before `:` and the rig prefixes `DEF-`,
+/// `ORG-`, `MCH-` are dropped (`ORG`/`MCH` are remembered as a helper word), camelCase and
+/// digits split (`LeftUpLeg` -> left up leg, `Leg01` -> leg 01), an acronym split from the
+/// word after it (`IKBackLeg` -> ik back leg).
+pub fn words(name: &str) -> Vec<String> {
+    let name = name.rsplit(':').next().unwrap_or(name);
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev: Option<char> = None;
+    for (k, &c) in chars.iter().enumerate() {
+        let next_lower = chars.get(k + 1).is_some_and(|n| n.is_lowercase());
+        let split = match prev {
+            _ if !c.is_alphanumeric() => {
+                push_word(&mut out, &mut cur);
+                prev = None;
+                continue;
+            }
+            Some(p) => {
+                (p.is_lowercase() && c.is_uppercase())
+                    || (p.is_uppercase() && c.is_uppercase() && next_lower)
+                    || (p.is_alphabetic() != c.is_alphabetic())
+            }
+            None => false,
+        };
+        if split {
+            push_word(&mut out, &mut cur);
+        }
+        cur.extend(c.to_lowercase());
+        prev = Some(c);
+    }
+    push_word(&mut out, &mut cur);
+    if out.first().is_some_and(|w| w == "def") {
+        out.remove(0);
+    }
+    out
+}
+
+fn push_word(out: &mut Vec<String>, cur: &mut String) {
+    if !cur.is_empty() {
+        out.push(std::mem::take(cur));
+    }
+}
+
+/// The hints of one bone name.
+pub fn hints(name: &str) -> NameHints {
+    let w = words(name);
+    let has = |list: &[&str]| w.iter().any(|x| list.contains(&x.as_str()));
+    let contains = |part: &str| w.iter().any(|x| x.contains(part));
+    let side = if w.iter().any(|x| x == "left" || x == "l") {
+        Some(Side::Left)
+    } else if w.iter().any(|x| x == "right" || x == "r") {
+        Some(Side::Right)
+    } else {
+        None
+    };
+    NameHints {
+        side,
+        twist: contains("twist") || contains("roll"),
+        helper: has(HELPER_WORDS) || w.iter().any(|x| HELPER_PARTS.iter().any(|p| x.contains(p))),
+        finger: has(FINGER_WORDS) || contains("finger"),
+        toe: contains("toe") || has(&["ball"]),
+        tail: contains("tail"),
+        words: w,
+    }
+}
+
+/// A bone's name with its side marker swapped, and the side the marker says; None when the
+/// name carries no side marker.
+pub fn swapped_name(name: &str) -> Option<(String, Side)> {
+    // (left form, right form) at word boundaries, most specific first.
+    const PAIRS: &[(&str, &str)] = &[
+        ("Left", "Right"),
+        ("left", "right"),
+        ("LEFT", "RIGHT"),
+        ("_L_", "_R_"),
+        ("_l_", "_r_"),
+        (".L.", ".R."),
+        ("-L-", "-R-"),
+    ];
+    for (l, r) in PAIRS {
+        if name.contains(l) {
+            return Some((name.replacen(l, r, 1), Side::Left));
+        }
+        if name.contains(r) {
+            return Some((name.replacen(r, l, 1), Side::Right));
+        }
+    }
+    if let Some(found) = swapped_suffix(name).or_else(|| swapped_prefix(name)) {
+        return Some(found);
+    }
+    // Namespaced names (`mixamorig:LeftArm`): the part after the namespace.
+    if let Some((ns, rest)) = name.split_once(':') {
+        return swapped_name(rest).map(|(n, s)| (format!("{ns}:{n}"), s));
+    }
+    None
+}
+
+fn swapped_suffix(name: &str) -> Option<(String, Side)> {
+    const SUFFIXES: &[(&str, &str)] = &[
+        ("_l", "_r"),
+        ("_L", "_R"),
+        (".L", ".R"),
+        (".l", ".r"),
+        ("-L", "-R"),
+        (" L", " R"),
+    ];
+    // A suffix may be followed by digits or Blender's .001 (`thigh.L.001`).
+    let core_end = name
+        .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
+        .map_or(name.len(), |i| i + 1);
+    let (core, tail) = name.split_at(core_end.min(name.len()));
+    for (l, r) in SUFFIXES {
+        for (from, to, side) in [(l, r, Side::Left), (r, l, Side::Right)] {
+            if let Some(stem) = core.strip_suffix(from) {
+                return Some((format!("{stem}{to}{tail}"), side));
+            }
+            if let Some(stem) = name.strip_suffix(from) {
+                return Some((format!("{stem}{to}"), side));
+            }
+        }
+    }
+    None
+}
+
+fn swapped_prefix(name: &str) -> Option<(String, Side)> {
+    const PREFIXES: &[(&str, &str)] = &[
+        ("L_", "R_"),
+        ("l_", "r_"),
+        ("L.", "R."),
+        ("L ", "R "),
+        ("l-", "r-"),
+        ("L-", "R-"),
+    ];
+    for (l, r) in PREFIXES {
+        if let Some(rest) = name.strip_prefix(l) {
+            return Some((format!("{r}{rest}"), Side::Left));
+        }
+        if let Some(rest) = name.strip_prefix(r) {
+            return Some((format!("{l}{rest}"), Side::Right));
+        }
+    }
+    None
+}
+
+/// A name without an exporter's node-index suffix (`DEF-thigh.L_023` -> `DEF-thigh.L`).
+pub fn strip_index(name: &str) -> &str {
+    match name.rsplit_once('_') {
+        Some((base, num)) if !num.is_empty() && num.bytes().all(|c| c.is_ascii_digit()) => base,
+        _ => name,
+    }
+}
+
+/// Finds bones by name, and a bone's twin by its swapped name: exactly, else by the name
+/// without an exporter's index suffix when that is unique (`DEF-thigh.L_023` and
+/// `DEF-thigh.R_015`).
+pub struct NameIndex<'a> {
+    exact: std::collections::HashMap<&'a str, usize>,
+    stripped: std::collections::HashMap<&'a str, Option<usize>>,
+}
+
+impl<'a> NameIndex<'a> {
+    pub fn new(names: impl Iterator<Item = (usize, &'a str)>) -> Self {
+        let mut exact = std::collections::HashMap::new();
+        let mut stripped = std::collections::HashMap::new();
+        for (i, n) in names {
+            exact.insert(n, i);
+            stripped
+                .entry(strip_index(n))
+                .and_modify(|e| *e = None)
+                .or_insert(Some(i));
+        }
+        NameIndex { exact, stripped }
+    }
+
+    /// The bone named like `name`'s twin, and the side `name` says (by stripped names only
+    /// when both stripped names are unique).
+    pub fn twin(&self, name: &str) -> Option<(usize, Side)> {
+        if let Some((other, side)) = swapped_name(name) {
+            if let Some(&j) = self.exact.get(other.as_str()) {
+                return Some((j, side));
+            }
+        }
+        let own = strip_index(name);
+        self.stripped.get(own).copied().flatten()?;
+        let (other, side) = swapped_name(own)?;
+        Some(((*self.stripped.get(other.as_str())?)?, side))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sides_across_conventions() {
+        for (n, s) in [
+            ("mixamorig:LeftUpLeg", Some(Side::Left)),
+            ("thigh.L", Some(Side::Left)),
+            ("DEF-upper_arm.R", Some(Side::Right)),
+            ("calf_r", Some(Side::Right)),
+            ("leftUpperLeg", Some(Side::Left)),
+            ("leg_joint_L_1", Some(Side::Left)),
+            ("Skeleton_arm_joint_R__2_", Some(Side::Right)),
+            ("b_LeftLeg01_015", Some(Side::Left)),
+            ("b_Spine01_02", None),
+            ("node12", None),
+        ] {
+            assert_eq!(hints(n).side, s, "{n}: {:?}", words(n));
+        }
+    }
+
+    #[test]
+    fn twins_by_name_across_exporter_suffixes() {
+        let names = [
+            "DEF-thigh.L_023",
+            "DEF-thigh.R_015",
+            "leg_joint_L_1",
+            "leg_joint_L_2",
+            "leg_joint_R_1",
+            "thigh_l",
+            "thigh_r",
+        ];
+        let index = NameIndex::new(names.iter().enumerate().map(|(i, n)| (i, *n)));
+        assert_eq!(index.twin("DEF-thigh.L_023"), Some((1, Side::Left)));
+        assert_eq!(index.twin("thigh_r"), Some((5, Side::Right)));
+        // Exact first; the stripped name `leg_joint_L` is not unique.
+        assert_eq!(index.twin("leg_joint_R_1"), Some((2, Side::Right)));
+        assert_eq!(index.twin("leg_joint_L_2"), None);
+    }
+
+    #[test]
+    fn flags() {
+        assert!(hints("upperarm_twist_01_l").twist);
+        assert!(hints("mixamorig:LeftForeArmRoll").twist);
+        assert!(hints("mixamorig:HeadTop_End").helper);
+        assert!(hints("MCH-thigh_ik.L").helper);
+        assert!(hints("mixamorig:LeftHandIndex1").finger);
+        assert!(hints("ball_l").toe);
+        assert!(hints("mixamorig:LeftToeBase").toe);
+        assert!(hints("b_Tail01_012").tail);
+        assert!(!hints("b_LeftLeg01_015").helper);
+        assert!(hints("r-LEGCONTROL").helper);
+        assert!(hints("IKBackLeg.L").helper);
+        assert_eq!(words("LArm"), ["l", "arm"]);
+        assert!(hints("l-ARMORIENT").helper);
+        assert!(hints("tweak_spine_011").helper);
+        assert!(hints("PoleTargetBack.L").helper);
+        assert!(hints("handslot.l").helper);
+        assert!(hints("index_04_leaf_l").helper);
+        assert!(!hints("DEF-upper_arm.L_045").helper);
+        assert!(!hints("Skeleton_torso_joint_1").helper);
+    }
+}

@@ -1,0 +1,402 @@
+//! The skeleton as the anatomy sees it: each bone's rest placement in the world, its name
+//! hints, whether it deforms the mesh, and the structural tree in which twist, roll, helper,
+//! control and end bones are contracted away (their children hang from the nearest structural
+//! ancestor). A deforming bone whose ancestors are all control bones (Rigify's `DEF-thigh.L`
+//! under `ORG-`/`MCH-` bones) is attached by position to the nearest deforming bone.
+
+use super::names::{self, strip_index, NameHints};
+use super::samples::Samples;
+use crate::document::Document;
+use glam::{DMat4, DQuat, DVec3};
+
+/// One bone (same index as `doc.bones`).
+#[derive(Debug, Clone)]
+pub struct RigBone {
+    pub node: usize,
+    pub name: String,
+    pub hints: NameHints,
+    /// Nearest ancestor bone; for a deforming bone whose ancestors are all control bones, the
+    /// deforming bone it is attached to by position.
+    pub parent: Option<usize>,
+    /// Carries skin weight or a rigid mesh (every bone when the file has no mesh at all).
+    pub deforming: bool,
+    /// Rest transform in the world (with scale).
+    pub world_from_bone: DMat4,
+    /// Rest position and rotation (scale removed).
+    pub pos: DVec3,
+    pub rot: DQuat,
+    /// World scale (the mean of the three axes).
+    pub scale: f64,
+    /// True when the world scale differs between axes by more than 1%.
+    pub nonuniform: bool,
+    /// Part of the structural tree: not a twist, helper or control bone, and deforming (or
+    /// between deforming bones, or named by a VRM map).
+    pub structural: bool,
+}
+
+/// All bones with the structural tree.
+#[derive(Debug, Clone, Default)]
+pub struct Rig {
+    pub bones: Vec<RigBone>,
+    /// Structural parent (nearest structural ancestor).
+    pub s_parent: Vec<Option<usize>>,
+    /// Structural children, in file order.
+    pub s_children: Vec<Vec<usize>>,
+}
+
+fn rigid(m: &DMat4) -> (DVec3, DQuat, DVec3) {
+    let (s, r, t) = m.to_scale_rotation_translation();
+    let r = if r.is_finite() && r.length_squared() > 0.0 {
+        r.normalize()
+    } else {
+        DQuat::IDENTITY
+    };
+    let t = if t.is_finite() { t } else { DVec3::ZERO };
+    (s, r, t)
+}
+
+impl Rig {
+    pub fn new(doc: &Document, samples: &Samples) -> Self {
+        let mut bones: Vec<RigBone> = doc.bones.iter().map(|b| rig_bone(doc, b)).collect();
+        let all_names: std::collections::HashSet<String> = bones
+            .iter()
+            .map(|b| strip_index(&b.name).to_string())
+            .collect();
+        for b in &mut bones {
+            b.hints.twist |= is_limb_segment_copy(&b.name, &b.hints, &all_names);
+        }
+        let weighted = |i: usize| {
+            samples.weighted.get(i).copied().unwrap_or(false)
+                || samples.by_bone.get(i).is_some_and(|v| !v.is_empty())
+        };
+        let any_skin = (0..bones.len()).any(weighted);
+        let pinned = super::vrm::mapped_nodes(doc);
+        for (i, b) in bones.iter_mut().enumerate() {
+            b.deforming = !any_skin || weighted(i);
+        }
+        let between = between_deforming(&bones);
+        for (i, b) in bones.iter_mut().enumerate() {
+            let candidate = !(b.hints.twist || b.hints.helper) || pinned.contains(&b.node);
+            b.structural = candidate && (b.deforming || between[i] || pinned.contains(&b.node));
+        }
+        let mut rig = Rig {
+            bones,
+            s_parent: Vec::new(),
+            s_children: Vec::new(),
+        };
+        rig.link();
+        if any_skin && rig.attach_orphans() {
+            rig.link();
+        }
+        if any_skin && rig.attach_deforming_helpers() {
+            rig.link();
+        }
+        rig
+    }
+
+    /// A deforming helper with no bone above it (a hoof weighted to an IK bone at the
+    /// armature's root) hangs from the nearest structural bone, so that its skin merges into
+    /// that bone's body; returns whether any moved.
+    fn attach_deforming_helpers(&mut self) -> bool {
+        let extent = self.extent();
+        let structural: Vec<usize> = (0..self.len())
+            .filter(|&i| self.bones[i].structural)
+            .collect();
+        let mut moved = false;
+        for i in 0..self.len() {
+            let b = &self.bones[i];
+            if b.structural || !b.deforming || b.parent.is_some() {
+                continue;
+            }
+            let near = structural
+                .iter()
+                .map(|&s| (s, self.bones[s].pos.distance(b.pos)))
+                .filter(|&(s, d)| d < extent / 3.0 && !self.subtree_all(i).contains(&s))
+                .min_by(|x, y| x.1.total_cmp(&y.1));
+            if let Some((s, _)) = near {
+                self.bones[i].parent = Some(s);
+                moved = true;
+            }
+        }
+        moved
+    }
+
+    /// Bone `i` and every bone below it in the bone tree (structural or not).
+    fn subtree_all(&self, i: usize) -> Vec<usize> {
+        let mut out = vec![i];
+        let mut k = 0;
+        while k < out.len() {
+            let b = out[k];
+            out.extend((0..self.len()).filter(|&c| self.bones[c].parent == Some(b)));
+            k += 1;
+        }
+        out
+    }
+
+    /// Structural parents and children from `parent` and `structural`.
+    fn link(&mut self) {
+        let n = self.bones.len();
+        let mut s_parent = vec![None; n];
+        for (i, slot) in s_parent.iter_mut().enumerate() {
+            let mut p = self.bones[i].parent;
+            // Bounded walk: parents come from a tree, but never trust a count.
+            for _ in 0..n {
+                match p {
+                    Some(q) if !self.bones[q].structural => p = self.bones[q].parent,
+                    _ => break,
+                }
+            }
+            *slot = p;
+        }
+        let mut s_children = vec![Vec::new(); n];
+        for i in 0..n {
+            if let (true, Some(p)) = (self.bones[i].structural, s_parent[i]) {
+                s_children[p].push(i);
+            }
+        }
+        self.s_parent = s_parent;
+        self.s_children = s_children;
+    }
+
+    /// Attaches structural roots other than the main one to the nearest structural bone
+    /// already attached; returns whether any moved. The main root is the central one (no side
+    /// in its name) with the largest structural subtree, the lowest on a tie. Central roots
+    /// attach before sided ones; among the nearly nearest bones a central one wins, then the
+    /// shallowest; a sided root never hangs from a bone of the other side. Roots farther than a third of the skeleton's extent stay apart.
+    fn attach_orphans(&mut self) -> bool {
+        let roots: Vec<usize> = (0..self.len())
+            .filter(|&i| self.bones[i].structural && self.s_parent[i].is_none())
+            .collect();
+        if roots.len() < 2 || roots.len() > 256 {
+            return false;
+        }
+        let side_of: Vec<Option<names::Side>> = self.bones.iter().map(|b| b.hints.side).collect();
+        let sided = |i: usize| side_of[i].is_some();
+        // A sided bone never hangs from a bone of the other side.
+        let may = |r: usize, b: usize| {
+            side_of[r].is_none() || side_of[b].is_none_or(|s| Some(s) == side_of[r])
+        };
+        let size = |r: usize| self.subtree(r).len();
+        let main = *roots
+            .iter()
+            .max_by(|&&x, &&y| {
+                (!sided(x), size(x))
+                    .cmp(&(!sided(y), size(y)))
+                    .then(self.bones[y].pos.y.total_cmp(&self.bones[x].pos.y))
+            })
+            .expect("two roots");
+        let extent = self.extent();
+        let mut depth = vec![usize::MAX; self.len()];
+        let mut attached = Vec::new();
+        self.mark(main, 0, &mut depth, &mut attached);
+        let mut orphans: Vec<usize> = roots.into_iter().filter(|&r| r != main).collect();
+        let mut moved = false;
+        while !orphans.is_empty() {
+            let dist = |r: usize, b: usize| self.bones[r].pos.distance(self.bones[b].pos);
+            let best = orphans
+                .iter()
+                .enumerate()
+                .filter_map(|(k, &r)| {
+                    let d = attached
+                        .iter()
+                        .filter(|&&b| may(r, b))
+                        .map(|&b| dist(r, b))
+                        .fold(f64::MAX, f64::min);
+                    (d < extent / 3.0).then_some((k, r, d))
+                })
+                .min_by(|x, y| sided(x.1).cmp(&sided(y.1)).then(x.2.total_cmp(&y.2)));
+            let Some((k, r, d)) = best else { break };
+            let to = attached
+                .iter()
+                .copied()
+                .filter(|&b| may(r, b) && dist(r, b) <= d + 0.02 * extent)
+                .min_by_key(|&b| (sided(b), depth[b]))
+                .expect("the nearest is within its own tolerance");
+            self.bones[r].parent = Some(to);
+            self.mark(r, depth[to] + 1, &mut depth, &mut attached);
+            orphans.swap_remove(k);
+            moved = true;
+        }
+        moved
+    }
+
+    /// Records the depth of `root`'s structural subtree (root at `d`) and adds it to `out`.
+    fn mark(&self, root: usize, d: usize, depth: &mut [usize], out: &mut Vec<usize>) {
+        let mut stack = vec![(root, d)];
+        while let Some((b, k)) = stack.pop() {
+            depth[b] = k;
+            out.push(b);
+            stack.extend(self.s_children[b].iter().map(|&c| (c, k + 1)));
+        }
+    }
+
+    /// The largest side of the bones' bounding box (1e-9 at least).
+    pub fn extent(&self) -> f64 {
+        let (lo, hi) = self.bones.iter().fold(
+            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+            |(a, b), x| (a.min(x.pos), b.max(x.pos)),
+        );
+        (hi - lo).max_element().max(1e-9)
+    }
+
+    pub fn len(&self) -> usize {
+        self.bones.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bones.is_empty()
+    }
+
+    /// Bone `i` and its structural descendants, depth first (iterative).
+    pub fn subtree(&self, i: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut stack = vec![i];
+        while let Some(b) = stack.pop() {
+            out.push(b);
+            stack.extend(self.s_children[b].iter().rev().copied());
+        }
+        out
+    }
+
+    /// Structural ancestors of `i`, nearest first.
+    pub fn ancestors(&self, i: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut p = self.s_parent[i];
+        while let Some(q) = p {
+            if out.len() > self.len() {
+                break;
+            }
+            out.push(q);
+            p = self.s_parent[q];
+        }
+        out
+    }
+
+    /// World-space point to bone `i`'s own coordinates (its scale included).
+    pub fn to_bone(&self, i: usize, world: DVec3) -> DVec3 {
+        self.bones[i]
+            .world_from_bone
+            .inverse()
+            .transform_point3(world)
+    }
+}
+
+fn rig_bone(doc: &Document, b: &crate::document::Bone) -> RigBone {
+    let world = doc.skeleton.nodes[b.node].world_from_node;
+    let (s, rot, pos) = rigid(&world);
+    let s = s.abs();
+    let mean = (s.x + s.y + s.z) / 3.0;
+    let scale = if mean.is_finite() && mean > 1e-12 {
+        mean
+    } else {
+        1.0
+    };
+    RigBone {
+        node: b.node,
+        name: b.name.clone(),
+        hints: names::hints(&b.name),
+        parent: b.parent.map(|p| p.index()),
+        deforming: true,
+        world_from_bone: world,
+        pos,
+        rot,
+        scale,
+        nonuniform: (s.max_element() - s.min_element()) > 0.01 * mean,
+        structural: true,
+    }
+}
+
+/// Per bone: it has a deforming ancestor and a deforming descendant (a bone without weight
+/// inside a chain, such as a forearm without a rigid mesh between an upper arm and a hand).
+fn between_deforming(bones: &[RigBone]) -> Vec<bool> {
+    let n = bones.len();
+    let mut above = vec![false; n];
+    let mut below = vec![false; n];
+    for i in 0..n {
+        let mut p = bones[i].parent;
+        for _ in 0..n {
+            let Some(q) = p else { break };
+            if bones[i].deforming {
+                below[q] = true;
+            }
+            if bones[q].deforming {
+                above[i] = true;
+            }
+            p = bones[q].parent;
+        }
+    }
+    (0..n).map(|i| above[i] && below[i]).collect()
+}
+
+/// Rigify-style numbered copies of a limb bone (`DEF-thigh.L.001` beside `DEF-thigh.L`) are
+/// twist segments; numbered spine bones (`DEF-spine.001`) are not.
+fn is_limb_segment_copy(
+    name: &str,
+    hints: &NameHints,
+    all: &std::collections::HashSet<String>,
+) -> bool {
+    const LIMB: &[&str] = &[
+        "thigh", "shin", "upper", "forearm", "arm", "leg", "calf", "shoulder",
+    ];
+    let Some((base, num)) = strip_index(name).rsplit_once('.') else {
+        return false;
+    };
+    num.len() == 3
+        && num.bytes().all(|c| c.is_ascii_digit())
+        && all.contains(base)
+        && hints.words.iter().any(|w| LIMB.contains(&w.as_str()))
+}
+
+/// Structural bones, parents before children (iterative).
+pub fn topo_order(rig: &Rig) -> Vec<usize> {
+    let mut out = Vec::with_capacity(rig.len());
+    let mut stack: Vec<usize> = (0..rig.len())
+        .filter(|&i| rig.bones[i].structural && rig.s_parent[i].is_none())
+        .rev()
+        .collect();
+    while let Some(i) = stack.pop() {
+        out.push(i);
+        stack.extend(rig.s_children[i].iter().rev().copied());
+    }
+    out
+}
+
+/// All bones, parents before children (bone tree, not only structural).
+pub fn topo_all(rig: &Rig) -> Vec<usize> {
+    let n = rig.len();
+    let mut children = vec![Vec::new(); n];
+    for i in 0..n {
+        if let Some(p) = rig.bones[i].parent {
+            children[p].push(i);
+        }
+    }
+    let mut out = Vec::with_capacity(n);
+    let mut stack: Vec<usize> = (0..n)
+        .filter(|&i| rig.bones[i].parent.is_none())
+        .rev()
+        .collect();
+    while let Some(i) = stack.pop() {
+        out.push(i);
+        stack.extend(children[i].iter().rev().copied());
+    }
+    out
+}
+
+/// Percentile `q` (0..1) of an already sorted slice (linear interpolation); 0 when empty.
+pub fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let x = q.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
+    let (i, f) = (x.floor() as usize, x.fract());
+    let a = sorted[i];
+    let b = sorted[(i + 1).min(sorted.len() - 1)];
+    a + (b - a) * f
+}
+
+/// Sorts finite values (non-finite ones dropped).
+pub fn sorted(values: impl Iterator<Item = f64>) -> Vec<f64> {
+    let mut v: Vec<f64> = values.filter(|x| x.is_finite()).collect();
+    v.sort_by(f64::total_cmp);
+    v
+}

@@ -1,0 +1,467 @@
+//! The anatomy layer against the zoo's truth table (`../shared/assets/zoo/truth.json`): the
+//! coarse kind of every file, and on every humanoid the core roles with their sides (left
+//! listed first, the character's own left). The same layer drives the generator, so its
+//! report must say the same.
+
+use crate::common::shared_asset;
+use crate::generate::fixtures::{self, BoneDef, Build};
+use glam::Vec3;
+use ragdoll_tuner::anatomy::{Anatomy, Kind, LimbKind, Role, Side};
+use ragdoll_tuner::document::Document;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The file the loader may not read yet (compressed buffers), skipped only when it fails.
+const MAY_NOT_OPEN: &str = "q_dragon_meshopt.glb";
+
+struct Truth {
+    kind: BTreeMap<String, String>,
+    roles: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+}
+
+fn truth() -> Truth {
+    let text = std::fs::read_to_string(shared_asset("zoo/truth.json")).expect("truth.json");
+    let v: Value = serde_json::from_str(&text).expect("truth.json parses");
+    let kind = v["kind"]
+        .as_object()
+        .expect("kind table")
+        .iter()
+        .map(|(f, k)| (f.clone(), k.as_str().expect("kind").to_string()))
+        .collect();
+    let roles = v["roles"]
+        .as_object()
+        .expect("roles table")
+        .iter()
+        .map(|(f, t)| {
+            let table = t
+                .as_object()
+                .expect("role table")
+                .iter()
+                .map(|(r, names)| {
+                    let names = names.as_array().expect("bone list");
+                    let names = names.iter().map(|n| n.as_str().unwrap().to_string());
+                    (r.clone(), names.collect())
+                })
+                .collect();
+            (f.clone(), table)
+        })
+        .collect();
+    Truth { kind, roles }
+}
+
+/// What a detector says about one file: the coarse kind and each bone's role and side.
+struct Found {
+    kind: String,
+    bones: Vec<FoundBone>,
+}
+
+struct FoundBone {
+    name: String,
+    role: String,
+    side: Option<Side>,
+}
+
+/// Opens a zoo file; None (with the reason printed) only for the one file that may not open.
+fn open(file: &str) -> Option<Document> {
+    match Document::open(shared_asset(&format!("zoo/{file}"))) {
+        Ok(d) => Some(d),
+        Err(e) if file == MAY_NOT_OPEN => {
+            eprintln!("skipped {file}: it does not open yet ({e})");
+            None
+        }
+        Err(e) => panic!("{file} does not open: {e}"),
+    }
+}
+
+fn from_anatomy(doc: &Document, a: &Anatomy) -> Found {
+    Found {
+        kind: a.kind().coarse().name().to_string(),
+        bones: doc
+            .bone_ids()
+            .map(|id| FoundBone {
+                name: doc.bone(id).name.clone(),
+                role: a.role(id).name().to_string(),
+                side: a.side(id),
+            })
+            .collect(),
+    }
+}
+
+/// The mistakes on one file's core roles (empty when all are right).
+fn role_mistakes(found: &Found, table: &BTreeMap<String, Vec<String>>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (role, names) in table {
+        let sides: Vec<Option<Side>> = match names.len() {
+            1 => vec![None],
+            _ => vec![Some(Side::Left), Some(Side::Right)],
+        };
+        for (name, side) in names.iter().zip(sides) {
+            let Some(b) = found.bones.iter().find(|b| &b.name == name) else {
+                out.push(format!("no bone named {name}"));
+                continue;
+            };
+            if b.role != *role || b.side != side {
+                out.push(format!(
+                    "{name}: {} {:?}, want {role} {side:?}",
+                    b.role, b.side
+                ));
+            }
+            let others: Vec<&str> = found
+                .bones
+                .iter()
+                .filter(|o| o.name != *name && o.role == *role && o.side == side)
+                .map(|o| o.name.as_str())
+                .collect();
+            if !others.is_empty() {
+                out.push(format!("{role} {side:?} also on {others:?}"));
+            }
+        }
+    }
+    out
+}
+
+struct Score {
+    kinds: usize,
+    files: usize,
+    humanoids: usize,
+    humanoid_files: usize,
+    mistakes: Vec<String>,
+}
+
+fn score(found_of: impl Fn(&str, &Document) -> Found) -> Score {
+    let t = truth();
+    let mut s = Score {
+        kinds: 0,
+        files: 0,
+        humanoids: 0,
+        humanoid_files: 0,
+        mistakes: Vec::new(),
+    };
+    for (file, want) in &t.kind {
+        let Some(doc) = open(file) else { continue };
+        let found = found_of(file, &doc);
+        s.files += 1;
+        if found.kind == *want {
+            s.kinds += 1;
+        } else {
+            s.mistakes
+                .push(format!("{file}: kind {}, want {want}", found.kind));
+        }
+        if let Some(table) = t.roles.get(file) {
+            s.humanoid_files += 1;
+            let m = role_mistakes(&found, table);
+            if m.is_empty() {
+                s.humanoids += 1;
+            }
+            s.mistakes
+                .extend(m.into_iter().map(|m| format!("{file}: {m}")));
+        }
+    }
+    s
+}
+
+fn report(label: &str, s: &Score) -> String {
+    format!(
+        "{label}: kinds right {}/{}, humanoids with all core roles right {}/{}\n{}",
+        s.kinds,
+        s.files,
+        s.humanoids,
+        s.humanoid_files,
+        s.mistakes.join("\n")
+    )
+}
+
+#[test]
+fn anatomy_matches_the_zoo_truth() {
+    let s = score(|_, doc| from_anatomy(doc, &Anatomy::of(doc)));
+    let text = report("anatomy", &s);
+    eprintln!("{text}");
+    assert!(s.files >= 12, "{text}");
+    assert_eq!(s.kinds, s.files, "{text}");
+    assert_eq!(s.humanoids, s.humanoid_files, "{text}");
+}
+
+#[test]
+fn the_generator_reports_the_anatomy_roles() {
+    let s = score(|file, doc| {
+        let g = ragdoll_tuner::generate::generate(doc, &Default::default())
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        Found {
+            kind: g.report.character_type.name().to_string(),
+            bones: g
+                .report
+                .bones
+                .iter()
+                .map(|b| FoundBone {
+                    name: b.name.clone(),
+                    role: b.role.name().to_string(),
+                    side: b.side,
+                })
+                .collect(),
+        }
+    });
+    let text = report("generator", &s);
+    eprintln!("{text}");
+    assert_eq!(s.kinds, s.files, "{text}");
+    assert_eq!(s.humanoids, s.humanoid_files, "{text}");
+}
+
+#[test]
+fn a_vrm_map_names_the_bones_it_lists() {
+    let doc = open("vrm1_rigid_parts.vrm").expect("opens");
+    let a = Anatomy::of(&doc);
+    let id = |n: &str| doc.bone_by_name(n).expect(n);
+    assert_eq!(a.kind(), Kind::Biped);
+    for (name, role, side) in [
+        ("lower_arm.L", Role::Forearm, Some(Side::Left)),
+        ("foot.R", Role::Foot, Some(Side::Right)),
+        ("hips", Role::Pelvis, None),
+    ] {
+        assert_eq!(a.role(id(name)), role, "{name}");
+        assert_eq!(a.side(id(name)), side, "{name}");
+        assert!(
+            a.confidence(id(name)) >= 0.99,
+            "{name}: the map is the truth"
+        );
+    }
+}
+
+/// A synthetic skinned character, opened.
+fn synthetic(bones: &[BoneDef], names: bool) -> (tempfile::TempDir, Document) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("synthetic.glb");
+    let o = Build {
+        names,
+        vertices: 4000,
+        ..Build::default()
+    };
+    std::fs::write(&path, fixtures::glb(bones, o)).unwrap();
+    let doc = Document::open(&path).expect("opens");
+    (dir, doc)
+}
+
+fn bone(name: &str, parent: Option<usize>, head: [f32; 3], tail: [f32; 3], r: f32) -> BoneDef {
+    BoneDef {
+        name: name.into(),
+        parent,
+        head: Vec3::from_array(head),
+        tail: Vec3::from_array(tail),
+        radius: r,
+    }
+}
+
+/// A chain of `n` segments from `from` by `step`; returns the last index.
+fn chain(b: &mut Vec<BoneDef>, name: &str, parent: usize, from: Vec3, step: Vec3, n: usize) {
+    let mut p = parent;
+    for k in 0..n {
+        let head = from + step * k as f32;
+        let r = 0.25 * step.length();
+        b.push(bone(
+            &format!("{name}{k}"),
+            Some(p),
+            head.into(),
+            (head + step).into(),
+            r,
+        ));
+        p = b.len() - 1;
+    }
+}
+
+/// A spider-like body with `pairs` pairs of three-segment legs splayed out and down.
+fn legged(pairs: usize) -> Vec<BoneDef> {
+    let mut b = vec![bone("body", None, [0.0, 0.3, -0.3], [0.0, 0.3, 0.3], 0.12)];
+    for k in 0..pairs {
+        let z = -0.3 + 0.6 * k as f32 / (pairs - 1).max(1) as f32;
+        for x in [1.0f32, -1.0] {
+            let from = Vec3::new(0.1 * x, 0.3, z);
+            let (up, down) = (Vec3::new(0.15 * x, 0.1, 0.0), Vec3::new(0.1 * x, -0.2, 0.0));
+            b.push(bone("leg", Some(0), from.into(), (from + up).into(), 0.03));
+            let knee = from + up;
+            b.push(bone(
+                "leg",
+                Some(b.len() - 1),
+                knee.into(),
+                (knee + down).into(),
+                0.03,
+            ));
+            let ankle = knee + down;
+            let tip = Vec3::new(ankle.x + 0.08 * x, 0.0, ankle.z);
+            b.push(bone(
+                "leg",
+                Some(b.len() - 1),
+                ankle.into(),
+                tip.into(),
+                0.02,
+            ));
+        }
+    }
+    b.push(bone(
+        "head",
+        Some(0),
+        [0.0, 0.32, 0.3],
+        [0.0, 0.4, 0.45],
+        0.08,
+    ));
+    b
+}
+
+#[test]
+fn unnamed_creatures_by_their_legs() {
+    for (pairs, kind, legs) in [(4, Kind::MultiLegged, 8), (3, Kind::MultiLegged, 6)] {
+        let (_d, doc) = synthetic(&legged(pairs), false);
+        let a = Anatomy::of(&doc);
+        assert_eq!(a.kind(), kind, "{pairs} pairs");
+        let limbs = a.limbs();
+        let leg_limbs: Vec<_> = limbs.iter().filter(|l| l.kind.is_leg()).collect();
+        assert_eq!(leg_limbs.len(), legs, "{pairs} pairs");
+        let left = leg_limbs
+            .iter()
+            .filter(|l| l.side == Some(Side::Left))
+            .count();
+        assert_eq!(left, legs / 2, "half the legs on each side");
+        assert_eq!(
+            a.twins().len() >= 3 * legs / 2,
+            true,
+            "each leg segment has a twin"
+        );
+    }
+}
+
+#[test]
+fn a_legless_chain() {
+    let mut snake = vec![bone("root", None, [0.0, 0.05, 0.0], [0.0, 0.05, 0.2], 0.05)];
+    chain(
+        &mut snake,
+        "seg",
+        0,
+        Vec3::new(0.0, 0.05, 0.2),
+        Vec3::new(0.0, 0.0, 0.2),
+        6,
+    );
+    chain(
+        &mut snake,
+        "tail",
+        0,
+        Vec3::new(0.0, 0.05, 0.0),
+        Vec3::new(0.0, 0.0, -0.2),
+        5,
+    );
+    let (_d, doc) = synthetic(&snake, false);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Legless);
+    assert_eq!(a.kind().coarse().name(), "other");
+}
+
+#[test]
+fn a_winged_biped() {
+    let mut bird = vec![bone("hips", None, [0.0, 0.5, 0.0], [0.0, 0.6, 0.1], 0.1)];
+    bird.push(bone(
+        "chest",
+        Some(0),
+        [0.0, 0.6, 0.1],
+        [0.0, 0.7, 0.2],
+        0.1,
+    ));
+    bird.push(bone(
+        "head",
+        Some(1),
+        [0.0, 0.7, 0.2],
+        [0.0, 0.85, 0.3],
+        0.06,
+    ));
+    for (s, x) in [("L", 1.0f32), ("R", -1.0)] {
+        let wing = Vec3::new(0.05 * x, 0.68, 0.15);
+        chain(
+            &mut bird,
+            &format!("Wing.{s}."),
+            1,
+            wing,
+            Vec3::new(0.25 * x, 0.05, 0.0),
+            3,
+        );
+        let hip = Vec3::new(0.08 * x, 0.5, 0.0);
+        chain(
+            &mut bird,
+            &format!("Leg.{s}."),
+            0,
+            hip,
+            Vec3::new(0.0, -0.16, 0.0),
+            3,
+        );
+    }
+    let (_d, doc) = synthetic(&bird, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Winged);
+    let limbs = a.limbs();
+    let wings = limbs.iter().filter(|l| l.kind == LimbKind::Wing).count();
+    let legs = limbs.iter().filter(|l| l.kind == LimbKind::Leg).count();
+    assert_eq!((wings, legs), (2, 2));
+}
+
+/// The humanoid turned to face -Z: with names, sides come from the names; without, from the
+/// feet. Either way the character's own left is found and forward is -Z.
+#[test]
+fn a_character_facing_minus_z_keeps_its_sides() {
+    let turned: Vec<BoneDef> = fixtures::humanoid()
+        .into_iter()
+        .map(|mut b| {
+            b.head = Vec3::new(-b.head.x, b.head.y, -b.head.z);
+            b.tail = Vec3::new(-b.tail.x, b.tail.y, -b.tail.z);
+            b
+        })
+        .collect();
+    for names in [true, false] {
+        let (_d, doc) = synthetic(&turned, names);
+        let a = Anatomy::of(&doc);
+        assert_eq!(a.kind(), Kind::Biped, "names {names}");
+        assert!(
+            a.forward().z < -0.9,
+            "names {names}: forward {:?}",
+            a.forward()
+        );
+        let thighs = a.bones_with(Role::Thigh);
+        assert_eq!(thighs.len(), 2);
+        for t in thighs {
+            // The bone's index is the same with and without names: the Mixamo order.
+            let name = &fixtures::humanoid()[t.index()].name;
+            let want = if name.contains("Left") {
+                Side::Left
+            } else {
+                Side::Right
+            };
+            assert_eq!(a.side(t), Some(want), "names {names}: {name}");
+        }
+    }
+}
+
+/// A humanoid in a robe that reaches the ground below its feet: its legs do not reach the
+/// ground, so only its names can tell it is a biped.
+#[test]
+fn a_robed_humanoid_is_a_biped_by_its_names() {
+    let mut robed = fixtures::humanoid();
+    let spine = robed
+        .iter()
+        .position(|b| b.name.ends_with("Spine"))
+        .unwrap();
+    let from = Vec3::new(0.0, 1.05, -0.15);
+    chain(
+        &mut robed,
+        "Robe",
+        spine,
+        from,
+        Vec3::new(0.0, -0.3, -0.05),
+        5,
+    );
+    let (_d, doc) = synthetic(&robed, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped);
+    let id = |n: &str| doc.bone_by_name(n).expect(n);
+    assert_eq!(a.role(id("mixamorig:LeftLeg")), Role::Shin);
+    assert_eq!(a.side(id("mixamorig:LeftLeg")), Some(Side::Left));
+    assert!(a
+        .notes()
+        .iter()
+        .any(|n| n.text.contains("by its bone names")));
+    let (_d, doc) = synthetic(&robed, false);
+    assert_ne!(Anatomy::of(&doc).kind(), Kind::Biped, "without names");
+}
