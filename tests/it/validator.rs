@@ -22,6 +22,13 @@ fn ensure_validator() {
 }
 
 pub(crate) fn validate(file: &Path) -> serde_json::Value {
+    let report = report(file);
+    assert_eq!(report["errors"], 0, "{}: {report}", file.display());
+    report
+}
+
+/// The validator's report (`errors`, `warnings`, `messages`), whatever it finds.
+fn report(file: &Path) -> serde_json::Value {
     ensure_validator();
     let out = Command::new("node")
         .arg(validator_dir().join("validate.mjs"))
@@ -30,8 +37,27 @@ pub(crate) fn validate(file: &Path) -> serde_json::Value {
         .expect("node is needed to run the Khronos glTF validator");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|_| panic!("validator output: {}", String::from_utf8_lossy(&out.stderr)));
-    assert_eq!(report["errors"], 0, "{}: {report}", file.display());
     report
+}
+
+/// Every character of `../shared/assets` (the zoo included), generated and saved by the schema
+/// codec, gets no validator error its source did not have.
+#[test]
+fn every_generated_character_has_no_new_validator_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, src) in crate::codec::characters().into_iter().enumerate() {
+        let out = dir.path().join(format!("{i}.glb"));
+        crate::codec::generated(&src).write_to(&out).expect("write");
+        let (before, after) = (report(&src), report(&out));
+        let errors = |r: &serde_json::Value| r["errors"].as_u64().expect("a count");
+        assert!(
+            errors(&after) <= errors(&before),
+            "{}: {} errors, the source had {}: {after}",
+            src.display(),
+            errors(&after),
+            errors(&before)
+        );
+    }
 }
 
 #[test]
