@@ -23,3 +23,4 @@ pub mod presets;
 pub mod render;
 pub mod shapes;
 pub mod sim;
+pub mod timeline;

@@ -2,8 +2,9 @@
 //! Exit 0 when the run completes (fallen or not), 1 when the stability guard paused it.
 
 use super::poses::PoseWriter;
-use crate::document::UriPolicy;
+use crate::document::{Document, UriPolicy};
 use crate::sim::{ClipDriver, RootMode, SimSettings, Simulation};
+use crate::timeline::{self, BakeOptions, Recording};
 use anyhow::{anyhow, Context};
 use glam::Vec3;
 use serde_json::json;
@@ -50,6 +51,79 @@ pub struct SimulateArgs {
     /// (`step,time_s,bone,px,py,pz,qx,qy,qz,qw`).
     #[arg(long, value_name = "OUT")]
     pub poses: Option<PathBuf>,
+    /// Branch the run at T seconds: run to T, snapshot the simulation, apply the --set edits
+    /// there (pushes must come at T or later), and continue from the snapshot.
+    #[arg(long, value_name = "T")]
+    pub branch_at: Option<f64>,
+    /// Bake the run into a new animation clip NAME (a rotation channel per body, translation
+    /// for the root), added to the document written to -o OUT.
+    #[arg(long, value_name = "NAME", requires = "output")]
+    pub bake: Option<String>,
+    /// With --bake: where to write the document with the baked clip.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// With --bake: the first key's simulation time (s); default the start.
+    #[arg(long = "from", value_name = "S")]
+    pub bake_from: Option<f64>,
+    /// With --bake: the last key's simulation time (s); default the end.
+    #[arg(long = "to", value_name = "S")]
+    pub bake_to: Option<f64>,
+    /// With --bake: keys per second; default one key per simulation step.
+    #[arg(long, value_name = "N")]
+    pub fps: Option<f64>,
+}
+
+/// The branch of a run: the --set edits applied to a snapshot at `at_s`.
+struct Branch<'a> {
+    at_s: f64,
+    sets: &'a [String],
+    done: bool,
+}
+
+impl Branch<'_> {
+    /// At the branch time: the run continues from a snapshot, with the edits applied to the
+    /// document and to the snapshot's world.
+    fn take(&mut self, doc: &mut Document, sim: &mut Simulation) -> anyhow::Result<()> {
+        if self.done || sim.time_s() < self.at_s - 1e-9 {
+            return Ok(());
+        }
+        self.done = true;
+        let mut snapshot = sim.clone();
+        super::edit::apply_sets(doc, self.sets)?;
+        snapshot
+            .sync(doc)
+            .with_context(|| format!("--branch-at {}", self.at_s))?;
+        *sim = snapshot;
+        Ok(())
+    }
+}
+
+/// Bakes the recording into `doc` and writes it to `out`.
+fn bake_to_file(
+    doc: &mut Document,
+    rec: &Recording,
+    a: &SimulateArgs,
+    out: &Path,
+) -> anyhow::Result<()> {
+    let name = a.bake.clone().unwrap_or_default();
+    let opts = BakeOptions {
+        name: name.clone(),
+        from_s: a.bake_from,
+        to_s: a.bake_to,
+        fps: a.fps,
+    };
+    let baked = timeline::bake(doc, rec, &opts).with_context(|| format!("--bake {name}"))?;
+    doc.apply(&timeline::append_edit(doc, &baked, &name))
+        .with_context(|| format!("--bake {name}"))?;
+    doc.write_to(out)?;
+    eprintln!(
+        "baked '{name}': {} keys, {} rotation and {} translation channels, into {}",
+        baked.times_s.len(),
+        baked.rotations.len(),
+        baked.translations.len(),
+        out.display()
+    );
+    Ok(())
 }
 
 /// A timed impulse: `BONE:X,Y,Z@T` (N*s, world frame, seconds).
@@ -125,7 +199,23 @@ fn clip_driver(
 
 pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<ExitCode> {
     let mut doc = super::open(file, policy)?;
-    super::edit::apply_sets(&mut doc, &a.sets).with_context(|| format!("{}", file.display()))?;
+    let mut branch = match a.branch_at {
+        Some(t) if !(t.is_finite() && t >= 0.0) => {
+            return Err(anyhow!(
+                "--branch-at must be a non-negative number of seconds"
+            ))
+        }
+        Some(at_s) => Some(Branch {
+            at_s,
+            sets: &a.sets,
+            done: false,
+        }),
+        None => {
+            super::edit::apply_sets(&mut doc, &a.sets)
+                .with_context(|| format!("{}", file.display()))?;
+            None
+        }
+    };
     let pushes: Vec<Push> = a
         .pushes
         .iter()
@@ -147,6 +237,13 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
         if sim.body_handle(&p.bone).is_none() {
             return Err(anyhow!("--push: no bone named '{}' has a body", p.bone));
         }
+        if let Some(b) = branch.as_ref().filter(|b| p.at_s < b.at_s) {
+            return Err(anyhow!(
+                "--push at {} s comes before --branch-at {} s: a branch's pushes come at or after it",
+                p.at_s,
+                b.at_s
+            ));
+        }
     }
     let driver = clip_driver(&doc, a)?;
     let seconds = match (&driver, a.loops) {
@@ -158,6 +255,12 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
         }
         _ => a.seconds,
     };
+    if let Some(b) = branch.as_ref().filter(|b| b.at_s > seconds) {
+        return Err(anyhow!(
+            "--branch-at {} s is after the end of the run ({seconds} s)",
+            b.at_s
+        ));
+    }
     if driver
         .as_ref()
         .is_some_and(|d| d.root == RootMode::Kinematic)
@@ -181,7 +284,17 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
     if let Some(w) = &mut poses {
         w.write(&doc, &sim)?;
     }
+    let mut rec = a
+        .bake
+        .as_ref()
+        .map(|_| Recording::new(&sim, seconds + f64::from(sim.settings().dt_s)));
+    if let Some(r) = &mut rec {
+        r.push(&sim);
+    }
     while sim.steps() < steps {
+        if let Some(b) = &mut branch {
+            b.take(&mut doc, &mut sim)?;
+        }
         for (p, done) in pushes.iter().zip(pushed.iter_mut()) {
             if !*done && sim.time_s() >= p.at_s - 1e-6 {
                 sim.apply_impulse(&p.bone, p.impulse_n_s)?;
@@ -195,9 +308,15 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
         if let Some(w) = &mut poses {
             w.write(&doc, &sim)?;
         }
+        if let Some(r) = &mut rec {
+            r.push(&sim);
+        }
     }
     if let Some(w) = poses {
         w.finish()?;
+    }
+    if let (Some(r), Some(out)) = (&rec, &a.output) {
+        bake_to_file(&mut doc, r, a, out)?;
     }
     let wall_ms = t0.elapsed().as_secs_f64() * 1e3;
     let t = sim.telemetry();

@@ -34,6 +34,17 @@ pub enum Edit {
         target: EditTarget,
         extras: Option<Value>,
     },
+    /// Appends objects to top-level arrays of the glTF ([`APPENDABLE`]: new buffers, views,
+    /// accessors, animations; a baked clip), creating a missing array. Indices inside the new
+    /// objects are the caller's: they count from the arrays' current lengths.
+    Append {
+        arrays: Vec<(String, Vec<Value>)>,
+    },
+    /// Truncates top-level arrays back to these lengths (None removes the array): the inverse
+    /// of [`Edit::Append`].
+    Truncate {
+        lens: Vec<(String, Option<usize>)>,
+    },
     /// Several edits applied in order, all or nothing, as one command (one undo step).
     /// Its inverse is the group of the inverses in reverse order.
     Group(Vec<Edit>),
@@ -48,9 +59,13 @@ impl Edit {
             | Edit::Remove { target, .. }
             | Edit::ReplaceExtras { target, .. } => *target,
             Edit::Group(list) => list.first().map_or(EditTarget::Document, Edit::target),
+            Edit::Append { .. } | Edit::Truncate { .. } => EditTarget::Document,
         }
     }
 }
+
+/// The top-level arrays an [`Edit::Append`] may grow.
+pub const APPENDABLE: &[&str] = &["buffers", "bufferViews", "accessors", "animations"];
 
 /// Checks a key path against the schema, so a typo is refused rather than written: a key of
 /// the field table in the target's sections, or a whole object (`constraint`, `drive`,
@@ -158,6 +173,11 @@ impl Document {
     }
 
     fn apply_one(&mut self, edit: &Edit) -> Result<Edit, EditError> {
+        match edit {
+            Edit::Append { arrays } => return self.append(arrays),
+            Edit::Truncate { lens } => return self.truncate(lens),
+            _ => {}
+        }
         let target = edit.target();
         if let EditTarget::Node(n) = target {
             if n >= self.skeleton.nodes.len() {
@@ -202,12 +222,78 @@ impl Document {
                     remove_path(slot, &k);
                 }
             }
-            Edit::Group(_) => unreachable!("groups are split in apply_raw"),
+            Edit::Group(_) | Edit::Append { .. } | Edit::Truncate { .. } => {
+                unreachable!("groups are split in apply_raw; appends are applied above")
+            }
         }
         Ok(Edit::ReplaceExtras {
             target,
             extras: before,
         })
+    }
+
+    /// Appends objects to top-level arrays; the inverse truncates them back.
+    fn append(&mut self, arrays: &[(String, Vec<Value>)]) -> Result<Edit, EditError> {
+        let refuse = |key: &str, reason: &str| EditError::NotAnObject {
+            node: usize::MAX,
+            bone: "document".into(),
+            key: key.into(),
+            reason: reason.into(),
+        };
+        for (key, items) in arrays {
+            if !APPENDABLE.contains(&key.as_str()) {
+                return Err(refuse(
+                    key,
+                    "only buffers, bufferViews, accessors and animations grow",
+                ));
+            }
+            if items.iter().any(|v| !v.is_object())
+                || self.json.get(key).is_some_and(|a| !a.is_array())
+            {
+                return Err(refuse(key, "appends objects to an array"));
+            }
+        }
+        let root = self
+            .json
+            .as_object_mut()
+            .ok_or_else(|| refuse("", "the glTF root is not an object"))?;
+        let mut lens = Vec::new();
+        for (key, items) in arrays {
+            let before = root.get(key).and_then(Value::as_array).map(Vec::len);
+            lens.push((key.clone(), before));
+            let list = root
+                .entry(key.clone())
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(a) = list {
+                a.extend(items.iter().cloned());
+            }
+        }
+        lens.reverse();
+        Ok(Edit::Truncate { lens })
+    }
+
+    /// Truncates top-level arrays; the inverse appends what was cut.
+    fn truncate(&mut self, lens: &[(String, Option<usize>)]) -> Result<Edit, EditError> {
+        let mut arrays = Vec::new();
+        let root = self.json.as_object_mut().ok_or(EditError::NotAnObject {
+            node: usize::MAX,
+            bone: "document".into(),
+            key: String::new(),
+            reason: "the glTF root is not an object".into(),
+        })?;
+        for (key, len) in lens {
+            let cut: Vec<Value> = match (root.get_mut(key), len) {
+                (Some(Value::Array(a)), Some(n)) => a.split_off((*n).min(a.len())),
+                (Some(Value::Array(_)), None) => match root.shift_remove(key) {
+                    Some(Value::Array(a)) => a,
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            arrays.push((key.clone(), cut));
+        }
+        arrays.reverse();
+        Ok(Edit::Append { arrays })
     }
 
     /// The target for a bone's edits.

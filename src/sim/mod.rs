@@ -14,6 +14,7 @@ mod guard;
 mod joints;
 mod ragdoll;
 mod settings;
+mod snapshot;
 pub mod telemetry;
 pub mod world;
 

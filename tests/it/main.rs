@@ -22,5 +22,6 @@ mod mirror;
 mod redraw;
 mod save;
 mod sim;
+mod timeline;
 mod validator;
 mod workflow;

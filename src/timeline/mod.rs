@@ -1,0 +1,10 @@
+//! The simulation timeline, over the simulation layer: recording a run ([`record`]), and
+//! baking what the ragdoll did into a glTF animation clip ([`bake`]). Branching a run is a
+//! snapshot of the simulation (`Simulation::clone`, exact: a copy steps bit for bit as the
+//! original).
+
+pub mod bake;
+pub mod record;
+
+pub use bake::{append_edit, bake, BakeError, BakeOptions, Baked};
+pub use record::{Frame, Recording};
