@@ -188,7 +188,10 @@ fn a_baked_clip_matches_the_recorded_poses() {
                     let v = &values[4 * k..4 * k + 4];
                     let q = DQuat::from_xyzw(v[0].into(), v[1].into(), v[2].into(), v[3].into());
                     let want = pr.inverse() * rot;
-                    worst_deg = worst_deg.max(q.angle_between(want).to_degrees());
+                    // The angle of q⁻¹·want, well conditioned near zero (acos of a dot is not).
+                    let d = q.inverse() * want;
+                    let angle = 2.0 * d.xyz().length().atan2(d.w.abs());
+                    worst_deg = worst_deg.max(angle.to_degrees());
                 }
                 "translation" => {
                     let v = DVec3::new(
