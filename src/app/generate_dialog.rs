@@ -101,10 +101,9 @@ impl GenerateDialog {
         let result = generate::generate(&st.doc, &self.options);
         let msg = match result {
             Err(e) => format!("generate: {e}"),
-            Ok(g) => match st.history.apply(&mut st.doc, g.edit, None) {
+            Ok(g) => match st.execute(g.edit, None, "generated") {
                 Err(e) => format!("generate refused: {e}"),
                 Ok(()) => {
-                    st.doc_gen += 1;
                     let r = &g.report;
                     let cov = r
                         .coverage

@@ -3,12 +3,12 @@
 
 use crate::document::{Document, Edit, EditError, EditTarget};
 
-/// One undo step: the edits that undo it and those that redo it, each list applied in order
-/// (usually one `Edit::Group` each).
+/// One undo step: the edit that undoes it and the one that redoes it (usually an
+/// `Edit::Group` each, applied all or nothing by the document).
 #[derive(Debug, Clone)]
 struct Entry {
-    undo: Vec<Edit>,
-    redo: Vec<Edit>,
+    undo: Edit,
+    redo: Edit,
 }
 
 /// Every target an edit touches.
@@ -17,32 +17,6 @@ fn collect_targets(e: &Edit, out: &mut Vec<EditTarget>) {
         Edit::Group(list) => list.iter().for_each(|x| collect_targets(x, out)),
         other => out.push(other.target()),
     }
-}
-
-/// Puts back the extras saved before a group started. Restoring a value the document held a
-/// moment ago does not fail in practice; if it ever did, it is said on stderr (the group's
-/// own error is what the user is shown).
-fn rollback(doc: &mut Document, before: &[Edit]) {
-    for b in before.iter().rev() {
-        if let Err(e) = doc.apply(b) {
-            eprintln!("error: rolling back a refused group of edits failed: {e}");
-        }
-    }
-}
-
-/// Applies a step's edits; on a failure, the ones already applied are undone again.
-fn apply_all(doc: &mut Document, edits: &[Edit]) -> Result<Vec<Edit>, EditError> {
-    let mut inverses = Vec::with_capacity(edits.len());
-    for e in edits {
-        match doc.apply(e) {
-            Ok(inv) => inverses.push(inv),
-            Err(err) => {
-                rollback(doc, &inverses);
-                return Err(err);
-            }
-        }
-    }
-    Ok(inverses)
 }
 
 /// The undo and redo stacks.
@@ -55,27 +29,6 @@ pub struct History {
 }
 
 impl History {
-    /// Applies `edit`. With `merge` = Some(widget id) while that widget is being dragged, later
-    /// changes from the same drag fold into one entry (keeping the first change's inverse).
-    pub fn apply(
-        &mut self,
-        doc: &mut Document,
-        edit: Edit,
-        merge: Option<egui::Id>,
-    ) -> Result<(), EditError> {
-        let inverse = doc.apply(&edit)?;
-        self.redo.clear();
-        match (merge, self.open, self.undo.last_mut()) {
-            (Some(id), Some(open), Some(last)) if id == open => last.redo = vec![edit],
-            _ => self.undo.push(Entry {
-                undo: vec![inverse],
-                redo: vec![edit],
-            }),
-        }
-        self.open = merge;
-        Ok(())
-    }
-
     /// Records an edit the document has already taken (`redo` applied, `undo` its exact
     /// inverse from [`Document::apply`]). With `merge` = Some(widget id) while that widget is
     /// being dragged, it folds into the last entry: the entry keeps restoring the state from
@@ -86,21 +39,16 @@ impl History {
         match (merge, self.open, self.undo.last_mut()) {
             (Some(id), Some(open), Some(last)) if id == open => {
                 let mut old = Vec::new();
-                for e in &last.undo {
-                    collect_targets(e, &mut old);
-                }
+                collect_targets(&last.undo, &mut old);
                 let mut new = Vec::new();
                 collect_targets(&undo, &mut new);
                 if !new.iter().all(|t| old.contains(t)) {
-                    let before = std::mem::take(&mut last.undo);
-                    last.undo = vec![undo, Edit::Group(before)];
+                    let before = std::mem::replace(&mut last.undo, Edit::Group(Vec::new()));
+                    last.undo = Edit::Group(vec![undo, before]);
                 }
-                last.redo = vec![redo];
+                last.redo = redo;
             }
-            _ => self.undo.push(Entry {
-                undo: vec![undo],
-                redo: vec![redo],
-            }),
+            _ => self.undo.push(Entry { undo, redo }),
         }
         self.open = merge;
     }
@@ -120,12 +68,13 @@ impl History {
         !self.redo.is_empty()
     }
 
+    /// Undoes the last step (all of it or, on a failure, none of it).
     pub fn undo(&mut self, doc: &mut Document) -> Result<bool, EditError> {
         self.open = None;
         let Some(e) = self.undo.pop() else {
             return Ok(false);
         };
-        match apply_all(doc, &e.undo) {
+        match doc.apply(&e.undo) {
             Ok(redo) => {
                 self.redo.push(Entry { undo: e.undo, redo });
                 Ok(true)
@@ -137,12 +86,13 @@ impl History {
         }
     }
 
+    /// Redoes the last undone step (all of it or none of it).
     pub fn redo(&mut self, doc: &mut Document) -> Result<bool, EditError> {
         self.open = None;
         let Some(e) = self.redo.pop() else {
             return Ok(false);
         };
-        match apply_all(doc, &e.redo) {
+        match doc.apply(&e.redo) {
             Ok(undo) => {
                 self.undo.push(Entry { undo, redo: e.redo });
                 Ok(true)

@@ -219,10 +219,10 @@ impl EditorApp {
             sim.reset(&st.doc);
             moved = true;
             force = true;
-        } else if self.sim_seen.1 != st.doc_gen {
+        } else if self.sim_seen.1 != st.doc_gen() {
             sim.apply_edit(&st.doc);
         }
-        self.sim_seen = (st.bones_gen, st.doc_gen);
+        self.sim_seen = (st.bones_gen, st.doc_gen());
         if std::mem::take(&mut self.sim.step_once) {
             sim.single_step(&st.doc, &self.sim);
             moved = true;
@@ -285,7 +285,7 @@ impl EditorApp {
         let st = &self.state;
         if self.sim_seen.0 != st.bones_gen {
             sim.reset(&st.doc);
-            self.sim_seen = (st.bones_gen, st.doc_gen);
+            self.sim_seen = (st.bones_gen, st.doc_gen());
         }
         let controls = SimControls {
             playing: true,

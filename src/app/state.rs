@@ -31,8 +31,6 @@ pub struct EditorState {
     /// The name typed for a new user preset.
     pub preset_name: String,
     pub history: History,
-    /// Bumped on every document change (load, edit, undo): derived views rebuild on change.
-    pub doc_gen: u64,
     /// Bumped when a different document is loaded.
     pub load_gen: u64,
     /// Bumped whenever bone ids may have changed meaning: a load, or a Save As that
@@ -56,7 +54,7 @@ pub struct EditorState {
     pub loaded_geometry: Option<Result<Geometry, String>>,
     /// Unsaved edits found in an autosave sidecar, offered for recovery.
     pub recovery: Option<Vec<Edit>>,
-    /// `doc_gen` at the last autosave, and when it was written.
+    /// The document's revision at the last autosave, and when it was written.
     autosaved: (u64, Instant),
 }
 
@@ -70,7 +68,6 @@ impl EditorState {
             twin_cache: Default::default(),
             preset_name: String::new(),
             history: History::default(),
-            doc_gen: 1,
             load_gen: 1,
             bones_gen: 1,
             recent: Vec::new(),
@@ -97,7 +94,7 @@ impl EditorState {
     /// it is due: an idle window draws no frames, and the last edit must still reach the
     /// sidecar within the interval.
     pub fn autosave_tick(&mut self, ctx: &egui::Context) {
-        if !self.doc.is_dirty() || self.autosaved.0 == self.doc_gen {
+        if !self.doc.is_dirty() || self.autosaved.0 == self.doc_gen() {
             return;
         }
         let since = self.autosaved.1.elapsed();
@@ -112,7 +109,7 @@ impl EditorState {
         if let Err(e) = autosave::write(&self.doc) {
             self.status = format!("autosave failed: {e}");
         }
-        self.autosaved = (self.doc_gen, Instant::now());
+        self.autosaved = (self.doc_gen(), Instant::now());
     }
 
     /// Applies (true) or discards (false) the edits found in the sidecar.
@@ -123,14 +120,9 @@ impl EditorState {
         if recover {
             // One group: all of the autosave or none of it, undone in one step.
             let n = edits.len();
-            let group = Edit::Group(edits);
-            match self.doc.apply(&group) {
-                Ok(undo) => {
-                    self.history.record(undo, group, None);
-                    self.doc_gen += 1;
-                    self.status = format!("recovered {n} unsaved change(s)");
-                }
-                Err(err) => self.status = format!("recovery failed, nothing changed: {err}"),
+            let done = format!("recovered {n} unsaved change(s)");
+            if let Err(err) = self.execute(Edit::Group(edits), None, done) {
+                self.status = format!("recovery failed, nothing changed: {err}");
             }
         } else {
             autosave::remove(&self.doc.path);
@@ -208,7 +200,6 @@ impl EditorState {
     pub fn undo(&mut self) {
         match self.history.undo(&mut self.doc) {
             Ok(true) => {
-                self.doc_gen += 1;
                 self.status = "undone".into();
             }
             Ok(false) => self.status = "nothing to undo".into(),
@@ -219,11 +210,38 @@ impl EditorState {
     pub fn redo(&mut self) {
         match self.history.redo(&mut self.doc) {
             Ok(true) => {
-                self.doc_gen += 1;
                 self.status = "redone".into();
             }
             Ok(false) => self.status = "nothing to redo".into(),
             Err(e) => self.status = format!("redo failed: {e}"),
+        }
+    }
+
+    /// The document's revision: derived views (simulation, viewport, autosave) rebuild when it
+    /// changes; every edit, undo and load changes it.
+    pub fn doc_gen(&self) -> u64 {
+        self.doc.revision()
+    }
+
+    /// The one path of every edit: applies it as one command, records it for undo (a drag,
+    /// `merge`, stays one step), and says `done` in the status bar, or why it was refused
+    /// (then nothing changed).
+    pub fn execute(
+        &mut self,
+        edit: Edit,
+        merge: Option<egui::Id>,
+        done: impl Into<String>,
+    ) -> Result<(), crate::document::EditError> {
+        match self.doc.apply(&edit) {
+            Ok(undo) => {
+                self.history.record(undo, edit, merge);
+                self.status = done.into();
+                Ok(())
+            }
+            Err(e) => {
+                self.status = format!("refused: {e}");
+                Err(e)
+            }
         }
     }
 
@@ -235,7 +253,6 @@ impl EditorState {
         self.multi = Default::default();
         self.doc = doc;
         self.history.clear();
-        self.doc_gen += 1;
         self.load_gen += 1;
         self.bones_gen += 1;
         self.reset_symmetric();
@@ -295,7 +312,6 @@ impl EditorState {
                     self.multi = Default::default();
                     self.bones_gen += 1;
                 }
-                self.doc_gen += 1;
             }
             Err(e) => self.status = format!("save failed: {e}"),
         }

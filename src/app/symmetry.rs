@@ -79,39 +79,21 @@ impl EditorState {
         bones: &[BoneId],
         merge: Option<egui::Id>,
     ) -> Result<(), EditError> {
-        let first = Edit::Group(edits);
-        let undo_first = self.doc.apply(&first)?;
         let pairs = if self.symmetric {
             self.twin_pairs()
         } else {
             Vec::new()
         };
-        let mirrored: Vec<Edit> = bones
-            .iter()
-            .filter_map(|&b| Some((b, mirror::twin_of(&pairs, b)?)))
-            .filter(|(_, t)| !bones.contains(t))
-            .flat_map(|(b, t)| mirror::mirror_bone(&self.doc, b, t, &pairs))
-            .collect();
-        let (undo, redo) = if mirrored.is_empty() {
-            (undo_first, first)
-        } else {
-            let second = Edit::Group(mirrored);
-            match self.doc.apply(&second) {
-                Ok(undo_second) => (
-                    Edit::Group(vec![undo_second, undo_first]),
-                    Edit::Group(vec![first, second]),
-                ),
-                Err(e) => {
-                    if let Err(r) = self.doc.apply(&undo_first) {
-                        eprintln!("error: rolling back a refused mirrored edit failed: {r}");
-                    }
-                    self.doc_gen += 1;
-                    return Err(e);
-                }
-            }
+        let mirror = |doc: &crate::document::Document| -> Vec<Edit> {
+            bones
+                .iter()
+                .filter_map(|&b| Some((b, mirror::twin_of(&pairs, b)?)))
+                .filter(|(_, t)| !bones.contains(t))
+                .flat_map(|(b, t)| mirror::mirror_bone(doc, b, t, &pairs))
+                .collect()
         };
+        let (undo, redo) = self.doc.apply_then(&Edit::Group(edits), mirror)?;
         self.history.record(undo, redo, merge);
-        self.doc_gen += 1;
         Ok(())
     }
 
@@ -122,15 +104,8 @@ impl EditorState {
             self.status = "nothing to change".into();
             return;
         }
-        let edit = Edit::Group(edits);
-        match self.doc.apply(&edit) {
-            Ok(undo) => {
-                self.history.record(undo, edit, None);
-                self.doc_gen += 1;
-                self.status = done;
-            }
-            Err(e) => self.status = format!("refused: {e}"),
-        }
+        // A refusal is reported in the status bar by `execute`.
+        self.execute(Edit::Group(edits), None, done).ok();
     }
 
     /// "Mirror to other side": each selected bone's physics onto its twin.

@@ -171,7 +171,7 @@ impl Viewport {
             }
         }
         let chosen = st.selected_bones();
-        let key = (st.doc_gen, self.pose_gen, chosen.clone(), self.all_joints);
+        let key = (st.doc_gen(), self.pose_gen, chosen.clone(), self.all_joints);
         if key != self.seen {
             self.seen = key;
             let (rest, pose) = (&self.rest.world_from_bone, &self.pose.world_from_bone);

@@ -146,7 +146,45 @@ impl Document {
         let inverse = self.apply_raw(edit)?;
         self.edits_since_save += 1;
         self.analyse();
+        self.bump_revision();
         Ok(inverse)
+    }
+
+    /// Applies `first`, then the edits `then` derives from the result (a symmetric edit's
+    /// mirror onto the twins), all or nothing, as one command: returns (undo, redo). On any
+    /// failure nothing has changed.
+    pub fn apply_then(
+        &mut self,
+        first: &Edit,
+        then: impl FnOnce(&Document) -> Vec<Edit>,
+    ) -> Result<(Edit, Edit), EditError> {
+        let undo_first = self.apply_raw(first)?;
+        self.analyse();
+        let derived = then(self);
+        if derived.is_empty() {
+            self.edits_since_save += 1;
+            self.bump_revision();
+            return Ok((undo_first, first.clone()));
+        }
+        let second = Edit::Group(derived);
+        match self.apply_raw(&second) {
+            Ok(undo_second) => {
+                self.edits_since_save += 1;
+                self.analyse();
+                self.bump_revision();
+                Ok((
+                    Edit::Group(vec![undo_second, undo_first]),
+                    Edit::Group(vec![first.clone(), second]),
+                ))
+            }
+            Err(e) => {
+                // Inverses are whole-extras replacements of targets just written: they cannot
+                // fail, and a failure here would leave nothing to restore.
+                self.apply_raw(&undo_first).ok();
+                self.analyse();
+                Err(e)
+            }
+        }
     }
 
     /// Applies an edit to the JSON only (no re-analysis), returning its inverse.

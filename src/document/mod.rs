@@ -78,6 +78,16 @@ pub struct Document {
     pub diagnostics: Vec<Diagnostic>,
     /// Count of edits applied since load or the last save.
     edits_since_save: usize,
+    /// Changes with every change of content (load, edit, undo): unique across documents, so
+    /// views derived from a document rebuild exactly when it changes ([`Document::revision`]).
+    revision: u64,
+}
+
+/// The next document revision (one counter for all documents).
+static NEXT_REVISION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn next_revision() -> u64 {
+    NEXT_REVISION.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl Document {
@@ -150,6 +160,7 @@ impl Document {
             schema_version: 1,
             diagnostics: Vec::new(),
             edits_since_save: 0,
+            revision: next_revision(),
         };
         doc.analyse();
         Ok(doc)
@@ -258,6 +269,16 @@ impl Document {
     /// The GLB BIN chunk's bytes, if the file has one (read on first use).
     pub fn bin(&self) -> Result<Option<&[u8]>, DocError> {
         self.bin.as_ref().map(bin::BinChunk::bytes).transpose()
+    }
+
+    /// The document's revision: it changes with every change of its content (an edit, an
+    /// undo, another document) and only then.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    pub(crate) fn bump_revision(&mut self) {
+        self.revision = next_revision();
     }
 
     /// True when edits were applied since load or the last save.
