@@ -5,6 +5,7 @@ pub mod autosave;
 mod balance;
 mod clip_link;
 mod clip_panel;
+pub mod commands;
 mod diagnostics;
 pub mod files;
 pub mod generate_dialog;
@@ -331,7 +332,14 @@ impl EditorApp {
         egui::Panel::top("menu")
             .frame(unfilled_side(ui))
             .show(ui, |ui| {
-                menu::bar(ui, st, &mut self.files, &mut self.generate)
+                let egui = ui.ctx().clone();
+                let mut cx = commands::Context {
+                    st,
+                    files: &mut self.files,
+                    generate: &mut self.generate,
+                    egui: &egui,
+                };
+                menu::bar(ui, &mut cx)
             });
         egui::Panel::bottom("status")
             .frame(unfilled_side(ui))
@@ -488,7 +496,12 @@ impl eframe::App for EditorApp {
         }
         let started = Instant::now();
         self.close_guard(&ctx);
-        menu::shortcuts(&ctx, &mut self.state);
+        commands::shortcuts(&mut commands::Context {
+            st: &mut self.state,
+            files: &mut self.files,
+            generate: &mut self.generate,
+            egui: &ctx,
+        });
         if std::mem::take(&mut self.state.wants_save_as) {
             self.files.ask(files::PathAction::SaveAs, &mut self.state);
         }

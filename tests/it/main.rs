@@ -4,6 +4,7 @@ mod anatomy;
 mod animation;
 mod cli;
 mod codec;
+mod commands;
 mod common;
 mod diagnostics;
 mod editor;

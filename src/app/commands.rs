@@ -1,0 +1,200 @@
+//! The editor's commands in one table: each with its label, keyboard shortcuts, when it is
+//! enabled, and what it runs. The menus and the keyboard shortcuts are made from it (and the
+//! tests click its labels), so a shortcut shown in a menu is the one that works. Shortcut
+//! labels come from egui's formatter, never typed text.
+
+use super::files::{Files, PathAction};
+use super::generate_dialog::GenerateDialog;
+use super::state::EditorState;
+use crate::mirror::Direction;
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+/// An editor command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    Open,
+    OpenPath,
+    Save,
+    SaveAs,
+    ExportGlb,
+    Quit,
+    Undo,
+    Redo,
+    CopyJoint,
+    PasteJoint,
+    GenerateRagdoll,
+    MirrorSelection,
+    MirrorLeftToRight,
+    MirrorRightToLeft,
+}
+
+/// What a command works on.
+pub struct Context<'a> {
+    pub st: &'a mut EditorState,
+    pub files: &'a mut Files,
+    pub generate: &'a mut GenerateDialog,
+    pub egui: &'a egui::Context,
+}
+
+const fn ctrl(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::COMMAND, key)
+}
+
+const fn ctrl_shift(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), key)
+}
+
+impl Command {
+    /// Every command, in menu order.
+    pub const ALL: &'static [Command] = &[
+        Command::Open,
+        Command::OpenPath,
+        Command::Save,
+        Command::SaveAs,
+        Command::ExportGlb,
+        Command::Quit,
+        Command::Undo,
+        Command::Redo,
+        Command::CopyJoint,
+        Command::PasteJoint,
+        Command::GenerateRagdoll,
+        Command::MirrorSelection,
+        Command::MirrorLeftToRight,
+        Command::MirrorRightToLeft,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Command::Open => "Open…",
+            Command::OpenPath => "Open path…",
+            Command::Save => "Save",
+            Command::SaveAs => "Save As…",
+            Command::ExportGlb => "Export GLB…",
+            Command::Quit => "Quit",
+            Command::Undo => "Undo",
+            Command::Redo => "Redo",
+            Command::CopyJoint => "Copy joint",
+            Command::PasteJoint => "Paste joint",
+            Command::GenerateRagdoll => "Generate ragdoll…",
+            Command::MirrorSelection => "Mirror to other side",
+            Command::MirrorLeftToRight => "Mirror side L to R",
+            Command::MirrorRightToLeft => "Mirror side R to L",
+        }
+    }
+
+    /// The keyboard shortcuts, the first one shown in menus.
+    pub fn shortcuts(self) -> &'static [KeyboardShortcut] {
+        const SAVE: &[KeyboardShortcut] = &[ctrl(Key::S)];
+        const UNDO: &[KeyboardShortcut] = &[ctrl(Key::Z)];
+        const REDO: &[KeyboardShortcut] = &[ctrl_shift(Key::Z), ctrl(Key::Y)];
+        const OPEN: &[KeyboardShortcut] = &[ctrl(Key::O)];
+        match self {
+            Command::Save => SAVE,
+            Command::Undo => UNDO,
+            Command::Redo => REDO,
+            Command::Open => OPEN,
+            _ => &[],
+        }
+    }
+
+    /// A tooltip, where the label needs one.
+    pub fn hover(self) -> Option<&'static str> {
+        match self {
+            Command::MirrorSelection => {
+                Some("Mirror the selected bones' collider, limits and drive onto their twins")
+            }
+            Command::CopyJoint => Some("Copy the selected joint's limits and drive gains"),
+            Command::PasteJoint => Some("Paste the copied limits and gains onto the selection"),
+            _ => None,
+        }
+    }
+
+    /// Whether the command can run now.
+    pub fn enabled(self, st: &mut EditorState) -> bool {
+        let jointed = st
+            .selection
+            .is_some_and(|id| st.doc.bone(id).constraint().is_some());
+        match self {
+            Command::Undo => st.history.can_undo(),
+            Command::Redo => st.history.can_redo(),
+            Command::CopyJoint => jointed,
+            Command::PasteJoint => st.selection.is_some() && st.joint_clipboard.is_some(),
+            Command::MirrorSelection => st.selection.is_some() && !st.twin_pairs().is_empty(),
+            Command::MirrorLeftToRight | Command::MirrorRightToLeft => !st.twin_pairs().is_empty(),
+            _ => true,
+        }
+    }
+
+    /// Runs the command (the caller checked [`Command::enabled`]).
+    pub fn run(self, cx: &mut Context) {
+        let st = &mut *cx.st;
+        match self {
+            Command::Open => cx.files.ask(PathAction::Open, st),
+            Command::OpenPath => cx.files.typed = Some((PathAction::Open, String::new())),
+            Command::Save => st.save(),
+            Command::SaveAs => cx.files.ask(PathAction::SaveAs, st),
+            Command::ExportGlb => cx.files.ask(PathAction::ExportGlb, st),
+            Command::Quit => cx.egui.send_viewport_cmd(egui::ViewportCommand::Close),
+            Command::Undo => st.undo(),
+            Command::Redo => st.redo(),
+            Command::CopyJoint => st.copy_joint(),
+            Command::PasteJoint => st.paste_joint(),
+            Command::GenerateRagdoll => cx.generate.open(),
+            Command::MirrorSelection => st.mirror_selection(),
+            Command::MirrorLeftToRight => st.mirror_whole_side(Direction::LeftToRight),
+            Command::MirrorRightToLeft => st.mirror_whole_side(Direction::RightToLeft),
+        }
+    }
+
+    /// The text a menu shows for the first shortcut, from egui's formatter ("" for none).
+    pub fn shortcut_text(self, ctx: &egui::Context) -> String {
+        self.shortcuts()
+            .first()
+            .map_or_else(String::new, |s| ctx.format_shortcut(s))
+    }
+}
+
+/// A menu item for `cmd`: its label, shortcut text, enabled state and tooltip; runs it when
+/// clicked.
+pub fn menu_item(ui: &mut egui::Ui, cmd: Command, cx: &mut Context) {
+    let enabled = cmd.enabled(cx.st);
+    let shortcut = cmd.shortcut_text(ui.ctx());
+    let mut button = egui::Button::new(cmd.label());
+    if !shortcut.is_empty() {
+        button = button.shortcut_text(shortcut);
+    }
+    let mut r = ui.add_enabled(enabled, button);
+    if let Some(h) = cmd.hover() {
+        r = r.on_hover_text(h);
+    }
+    if r.clicked() {
+        cmd.run(cx);
+    }
+}
+
+/// Every (command, shortcut) pair, those with more modifiers first: egui matches a shortcut
+/// ignoring extra Shift, so Ctrl+Shift+Z must be taken before Ctrl+Z can take it.
+pub fn shortcut_order() -> Vec<(Command, KeyboardShortcut)> {
+    let mut all: Vec<(Command, KeyboardShortcut)> = Command::ALL
+        .iter()
+        .flat_map(|&c| c.shortcuts().iter().map(move |&s| (c, s)))
+        .collect();
+    let weight = |m: Modifiers| {
+        [m.alt, m.ctrl || m.command || m.mac_cmd, m.shift]
+            .iter()
+            .filter(|&&x| x)
+            .count()
+    };
+    all.sort_by_key(|(_, s)| std::cmp::Reverse(weight(s.modifiers)));
+    all
+}
+
+/// Runs the commands whose shortcut was pressed this frame. A pressed shortcut is taken even
+/// when its command is disabled (Ctrl+Shift+Z with nothing to redo must not undo).
+pub fn shortcuts(cx: &mut Context) {
+    for (cmd, s) in shortcut_order() {
+        if cx.egui.input_mut(|i| i.consume_shortcut(&s)) && cmd.enabled(cx.st) {
+            cmd.run(cx);
+        }
+    }
+}
