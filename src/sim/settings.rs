@@ -224,13 +224,19 @@ impl SimSettings {
         }
     }
 
-    /// The inertia floor for this character: inertia scales with mass times length squared,
-    /// so the floor is `inertia_floor_kg_m2` times `mass_unit` times `length_unit`^2 (kg*m^2).
-    /// A generated character's mass goes with its size cubed, which makes this size^5; a
-    /// root scaled over unchanged masses gets size^2 (size^5 froze a 10x mannequin: its 1 kg
-    /// hands got the inertia of 1000 kg ones).
+    /// The inertia floor for this character (kg*m^2): `inertia_floor_kg_m2` at the reference
+    /// size and mass. Inertia scales with mass times length squared; a generated character's
+    /// mass goes with its size cubed, so its floor goes with size^5. A character much lighter
+    /// than its size implies (a root scaled by 10 over unchanged masses: 1/1000 of the mass
+    /// a generator would give) gets at most twice the floor of its own mass times size^2:
+    /// size^5 alone gave such a mannequin's 1 kg hands the inertia of 1000 kg ones, and it
+    /// froze. Within a factor of two of the implied mass (`length_unit` is measured from
+    /// the colliders' extent, the mass from the file), the floor stays size^5, the floor
+    /// the shipped characters were tuned with.
     pub fn inertia_floor(&self) -> f32 {
-        self.inertia_floor_kg_m2 * self.mass_scale() * self.unit().powi(2)
+        let by_size = self.unit().powi(5);
+        let by_mass = 2.0 * self.mass_scale() * self.unit().powi(2);
+        self.inertia_floor_kg_m2 * by_size.min(by_mass)
     }
 
     /// The heaviest body the simulation takes at this size (kg): 1e9 kg for a 1.75 m
