@@ -49,12 +49,17 @@ struct BoneReport<'a> {
     collision_mask: Option<&'a str>,
 }
 
-/// A collider with its placement resolved (defaults applied).
+/// A collider with its placement resolved (defaults applied). `shape` and `offset` are in
+/// the bone's own units (the file's numbers); `world_scale` is the factor the bone's world
+/// transform multiplies them by, and `world_shape` the shape in world units (metres), as
+/// the simulation builds it.
 #[derive(Serialize)]
 struct ColliderReport<'a> {
     #[serde(flatten)]
     shape: &'a ColliderShape,
     offset: Placement,
+    world_scale: f64,
+    world_shape: ColliderShape,
 }
 
 #[derive(Serialize)]
@@ -113,6 +118,8 @@ fn bone_report(doc: &Document, id: BoneId) -> BoneReport<'_> {
                 translation: place.translation.to_array(),
                 rotation: place.rotation.to_array(),
             },
+            world_scale: doc.bone_world_scale(id).factor,
+            world_shape: doc.world_shape(id, &c.shape),
         }
     });
     BoneReport {
@@ -182,7 +189,7 @@ fn print_text(doc: &Document) {
         match &p.collider {
             Some(c) => println!(
                 "          collider {}  mass {} kg  group {}  mask {}",
-                shape_text(&c.shape),
+                shape_text(doc, id, &c.shape),
                 p.mass,
                 p.collision_group,
                 p.collision_mask
@@ -206,15 +213,30 @@ fn print_text(doc: &Document) {
     }
 }
 
-fn shape_text(s: &crate::document::ColliderShape) -> String {
+/// A shape in world units (metres, as simulated); under a scaled node also the file's own
+/// numbers, labelled as bone units.
+fn shape_text(doc: &Document, id: BoneId, s: &ColliderShape) -> String {
+    let k = doc.bone_world_scale(id).factor;
+    let world = sizes_text(&doc.world_shape(id, s), "m");
+    if (k - 1.0).abs() <= 1e-9 {
+        world
+    } else {
+        format!(
+            "{world} (file: {}, world scale {k})",
+            sizes_text(s, "bone units")
+        )
+    }
+}
+
+fn sizes_text(s: &ColliderShape, unit: &str) -> String {
     use crate::document::ColliderShape::*;
     match s {
         Capsule {
             radius,
             half_height,
-        } => format!("capsule radius {radius} m half_height {half_height} m"),
-        Sphere { radius } => format!("sphere radius {radius} m"),
-        Box { half_extents } => format!("box half_extents {half_extents:?} m"),
+        } => format!("capsule radius {radius} {unit} half_height {half_height} {unit}"),
+        Sphere { radius } => format!("sphere radius {radius} {unit}"),
+        Box { half_extents } => format!("box half_extents {half_extents:?} {unit}"),
     }
 }
 

@@ -33,12 +33,21 @@ pub struct Gains {
     pub follow_strength: f64,
 }
 
-/// Gains for a joint holding `mass_kg` at `lever` (file units as metres).
-pub fn gains(mass_kg: f64, lever: f64) -> Gains {
+/// The simulation's default inertia floor for a 1.75 m, 70 kg character (kg*m^2; it scales
+/// with size^5): every body it simulates turns at least this heavily, so a drive on a light
+/// hand must move that, not the hand's own m*L^2 (`sim::SimSettings::inertia_floor_kg_m2`).
+pub const SIM_INERTIA_FLOOR_KG_M2: f64 = 0.02;
+
+/// Gains for a joint holding `mass_kg` at `lever` (file units as metres), that turns the
+/// inertia `inertia` (kg*m^2: what it must move, the subtree about the joint with each
+/// body's floor; at least `mass_kg * lever^2`). The stiffness holds the load against
+/// gravity; the damping and the follow strength are sized on the inertia, so a light distal
+/// body on the simulation's inertia floor gets the bandwidth it needs to follow a clip.
+pub fn gains(mass_kg: f64, lever: f64, inertia: f64) -> Gains {
     let load = mass_kg * GRAVITY_M_S2 * lever;
     let stiffness = STIFFNESS_PER_LOAD * load;
-    let inertia = mass_kg * lever * lever;
-    // Natural frequency^2 of the drive on this load: stiffness / inertia = 12 g / lever.
+    let inertia = inertia.max(mass_kg * lever * lever);
+    // Natural frequency^2 of the drive on this load (12 g / lever for a point mass).
     let omega2 = if inertia > 0.0 {
         stiffness / inertia
     } else {
@@ -88,8 +97,8 @@ mod tests {
 
     #[test]
     fn gains_grow_with_load() {
-        let a = gains(10.0, 0.5);
-        let b = gains(20.0, 0.5);
+        let a = gains(10.0, 0.5, 0.0);
+        let b = gains(20.0, 0.5, 0.0);
         assert!((b.stiffness / a.stiffness - 2.0).abs() < 1e-9);
         let g = balance_gains(REFERENCE_MASS_KG, REFERENCE_HEIGHT_M);
         assert!((g.upright_kp - 3000.0).abs() < 1e-9);

@@ -315,7 +315,7 @@ fn build_bodies(
                 shape,
                 mass_kg: 0.0,
                 joint: None,
-                gains: drives::gains(0.0, 0.0),
+                gains: drives::gains(0.0, 0.0, 0.0),
                 group: String::new(),
             }
         })
@@ -394,6 +394,8 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
         })
         .count()
         .max(1);
+    let size = a.height / mass::REFERENCE_HEIGHT_M;
+    let floor = drives::SIM_INERTIA_FLOOR_KG_M2 * size.powi(5);
     for k in 0..n {
         let bone = list[k].bone;
         let joint_pos = rig.bones[bone].pos;
@@ -406,6 +408,7 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
             a.role[bone],
             Role::Thigh | Role::Shin | Role::Foot | Role::UpperArm | Role::Forearm | Role::Hand
         );
+        let inertia = subtree_inertia(list, k, joint_pos, floor);
         let (m, lever) = if stance {
             (
                 total / legs as f64,
@@ -415,9 +418,27 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
             let c = sub_c[k] / sub_m[k].max(1e-12);
             (sub_m[k], c.distance(joint_pos).max(0.05 * a.height))
         };
-        list[k].gains = drives::gains(m, lever);
+        list[k].gains = drives::gains(m, lever, inertia);
     }
     symmetry::even_gains(a, list);
+}
+
+/// The inertia body `k`'s joint turns (kg*m^2): each body of its subtree as a point mass at
+/// its centre about `joint`, plus the simulation's inertia floor per body.
+fn subtree_inertia(list: &[Body], k: usize, joint: DVec3, floor: f64) -> f64 {
+    let in_subtree = |mut i: usize| loop {
+        if i == k {
+            return true;
+        }
+        match list[i].parent {
+            Some(p) => i = p,
+            None => return false,
+        }
+    };
+    (0..list.len())
+        .filter(|&i| in_subtree(i))
+        .map(|i| list[i].mass_kg * list[i].shape.fit.center.distance_squared(joint) + floor)
+        .sum()
 }
 
 /// Bodies closer than this share of the height at rest count as overlapping (their groups

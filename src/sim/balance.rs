@@ -7,7 +7,8 @@
 //!   grounded feet, capped at `ankle_max_torque`, on the pelvis and opposite, split over the
 //!   grounded feet.
 //!
-//! "Fell": the pelvis below 50% of its rest height, or the torso tilted past 60 degrees.
+//! "Fell": the pelvis below 50% of its rest height, or the torso tilted past 60 degrees from
+//! its rest orientation, both measured from the character's own rest pose (`fall.rs`).
 //! After a fall the upright joint is disabled.
 //!
 //! The bones: the document's balance settings; without settings, the default names when
@@ -61,9 +62,6 @@ pub(crate) struct BalanceRig {
     pub pelvis: Option<usize>,
     pub feet: Vec<usize>,
     pub foot_names: Vec<String>,
-    /// The torso body's rest "up" direction in its own frame.
-    pub torso_up_in_body: Vec3,
-    pub rest_pelvis_height_m: f32,
     pub anchor: Option<RigidBodyHandle>,
     pub upright: Option<ImpulseJointHandle>,
     pub upright_enabled: bool,
@@ -196,8 +194,6 @@ impl BalanceRig {
             pelvis: None,
             feet: Vec::new(),
             foot_names: Vec::new(),
-            torso_up_in_body: Vec3::Y,
-            rest_pelvis_height_m: 1.0,
             anchor: None,
             upright: None,
             upright_enabled: true,
@@ -241,12 +237,8 @@ impl BalanceRig {
             pelvis_bone: name(self.pelvis),
             foot_bones: self.foot_names.clone(),
         };
-        if let Some(p) = self.pelvis {
-            self.rest_pelvis_height_m = bodies[p].world_from_body_rest.translation.y.max(1e-3);
-        }
         if let Some(t) = self.torso {
             let rest = bodies[t].world_from_body_rest;
-            self.torso_up_in_body = rest.rotation.inverse() * Vec3::Y;
             let anchor = world.insert_body(RigidBodyBuilder::fixed().translation(rest.translation));
             let j = upright_joint(rest.rotation, &s);
             self.upright = Some(world.insert_impulse_joint(anchor, bodies[t].body, j));

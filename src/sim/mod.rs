@@ -9,6 +9,7 @@
 mod balance;
 mod contact_order;
 mod error;
+mod fall;
 pub mod follow;
 mod guard;
 mod joints;
@@ -22,7 +23,10 @@ pub use crate::joint::JointLimits;
 pub use balance::{BalanceBones, BalanceSource, FELL_PELVIS_RATIO, FELL_TILT_DEG};
 pub use error::{SimError, SimPause};
 pub use follow::{ClipDriver, RootMode};
-pub use settings::{length_unit_for, SimSettings, SolverPreset, REFERENCE_HEIGHT_M};
+pub use settings::{
+    length_unit_for, mass_unit_for, SimSettings, SolverPreset, REFERENCE_HEIGHT_M,
+    REFERENCE_MASS_KG,
+};
 pub use telemetry::{BodySample, FrameRing, JointSample, JointStats, Telemetry};
 pub use world::GroupMap;
 
@@ -66,6 +70,7 @@ impl Simulation {
         let mut settings = settings;
         if settings.auto_length_unit {
             settings.length_unit = settings::length_unit_for(doc);
+            settings.mass_unit = settings::mass_unit_for(doc);
         }
         let mut world = PhysicsWorld::new();
         world.integration_parameters = settings.integration_parameters();
@@ -308,13 +313,12 @@ impl Simulation {
 
     /// True when torso tilt is measured (a torso body was resolved).
     pub fn tilt_measured(&self) -> bool {
-        self.dolls[0].balance.torso.is_some()
+        self.dolls[0].fall.tilt_measured()
     }
 
     /// True when falls are detected (a torso or pelvis body was resolved).
     pub fn falls_measured(&self) -> bool {
-        let b = &self.dolls[0].balance;
-        b.torso.is_some() || b.pelvis.is_some()
+        self.dolls[0].fall.measured()
     }
 
     /// The impulse of one unit of editor push (N*s): 1 N*s for a 70 kg, 1.75 m character,

@@ -1,9 +1,10 @@
 //! One ragdoll in the world: its bodies, joints, balance rig and telemetry, built from the
 //! document and kept in step with it. The BoneId -> Rapier handle map lives here only.
 
-use super::balance::{BalanceRig, FELL_PELVIS_RATIO, FELL_TILT_DEG};
+use super::balance::BalanceRig;
 use super::contact_order::MirrorContactOrder;
 use super::error::SimError;
+use super::fall::FallGauge;
 use super::joints::{self, JointRec};
 use super::settings::SimSettings;
 use super::telemetry::{measure_joint, BodySample, Telemetry};
@@ -17,6 +18,8 @@ pub(crate) struct Ragdoll {
     pub bodies: Vec<BodyRec>,
     pub joints: Vec<JointRec>,
     pub balance: BalanceRig,
+    /// What falls are measured from (the character's own rest pose).
+    pub fall: FallGauge,
     pub telemetry: Telemetry,
     pub total_mass_kg: f32,
     pub fell_at_s: Option<f64>,
@@ -60,6 +63,7 @@ impl Ragdoll {
             .collect();
         joints.reverse();
         let balance = BalanceRig::new(world, doc, &bodies);
+        let fall = FallGauge::new(world, &bodies, &balance);
         let telemetry = Telemetry::new(
             joints.iter().map(|j| j.name.clone()).collect(),
             balance.foot_names.clone(),
@@ -70,6 +74,7 @@ impl Ragdoll {
             bodies,
             joints,
             balance,
+            fall,
             telemetry,
             total_mass_kg,
             fell_at_s: None,
@@ -121,16 +126,9 @@ impl Ragdoll {
         }
         self.grounded = grounded;
         // Not measured (NaN) without a torso or pelvis body: never a made-up 0.
-        let tilt_deg = self.balance.torso.map_or(f32::NAN, |t| {
-            let up = *world.bodies[self.bodies[t].body].rotation() * self.balance.torso_up_in_body;
-            up.y.clamp(-1.0, 1.0).acos().to_degrees()
-        });
-        let pelvis_ratio = self.balance.pelvis.map_or(f32::NAN, |p| {
-            world.bodies[self.bodies[p].body].translation().y / self.balance.rest_pelvis_height_m
-        });
-        if self.fell_at_s.is_none()
-            && (pelvis_ratio < FELL_PELVIS_RATIO || tilt_deg > FELL_TILT_DEG)
-        {
+        let tilt_deg = self.fall.tilt_deg(world, &self.bodies);
+        let pelvis_ratio = self.fall.pelvis_ratio(world, &self.bodies);
+        if self.fell_at_s.is_none() && self.fall.fallen(pelvis_ratio, tilt_deg) {
             self.fell_at_s = Some(time_s);
         }
         if !s.telemetry {
@@ -263,6 +261,7 @@ impl Ragdoll {
             );
         }
         changed += self.balance.sync(world, doc, &self.bodies) as usize;
+        self.fall = FallGauge::new(world, &self.bodies, &self.balance);
         if self.balance.foot_names != self.telemetry.foot_names {
             self.telemetry = Telemetry::new(
                 self.telemetry.joint_names.clone(),

@@ -8,6 +8,25 @@ use rapier3d::prelude::IntegrationParameters;
 
 /// The height of the reference character `length_unit` 1 stands for (m).
 pub const REFERENCE_HEIGHT_M: f32 = 1.75;
+/// The mass of the reference character `mass_unit` 1 stands for (kg).
+pub const REFERENCE_MASS_KG: f32 = 70.0;
+
+/// The character's mass relative to [`REFERENCE_MASS_KG`]: the sum of its bodies' masses,
+/// clamped to 1e-12..1e15; 1 without any.
+pub fn mass_unit_for(doc: &Document) -> f32 {
+    let total: f64 = doc
+        .bones
+        .iter()
+        .filter_map(|b| b.physics.as_ref())
+        .filter(|p| p.collider.is_some() && p.mass.is_finite() && p.mass > 0.0)
+        .map(|p| p.mass)
+        .sum();
+    if total.is_finite() && total > 0.0 {
+        ((total as f32) / REFERENCE_MASS_KG).clamp(1e-12, 1e15)
+    } else {
+        1.0
+    }
+}
 
 /// The character's size relative to [`REFERENCE_HEIGHT_M`]: the vertical extent of its
 /// colliders at rest (bounding spheres, world units), clamped to 1e-3..1e3; 1 without any.
@@ -98,8 +117,12 @@ pub struct SimSettings {
     /// metres). The guard's speed limits, the inertia floor, the balance controller's
     /// distances and the editor's push strength scale with it. Default 1.
     pub length_unit: f32,
-    /// Set `length_unit` from the document's character when a simulation is built.
-    /// Default on.
+    /// The character's mass relative to a 70 kg human. With `length_unit` it sizes the
+    /// inertia floor: a root scaled by 10 over unchanged masses is 10 times longer, not 1000
+    /// times heavier. Default 1.
+    pub mass_unit: f32,
+    /// Set `length_unit` and `mass_unit` from the document's character when a simulation is
+    /// built. Default on.
     pub auto_length_unit: bool,
 }
 
@@ -125,6 +148,7 @@ impl Default for SimSettings {
             telemetry_seconds: 20.0,
             telemetry: true,
             length_unit: 1.0,
+            mass_unit: 1.0,
             auto_length_unit: true,
         }
     }
@@ -191,10 +215,28 @@ impl SimSettings {
         ((base as f32 * k).round() as usize).max(base)
     }
 
-    /// The inertia floor at this size: inertia scales with mass times length squared, and a
-    /// character's mass with its size cubed (kg*m^2).
+    /// `mass_unit`, sanitised (1 when not a positive finite number).
+    pub fn mass_scale(&self) -> f32 {
+        if self.mass_unit.is_finite() && self.mass_unit > 0.0 {
+            self.mass_unit
+        } else {
+            1.0
+        }
+    }
+
+    /// The inertia floor for this character (kg*m^2): `inertia_floor_kg_m2` at the reference
+    /// size and mass. Inertia scales with mass times length squared; a generated character's
+    /// mass goes with its size cubed, so its floor goes with size^5. A character much lighter
+    /// than its size implies (a root scaled by 10 over unchanged masses: 1/1000 of the mass
+    /// a generator would give) gets at most twice the floor of its own mass times size^2:
+    /// size^5 alone gave such a mannequin's 1 kg hands the inertia of 1000 kg ones, and it
+    /// froze. Within a factor of two of the implied mass (`length_unit` is measured from
+    /// the colliders' extent, the mass from the file), the floor stays size^5, the floor
+    /// the shipped characters were tuned with.
     pub fn inertia_floor(&self) -> f32 {
-        self.inertia_floor_kg_m2 * self.unit().powi(5)
+        let by_size = self.unit().powi(5);
+        let by_mass = 2.0 * self.mass_scale() * self.unit().powi(2);
+        self.inertia_floor_kg_m2 * by_size.min(by_mass)
     }
 
     /// The heaviest body the simulation takes at this size (kg): 1e9 kg for a 1.75 m

@@ -117,3 +117,86 @@ fn a_fox_ten_times_its_size_is_simulated() {
     );
     assert!(stand.max_violation_deg < 2.0, "{stand:?}");
 }
+
+/// `path`'s scene wrapped in a new root node scaled by `k` (the file otherwise unchanged).
+fn wrapped(path: &std::path::Path, k: f64, dir: &std::path::Path) -> PathBuf {
+    let (mut json, bin) = json_and_bin(path);
+    let scene = json["scene"].as_u64().unwrap_or(0) as usize;
+    let roots = json["scenes"][scene]["nodes"].clone();
+    let nodes = json["nodes"].as_array_mut().unwrap();
+    nodes.push(serde_json::json!({"name": "scale_wrap", "scale": [k, k, k], "children": roots}));
+    let wrap = nodes.len() - 1;
+    json["scenes"][scene]["nodes"] = serde_json::json!([wrap]);
+    let out = dir.join(format!("wrapped-{k}.glb"));
+    std::fs::write(&out, super::fixtures::glb_bytes(&json, &bin.unwrap())).unwrap();
+    out
+}
+
+/// The case: the shipped mannequin (its physics unchanged) under a root scaled by 10
+/// or 100 collapses when passive, as it does at 1.75 m; it froze (inertia floor by size^5).
+#[test]
+fn the_mannequin_under_a_scaled_root_collapses_without_regenerating() {
+    let dir = tempfile::tempdir().unwrap();
+    for k in [0.01, 10.0, 100.0] {
+        let doc = Document::open(wrapped(&mannequin(), k, dir.path())).unwrap();
+        let limit = 3.0 * k.sqrt();
+        let passive = run(
+            &doc,
+            Scenario {
+                passive: true,
+                seconds: limit,
+                ..Scenario::default()
+            },
+        );
+        eprintln!("mannequin under x{k}, not regenerated: passive {passive:?}");
+        assert!(passive.paused.is_none(), "x{k}: {passive:?}");
+        assert!(passive.fell_at_s.is_some(), "x{k}: {passive:?}");
+    }
+}
+
+/// Real characters from 0.2 m to 15 m tall under a scaled root, generated: stand 10 s
+/// (tilt <= 10 degrees, no guard pause) and collapse passively within 3 sqrt(H / 1.75 m) s.
+#[test]
+fn real_characters_from_0_2_m_to_15_m_stand_and_collapse() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (mannequin(), 0.01),
+        (mannequin(), 100.0),
+        (cesium_man(), 0.13),
+        (cesium_man(), 10.0),
+        (shared_asset("zoo/q_horse.glb"), 0.05),
+        (shared_asset("zoo/q_horse.glb"), 3.0),
+    ];
+    for (path, k) in cases {
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let src = wrapped(&path, k, dir.path());
+        let out = dir.path().join(format!("{name}-{k}-g.glb"));
+        let (code, report, err) = super::generate(&src, &out, &[]);
+        assert_eq!(code, Some(0), "{name} x{k}: {err}");
+        let h = report["height"].as_f64().unwrap();
+        let doc = Document::open(&out).unwrap();
+        let stand = run(&doc, Scenario::default());
+        let limit = 3.0 * (h / 1.75).sqrt();
+        let passive = run(
+            &doc,
+            Scenario {
+                passive: true,
+                seconds: limit,
+                ..Scenario::default()
+            },
+        );
+        eprintln!(
+            "{name} x{k} ({h:.3} m): stand {stand:?}\n  passive (limit {limit:.2} s) {passive:?}"
+        );
+        assert!(
+            stand.paused.is_none() && stand.fell_at_s.is_none(),
+            "{name} x{k}: {stand:?}"
+        );
+        assert!(stand.max_tilt_deg <= 10.0, "{name} x{k}: {stand:?}");
+        assert!(passive.paused.is_none(), "{name} x{k}: {passive:?}");
+        assert!(
+            passive.fell_at_s.is_some_and(|t| t <= limit),
+            "{name} x{k}: {passive:?}"
+        );
+    }
+}

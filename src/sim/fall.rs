@@ -1,0 +1,100 @@
+//! Fall detection relative to the character's own rest pose and body plan, never a human's
+//! proportions:
+//! - height: the pelvis body's centre of mass above the ground, as a share of its rest height
+//!   (not the bone's origin: many rigs put the root bone at the floor). It has fallen when it
+//!   is below [`FELL_PELVIS_RATIO`] of the way from the height it has lying on the ground
+//!   (its collider's smallest half-extent) to its rest height: a horse whose splayed legs
+//!   prop its hips at 45% of their height has fallen; a human's pelvis, whose lying height is
+//!   small, falls at about half its rest height as before. A body that lies on the ground at
+//!   rest (a snake's, a crawler's) cannot fall by height: not measured;
+//! - tilt: the torso body's rest "up" (world +Y at rest, in the body's own frame) against
+//!   world +Y now, so a quadruped's horizontal spine or a chibi's leaning root read 0 at rest.
+
+use super::balance::{BalanceRig, FELL_PELVIS_RATIO, FELL_TILT_DEG};
+use super::world::{BodyRec, GROUND_Y};
+use glam::Vec3;
+use rapier3d::prelude::*;
+
+/// What a fall is measured from, resolved once per build or sync.
+#[derive(Debug, Clone)]
+pub(crate) struct FallGauge {
+    /// Pelvis body slot, its collider's centre in the body frame, its rest height above
+    /// the ground (world units). None when the height is not measured.
+    pelvis: Option<(usize, Vec3, f32)>,
+    /// The pelvis height ratio below which it has fallen.
+    fell_ratio: f32,
+    /// Torso body slot and its rest "up" direction in its own frame.
+    torso: Option<(usize, Vec3)>,
+}
+
+/// The smallest height above the ground a collider's centre can have when it lies on it.
+fn lying_height(shape: &SharedShape) -> f32 {
+    if let Some(c) = shape.as_capsule() {
+        c.radius
+    } else if let Some(b) = shape.as_ball() {
+        b.radius
+    } else if let Some(c) = shape.as_cuboid() {
+        c.half_extents.min_element()
+    } else {
+        0.0
+    }
+}
+
+impl FallGauge {
+    pub fn new(world: &PhysicsWorld, bodies: &[BodyRec], rig: &BalanceRig) -> Self {
+        let pelvis = rig.pelvis.and_then(|p| {
+            let col = world.colliders.get(bodies[p].collider)?;
+            let local = col
+                .position_wrt_parent()
+                .map_or(Vec3::ZERO, |q| q.translation);
+            let rest = bodies[p].world_from_body_rest;
+            let h = (rest.translation + rest.rotation * local).y - GROUND_Y;
+            let lying = lying_height(col.shared_shape());
+            (h.is_finite() && h * FELL_PELVIS_RATIO > lying).then_some((p, local, h, lying))
+        });
+        let fell_ratio = pelvis.map_or(FELL_PELVIS_RATIO, |(_, _, rest, lying)| {
+            (lying + FELL_PELVIS_RATIO * (rest - lying)) / rest
+        });
+        let pelvis = pelvis.map(|(p, local, rest, _)| (p, local, rest));
+        let torso = rig.torso.map(|t| {
+            let rest = bodies[t].world_from_body_rest;
+            (t, rest.rotation.inverse() * Vec3::Y)
+        });
+        Self {
+            pelvis,
+            fell_ratio,
+            torso,
+        }
+    }
+
+    /// True when a torso tilt is measured.
+    pub fn tilt_measured(&self) -> bool {
+        self.torso.is_some()
+    }
+
+    /// True when some fall criterion is measured.
+    pub fn measured(&self) -> bool {
+        self.torso.is_some() || self.pelvis.is_some()
+    }
+
+    /// Torso tilt from its rest orientation (degrees); NaN when not measured.
+    pub fn tilt_deg(&self, world: &PhysicsWorld, bodies: &[BodyRec]) -> f32 {
+        self.torso.map_or(f32::NAN, |(t, up_in_body)| {
+            let up = *world.bodies[bodies[t].body].rotation() * up_in_body;
+            up.y.clamp(-1.0, 1.0).acos().to_degrees()
+        })
+    }
+
+    /// True when the pelvis height ratio `r` or the torso tilt (degrees) says it has fallen.
+    pub fn fallen(&self, r: f32, tilt_deg: f32) -> bool {
+        r < self.fell_ratio || tilt_deg > FELL_TILT_DEG
+    }
+
+    /// The pelvis centre's height as a share of its rest height; NaN when not measured.
+    pub fn pelvis_ratio(&self, world: &PhysicsWorld, bodies: &[BodyRec]) -> f32 {
+        self.pelvis.map_or(f32::NAN, |(p, local, rest)| {
+            let pose = world.bodies[bodies[p].body].position();
+            ((pose.translation + pose.rotation * local).y - GROUND_Y) / rest
+        })
+    }
+}
