@@ -228,3 +228,73 @@ fn a_baked_clip_matches_the_recorded_poses() {
     assert!(bin(&out) == bin(&m), "the BIN chunk changed");
     crate::validator::validate(&out);
 }
+
+/// Blender's own glTF importer reads a baked clip as an action holding every baked key.
+#[test]
+fn blender_imports_the_baked_clip_as_an_action() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fall.glb");
+    simulate(&[
+        path_str(&mannequin()),
+        "--seconds",
+        "1",
+        "--passive",
+        "--bake",
+        "fall",
+        "-o",
+        path_str(&out),
+    ]);
+    let script = root().join("tools/blender/import_check.py");
+    let run = std::process::Command::new("blender")
+        .args([
+            "-b",
+            "--factory-startup",
+            "--python",
+            path_str(&script),
+            "--",
+            path_str(&out),
+        ])
+        .output()
+        .expect("Blender is needed to check the baked clip imports (.ci/run installs it)");
+    let text = String::from_utf8_lossy(&run.stdout);
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("IMPORT_CHECK "))
+        .unwrap_or_else(|| {
+            panic!(
+                "Blender printed no report: {text}\n{}",
+                String::from_utf8_lossy(&run.stderr)
+            )
+        });
+    let report: Value = serde_json::from_str(line).unwrap();
+    let action = report["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"].as_str().unwrap_or("").starts_with("fall"))
+        .unwrap_or_else(|| panic!("no action named after the clip: {report}"));
+    let curves = action["fcurves"].as_array().unwrap();
+    let rotations = curves
+        .iter()
+        .filter(|c| {
+            c["path"]
+                .as_str()
+                .unwrap_or("")
+                .ends_with("rotation_quaternion")
+        })
+        .count();
+    assert!(rotations >= 17 * 4, "{rotations} rotation curves: {action}");
+    let channels = Document::open(&out)
+        .unwrap()
+        .load_animations()
+        .unwrap()
+        .find("fall")
+        .unwrap()
+        .channels
+        .len();
+    assert!(channels >= 18, "{channels} channels");
+    assert!(
+        curves.iter().all(|c| c["keys"].as_u64() == Some(121)),
+        "every curve holds the 121 baked keys (1 s at 120 Hz): {action}"
+    );
+}
