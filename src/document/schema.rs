@@ -251,6 +251,8 @@ impl Default for BonePhysics {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BalanceSettings {
     pub enabled: bool,
+    /// Scale of the upright controller (0..1): 0 balances through joints and feet alone.
+    pub assist: f64,
     /// The bone held upright.
     pub torso_bone: Option<String>,
     /// The bone whose height defines "fell".
@@ -273,6 +275,7 @@ impl Default for BalanceSettings {
     fn default() -> Self {
         Self {
             enabled: true,
+            assist: Key::Assist.default_num(),
             torso_bone: None,
             pelvis_bone: None,
             foot_bones: None,

@@ -216,6 +216,7 @@ pub fn balance(b: &BalanceSettings) -> Value {
         put(&mut m, Key::FootBones, json!(f.join(",")));
     }
     for (k, v) in [
+        (Key::Assist, b.assist),
         (Key::UprightKp, b.upright_kp),
         (Key::UprightKd, b.upright_kd),
         (Key::UprightMaxTorque, b.upright_max_torque),

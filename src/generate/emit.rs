@@ -162,6 +162,7 @@ pub fn balance(
 ) -> BalanceSettings {
     BalanceSettings {
         enabled,
+        assist: crate::document::fields::Key::Assist.default_num(),
         torso_bone: Some(torso.to_string()),
         pelvis_bone: Some(pelvis.to_string()),
         foot_bones: Some(feet.to_vec()),

@@ -140,6 +140,7 @@ fn root_physics() -> Value {
     };
     write::root_physics(&BalanceSettings {
         enabled: true,
+        assist: Key::Assist.default_num(),
         torso_bone: Some(spec::PELVIS.into()),
         pelvis_bone: Some(spec::PELVIS.into()),
         foot_bones: Some(spec::FEET.map(String::from).to_vec()),

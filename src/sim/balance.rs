@@ -92,10 +92,12 @@ fn upright_joint(torso_rest_rot: Quat, s: &BalanceSettings) -> GenericJoint {
         ))
         .contacts_enabled(false)
         .build();
+    // The assist scale: 0 leaves the character to balance through its joints and feet.
+    let k = s.assist.clamp(0.0, 1.0) as f32;
     for ax in [JointAxis::AngY, JointAxis::AngZ] {
         j.set_motor_model(ax, MotorModel::ForceBased);
-        j.set_motor_position(ax, 0.0, s.upright_kp as f32, s.upright_kd as f32);
-        j.set_motor_max_force(ax, s.upright_max_torque as f32);
+        j.set_motor_position(ax, 0.0, k * s.upright_kp as f32, k * s.upright_kd as f32);
+        j.set_motor_max_force(ax, k * s.upright_max_torque as f32);
     }
     j
 }

@@ -455,6 +455,7 @@ pub(crate) fn parse_balance(value: Option<&Value>, cx: &mut Ctx) -> BalanceSetti
     out.torso_bone = name(Key::TorsoBone);
     out.pelvis_bone = name(Key::PelvisBone);
     out.foot_bones = name(Key::FootBones).map(|f| split_names(&f));
+    out.assist = cx.key(obj, "balance", Key::Assist);
     out.upright_kp = cx.key(obj, "balance", Key::UprightKp);
     out.upright_kd = cx.key(obj, "balance", Key::UprightKd);
     out.upright_max_torque = cx.key(obj, "balance", Key::UprightMaxTorque);

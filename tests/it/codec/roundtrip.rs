@@ -144,25 +144,28 @@ fn physics() -> impl Strategy<Value = BonePhysics> {
 fn balance() -> impl Strategy<Value = BalanceSettings> {
     let names = proptest::collection::vec(name(), 0..4);
     (
-        any::<bool>(),
+        (any::<bool>(), finite(0.0, 1.0)),
         proptest::option::of(name()),
         proptest::option::of(name()),
         proptest::option::of(names),
         [finite(0.0, 1e5), finite(0.0, 1e5), finite(0.0, 1e5)],
         [finite(0.0, 1e5), finite(0.0, 1e5), finite(0.0, 1e5)],
     )
-        .prop_map(|(enabled, torso, pelvis, feet, u, a)| BalanceSettings {
-            enabled,
-            torso_bone: torso,
-            pelvis_bone: pelvis,
-            foot_bones: feet,
-            upright_kp: u[0],
-            upright_kd: u[1],
-            upright_max_torque: u[2],
-            ankle_kp: a[0],
-            ankle_kd: a[1],
-            ankle_max_torque: a[2],
-        })
+        .prop_map(
+            |((enabled, assist), torso, pelvis, feet, u, a)| BalanceSettings {
+                enabled,
+                assist,
+                torso_bone: torso,
+                pelvis_bone: pelvis,
+                foot_bones: feet,
+                upright_kp: u[0],
+                upright_kd: u[1],
+                upright_max_torque: u[2],
+                ankle_kp: a[0],
+                ankle_kd: a[1],
+                ankle_max_torque: a[2],
+            },
+        )
 }
 
 proptest! {
