@@ -16,6 +16,8 @@ mod extensions;
 pub mod fields;
 pub mod geometry;
 pub mod parse;
+mod parse_body;
+pub mod pairs;
 pub mod placement;
 mod save;
 pub mod schema;

@@ -39,7 +39,7 @@ impl Ctx<'_> {
         self.diags.push(d);
     }
 
-    fn wrong_type(
+    pub(crate) fn wrong_type(
         &mut self,
         key: &str,
         expected: &str,
@@ -109,7 +109,7 @@ impl Ctx<'_> {
     }
 
     /// A number keyed by the table (its leaf name inside `obj`, default and range from the row).
-    fn key(&mut self, obj: &Map<String, Value>, prefix: &str, key: Key) -> f64 {
+    pub(crate) fn key(&mut self, obj: &Map<String, Value>, prefix: &str, key: Key) -> f64 {
         let spec = key.spec();
         self.number(obj, prefix, leaf(key), spec.default, Range::from_spec(spec))
     }
@@ -220,6 +220,8 @@ pub(crate) fn parse_bone_physics(value: &Value, cx: &mut Ctx) -> BonePhysics {
     out.collision_group = cx.string(obj, "", group, DEFAULT_COLLISION_GROUP);
     out.collision_mask = cx.string(obj, "", mask, DEFAULT_COLLISION_MASK);
     out.collider = parse_collider(obj, cx);
+    out.material = super::parse_body::material(obj, cx);
+    out.collision_pairs = super::parse_body::collision_pairs(obj, cx);
     let drive = leaf(Key::Drive);
     out.constraint = obj
         .get(leaf(Key::Constraint))

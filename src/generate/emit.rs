@@ -110,6 +110,7 @@ pub fn typed(b: &BodyOut) -> BonePhysics {
         drive,
         collision_group: b.group.to_string(),
         collision_mask: b.mask.to_string(),
+        ..BonePhysics::default()
     }
 }
 
