@@ -12,6 +12,7 @@
 pub mod anim;
 pub mod app;
 pub mod cli;
+pub mod doctor;
 pub mod document;
 pub mod generate;
 pub mod joint;

@@ -226,7 +226,7 @@ pub const FIELDS: &[Field] = &[
     added(Bone, (K::AngularDamping, "angular_damping"), "number, 1/s, >= 0", "0", "angular velocity damping of the body: a limb that spins forever settles with some", num(0.0, 0.0, INF, false)),
     added(Bone, (K::MaxAngularSpeed, "max_angular_speed"), "number, rad/s, > 0", "no cap", "the body's angular speed is clamped to this after every step", num(f64::MAX, 0.0, INF, true)),
     added(Bone, (K::Ccd, "ccd"), "bool", "false", "continuous collision detection for the body (fast, thin bodies that would pass through others)", None),
-    added(Bone, (K::CollisionPairs, "collision_pairs"), "`{\"BONE\": true|false}`", "none: groups and masks decide, jointed pairs do not collide", "explicit pairs on top of groups and masks: true makes this body and BONE collide (even when jointed or their groups say no), false keeps them apart; stated on either bone (a disagreement is a warning, false wins)", None),
+    added(Bone, (K::CollisionPairs, "collision_pairs"), "`{\"BONE\": bool}`, bone names", "none: groups and masks decide, jointed pairs do not collide", "explicit pairs on top of groups and masks: true makes this body and BONE collide (even when jointed or their groups say no), false keeps them apart; stated on either bone (a disagreement is a warning, false wins)", None),
     f(Bone, (K::Constraint, "constraint"), "object, see below", "no constraint", "joint to the parent bone", None),
     added(Bone, (K::Drive, "drive"), "object, see below", "defaults below whenever there is a constraint", "PD motor of the joint", None),
     f(Constraint, (K::ConstraintType, "type"), "`\"ball_socket\"` or `\"hinge\"`", "required", "joint type", None),

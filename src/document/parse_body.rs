@@ -45,7 +45,12 @@ pub(crate) fn collision_pairs(obj: &Map<String, Value>, cx: &mut Ctx) -> Vec<Col
         return Vec::new();
     };
     let Some(m) = v.as_object() else {
-        cx.wrong_type(key, "an object {bone: true|false}", v, "no explicit pairs");
+        cx.wrong_type(
+            key,
+            "an object {bone: true or false}",
+            v,
+            "no explicit pairs",
+        );
         return Vec::new();
     };
     let mut out = Vec::new();

@@ -254,8 +254,7 @@ pub struct BodyMaterial {
 
 impl BodyMaterial {
     pub fn restitution_or_default(&self) -> f64 {
-        self.restitution
-            .unwrap_or(Key::Restitution.default_num())
+        self.restitution.unwrap_or(Key::Restitution.default_num())
     }
     pub fn linear_damping_or_default(&self) -> f64 {
         self.linear_damping

@@ -9,6 +9,7 @@ use super::fit::{Shape, WorldFit};
 use super::limits::JointPlan;
 use super::rig::RigBone;
 use crate::document::write;
+use crate::document::BodyMaterial;
 use crate::document::{
     BalanceSettings, BonePhysics, Collider, ColliderOffset, ColliderShape, Constraint,
     ConstraintKind, Drive, SwingExtentsDeg, TwistRangeDeg,
@@ -110,7 +111,12 @@ pub fn typed(b: &BodyOut) -> BonePhysics {
         drive,
         collision_group: b.group.to_string(),
         collision_mask: b.mask.to_string(),
-        ..BonePhysics::default()
+        material: BodyMaterial {
+            angular_damping: Some(crate::doctor::STABLE_ANGULAR_DAMPING),
+            linear_damping: Some(crate::doctor::STABLE_LINEAR_DAMPING),
+            ..BodyMaterial::default()
+        },
+        collision_pairs: Vec::new(),
     }
 }
 

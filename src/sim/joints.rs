@@ -249,7 +249,9 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, targets: AxisTargets)
                     });
                     extra = ordered
                         .iter()
-                        .map(|c| cone_joint((f1, f2), c.axis, c.half_angle_rad as f32, spec.contacts))
+                        .map(|c| {
+                            cone_joint((f1, f2), c.axis, c.half_angle_rad as f32, spec.contacts)
+                        })
                         .collect();
                 }
             }

@@ -227,7 +227,9 @@ impl Ragdoll {
         }
         let mut specs = Vec::new();
         for id in doc.bone_ids() {
-            if let Some(spec) = joints::joint_spec(doc, id, &self.bodies, (self.mirror, &self.pairs))? {
+            if let Some(spec) =
+                joints::joint_spec(doc, id, &self.bodies, (self.mirror, &self.pairs))?
+            {
                 specs.push(spec);
             }
         }

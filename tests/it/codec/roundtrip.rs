@@ -114,7 +114,12 @@ fn drive() -> impl Strategy<Value = Drive> {
 fn material() -> impl Strategy<Value = BodyMaterial> {
     let opt = |lo: f64, hi: f64| proptest::option::of(finite(lo, hi));
     (
-        [opt(0.0, 10.0), opt(0.0, 1.0), opt(0.0, 100.0), opt(0.0, 100.0)],
+        [
+            opt(0.0, 10.0),
+            opt(0.0, 1.0),
+            opt(0.0, 100.0),
+            opt(0.0, 100.0),
+        ],
         proptest::option::of(finite(1e-3, 1e4)),
         proptest::option::of(any::<bool>()),
     )
@@ -145,29 +150,31 @@ fn physics() -> impl Strategy<Value = BonePhysics> {
         (name(), name()),
         (material(), pairs()),
     )
-        .prop_map(|(collider, mass, joint, (group, mask), (material, collision_pairs))| {
-            let (constraint, drive) = match joint {
-                Some((kind, parent, d)) => (
-                    Some(Constraint {
-                        kind,
-                        parent_bone: Some(parent),
-                        parent_defaulted: false,
-                    }),
-                    Some(d),
-                ),
-                None => (None, None),
-            };
-            BonePhysics {
-                collider,
-                mass,
-                constraint,
-                drive,
-                collision_group: group,
-                collision_mask: mask,
-                material,
-                collision_pairs,
-            }
-        })
+        .prop_map(
+            |(collider, mass, joint, (group, mask), (material, collision_pairs))| {
+                let (constraint, drive) = match joint {
+                    Some((kind, parent, d)) => (
+                        Some(Constraint {
+                            kind,
+                            parent_bone: Some(parent),
+                            parent_defaulted: false,
+                        }),
+                        Some(d),
+                    ),
+                    None => (None, None),
+                };
+                BonePhysics {
+                    collider,
+                    mass,
+                    constraint,
+                    drive,
+                    collision_group: group,
+                    collision_mask: mask,
+                    material,
+                    collision_pairs,
+                }
+            },
+        )
 }
 
 fn balance() -> impl Strategy<Value = BalanceSettings> {
