@@ -109,3 +109,20 @@ pub fn examine_with(doc: &Document, settings: &SimSettings) -> Vec<Finding> {
 pub fn diagnostics(doc: &Document) -> Vec<Diagnostic> {
     examine(doc).iter().map(|f| f.diagnostic(doc)).collect()
 }
+
+/// The stiffest drive the solver's step takes on `bone`'s joint (N*m/rad): natural frequency
+/// sqrt(k / I) at [`MAX_DRIVE_OMEGA_DT`] / dt of the substep. None when the bone has no joint.
+pub fn drive_stiffness_limit(doc: &Document, bone: BoneId) -> Option<f64> {
+    let model = Model::new(doc, &SimSettings::default());
+    let masses: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg).collect();
+    let j = model
+        .joints
+        .iter()
+        .find(|j| model.bodies[j.child].id == bone)?;
+    Some(checks::stiffness_cap(
+        &model,
+        j,
+        &masses,
+        MAX_DRIVE_OMEGA_DT,
+    ))
+}

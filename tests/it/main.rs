@@ -5,6 +5,7 @@ mod cli;
 mod codec;
 mod common;
 mod diagnostics;
+mod doctor;
 mod editor;
 mod editor_defects;
 mod fields;
