@@ -90,6 +90,16 @@ pub fn bar(ui: &mut egui::Ui, st: &mut EditorState, files: &mut Files, gen: &mut
             if ui.button("Generate ragdoll…").clicked() {
                 gen.open();
             }
+            if ui
+                .button("Stabilize")
+                .on_hover_text(
+                    "The stability doctor's fixes as one undo step: mass ratios clamped, \
+                     overlapping pairs disabled, tiny limits widened, damping added, drives capped",
+                )
+                .clicked()
+            {
+                st.stabilize();
+            }
         });
         ui.menu_button("Symmetry", |ui| symmetry_menu(ui, st));
         ui.menu_button("Presets", |ui| super::presets_menu::ui(ui, st));

@@ -6,6 +6,7 @@ mod balance;
 mod clip_link;
 mod clip_panel;
 mod diagnostics;
+mod doctor_view;
 pub mod files;
 pub mod generate_dialog;
 mod headless;
@@ -14,6 +15,7 @@ mod inspector;
 mod limits_panel;
 mod live_sim;
 mod loader;
+mod material_panel;
 mod menu;
 mod outliner;
 pub mod plot;
@@ -381,7 +383,9 @@ impl EditorApp {
                     .resizable(true)
                     .default_size(view.diagnostics_panel_h)
                     .show(ui, |ui| {
-                        ui.strong(format!("Diagnostics ({})", st.doc.diagnostics.len()));
+                        st.refresh_doctor();
+                        let n = st.doc.diagnostics.len() + st.doctor.diagnostics.len();
+                        ui.strong(format!("Diagnostics ({n})"));
                         diagnostics::ui(ui, st);
                     });
                 view.diagnostics_panel_h = diag.response.rect.height();

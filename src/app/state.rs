@@ -56,6 +56,8 @@ pub struct EditorState {
     pub loaded_geometry: Option<Result<Geometry, String>>,
     /// Unsaved edits found in an autosave sidecar, offered for recovery.
     pub recovery: Option<Vec<Edit>>,
+    /// The stability doctor's findings and the last Stabilize report.
+    pub doctor: super::doctor_view::DoctorCache,
     /// `doc_gen` at the last autosave, and when it was written.
     autosaved: (u64, Instant),
 }
@@ -81,6 +83,7 @@ impl EditorState {
             loading: None,
             loaded_geometry: None,
             recovery: None,
+            doctor: Default::default(),
             autosaved: (1, Instant::now()),
         }
         .with_recovery_check()
