@@ -198,7 +198,9 @@ impl Ragdoll {
     ) -> Result<usize, SimError> {
         // Validate everything first, then apply: a bad edit leaves the world as it was.
         if crate::document::pairs::explicit_pairs(doc) != self.pairs {
-            return Err(SimError::NeedsRebuild("collision_pairs".into()));
+            return Err(SimError::NeedsRebuild(
+                crate::document::fields::Key::CollisionPairs.path().into(),
+            ));
         }
         let wanted: Vec<BoneId> = doc
             .bone_ids()
