@@ -77,9 +77,11 @@ impl Model {
         self.settings.inertia_floor() as f64
     }
 
-    /// The solver's step: Rapier solves motors and limits per substep.
+    /// The solver's step: Rapier solves motors and limits per substep (small characters get
+    /// more substeps, see [`SimSettings::substeps_at_size`]).
     pub fn substep_s(&self) -> f64 {
-        self.settings.dt_s as f64 / self.settings.substeps.max(1) as f64
+        let p = self.settings.integration_parameters();
+        p.dt as f64 / p.num_solver_iterations.max(1) as f64
     }
 
     /// A joint's effective inertia for its drive (kg * units^2), with the bodies' masses
