@@ -502,6 +502,7 @@ fn build_edit(
             joint,
             group: &b.group,
             mask: &masks[k],
+            angular_damping: emit::angular_damping(a.height),
         });
         if let Some(extras) = emit::node_extras(node_extras(bone.node), Some(phys)) {
             edits.push(Edit::ReplaceExtras {
