@@ -322,4 +322,13 @@ fn every_generated_zoo_character_has_no_doctor_error_and_settles() {
             moving_at_end.push(name);
         }
     }
+    // Measured with the generator's angular damping (4/s at 1.75 m, scaled with size): 8 of
+    // 13 still move faster than 1% of their height per second at some time after 5 s; in the
+    // last second godot_robot, kaykit, the horse, the rat and the spider do. Not yet the
+    // issue's bar: this records it, and fails on a regression.
+    println!(
+        "unsettled after 5 s: {unsettled:#?}\nstill moving in the last second: {moving_at_end:?}"
+    );
+    assert!(unsettled.len() <= 8, "{unsettled:#?}");
+    assert!(moving_at_end.len() <= 5, "{moving_at_end:?}");
 }
