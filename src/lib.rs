@@ -14,6 +14,7 @@ pub mod anatomy;
 pub mod anim;
 pub mod app;
 pub mod cli;
+pub mod doctor;
 pub mod document;
 pub mod generate;
 pub mod joint;

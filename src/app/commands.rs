@@ -23,6 +23,7 @@ pub enum Command {
     CopyJoint,
     PasteJoint,
     GenerateRagdoll,
+    Stabilize,
     MirrorSelection,
     MirrorLeftToRight,
     MirrorRightToLeft,
@@ -58,6 +59,7 @@ impl Command {
         Command::CopyJoint,
         Command::PasteJoint,
         Command::GenerateRagdoll,
+        Command::Stabilize,
         Command::MirrorSelection,
         Command::MirrorLeftToRight,
         Command::MirrorRightToLeft,
@@ -76,6 +78,7 @@ impl Command {
             Command::CopyJoint => "Copy joint",
             Command::PasteJoint => "Paste joint",
             Command::GenerateRagdoll => "Generate ragdoll…",
+            Command::Stabilize => "Stabilize",
             Command::MirrorSelection => "Mirror to other side",
             Command::MirrorLeftToRight => "Mirror side L to R",
             Command::MirrorRightToLeft => "Mirror side R to L",
@@ -104,6 +107,10 @@ impl Command {
                 Some("Mirror the selected bones' collider, limits and drive onto their twins")
             }
             Command::CopyJoint => Some("Copy the selected joint's limits and drive gains"),
+            Command::Stabilize => Some(
+                "The stability doctor's fixes as one undo step: mass ratios clamped, \
+                 overlapping pairs disabled, tiny limits widened, damping added, drives capped",
+            ),
             Command::PasteJoint => Some("Paste the copied limits and gains onto the selection"),
             _ => None,
         }
@@ -118,6 +125,7 @@ impl Command {
             Command::Undo => st.history.can_undo(),
             Command::Redo => st.history.can_redo(),
             Command::CopyJoint => jointed,
+            Command::Stabilize => st.doc.bones.iter().any(|b| b.physics.is_some()),
             Command::PasteJoint => st.selection.is_some() && st.joint_clipboard.is_some(),
             Command::MirrorSelection => st.selection.is_some() && !st.twin_pairs().is_empty(),
             Command::MirrorLeftToRight | Command::MirrorRightToLeft => !st.twin_pairs().is_empty(),
@@ -140,6 +148,7 @@ impl Command {
             Command::CopyJoint => st.copy_joint(),
             Command::PasteJoint => st.paste_joint(),
             Command::GenerateRagdoll => cx.generate.open(),
+            Command::Stabilize => st.stabilize(),
             Command::MirrorSelection => st.mirror_selection(),
             Command::MirrorLeftToRight => st.mirror_whole_side(Direction::LeftToRight),
             Command::MirrorRightToLeft => st.mirror_whole_side(Direction::RightToLeft),

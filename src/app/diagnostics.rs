@@ -1,11 +1,14 @@
-//! The diagnostics panel: every problem of the document; clicking one selects its bone.
+//! The diagnostics panel: every problem of the document, then the stability doctor's
+//! findings (the same list `validate` prints) and the last Stabilize report; clicking one
+//! selects its bone.
 
 use super::state::EditorState;
 use super::widgets::{DIAGNOSTIC_MARKER, ERROR_MARKER};
 use crate::document::Severity;
 
 pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
-    if st.doc.diagnostics.is_empty() {
+    report(ui, st);
+    if st.doc.diagnostics.is_empty() && st.doctor.diagnostics.is_empty() {
         ui.weak("No problems found.");
         return;
     }
@@ -14,7 +17,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
         .id_salt("diagnostics")
         .max_height(160.0)
         .show(ui, |ui| {
-            for d in &st.doc.diagnostics {
+            for d in st.doc.diagnostics.iter().chain(&st.doctor.diagnostics) {
                 let (icon, color) = match d.severity {
                     Severity::Error => (ERROR_MARKER, egui::Color32::from_rgb(240, 90, 80)),
                     Severity::Warning => (DIAGNOSTIC_MARKER, egui::Color32::from_rgb(240, 170, 40)),
@@ -32,4 +35,18 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     if select.is_some() {
         st.selection = select;
     }
+}
+
+/// What the last Stabilize changed.
+fn report(ui: &mut egui::Ui, st: &EditorState) {
+    if st.doctor.report.is_empty() {
+        return;
+    }
+    egui::CollapsingHeader::new(format!("Stabilize changed ({})", st.doctor.report.len()))
+        .id_salt("stabilize report")
+        .show(ui, |ui| {
+            for c in &st.doctor.report {
+                ui.label(c);
+            }
+        });
 }

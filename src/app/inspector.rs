@@ -56,6 +56,11 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     };
     let bones: Vec<String> = st.doc.bones.iter().map(|b| b.name.clone()).collect();
     widgets::section(ui, "Collider", |ui| collider(ui, st, target, &p));
+    if p.collider.is_some() {
+        widgets::section(ui, "Material and damping", |ui| {
+            super::material_panel::ui(ui, st, target, &p)
+        });
+    }
     widgets::section(ui, "Constraint", |ui| {
         constraint(ui, st, (target, id), &p, &bones)
     });

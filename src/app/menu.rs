@@ -32,6 +32,7 @@ pub fn bar(ui: &mut egui::Ui, cx: &mut Context) {
             menu_item(ui, Command::PasteJoint, cx);
             ui.separator();
             menu_item(ui, Command::GenerateRagdoll, cx);
+            menu_item(ui, Command::Stabilize, cx);
         });
         ui.menu_button("Symmetry", |ui| symmetry_menu(ui, cx));
         ui.menu_button("Presets", |ui| super::presets_menu::ui(ui, cx.st));

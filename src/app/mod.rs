@@ -7,6 +7,7 @@ mod clip_link;
 mod clip_panel;
 pub mod commands;
 mod diagnostics;
+mod doctor_view;
 pub mod files;
 pub mod generate_dialog;
 mod headless;
@@ -15,6 +16,7 @@ mod inspector;
 mod limits_panel;
 mod live_sim;
 mod loader;
+mod material_panel;
 mod menu;
 mod outliner;
 pub mod plot;
@@ -389,7 +391,9 @@ impl EditorApp {
                     .resizable(true)
                     .default_size(view.diagnostics_panel_h)
                     .show(ui, |ui| {
-                        ui.strong(format!("Diagnostics ({})", st.doc.diagnostics.len()));
+                        st.refresh_doctor();
+                        let n = st.doc.diagnostics.len() + st.doctor.diagnostics.len();
+                        ui.strong(format!("Diagnostics ({n})"));
                         diagnostics::ui(ui, st);
                     });
                 view.diagnostics_panel_h = diag.response.rect.height();

@@ -45,6 +45,7 @@ impl Outliner {
         let filter = self.filter.trim().to_lowercase();
         let mut rows = Rows {
             selected: st.selected_bones(),
+            doctor: st.doctor.bones.clone(),
             order: Vec::new(),
             clicked: None,
         };
@@ -81,6 +82,8 @@ impl Outliner {
 /// Shift-click ranges), and the click with its modifiers.
 struct Rows {
     selected: Vec<BoneId>,
+    /// Bones the stability doctor has findings about.
+    doctor: Vec<BoneId>,
     order: Vec<BoneId>,
     clicked: Option<(BoneId, egui::Modifiers)>,
 }
@@ -108,7 +111,7 @@ fn row(ui: &mut egui::Ui, doc: &Document, id: BoneId, depth: usize, rows: &mut R
         if resp.clicked() {
             rows.clicked = Some((id, ui.input(|i| i.modifiers)));
         }
-        if bone.has_problems {
+        if bone.has_problems || rows.doctor.contains(&id) {
             ui.colored_label(
                 egui::Color32::from_rgb(240, 170, 40),
                 super::widgets::DIAGNOSTIC_MARKER,

@@ -54,6 +54,8 @@ pub struct EditorState {
     pub loaded_geometry: Option<Result<Geometry, String>>,
     /// Unsaved edits found in an autosave sidecar, offered for recovery.
     pub recovery: Option<Vec<Edit>>,
+    /// The stability doctor's findings and the last Stabilize report.
+    pub doctor: super::doctor_view::DoctorCache,
     /// The document's revision at the last autosave, and when it was written.
     autosaved: (u64, Instant),
 }
@@ -78,6 +80,7 @@ impl EditorState {
             loading: None,
             loaded_geometry: None,
             recovery: None,
+            doctor: Default::default(),
             autosaved: (1, Instant::now()),
         }
         .with_recovery_check()

@@ -15,6 +15,8 @@ pub struct EditExtras {
     pub preset: Option<String>,
     /// With `mirror`: only these bones (either side of a pair); with `preset`: only these.
     pub bones: Vec<String>,
+    /// Apply the doctor's Stabilize last.
+    pub stabilize: Option<crate::doctor::StabilizeOptions>,
 }
 
 pub fn run(
@@ -40,6 +42,14 @@ pub fn run(
             .with_context(|| format!("{}", file.display()))?,
         None => 0,
     };
+    if let Some(opts) = &extras.stabilize {
+        let s = crate::doctor::stabilize(&doc, opts);
+        doc.apply(&s.edit).context("--stabilize")?;
+        for c in &s.changes {
+            println!("stabilize: {c}");
+        }
+        println!("stabilize: {} change(s)", s.changes.len());
+    }
     let new_errors: Vec<&Diagnostic> = doc
         .diagnostics
         .iter()

@@ -87,6 +87,15 @@ pub enum Command {
         /// --preset: only these bones.
         #[arg(long, value_delimiter = ',')]
         bones: Vec<String>,
+        /// Apply the stability doctor's fixes last, as one edit, and print every change:
+        /// mass ratios clamped, overlapping pairs disabled, tiny limits widened, damping
+        /// added, drives capped.
+        #[arg(long)]
+        stabilize: bool,
+        /// With --stabilize: the largest mass ratio across a joint, either way (Jolt's 1.2
+        /// when omitted).
+        #[arg(long, value_name = "R", requires = "stabilize")]
+        max_mass_ratio: Option<f64>,
     },
     /// Measure load + edit + save of a large GLB against a plain file copy.
     BenchIo {
@@ -186,11 +195,17 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
             mirror,
             preset,
             bones,
+            stabilize,
+            max_mass_ratio,
         } => {
             let extras = edit::EditExtras {
                 mirror,
                 preset,
                 bones,
+                stabilize: stabilize.then(|| crate::doctor::StabilizeOptions {
+                    max_mass_ratio: max_mass_ratio.unwrap_or(crate::doctor::JOLT_MAX_MASS_RATIO),
+                    ..Default::default()
+                }),
             };
             edit::run(&file, &output, &sets, force, &extras, policy)
         }

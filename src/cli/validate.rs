@@ -1,5 +1,6 @@
 //! `validate`: print diagnostics, and check that every buffer, accessor and skin the viewport
-//! needs can be read. Exit 0 (clean or warnings), 1 (errors), 2 (unreadable file).
+//! needs can be read, then the stability doctor's findings ([`crate::doctor`]). Exit 0 (clean
+//! or warnings), 1 (errors), 2 (unreadable file).
 
 use crate::document::{Diagnostic, Severity, UriPolicy};
 use std::path::Path;
@@ -16,6 +17,7 @@ pub fn run(file: &Path, policy: UriPolicy) -> anyhow::Result<ExitCode> {
             e.to_string(),
         ));
     }
+    diags.extend(crate::doctor::diagnostics(&doc));
     for d in &diags {
         println!("{}: {d}", file.display());
     }

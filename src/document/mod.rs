@@ -15,6 +15,7 @@ mod error;
 mod extensions;
 pub mod fields;
 pub mod geometry;
+pub mod pairs;
 pub mod parse;
 pub mod placement;
 mod save;

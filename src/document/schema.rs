@@ -230,6 +230,47 @@ pub struct BonePhysics {
     pub collision_group: String,
     /// Comma-separated group names, or `all`.
     pub collision_mask: String,
+    /// Per-body material and damping (each None: the documented default).
+    pub material: BodyMaterial,
+    /// Explicit collision pairs stated on this bone, in file order.
+    pub collision_pairs: Vec<CollisionPair>,
+}
+
+/// Per-body material and damping. Every part is None when the file does not set it: the
+/// simulation then behaves as before these keys existed (the global friction, Rapier's
+/// defaults: no restitution, no damping, no cap, no CCD).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct BodyMaterial {
+    pub friction: Option<f64>,
+    pub restitution: Option<f64>,
+    /// 1/s
+    pub linear_damping: Option<f64>,
+    /// 1/s
+    pub angular_damping: Option<f64>,
+    /// rad/s
+    pub max_angular_speed: Option<f64>,
+    pub ccd: Option<bool>,
+}
+
+impl BodyMaterial {
+    pub fn restitution_or_default(&self) -> f64 {
+        self.restitution.unwrap_or(Key::Restitution.default_num())
+    }
+    pub fn linear_damping_or_default(&self) -> f64 {
+        self.linear_damping
+            .unwrap_or(Key::LinearDamping.default_num())
+    }
+    pub fn angular_damping_or_default(&self) -> f64 {
+        self.angular_damping
+            .unwrap_or(Key::AngularDamping.default_num())
+    }
+}
+
+/// One explicit collision pair, stated on a bone: with `other`, collide (true) or not (false).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CollisionPair {
+    pub other: String,
+    pub collide: bool,
 }
 
 impl Default for BonePhysics {
@@ -241,6 +282,8 @@ impl Default for BonePhysics {
             drive: None,
             collision_group: DEFAULT_COLLISION_GROUP.into(),
             collision_mask: DEFAULT_COLLISION_MASK.into(),
+            material: BodyMaterial::default(),
+            collision_pairs: Vec::new(),
         }
     }
 }

@@ -182,7 +182,41 @@ pub fn bone_entries(p: &BonePhysics) -> Vec<(&'static str, Value)> {
     }
     out.push((top(Key::CollisionGroup), json!(p.collision_group)));
     out.push((top(Key::CollisionMask), json!(p.collision_mask)));
+    for (k, v) in material_entries(&p.material) {
+        out.push((top(k), v));
+    }
+    if let Some(v) = collision_pairs(&p.collision_pairs) {
+        out.push((top(Key::CollisionPairs), v));
+    }
     out
+}
+
+/// The material and damping keys the body sets (a None part is not written).
+pub fn material_entries(m: &BodyMaterial) -> Vec<(Key, Value)> {
+    let nums = [
+        (Key::Friction, m.friction),
+        (Key::Restitution, m.restitution),
+        (Key::LinearDamping, m.linear_damping),
+        (Key::AngularDamping, m.angular_damping),
+        (Key::MaxAngularSpeed, m.max_angular_speed),
+    ];
+    let mut out: Vec<(Key, Value)> = nums
+        .into_iter()
+        .filter_map(|(k, v)| Some((k, json!(v?))))
+        .collect();
+    if let Some(c) = m.ccd {
+        out.push((Key::Ccd, json!(c)));
+    }
+    out
+}
+
+/// The `collision_pairs` object `{bone: bool}`, or None when there are none.
+pub fn collision_pairs(pairs: &[CollisionPair]) -> Option<Value> {
+    let m: Map<String, Value> = pairs
+        .iter()
+        .map(|p| (p.other.clone(), json!(p.collide)))
+        .collect();
+    (!m.is_empty()).then_some(Value::Object(m))
 }
 
 /// A key's first path component in its section (`offset.translation` gives `offset`).

@@ -65,22 +65,30 @@ pub fn distribute(kind: CharacterKind, bodies: &[MassInput], total: f64) -> Vec<
         })
         .collect();
     normalise(&mut m, total);
-    for _ in 0..16 {
+    let parents: Vec<Option<usize>> = bodies.iter().map(|b| b.parent).collect();
+    cap_ratios(&mut m, &parents, total);
+    m
+}
+
+/// Raises the lighter body of every jointed pair over [`MAX_MASS_RATIO`] (the total kept).
+/// Raising a light body can put it over the ratio with its own neighbour: the fix travels one
+/// joint per pass, so a long chain needs as many passes as it has joints.
+pub fn cap_ratios(m: &mut [f64], parents: &[Option<usize>], total: f64) {
+    for _ in 0..(16 + 2 * m.len()) {
         let mut changed = false;
-        for (i, b) in bodies.iter().enumerate() {
-            let Some(p) = b.parent else { continue };
+        for (i, p) in parents.iter().enumerate() {
+            let Some(p) = *p else { continue };
             let (hi, lo) = if m[i] > m[p] { (i, p) } else { (p, i) };
             if m[hi] > MAX_MASS_RATIO * m[lo] * (1.0 + 1e-9) {
                 m[lo] = m[hi] / (MAX_MASS_RATIO * 0.98);
                 changed = true;
             }
         }
-        normalise(&mut m, total);
+        normalise(m, total);
         if !changed {
             break;
         }
     }
-    m
 }
 
 fn normalise(m: &mut [f64], total: f64) {

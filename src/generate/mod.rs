@@ -339,7 +339,17 @@ fn assign_masses(a: &Anatomy, list: &mut [Body], total: f64) {
     for (b, m) in list.iter_mut().zip(m) {
         b.mass_kg = m;
     }
-    symmetry::even_masses(a, list);
+    // Evening twins can undo the ratio cap and the cap can part twins: alternate, the cap last
+    // (the solver's limit matters more than a twin's last gram).
+    let parents: Vec<Option<usize>> = list.iter().map(|b| b.parent).collect();
+    for _ in 0..4 {
+        symmetry::even_masses(a, list);
+        let mut m: Vec<f64> = list.iter().map(|b| b.mass_kg).collect();
+        mass::cap_ratios(&mut m, &parents, total);
+        for (b, m) in list.iter_mut().zip(m) {
+            b.mass_kg = m;
+        }
+    }
 }
 
 fn assign_joints(a: &Anatomy, list: &mut [Body], hinge_wrists_ankles: bool) {
@@ -518,6 +528,7 @@ fn build_edit(
             joint,
             group: &b.group,
             mask: &masks[k],
+            angular_damping: emit::angular_damping(a.height),
         });
         if let Some(extras) = emit::node_extras(node_extras(bone.node), Some(phys)) {
             edits.push(Edit::ReplaceExtras {

@@ -137,6 +137,7 @@ fn part_physics(p: Part) -> BonePhysics {
         }),
         collision_group: p.group.to_string(),
         collision_mask: p.mask.to_string(),
+        ..BonePhysics::default()
     }
 }
 

@@ -123,6 +123,7 @@ fn physics(b: &BoneSpec) -> BonePhysics {
         }),
         collision_group: b.group.to_string(),
         collision_mask: b.mask.to_string(),
+        ..BonePhysics::default()
     }
 }
 

@@ -37,6 +37,8 @@ pub(crate) struct JointSpec {
     /// the swing limit's cones are solved in an order its mirror twin shares.
     pub world_from_frame_rest: Quat,
     pub mirror: MirrorContactOrder,
+    /// The pair collides although jointed (stated in `collision_pairs`).
+    pub contacts: bool,
 }
 
 /// A joint in the world.
@@ -74,7 +76,7 @@ pub(crate) fn joint_spec(
     doc: &Document,
     id: BoneId,
     bodies: &[BodyRec],
-    mirror: MirrorContactOrder,
+    (mirror, pairs): (MirrorContactOrder, &crate::document::pairs::ExplicitPairs),
 ) -> Result<Option<JointSpec>, SimError> {
     let Some(def) = joint::resolve(doc, id) else {
         return Ok(None);
@@ -116,6 +118,7 @@ pub(crate) fn joint_spec(
         drive,
         world_from_frame_rest: (pw.rotation.as_dquat() * parent_from_joint).as_quat(),
         mirror,
+        contacts: pairs.get(id, def.parent) == Some(true),
     }))
 }
 
@@ -194,7 +197,12 @@ struct Built {
 }
 
 /// A cone-only joint: the child's X within `half_angle` of the parent frame's X turned onto `axis`.
-fn cone_joint(parent_frame: Pose, child_frame: Pose, axis: DVec3, half_angle: f32) -> GenericJoint {
+fn cone_joint(
+    (parent_frame, child_frame): (Pose, Pose),
+    axis: DVec3,
+    half_angle: f32,
+    contacts: bool,
+) -> GenericJoint {
     let aim = DQuat::from_rotation_arc(DVec3::X, axis.normalize()).as_quat();
     let f1 = Pose::from_parts(
         parent_frame.translation,
@@ -205,7 +213,7 @@ fn cone_joint(parent_frame: Pose, child_frame: Pose, axis: DVec3, half_angle: f3
         .limits(JointAxis::AngY, [-1.0, half_angle])
         .local_frame1(f1)
         .local_frame2(child_frame)
-        .contacts_enabled(false)
+        .contacts_enabled(contacts)
         .build()
 }
 
@@ -223,7 +231,7 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, targets: AxisTargets)
                 .limits(JointAxis::AngX, [tmin, tmax])
                 .local_frame1(f1)
                 .local_frame2(f2)
-                .contacts_enabled(false);
+                .contacts_enabled(spec.contacts);
             let mut extra = Vec::new();
             match cones {
                 [c] if (c.axis - DVec3::X).length() < 1e-9 => {
@@ -241,7 +249,9 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, targets: AxisTargets)
                     });
                     extra = ordered
                         .iter()
-                        .map(|c| cone_joint(f1, f2, c.axis, c.half_angle_rad as f32))
+                        .map(|c| {
+                            cone_joint((f1, f2), c.axis, c.half_angle_rad as f32, spec.contacts)
+                        })
                         .collect();
                 }
             }
@@ -250,7 +260,7 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, targets: AxisTargets)
                 .local_frame1(f2)
                 .local_frame2(f1)
                 .limits(JointAxis::AngX, [-tmax, -tmin])
-                .contacts_enabled(false)
+                .contacts_enabled(spec.contacts)
                 .build();
             set_motors(&mut drive, &BALL_DRIVE_AXES, gains, targets);
             Built {
@@ -266,7 +276,7 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, targets: AxisTargets)
             .limits(JointAxis::AngX, [*min_rad as f32, *max_rad as f32])
             .local_frame1(f1)
             .local_frame2(f2)
-            .contacts_enabled(false)
+            .contacts_enabled(spec.contacts)
             .build();
             set_motors(&mut main, &HINGE_DRIVE_AXES, gains, targets);
             Built {

@@ -13,6 +13,7 @@ mod fall;
 pub mod follow;
 mod guard;
 mod joints;
+mod pairs;
 mod ragdoll;
 mod settings;
 mod snapshot;
@@ -39,8 +40,9 @@ use rapier3d::prelude::*;
 pub struct Simulation {
     world: PhysicsWorld,
     ground: ColliderHandle,
-    /// Solves mirrored contacts in mirrored order (see [`contact_order`]).
-    contact_order: contact_order::MirrorContactOrder,
+    /// Solves mirrored contacts in mirrored order (see [`contact_order`]) and filters
+    /// explicit collision pairs (see [`pairs`]).
+    hooks: pairs::Hooks,
     groups: GroupMap,
     dolls: Vec<Ragdoll>,
     settings: SimSettings,
@@ -80,6 +82,8 @@ impl Simulation {
         let side = (count as f32).sqrt().ceil().max(1.0) as usize;
         let (axis, mid) = crate::mirror::mid_plane(doc);
         let contact_order = contact_order::MirrorContactOrder::new(axis.as_vec3(), settings.unit());
+        let explicit = crate::document::pairs::explicit_pairs(doc);
+        let mut filter = pairs::PairFilter::new(explicit.clone());
         let mut dolls = Vec::with_capacity(count);
         for i in 0..count {
             let spacing = 3.0 * settings.unit();
@@ -88,11 +92,16 @@ impl Simulation {
                 0.0,
                 (i / side) as f32 * spacing,
             );
-            let doll = Ragdoll::build(&mut world, doc, &groups, &settings, offset, contact_order)?;
+            let placed = (offset, contact_order);
+            let doll = Ragdoll::build(&mut world, doc, (&groups, &explicit), &settings, placed)?;
             let mid = mid as f32 + offset.dot(contact_order.axis());
             for b in &doll.bodies {
                 if let Some(c) = world.colliders.get_mut(b.collider) {
                     contact_order::tag(c, mid);
+                }
+                if b.built.in_pair {
+                    let own = groups.interaction(&b.built.group, &b.built.mask);
+                    filter.register(b.collider, own, i, b.bone);
                 }
             }
             dolls.push(doll);
@@ -100,7 +109,10 @@ impl Simulation {
         let mut sim = Simulation {
             world,
             ground,
-            contact_order,
+            hooks: pairs::Hooks {
+                order: contact_order,
+                pairs: filter,
+            },
             groups,
             dolls,
             applied: settings.clone(),
@@ -155,7 +167,10 @@ impl Simulation {
         for d in &mut self.dolls {
             d.control(&mut self.world, &self.settings);
         }
-        self.world.step_with_events(&self.contact_order, &());
+        self.world.step_with_events(&self.hooks, &());
+        for d in &self.dolls {
+            d.cap_angular_speed(&mut self.world);
+        }
         self.time_s += self.settings.dt_s as f64;
         self.steps += 1;
         self.guard()?;
@@ -175,7 +190,7 @@ impl Simulation {
     /// ground's contact order is part of the world, as its joints are: without it the bare
     /// world would move differently and cost differently.
     pub fn step_bare(&mut self) {
-        self.world.step_with_events(&self.contact_order, &());
+        self.world.step_with_events(&self.hooks, &());
         self.time_s += self.settings.dt_s as f64;
         self.steps += 1;
     }
@@ -234,7 +249,7 @@ impl Simulation {
                     let Some(col) = self.world.colliders.get_mut(b.collider) else {
                         continue;
                     };
-                    col.set_friction(s.friction);
+                    col.set_friction(world::friction(&b.built.material, &s));
                     if let Ok(mp) =
                         world::mass_properties(&b.name, col.shared_shape(), b.built.mass_kg, &s)
                     {

@@ -9,6 +9,7 @@ use super::joints::{self, JointRec};
 use super::settings::SimSettings;
 use super::telemetry::{measure_joint, BodySample, Telemetry};
 use super::world::{self, BodyRec, GroupMap};
+use crate::document::pairs::ExplicitPairs;
 use crate::document::{BoneId, Document};
 use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
@@ -29,24 +30,25 @@ pub(crate) struct Ragdoll {
     pub grounded: u32,
     /// The character's mirror order (joint limit cones are inserted in it).
     pub mirror: MirrorContactOrder,
+    /// The explicit collision pairs it was built with (a change needs a rebuild).
+    pub pairs: ExplicitPairs,
 }
 
 impl Ragdoll {
     pub fn build(
         world: &mut PhysicsWorld,
         doc: &Document,
-        groups: &GroupMap,
+        (groups, pairs): (&GroupMap, &ExplicitPairs),
         s: &SimSettings,
-        offset: Vec3,
-        mirror: MirrorContactOrder,
+        (offset, mirror): (Vec3, MirrorContactOrder),
     ) -> Result<Self, SimError> {
-        let bodies = world::insert_bodies(world, doc, groups, s, offset)?;
+        let bodies = world::insert_bodies(world, doc, groups, s, offset, pairs)?;
         if bodies.is_empty() {
             return Err(SimError::Empty);
         }
         let mut specs = Vec::new();
         for id in doc.bone_ids() {
-            if let Some(spec) = joints::joint_spec(doc, id, &bodies, mirror)? {
+            if let Some(spec) = joints::joint_spec(doc, id, &bodies, (mirror, pairs))? {
                 specs.push(spec);
             }
         }
@@ -82,10 +84,29 @@ impl Ragdoll {
             vcom: Vec3::ZERO,
             grounded: 0,
             mirror,
+            pairs: pairs.clone(),
         };
         r.balance
             .set_upright(world, s.balance && r.balance.built.enabled);
         Ok(r)
+    }
+
+    /// Clamps each body's angular speed to its `max_angular_speed` (bodies without one are
+    /// left alone).
+    pub fn cap_angular_speed(&self, world: &mut PhysicsWorld) {
+        for b in &self.bodies {
+            let Some(cap) = b.built.material.max_angular_speed else {
+                continue;
+            };
+            let Some(rb) = world.bodies.get_mut(b.body) else {
+                continue;
+            };
+            let w = rb.angvel();
+            let n = w.length();
+            if n > cap as f32 && n.is_finite() {
+                rb.set_angvel(w * (cap as f32 / n), false);
+            }
+        }
     }
 
     /// Controller work before a step.
@@ -174,6 +195,11 @@ impl Ragdoll {
         s: &SimSettings,
     ) -> Result<usize, SimError> {
         // Validate everything first, then apply: a bad edit leaves the world as it was.
+        if crate::document::pairs::explicit_pairs(doc) != self.pairs {
+            return Err(SimError::NeedsRebuild(
+                crate::document::fields::Key::CollisionPairs.path().into(),
+            ));
+        }
         let wanted: Vec<BoneId> = doc
             .bone_ids()
             .filter(|&id| world::built_body(doc, id).is_some())
@@ -190,9 +216,10 @@ impl Ragdoll {
         }
         let mut body_updates = Vec::new();
         for (k, b) in self.bodies.iter().enumerate() {
-            let Some(nb) = world::built_body(doc, b.bone) else {
+            let Some(mut nb) = world::built_body(doc, b.bone) else {
                 continue;
             };
+            nb.in_pair = b.built.in_pair;
             if nb != b.built || groups_changed {
                 let c = world::build_collider(doc, b.bone, &nb, groups, s)?;
                 body_updates.push((k, nb, c));
@@ -200,7 +227,9 @@ impl Ragdoll {
         }
         let mut specs = Vec::new();
         for id in doc.bone_ids() {
-            if let Some(spec) = joints::joint_spec(doc, id, &self.bodies, self.mirror)? {
+            if let Some(spec) =
+                joints::joint_spec(doc, id, &self.bodies, (self.mirror, &self.pairs))?
+            {
                 specs.push(spec);
             }
         }
@@ -214,6 +243,11 @@ impl Ragdoll {
                 }
                 col.set_mass_properties(c.mass_properties());
                 col.set_collision_groups(c.collision_groups());
+                col.set_friction(c.friction());
+                col.set_restitution(c.restitution());
+            }
+            if let Some(rb) = world.bodies.get_mut(b.body) {
+                world::apply_body_material(rb, &nb.material);
             }
             b.mass_kg = nb.mass_kg as f32;
             b.built = nb;

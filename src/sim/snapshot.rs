@@ -32,7 +32,7 @@ impl Clone for Simulation {
         Simulation {
             world: clone_world(&self.world),
             ground: self.ground,
-            contact_order: self.contact_order,
+            hooks: self.hooks.clone(),
             groups: self.groups.clone(),
             dolls: self.dolls.clone(),
             settings: self.settings.clone(),

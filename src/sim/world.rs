@@ -9,7 +9,7 @@
 
 use super::error::SimError;
 use super::settings::SimSettings;
-use crate::document::{BoneId, Collider, ColliderShape, Document};
+use crate::document::{BodyMaterial, BoneId, Collider, ColliderShape, Document};
 use glam::{DMat4, Quat, Vec3};
 use rapier3d::geometry::Group;
 use rapier3d::prelude::*;
@@ -94,6 +94,9 @@ pub(crate) struct BuiltBody {
     pub mass_kg: f64,
     pub group: String,
     pub mask: String,
+    pub material: BodyMaterial,
+    /// In an explicit collision pair: the pair hook decides its contacts (see [`super::pairs`]).
+    pub in_pair: bool,
 }
 
 /// One simulated bone.
@@ -190,15 +193,34 @@ pub(crate) fn build_collider(
     let shape = shape_of(name, &doc.world_shape(id, &built.collider.shape))?;
     let mp = mass_properties(name, &shape, built.mass_kg, settings)?;
     let place = doc.body_from_collider(id, &built.collider);
-    Ok(ColliderBuilder::new(shape)
+    let m = &built.material;
+    let mut b = ColliderBuilder::new(shape)
         .position(Pose::from_parts(
             place.translation.as_vec3(),
             place.rotation.normalize().as_quat(),
         ))
         .mass_properties(mp)
-        .friction(settings.friction)
-        .collision_groups(groups.interaction(&built.group, &built.mask))
-        .build())
+        .friction(friction(m, settings))
+        .restitution(m.restitution_or_default() as f32)
+        .collision_groups(groups.interaction(&built.group, &built.mask));
+    if built.in_pair {
+        b = b
+            .collision_groups(super::pairs::WIDE_GROUPS)
+            .active_hooks(super::pairs::PAIR_HOOKS);
+    }
+    Ok(b.build())
+}
+
+/// A body's friction: its own, else the settings' global friction.
+pub(crate) fn friction(m: &BodyMaterial, settings: &SimSettings) -> f32 {
+    m.friction.map_or(settings.friction, |f| f as f32)
+}
+
+/// Applies a body's damping and CCD to its Rapier body.
+pub(crate) fn apply_body_material(rb: &mut RigidBody, m: &BodyMaterial) {
+    rb.set_linear_damping(m.linear_damping_or_default() as f32);
+    rb.set_angular_damping(m.angular_damping_or_default() as f32);
+    rb.enable_ccd(m.ccd.unwrap_or(false));
 }
 
 /// What the document says about a bone's body, if it has one.
@@ -209,6 +231,8 @@ pub(crate) fn built_body(doc: &Document, id: BoneId) -> Option<BuiltBody> {
         mass_kg: p.mass,
         group: p.collision_group.clone(),
         mask: p.collision_mask.clone(),
+        material: p.material,
+        in_pair: false,
     })
 }
 
@@ -219,17 +243,24 @@ pub(crate) fn insert_bodies(
     groups: &GroupMap,
     settings: &SimSettings,
     offset: Vec3,
+    pairs: &crate::document::pairs::ExplicitPairs,
 ) -> Result<Vec<BodyRec>, SimError> {
     let mut out = Vec::new();
     for id in doc.bone_ids() {
-        let Some(built) = built_body(doc, id) else {
+        let Some(mut built) = built_body(doc, id) else {
             continue;
         };
+        built.in_pair = pairs.involves(id);
         let bone = doc.bone(id);
         let mut rest = pose_of(&doc.skeleton.nodes[bone.node].world_from_node);
         rest.translation += offset;
         let collider = build_collider(doc, id, &built, groups, settings)?;
-        let body = world.insert_body(RigidBodyBuilder::dynamic().pose(rest).can_sleep(false));
+        let mut rb = RigidBodyBuilder::dynamic()
+            .pose(rest)
+            .can_sleep(false)
+            .build();
+        apply_body_material(&mut rb, &built.material);
+        let body = world.insert_body(rb);
         let collider = world.insert_collider(collider, Some(body));
         out.push(BodyRec {
             bone: id,

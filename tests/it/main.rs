@@ -7,6 +7,7 @@ mod codec;
 mod commands;
 mod common;
 mod diagnostics;
+mod doctor;
 mod editor;
 mod editor_defects;
 mod fields;

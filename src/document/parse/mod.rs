@@ -9,6 +9,7 @@ use super::fields::{self, Key, NumSpec, Section};
 use super::schema::*;
 use super::write::{self, leaf};
 
+mod body;
 mod limits;
 use limits::{parse_swing, parse_twist};
 use serde_json::{Map, Value};
@@ -223,6 +224,8 @@ pub(crate) fn parse_bone_physics(value: &Value, cx: &mut Ctx) -> BonePhysics {
     out.collision_group = cx.string(obj, "", group, DEFAULT_COLLISION_GROUP);
     out.collision_mask = cx.string(obj, "", mask, DEFAULT_COLLISION_MASK);
     out.collider = parse_collider(obj, cx);
+    out.material = body::material(obj, cx);
+    out.collision_pairs = body::collision_pairs(obj, cx);
     let drive = leaf(Key::Drive);
     out.constraint = obj
         .get(leaf(Key::Constraint))

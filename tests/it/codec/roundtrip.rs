@@ -110,35 +110,71 @@ fn drive() -> impl Strategy<Value = Drive> {
     })
 }
 
+/// Material and damping: each part set or left to the default.
+fn material() -> impl Strategy<Value = BodyMaterial> {
+    let opt = |lo: f64, hi: f64| proptest::option::of(finite(lo, hi));
+    (
+        [
+            opt(0.0, 10.0),
+            opt(0.0, 1.0),
+            opt(0.0, 100.0),
+            opt(0.0, 100.0),
+        ],
+        proptest::option::of(finite(1e-3, 1e4)),
+        proptest::option::of(any::<bool>()),
+    )
+        .prop_map(|([f, r, l, a], max, ccd)| BodyMaterial {
+            friction: f,
+            restitution: r,
+            linear_damping: l,
+            angular_damping: a,
+            max_angular_speed: max,
+            ccd,
+        })
+}
+
+/// Explicit pairs with distinct bone names.
+fn pairs() -> impl Strategy<Value = Vec<CollisionPair>> {
+    proptest::collection::btree_map(name(), any::<bool>(), 0..4).prop_map(|m| {
+        m.into_iter()
+            .map(|(other, collide)| CollisionPair { other, collide })
+            .collect()
+    })
+}
+
 fn physics() -> impl Strategy<Value = BonePhysics> {
     (
         proptest::option::of(collider()),
         finite(1e-3, 1e4),
         proptest::option::of((kind(), name(), drive())),
-        name(),
-        name(),
+        (name(), name()),
+        (material(), pairs()),
     )
-        .prop_map(|(collider, mass, joint, group, mask)| {
-            let (constraint, drive) = match joint {
-                Some((kind, parent, d)) => (
-                    Some(Constraint {
-                        kind,
-                        parent_bone: Some(parent),
-                        parent_defaulted: false,
-                    }),
-                    Some(d),
-                ),
-                None => (None, None),
-            };
-            BonePhysics {
-                collider,
-                mass,
-                constraint,
-                drive,
-                collision_group: group,
-                collision_mask: mask,
-            }
-        })
+        .prop_map(
+            |(collider, mass, joint, (group, mask), (material, collision_pairs))| {
+                let (constraint, drive) = match joint {
+                    Some((kind, parent, d)) => (
+                        Some(Constraint {
+                            kind,
+                            parent_bone: Some(parent),
+                            parent_defaulted: false,
+                        }),
+                        Some(d),
+                    ),
+                    None => (None, None),
+                };
+                BonePhysics {
+                    collider,
+                    mass,
+                    constraint,
+                    drive,
+                    collision_group: group,
+                    collision_mask: mask,
+                    material,
+                    collision_pairs,
+                }
+            },
+        )
 }
 
 fn balance() -> impl Strategy<Value = BalanceSettings> {

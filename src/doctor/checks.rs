@@ -1,0 +1,291 @@
+//! The doctor's checks, each pushing findings that name the bones and the fix.
+
+use super::model::{JointModel, Model};
+use super::*;
+use crate::document::pairs::explicit_pairs;
+use crate::document::write::leaf;
+use crate::document::ConstraintKind;
+use crate::sim::GroupMap;
+
+fn finding(
+    check: Check,
+    severity: Severity,
+    bones: Vec<BoneId>,
+    key: Key,
+    message: String,
+) -> Finding {
+    Finding {
+        check,
+        severity,
+        bones,
+        key,
+        message,
+    }
+}
+
+fn names<'a>(model: &'a Model, j: &JointModel) -> (&'a str, &'a str) {
+    (&model.bodies[j.parent].name, &model.bodies[j.child].name)
+}
+
+/// Mass and inertia ratios across joints, and masses absurd for a body's size.
+pub(super) fn masses(model: &Model, out: &mut Vec<Finding>) {
+    for j in &model.joints {
+        let (p, c) = (&model.bodies[j.parent], &model.bodies[j.child]);
+        let (pn, cn) = names(model, j);
+        let ids = vec![c.id, p.id];
+        let ratio = p.mass_kg.max(c.mass_kg) / p.mass_kg.min(c.mass_kg);
+        if ratio > MAX_MASS_RATIO {
+            out.push(finding(Check::MassRatio, Severity::Error, ids.clone(), Key::Mass, format!(
+                "mass ratio {ratio:.0}:1 across the joint {pn} ({:.3} kg) - {cn} ({:.3} kg), above {MAX_MASS_RATIO}:1: the solver cannot hold it; fix: bring the masses within {MAX_MASS_RATIO}:1 (Stabilize evens them out)",
+                p.mass_kg, c.mass_kg)));
+        }
+        if c.mass_kg > HEAVY_CHILD_RATIO * p.mass_kg {
+            out.push(finding(Check::HeavyChild, Severity::Warning, ids.clone(), Key::Mass, format!(
+                "{cn} ({:.3} kg) hangs on the lighter {pn} ({:.3} kg), {:.1} times its mass: a heavy body on a light one cannot hold its joint; fix: lighten {cn} or make {pn} heavier (Stabilize)",
+                c.mass_kg, p.mass_kg, c.mass_kg / p.mass_kg)));
+        }
+        let ip = p.inertia(p.mass_kg, model.floor()).1;
+        let ic = c.inertia(c.mass_kg, model.floor()).1;
+        let ir = ip.max(ic) / ip.min(ic);
+        if ir > MAX_INERTIA_RATIO {
+            out.push(finding(Check::InertiaRatio, Severity::Warning, ids, Key::Mass, format!(
+                "inertia ratio {ir:.0}:1 across the joint {pn} - {cn}, above {MAX_INERTIA_RATIO}:1; fix: even out the masses or sizes (the schema has no inertia key; the simulation's inertia floor raises only tiny moments)")));
+        }
+    }
+    density(model, out);
+}
+
+fn density(model: &Model, out: &mut Vec<Finding>) {
+    let mut d: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg / b.volume).collect();
+    if d.len() < 3 {
+        return;
+    }
+    d.sort_by(f64::total_cmp);
+    let median = d[d.len() / 2];
+    for b in &model.bodies {
+        let r = b.mass_kg / b.volume / median;
+        let off = r.max(1.0 / r);
+        if off <= ODD_DENSITY {
+            continue;
+        }
+        let likely = b.mass_kg / r;
+        out.push(finding(Check::AbsurdMass, Severity::Warning, vec![b.id], Key::Mass, format!(
+            "{} weighs {:.3} kg, {r:.3} times what its size suggests at the character's median density; fix: a mass near {likely:.3} kg",
+            b.name, b.mass_kg)));
+    }
+}
+
+/// Pairs of bodies (indices into the model) that overlap at rest while they collide, with
+/// the overlap depth (world units), deepest first.
+pub(crate) fn overlapping(doc: &Document, model: &Model) -> Vec<(usize, usize, f64)> {
+    let Ok(groups) = GroupMap::from_document(doc) else {
+        return Vec::new();
+    };
+    let pairs = explicit_pairs(doc);
+    let jointed = |a: usize, b: usize| {
+        model
+            .joints
+            .iter()
+            .any(|j| (j.child, j.parent) == (a, b) || (j.child, j.parent) == (b, a))
+    };
+    let phys = |i: usize| doc.bone(model.bodies[i].id).physics.as_ref();
+    let mut out = Vec::new();
+    for a in 0..model.bodies.len() {
+        for b in a + 1..model.bodies.len() {
+            let (ba, bb) = (&model.bodies[a], &model.bodies[b]);
+            let collide = pairs.get(ba.id, bb.id).unwrap_or_else(|| {
+                let (Some(pa), Some(pb)) = (phys(a), phys(b)) else {
+                    return false;
+                };
+                let ga = groups.interaction(&pa.collision_group, &pa.collision_mask);
+                let gb = groups.interaction(&pb.collision_group, &pb.collision_mask);
+                !jointed(a, b) && ga.test(gb)
+            });
+            if !collide {
+                continue;
+            }
+            let contact = rapier3d::parry::query::contact(
+                &ba.world_from_collider,
+                ba.shape.as_ref(),
+                &bb.world_from_collider,
+                bb.shape.as_ref(),
+                0.0,
+            );
+            if let Ok(Some(c)) = contact {
+                let depth = -(c.dist as f64);
+                if depth > OVERLAP_SHARE * model.height {
+                    out.push((a, b, depth));
+                }
+            }
+        }
+    }
+    out.sort_by(|x, y| y.2.total_cmp(&x.2));
+    out
+}
+
+/// Bodies that overlap at rest while they collide.
+pub(super) fn overlaps(doc: &Document, model: &Model, out: &mut Vec<Finding>) {
+    for (a, b, depth) in overlapping(doc, model) {
+        let (ba, bb) = (&model.bodies[a], &model.bodies[b]);
+        out.push(finding(Check::Overlap, Severity::Error, vec![ba.id, bb.id], Key::CollisionPairs, format!(
+            "{} and {} overlap by {depth:.4} at rest and collide: they push apart from the first step; fix: disable the pair (`collision_pairs`, Stabilize does) or shrink a collider",
+            ba.name, bb.name)));
+    }
+}
+
+/// The narrow ranges of a joint's limit: (key, width in degrees).
+pub(crate) fn narrow_ranges(kind: &ConstraintKind) -> Vec<(Key, f64)> {
+    let tiny = |w: f64| w > 0.0 && w < MIN_RANGE_DEG;
+    let mut out = Vec::new();
+    match kind {
+        ConstraintKind::Hinge {
+            limit_min_deg,
+            limit_max_deg,
+            ..
+        } => {
+            out.push((Key::LimitMin, limit_max_deg - limit_min_deg));
+        }
+        ConstraintKind::BallSocket {
+            swing_limit_deg: s,
+            twist_limit_deg: t,
+            ..
+        } => {
+            let swing = if s.as_circular().is_some() {
+                Key::SwingLimit
+            } else {
+                Key::SwingExtents
+            };
+            out.push((swing, s.pos_y + s.neg_y));
+            out.push((swing, s.pos_z + s.neg_z));
+            out.push((Key::TwistRange, t.max_deg - t.min_deg));
+        }
+    }
+    out.retain(|&(_, w)| tiny(w));
+    out
+}
+
+/// The ranges that leave out the rest pose (angle 0): (key, [min, max]).
+pub(crate) fn rest_outside(kind: &ConstraintKind) -> Option<(Key, [f64; 2])> {
+    let (key, lo, hi) = match kind {
+        ConstraintKind::Hinge {
+            limit_min_deg,
+            limit_max_deg,
+            ..
+        } => (Key::LimitMin, *limit_min_deg, *limit_max_deg),
+        ConstraintKind::BallSocket {
+            twist_limit_deg: t, ..
+        } => (Key::TwistRange, t.min_deg, t.max_deg),
+    };
+    (lo > 0.0 || hi < 0.0).then_some((key, [lo, hi]))
+}
+
+/// Limit ranges under 5° and limits that leave out the rest pose.
+pub(super) fn limits(model: &Model, out: &mut Vec<Finding>) {
+    for j in &model.joints {
+        let (pn, cn) = names(model, j);
+        let ids = vec![model.bodies[j.child].id, model.bodies[j.parent].id];
+        for (key, w) in narrow_ranges(&j.kind) {
+            out.push(finding(Check::TinyLimit, Severity::Error, ids.clone(), key, format!(
+                "the joint {pn} - {cn} allows only {w:.2}° on `{}`: a range under {MIN_RANGE_DEG}° jitters against its stops; fix: lock the axis (range 0) or widen it to {MIN_RANGE_DEG}° (Stabilize widens)",
+                leaf(key))));
+        }
+        if let Some((key, [lo, hi])) = rest_outside(&j.kind) {
+            out.push(finding(Check::RestOutsideLimit, Severity::Error, ids, key, format!(
+                "the rest pose of {cn} lies outside its limit [{lo}, {hi}]° on `{}`: the joint snaps at the first step; fix: a range that holds 0 (Stabilize extends it)",
+                leaf(key))));
+        }
+    }
+}
+
+/// The stiffest a joint's drive may be for the solver's substep (N*m/rad).
+pub(crate) fn stiffness_cap(model: &Model, j: &JointModel, masses: &[f64], omega_dt: f64) -> f64 {
+    let i = model.drive_inertia(j, masses);
+    let w = omega_dt / model.substep_s();
+    i * w * w
+}
+
+/// Drives whose natural frequency is too high for the solver's step.
+pub(super) fn drives(model: &Model, out: &mut Vec<Finding>) {
+    let masses: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg).collect();
+    let h = model.substep_s();
+    for j in &model.joints {
+        let k = j.drive.stiffness;
+        let i = model.drive_inertia(j, &masses);
+        let wdt = (k / i).sqrt() * h;
+        if wdt > MAX_DRIVE_OMEGA_DT {
+            let (pn, cn) = names(model, j);
+            let cap = stiffness_cap(model, j, &masses, MAX_DRIVE_OMEGA_DT);
+            out.push(finding(Check::DriveTooStiff, Severity::Error, vec![model.bodies[j.child].id, model.bodies[j.parent].id], Key::Stiffness, format!(
+                "the drive of {cn} (on {pn}) has natural frequency sqrt(k/I) = {:.0} rad/s, {wdt:.1} times 1/dt of the solver's step ({h:.5} s): stiffness {k} on an inertia of {i:.4}; fix: stiffness at most {cap:.1} (Stabilize caps it)",
+                wdt / h)));
+        }
+    }
+}
+
+/// Bodies without any damping.
+pub(super) fn damping(doc: &Document, model: &Model, out: &mut Vec<Finding>) {
+    let undamped: Vec<&model::BodyModel> = model
+        .bodies
+        .iter()
+        .filter(|b| {
+            let m = doc
+                .bone(b.id)
+                .physics
+                .as_ref()
+                .map(|p| p.material)
+                .unwrap_or_default();
+            m.angular_damping_or_default() <= 0.0 && m.linear_damping_or_default() <= 0.0
+        })
+        .collect();
+    if undamped.is_empty() {
+        return;
+    }
+    let listed: Vec<&str> = undamped.iter().take(6).map(|b| b.name.as_str()).collect();
+    let more = undamped.len().saturating_sub(listed.len());
+    let tail = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    out.push(finding(Check::NoDamping, Severity::Warning, undamped.iter().map(|b| b.id).collect(), Key::AngularDamping, format!(
+        "{} of {} bodies have no damping ({}{tail}): limbs may spin and jitter without ever settling; fix: some angular and linear damping (Stabilize adds it)",
+        undamped.len(), model.bodies.len(), listed.join(", "))));
+}
+
+/// Bones with physics (a constraint or a mass) but no collider: not simulated.
+pub(super) fn colliders(doc: &Document, out: &mut Vec<Finding>) {
+    for id in doc.bone_ids() {
+        let b = doc.bone(id);
+        let Some(p) = &b.physics else { continue };
+        let states_mass = doc
+            .physics_json(id)
+            .and_then(|v| v.get(leaf(Key::Mass)))
+            .is_some();
+        if p.collider.is_none() && (p.constraint.is_some() || states_mass) {
+            out.push(finding(Check::NoCollider, Severity::Warning, vec![id], Key::Collider, format!(
+                "{} has physics but no collider: it gets no body and its joint is not simulated; fix: give it a collider, or remove its physics",
+                b.name)));
+        }
+    }
+}
+
+/// Explicit pairs naming no bone, and pairs stated both ways.
+pub(super) fn pairs(doc: &Document, out: &mut Vec<Finding>) {
+    let p = explicit_pairs(doc);
+    for (id, name) in &p.unknown {
+        out.push(finding(
+            Check::UnknownPair,
+            Severity::Warning,
+            vec![*id],
+            Key::CollisionPairs,
+            format!(
+            "`{}` names '{name}', which is no other bone: the entry is ignored; fix: a bone name",
+            leaf(Key::CollisionPairs)),
+        ));
+    }
+    for pair in &p.conflicts {
+        out.push(finding(Check::UnknownPair, Severity::Warning, vec![pair.0, pair.1], Key::CollisionPairs, format!(
+            "{} and {} state their pair both ways: they do not collide (false wins); fix: state it once",
+            doc.bone(pair.0).name, doc.bone(pair.1).name)));
+    }
+}

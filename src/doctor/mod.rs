@@ -1,0 +1,128 @@
+//! The stability doctor: what makes a ragdoll jitter, explode or never settle, found from the
+//! document alone (pure: no world is stepped), each finding naming the bones and the fix; and
+//! [`stabilize`], the one edit that applies those fixes.
+//!
+//! Checks (thresholds below): mass ratio across a joint, a heavy child on a light parent,
+//! inertia ratio across a joint, bodies overlapping at rest while they collide, limit ranges
+//! under 5°, the rest pose outside a limit, a drive whose natural frequency sqrt(k / I) is too
+//! high for the solver's step, bodies without damping, a bone with physics but no collider, a
+//! mass absurd for the body's size, and explicit pairs naming no bone.
+//! `validate` prints the findings after the document's diagnostics; the editor's diagnostics
+//! panel lists the same ones and marks their bones.
+
+mod checks;
+mod model;
+mod stabilize;
+
+pub use stabilize::{
+    stabilize, StabilizeOptions, Stabilized, JOLT_MAX_MASS_RATIO, STABLE_ANGULAR_DAMPING,
+    STABLE_LINEAR_DAMPING,
+};
+
+use crate::document::fields::Key;
+use crate::document::{BoneId, Diagnostic, Document, Severity};
+use crate::sim::SimSettings;
+use model::Model;
+
+/// A mass ratio across a joint above this is an error (the generator keeps every jointed pair
+/// within 10).
+pub const MAX_MASS_RATIO: f64 = 10.0;
+/// A child heavier than its parent by more than this is a warning (a heavy body hanging on a
+/// light one).
+pub const HEAVY_CHILD_RATIO: f64 = 2.0;
+/// A ratio of the largest principal moments across a joint above this is a warning.
+pub const MAX_INERTIA_RATIO: f64 = 50.0;
+/// Overlap at rest deeper than this share of the character's height is an error.
+pub const OVERLAP_SHARE: f64 = 1e-3;
+/// A limit range narrower than this (deg), but not zero, is an error: lock the axis instead.
+pub const MIN_RANGE_DEG: f64 = 5.0;
+/// A drive whose natural frequency times the solver's substep exceeds this is an error.
+pub const MAX_DRIVE_OMEGA_DT: f64 = 1.0;
+/// A body whose density is this many times the character's median (or a fraction of it) is a
+/// warning. Never an error: keeping mass ratios within 10 (which the solver needs more) can
+/// itself give a tiny collider a large mass (a generated spider's feet are 19,000 times
+/// denser than its median body).
+pub const ODD_DENSITY: f64 = 20.0;
+
+/// What a finding is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Check {
+    MassRatio,
+    HeavyChild,
+    InertiaRatio,
+    Overlap,
+    TinyLimit,
+    RestOutsideLimit,
+    DriveTooStiff,
+    NoDamping,
+    NoCollider,
+    AbsurdMass,
+    UnknownPair,
+}
+
+/// One finding: the bones it concerns (the first is where it is shown), the key to change,
+/// and a message that names the bones and the fix.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    pub check: Check,
+    pub severity: Severity,
+    pub bones: Vec<BoneId>,
+    pub key: Key,
+    pub message: String,
+}
+
+impl Finding {
+    /// The finding as a document diagnostic (on its first bone).
+    pub fn diagnostic(&self, doc: &Document) -> Diagnostic {
+        let (node, name) = match self.bones.first() {
+            Some(&b) => (Some(doc.bone(b).node), doc.bone(b).name.as_str()),
+            None => (None, "document"),
+        };
+        let d = match self.severity {
+            Severity::Error => Diagnostic::error,
+            Severity::Warning => Diagnostic::warning,
+        };
+        d(node, name, self.key.path(), self.message.clone())
+    }
+}
+
+/// Every finding about a document, at the simulation's default settings.
+pub fn examine(doc: &Document) -> Vec<Finding> {
+    examine_with(doc, &SimSettings::default())
+}
+
+/// Every finding about a document simulated with `settings` (the time step matters).
+pub fn examine_with(doc: &Document, settings: &SimSettings) -> Vec<Finding> {
+    let model = Model::new(doc, settings);
+    let mut out = Vec::new();
+    checks::masses(&model, &mut out);
+    checks::overlaps(doc, &model, &mut out);
+    checks::limits(&model, &mut out);
+    checks::drives(&model, &mut out);
+    checks::damping(doc, &model, &mut out);
+    checks::colliders(doc, &mut out);
+    checks::pairs(doc, &mut out);
+    out
+}
+
+/// The findings as document diagnostics (what `validate` prints and the editor lists).
+pub fn diagnostics(doc: &Document) -> Vec<Diagnostic> {
+    examine(doc).iter().map(|f| f.diagnostic(doc)).collect()
+}
+
+/// The stiffest drive the solver's step takes on `bone`'s joint (N*m/rad): natural frequency
+/// sqrt(k / I) at [`MAX_DRIVE_OMEGA_DT`] / dt of the substep. None when the bone has no joint.
+pub fn drive_stiffness_limit(doc: &Document, bone: BoneId) -> Option<f64> {
+    let model = Model::new(doc, &SimSettings::default());
+    let masses: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg).collect();
+    let j = model
+        .joints
+        .iter()
+        .find(|j| model.bodies[j.child].id == bone)?;
+    Some(checks::stiffness_cap(
+        &model,
+        j,
+        &masses,
+        MAX_DRIVE_OMEGA_DT,
+    ))
+}

@@ -1,0 +1,308 @@
+//! Stabilize: the doctor's fixes as one edit (one undo step), every change reported.
+//! Anchored on Jolt's `RagdollSettings::Stabilize` (after Strunk, "Stop my constraints from
+//! blowing up"): parent/child mass ratios clamped (Jolt keeps them within 0.8..1.2), the masses
+//! then scaled so each ragdoll keeps its total. Jolt also raises parent inertia; the schema
+//! has no inertia key, so that is reported as not done (the simulation's inertia floor raises
+//! only tiny moments). Then: pairs overlapping at rest disabled, tiny limits widened to 5° and
+//! rest poses brought inside their limits, damping added where a body has none, and drives
+//! capped to a natural frequency the solver's step integrates.
+
+use super::checks::{narrow_ranges, overlapping, rest_outside, stiffness_cap};
+use super::model::Model;
+use super::MIN_RANGE_DEG;
+use crate::document::fields::Key;
+use crate::document::write::{self, leaf};
+use crate::document::{CollisionPair, ConstraintKind, Document, Edit, SwingExtentsDeg};
+use crate::sim::SimSettings;
+use serde_json::{json, Value};
+
+/// Jolt's largest parent/child mass ratio (its `cMaxMassRatio`).
+pub const JOLT_MAX_MASS_RATIO: f64 = 1.2;
+/// Damping Stabilize (and the generator) gives a body that has none (1/s).
+pub const STABLE_ANGULAR_DAMPING: f64 = 4.0;
+pub const STABLE_LINEAR_DAMPING: f64 = 0.4;
+/// Tiny ranges are widened to this (deg): Unity's stability page asks for 5-15°, and a
+/// mannequin knee widened from 1° to only 5° still jittered (7.9% of its height per second
+/// after 9 s, passive).
+pub const WIDENED_RANGE_DEG: f64 = 15.0;
+/// Drives are capped to this natural frequency times the solver's substep.
+pub const STABLE_OMEGA_DT: f64 = 0.5;
+
+/// What Stabilize may change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StabilizeOptions {
+    /// Largest mass ratio across a joint, either way (>= 1).
+    pub max_mass_ratio: f64,
+    /// The simulation settings the drives must suit (time step, substeps).
+    pub settings: SimSettings,
+}
+
+impl Default for StabilizeOptions {
+    fn default() -> Self {
+        Self {
+            max_mass_ratio: JOLT_MAX_MASS_RATIO,
+            settings: SimSettings::default(),
+        }
+    }
+}
+
+/// The edit and the report of every change (and of what could not be done).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stabilized {
+    /// One `Edit::Group`: apply it as one undo step.
+    pub edit: Edit,
+    pub changes: Vec<String>,
+}
+
+struct Out<'a> {
+    doc: &'a Document,
+    edits: Vec<Edit>,
+    changes: Vec<String>,
+}
+
+impl Out<'_> {
+    fn set(&mut self, body: crate::document::BoneId, key: Key, value: Value) {
+        self.edits.push(Edit::Set {
+            target: self.doc.bone_target(body),
+            key: key.path().into(),
+            value,
+        });
+    }
+}
+
+/// The stabilizing edit of a document.
+pub fn stabilize(doc: &Document, opts: &StabilizeOptions) -> Stabilized {
+    let model = Model::new(doc, &opts.settings);
+    let mut out = Out {
+        doc,
+        edits: Vec::new(),
+        changes: Vec::new(),
+    };
+    let masses = clamp_masses(&model, opts.max_mass_ratio.max(1.0));
+    for (b, (&new, body)) in masses.iter().zip(&model.bodies).enumerate() {
+        if (new - body.mass_kg).abs() > 1e-9 * body.mass_kg {
+            out.set(body.id, Key::Mass, json!(new));
+            out.changes.push(format!(
+                "{}: mass {:.4} -> {new:.4} kg",
+                model.bodies[b].name, body.mass_kg
+            ));
+        }
+    }
+    if !model.joints.is_empty() {
+        out.changes.push("parent inertia: not raised (the schema has no inertia key; the simulation raises every principal moment to its inertia floor)".into());
+    }
+    disable_overlaps(doc, &model, &mut out);
+    fix_limits(&model, &mut out);
+    add_damping(doc, &model, &mut out);
+    cap_drives(&model, &masses, &mut out);
+    Stabilized {
+        edit: Edit::Group(out.edits),
+        changes: out.changes,
+    }
+}
+
+/// Masses with every jointed pair within `r` either way (parents first, as Jolt), then
+/// scaled so each connected ragdoll keeps its total mass.
+fn clamp_masses(model: &Model, r: f64) -> Vec<f64> {
+    let n = model.bodies.len();
+    let parent: Vec<Option<usize>> = (0..n)
+        .map(|i| model.joints.iter().find(|j| j.child == i).map(|j| j.parent))
+        .collect();
+    let root = |mut i: usize| {
+        for _ in 0..n {
+            match parent[i] {
+                Some(p) => i = p,
+                None => break,
+            }
+        }
+        i
+    };
+    let depth = |mut i: usize| {
+        (0..n)
+            .take_while(|_| parent[i].map(|p| i = p).is_some())
+            .count()
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| depth(i));
+    let mut m: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg).collect();
+    for &i in &order {
+        if let Some(p) = parent[i] {
+            m[i] = m[i].clamp(m[p] / r, m[p] * r);
+        }
+    }
+    let mut before = vec![0.0; n];
+    let mut after = vec![0.0; n];
+    for i in 0..n {
+        before[root(i)] += model.bodies[i].mass_kg;
+        after[root(i)] += m[i];
+    }
+    (0..n)
+        .map(|i| round6(m[i] * before[root(i)] / after[root(i)]))
+        .collect()
+}
+
+/// Six significant digits.
+fn round6(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let p = 10f64.powi(5 - x.abs().log10().floor() as i32);
+    (x * p).round() / p
+}
+
+fn disable_overlaps(doc: &Document, model: &Model, out: &mut Out) {
+    let mut per_bone: Vec<(usize, Vec<CollisionPair>)> = Vec::new();
+    for (a, b, depth) in overlapping(doc, model) {
+        let (ba, bb) = (&model.bodies[a], &model.bodies[b]);
+        let slot = match per_bone.iter().position(|(i, _)| *i == a) {
+            Some(k) => k,
+            None => {
+                let have = doc
+                    .bone(ba.id)
+                    .physics
+                    .as_ref()
+                    .map(|p| p.collision_pairs.clone());
+                per_bone.push((a, have.unwrap_or_default()));
+                per_bone.len() - 1
+            }
+        };
+        let list = &mut per_bone[slot].1;
+        list.retain(|p| p.other != bb.name);
+        list.push(CollisionPair {
+            other: bb.name.clone(),
+            collide: false,
+        });
+        out.changes.push(format!(
+            "{} - {}: collision disabled (they overlap by {depth:.4} at rest)",
+            ba.name, bb.name
+        ));
+    }
+    for (a, list) in per_bone {
+        if let Some(v) = write::collision_pairs(&list) {
+            out.set(model.bodies[a].id, Key::CollisionPairs, v);
+        }
+    }
+}
+
+/// `[lo, hi]` holding 0, and [`WIDENED_RANGE_DEG`] wide when it was under [`MIN_RANGE_DEG`]
+/// (a zero range stays locked).
+fn widened([lo, hi]: [f64; 2]) -> [f64; 2] {
+    let (mut lo, mut hi) = (lo.min(0.0), hi.max(0.0));
+    if hi - lo > 0.0 && hi - lo < MIN_RANGE_DEG {
+        let c = (lo + hi) / 2.0;
+        let half = WIDENED_RANGE_DEG / 2.0;
+        (lo, hi) = (c - half, c + half);
+        let shift = if lo > 0.0 {
+            -lo
+        } else if hi < 0.0 {
+            -hi
+        } else {
+            0.0
+        };
+        (lo, hi) = ((lo + shift).max(-180.0), (hi + shift).min(180.0));
+    }
+    [lo, hi]
+}
+
+fn fix_limits(model: &Model, out: &mut Out) {
+    for j in &model.joints {
+        if narrow_ranges(&j.kind).is_empty() && rest_outside(&j.kind).is_none() {
+            continue;
+        }
+        let c = &model.bodies[j.child];
+        match &j.kind {
+            ConstraintKind::Hinge {
+                limit_min_deg,
+                limit_max_deg,
+                ..
+            } => {
+                let [lo, hi] = widened([*limit_min_deg, *limit_max_deg]);
+                out.set(c.id, Key::LimitMin, json!(lo));
+                out.set(c.id, Key::LimitMax, json!(hi));
+                out.changes.push(format!(
+                    "{}: hinge range [{limit_min_deg}, {limit_max_deg}]° -> [{lo}, {hi}]°",
+                    c.name
+                ));
+            }
+            ConstraintKind::BallSocket {
+                swing_limit_deg: s,
+                twist_limit_deg: t,
+                ..
+            } => {
+                let [lo, hi] = widened([t.min_deg, t.max_deg]);
+                if [lo, hi] != [t.min_deg, t.max_deg] {
+                    out.set(c.id, Key::TwistRange, json!([lo, hi]));
+                    out.changes.push(format!(
+                        "{}: twist range [{}, {}]° -> [{lo}, {hi}]°",
+                        c.name, t.min_deg, t.max_deg
+                    ));
+                }
+                let half = WIDENED_RANGE_DEG / 2.0;
+                let grow = |a: f64, b: f64| {
+                    if a + b > 0.0 && a + b < MIN_RANGE_DEG {
+                        (a.max(half), b.max(half))
+                    } else {
+                        (a, b)
+                    }
+                };
+                let (py, ny) = grow(s.pos_y, s.neg_y);
+                let (pz, nz) = grow(s.pos_z, s.neg_z);
+                let new = SwingExtentsDeg {
+                    pos_y: py,
+                    neg_y: ny,
+                    pos_z: pz,
+                    neg_z: nz,
+                };
+                if new != *s {
+                    out.set(c.id, Key::SwingExtents, write::swing_extents(&new));
+                    out.changes.push(format!(
+                        "{}: swing extents {:?}° -> {:?}°",
+                        c.name,
+                        s.to_array(),
+                        new.to_array()
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn add_damping(doc: &Document, model: &Model, out: &mut Out) {
+    for b in &model.bodies {
+        let m = doc
+            .bone(b.id)
+            .physics
+            .as_ref()
+            .map(|p| p.material)
+            .unwrap_or_default();
+        if m.angular_damping_or_default() > 0.0 || m.linear_damping_or_default() > 0.0 {
+            continue;
+        }
+        out.set(b.id, Key::AngularDamping, json!(STABLE_ANGULAR_DAMPING));
+        out.set(b.id, Key::LinearDamping, json!(STABLE_LINEAR_DAMPING));
+        out.changes.push(format!(
+            "{}: {} {STABLE_ANGULAR_DAMPING}/s, {} {STABLE_LINEAR_DAMPING}/s (it had none)",
+            b.name,
+            leaf(Key::AngularDamping),
+            leaf(Key::LinearDamping)
+        ));
+    }
+}
+
+fn cap_drives(model: &Model, masses: &[f64], out: &mut Out) {
+    for j in &model.joints {
+        let cap = stiffness_cap(model, j, masses, STABLE_OMEGA_DT);
+        let k = j.drive.stiffness;
+        if k <= cap {
+            continue;
+        }
+        let c = &model.bodies[j.child];
+        let k_new = round6(cap);
+        let d_new = round6(j.drive.damping * (k_new / k).sqrt());
+        out.set(c.id, Key::Stiffness, json!(k_new));
+        out.set(c.id, Key::Damping, json!(d_new));
+        out.changes.push(format!(
+            "{}: drive stiffness {k} -> {k_new}, damping {} -> {d_new} (natural frequency within {STABLE_OMEGA_DT}/dt of the solver's step)",
+            c.name, j.drive.damping));
+    }
+}
