@@ -12,6 +12,7 @@ const ALLOWED: &[&str] = &[
     "src/document/fields.rs",
     "src/document/parse/mod.rs",
     "src/document/parse/limits.rs",
+    "src/document/parse/anatomy.rs",
     "src/document/write.rs",
     "src/document/canonical.rs",
 ];
