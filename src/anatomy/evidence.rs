@@ -9,8 +9,8 @@ use super::kinds::{Kind, LimbKind, Role};
 use super::name_roles::NameRole;
 use super::rig::Rig;
 use super::vrm::MappedBone;
-use crate::document::RoleAssignment;
 use super::{BoneFacts, Evidence};
+use crate::document::RoleAssignment;
 
 pub(super) struct Merged {
     pub kind: Kind,
@@ -124,7 +124,11 @@ fn manual_roles(a: &mut Indexed, manual: &[Option<RoleAssignment>], w: &mut Work
         let mut sides = limb
             .path
             .iter()
-            .filter(|&&b| manual.get(b).is_some_and(|m| m.is_some_and(|m| m.side.is_some())))
+            .filter(|&&b| {
+                manual
+                    .get(b)
+                    .is_some_and(|m| m.is_some_and(|m| m.side.is_some()))
+            })
             .map(|&b| a.side[b]);
         if let Some(first) = sides.next() {
             if sides.all(|s| s == first) {

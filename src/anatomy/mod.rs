@@ -120,7 +120,10 @@ pub struct Anatomy {
 fn manual_roles(doc: &Document, n: usize) -> Vec<Option<crate::document::RoleAssignment>> {
     let mut out = vec![None; n];
     for (name, a) in &doc.manual_anatomy.roles {
-        if let Some(slot) = doc.bone_by_name(name).and_then(|id| out.get_mut(id.index())) {
+        if let Some(slot) = doc
+            .bone_by_name(name)
+            .and_then(|id| out.get_mut(id.index()))
+        {
             *slot = Some(*a);
         }
     }

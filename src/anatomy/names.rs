@@ -22,7 +22,9 @@ impl Side {
 
     /// The side a name spells (`left` or `right`).
     pub fn from_name(name: &str) -> Option<Side> {
-        [Side::Left, Side::Right].into_iter().find(|s| s.name() == name)
+        [Side::Left, Side::Right]
+            .into_iter()
+            .find(|s| s.name() == name)
     }
 
     pub fn other(self) -> Side {

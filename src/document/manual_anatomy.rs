@@ -116,8 +116,12 @@ mod tests {
         assert_eq!((a.role, a.side), (Role::Thigh, Some(Side::Left)));
         assert_eq!(a.text(), "thigh:left");
         assert_eq!(RoleAssignment::parse("pelvis").unwrap().side, None);
-        assert!(RoleAssignment::parse("hip").unwrap_err().contains("unknown role"));
-        assert!(RoleAssignment::parse("hand:up").unwrap_err().contains("side"));
+        assert!(RoleAssignment::parse("hip")
+            .unwrap_err()
+            .contains("unknown role"));
+        assert!(RoleAssignment::parse("hand:up")
+            .unwrap_err()
+            .contains("side"));
     }
 
     #[test]

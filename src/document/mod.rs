@@ -14,8 +14,8 @@ mod edit;
 mod error;
 mod extensions;
 pub mod fields;
-pub mod manual_anatomy;
 pub mod geometry;
+pub mod manual_anatomy;
 pub mod parse;
 pub mod placement;
 mod save;
@@ -214,6 +214,16 @@ impl Document {
     /// Finds a bone by display name, or by `node<index>`.
     pub fn bone_by_name(&self, name: &str) -> Option<BoneId> {
         self.names.get(name).copied()
+    }
+
+    /// A name that [`Self::bone_by_name`] resolves back to this bone: its name, or
+    /// `node<index>` when another bone shares the name.
+    pub fn bone_ref(&self, id: BoneId) -> String {
+        let b = self.bone(id);
+        match self.bone_by_name(&b.name) {
+            Some(x) if x == id => b.name.clone(),
+            _ => format!("node{}", b.node),
+        }
     }
 
     pub fn bone(&self, id: BoneId) -> &Bone {

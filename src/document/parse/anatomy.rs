@@ -19,7 +19,12 @@ pub(crate) fn parse_anatomy(root_physics: Option<&Value>, cx: &mut Ctx) -> Manua
         return out;
     };
     let Some(obj) = value.as_object() else {
-        cx.wrong_type(container, "an object {kind, roles}", value, "detected anatomy");
+        cx.wrong_type(
+            container,
+            "an object {kind, roles}",
+            value,
+            "detected anatomy",
+        );
         return out;
     };
     cx.unknown_keys(obj, container, &fields::sub_keys(Section::Root, container));
@@ -57,7 +62,12 @@ fn parse_roles(obj: &Map<String, Value>, cx: &mut Ctx) -> Vec<(String, RoleAssig
         return Vec::new();
     };
     let Some(map) = value.as_object() else {
-        cx.wrong_type(key, "an object {bone: \"ROLE[:left|right]\"}", value, "detected roles");
+        cx.wrong_type(
+            key,
+            "an object {bone: \"ROLE[:left|right]\"}",
+            value,
+            "detected roles",
+        );
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -75,11 +85,7 @@ fn parse_roles(obj: &Map<String, Value>, cx: &mut Ctx) -> Vec<(String, RoleAssig
 }
 
 /// Warns about assignments to bones the document does not have, and drops them.
-pub(crate) fn check_bones(
-    m: &mut ManualAnatomy,
-    names: &HashMap<String, BoneId>,
-    cx: &mut Ctx,
-) {
+pub(crate) fn check_bones(m: &mut ManualAnatomy, names: &HashMap<String, BoneId>, cx: &mut Ctx) {
     m.roles.retain(|(bone, _)| {
         let known = names.contains_key(bone);
         if !known {
