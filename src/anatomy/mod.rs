@@ -20,6 +20,7 @@ mod kinds;
 pub mod name_roles;
 pub mod names;
 mod plans;
+pub mod plausible;
 pub mod rig;
 pub mod samples;
 mod twins;

@@ -1,6 +1,7 @@
 //! The editor GUI (eframe + egui, glow renderer). One module per panel; [`EditorApp`] lays them
 //! out and owns the shared [`state::EditorState`].
 
+mod anatomy_cache;
 pub mod autosave;
 mod balance;
 mod clip_link;
