@@ -1,11 +1,18 @@
-//! The diagnostics panel: every problem of the document; clicking one selects its bone.
+//! The diagnostics panel: every problem of the document and every implausible fact of its
+//! anatomy or ragdoll; clicking one selects its bone.
 
 use super::state::EditorState;
 use super::widgets::{DIAGNOSTIC_MARKER, ERROR_MARKER};
 use crate::document::Severity;
 
-pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
-    if st.doc.diagnostics.is_empty() {
+/// The document's diagnostics and the anatomy's plausibility warnings.
+pub fn all(st: &mut EditorState) -> Vec<crate::document::Diagnostic> {
+    let checks = st.anatomy.checks(&st.doc, st.bones_gen, st.doc_gen);
+    st.doc.diagnostics.iter().chain(checks).cloned().collect()
+}
+
+pub fn ui(ui: &mut egui::Ui, st: &mut EditorState, list: &[crate::document::Diagnostic]) {
+    if list.is_empty() {
         ui.weak("No problems found.");
         return;
     }
@@ -14,7 +21,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
         .id_salt("diagnostics")
         .max_height(160.0)
         .show(ui, |ui| {
-            for d in &st.doc.diagnostics {
+            for d in list {
                 let (icon, color) = match d.severity {
                     Severity::Error => (ERROR_MARKER, egui::Color32::from_rgb(240, 90, 80)),
                     Severity::Warning => (DIAGNOSTIC_MARKER, egui::Color32::from_rgb(240, 170, 40)),
