@@ -5,6 +5,9 @@
 //! without physics opens on an empty state; plausibility diagnostics name the bones of a
 //! nonsense ragdoll.
 
+mod diagnostics;
+mod panel;
+
 use crate::common::{path_str, ragdoll_tuner, shared_asset};
 use ragdoll_tuner::anatomy::{Anatomy, Role, Side};
 use ragdoll_tuner::document::{write, Document, ManualAnatomy, RoleAssignment};
