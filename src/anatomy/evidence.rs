@@ -10,6 +10,7 @@ use super::name_roles::NameRole;
 use super::rig::Rig;
 use super::vrm::MappedBone;
 use super::{BoneFacts, Evidence};
+use crate::document::RoleAssignment;
 
 pub(super) struct Merged {
     pub kind: Kind,
@@ -50,6 +51,7 @@ pub(super) fn merge(
     (mut a, kind): (Indexed, Kind),
     map: Option<&[Option<MappedBone>]>,
     names: &[Option<NameRole>],
+    manual: &[Option<RoleAssignment>],
 ) -> Merged {
     let n = rig.len();
     let mut w = Work {
@@ -75,6 +77,7 @@ pub(super) fn merge(
             }
         }
     }
+    manual_roles(&mut a, manual, &mut w);
     single_roles(rig, &mut a, &mut w);
     a.pelvis = only(&a, Role::Pelvis).or(a.pelvis.filter(|&p| a.role[p] == Role::Pelvis));
     a.head = only(&a, Role::Head).or(a.head.filter(|&h| a.role[h] == Role::Head));
@@ -92,7 +95,7 @@ pub(super) fn merge(
         })
         .collect();
     let kind_confidence = match () {
-        _ if map.is_some() => 1.0,
+        _ if map.is_some() || manual.iter().any(Option::is_some) => 1.0,
         _ if w.evidence.contains(&Evidence::NameAndGeometry) => 0.95,
         _ => 0.7,
     };
@@ -102,6 +105,36 @@ pub(super) fn merge(
         indexed: a,
         facts,
         notes: w.notes,
+    }
+}
+
+/// A person's assignments, over everything else. A paired role given without a side keeps
+/// the detected side; a limb whose assigned bones all name one side takes that side.
+fn manual_roles(a: &mut Indexed, manual: &[Option<RoleAssignment>], w: &mut Work) {
+    for (i, m) in manual.iter().enumerate() {
+        let Some(m) = m.filter(|_| i < a.role.len()) else {
+            continue;
+        };
+        a.side[i] = m.side.or(a.side[i].filter(|_| m.role.is_paired()));
+        a.role[i] = m.role;
+        w.evidence[i] = Evidence::Manual;
+        w.strength[i] = 1.0;
+    }
+    for limb in &mut a.limbs {
+        let mut sides = limb
+            .path
+            .iter()
+            .filter(|&&b| {
+                manual
+                    .get(b)
+                    .is_some_and(|m| m.is_some_and(|m| m.side.is_some()))
+            })
+            .map(|&b| a.side[b]);
+        if let Some(first) = sides.next() {
+            if sides.all(|s| s == first) {
+                limb.side = first;
+            }
+        }
     }
 }
 
@@ -231,15 +264,17 @@ const SINGLE: &[Role] = &[
     Role::Foot,
 ];
 
-/// The VRM map first, then the stronger name, then agreement with the geometry.
+/// A person's assignment first, the VRM map next, then the stronger name, then agreement
+/// with the geometry.
 fn rank(w: &Work, i: usize) -> (bool, u32, u8) {
     let e = match w.evidence[i] {
+        Evidence::Manual => 5,
         Evidence::Vrm => 4,
         Evidence::NameAndGeometry => 3,
         Evidence::Name => 2,
         Evidence::GeometryOverName | Evidence::Geometry => 1,
     };
-    (e == 4, (w.strength[i] * 1000.0) as u32, e)
+    (e >= 4, (w.strength[i] * 1000.0) as u32, e)
 }
 
 /// One bone per single role and side: the best evidence keeps it (the shallowest on a tie).

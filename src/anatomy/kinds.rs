@@ -27,6 +27,49 @@ pub enum Role {
 }
 
 impl Role {
+    /// Every role, in the order a person reads a body (torso, arms, legs, the rest).
+    pub const ALL: [Role; 18] = [
+        Role::Pelvis,
+        Role::Spine,
+        Role::Chest,
+        Role::Neck,
+        Role::Head,
+        Role::Clavicle,
+        Role::UpperArm,
+        Role::Forearm,
+        Role::Hand,
+        Role::Finger,
+        Role::Thigh,
+        Role::Shin,
+        Role::Foot,
+        Role::Toe,
+        Role::Tail,
+        Role::Twist,
+        Role::Helper,
+        Role::Other,
+    ];
+
+    /// The role a name spells (as [`Role::name`] writes it).
+    pub fn from_name(name: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// Roles that come in left/right pairs (limb segments).
+    pub fn is_paired(self) -> bool {
+        matches!(
+            self,
+            Role::Clavicle
+                | Role::UpperArm
+                | Role::Forearm
+                | Role::Hand
+                | Role::Finger
+                | Role::Thigh
+                | Role::Shin
+                | Role::Foot
+                | Role::Toe
+        )
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Role::Pelvis => "pelvis",
@@ -117,6 +160,20 @@ pub enum Kind {
 }
 
 impl Kind {
+    pub const ALL: [Kind; 6] = [
+        Kind::Biped,
+        Kind::Quadruped,
+        Kind::MultiLegged,
+        Kind::Legless,
+        Kind::Winged,
+        Kind::Other,
+    ];
+
+    /// The kind a name spells (as [`Kind::name`] writes it).
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
     pub fn coarse(self) -> CharacterKind {
         match self {
             Kind::Biped => CharacterKind::Humanoid,

@@ -20,6 +20,7 @@ mod kinds;
 pub mod name_roles;
 pub mod names;
 mod plans;
+pub mod plausible;
 pub mod rig;
 pub mod samples;
 mod twins;
@@ -48,6 +49,8 @@ impl LimbId {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Evidence {
+    /// A person's assignment (the root's `extras.physics.anatomy.roles`).
+    Manual,
     /// The file's VRM humanoid map.
     Vrm,
     /// Name and geometry agree.
@@ -64,7 +67,7 @@ impl Evidence {
     /// The confidence this evidence gives a role, 0..1.
     pub fn confidence(self) -> f32 {
         match self {
-            Evidence::Vrm => 1.0,
+            Evidence::Manual | Evidence::Vrm => 1.0,
             Evidence::NameAndGeometry => 0.95,
             Evidence::Name => 0.75,
             Evidence::GeometryOverName => 0.6,
@@ -114,6 +117,20 @@ pub struct Anatomy {
     notes: Vec<Note>,
 }
 
+/// A person's role assignments by bone index (the same index as `doc.bones` and the rig).
+fn manual_roles(doc: &Document, n: usize) -> Vec<Option<crate::document::RoleAssignment>> {
+    let mut out = vec![None; n];
+    for (name, a) in &doc.manual_anatomy.roles {
+        if let Some(slot) = doc
+            .bone_by_name(name)
+            .and_then(|id| out.get_mut(id.index()))
+        {
+            *slot = Some(*a);
+        }
+    }
+    out
+}
+
 impl Anatomy {
     /// Detects the anatomy from the document's own geometry (a mesh that cannot be read
     /// leaves the bones alone, with a note).
@@ -148,9 +165,17 @@ impl Anatomy {
             .iter()
             .map(|b| name_roles::role_of(&b.hints))
             .collect();
-        let forced = forced.or(map.is_some().then_some(CharacterKind::Humanoid));
+        let manual_kind = doc.manual_anatomy.kind;
+        let forced = forced
+            .or(manual_kind.map(Kind::coarse))
+            .or(map.is_some().then_some(CharacterKind::Humanoid));
+        let manual = manual_roles(doc, rig.len());
         let geo = detect::detect(rig, samples, forced, &names);
-        let mut merged = evidence::merge(rig, geo, map.as_deref(), &names);
+        let mut merged = evidence::merge(rig, geo, map.as_deref(), &names, &manual);
+        if let Some(k) = manual_kind {
+            merged.kind = k;
+            merged.kind_confidence = 1.0;
+        }
         let own = merged.indexed.notes.clone();
         let texts = merged.notes.iter().map(|(_, t)| t.clone());
         merged.indexed.notes.extend(texts);

@@ -12,6 +12,29 @@ pub enum Side {
     Right,
 }
 
+impl Side {
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Left => "left",
+            Side::Right => "right",
+        }
+    }
+
+    /// The side a name spells (`left` or `right`).
+    pub fn from_name(name: &str) -> Option<Side> {
+        [Side::Left, Side::Right]
+            .into_iter()
+            .find(|s| s.name() == name)
+    }
+
+    pub fn other(self) -> Side {
+        match self {
+            Side::Left => Side::Right,
+            Side::Right => Side::Left,
+        }
+    }
+}
+
 /// What a name says.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct NameHints {

@@ -1,14 +1,27 @@
-//! The diagnostics panel: every problem of the document, then the stability doctor's
-//! findings (the same list `validate` prints) and the last Stabilize report; clicking one
-//! selects its bone.
+//! The diagnostics panel: every problem of the document, every implausible fact of its
+//! anatomy or ragdoll, then the stability doctor's findings (the same list `validate` prints)
+//! and the last Stabilize report; clicking one selects its bone.
 
 use super::state::EditorState;
 use super::widgets::{DIAGNOSTIC_MARKER, ERROR_MARKER};
 use crate::document::Severity;
 
-pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
+/// The document's diagnostics, the anatomy's plausibility warnings and the doctor's findings.
+pub fn all(st: &mut EditorState) -> Vec<crate::document::Diagnostic> {
+    let gen = st.doc_gen();
+    let checks = st.anatomy.checks(&st.doc, st.bones_gen, gen);
+    st.doc
+        .diagnostics
+        .iter()
+        .chain(checks)
+        .chain(&st.doctor.diagnostics)
+        .cloned()
+        .collect()
+}
+
+pub fn ui(ui: &mut egui::Ui, st: &mut EditorState, list: &[crate::document::Diagnostic]) {
     report(ui, st);
-    if st.doc.diagnostics.is_empty() && st.doctor.diagnostics.is_empty() {
+    if list.is_empty() {
         ui.weak("No problems found.");
         return;
     }
@@ -17,7 +30,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
         .id_salt("diagnostics")
         .max_height(160.0)
         .show(ui, |ui| {
-            for d in st.doc.diagnostics.iter().chain(&st.doctor.diagnostics) {
+            for d in list {
                 let (icon, color) = match d.severity {
                     Severity::Error => (ERROR_MARKER, egui::Color32::from_rgb(240, 90, 80)),
                     Severity::Warning => (DIAGNOSTIC_MARKER, egui::Color32::from_rgb(240, 170, 40)),

@@ -1,6 +1,8 @@
 //! The editor GUI (eframe + egui, glow renderer). One module per panel; [`EditorApp`] lays them
 //! out and owns the shared [`state::EditorState`].
 
+mod anatomy_cache;
+pub mod anatomy_panel;
 pub mod autosave;
 mod balance;
 mod clip_link;
@@ -8,6 +10,7 @@ mod clip_panel;
 pub mod commands;
 mod diagnostics;
 mod doctor_view;
+mod empty_state;
 pub mod files;
 pub mod generate_dialog;
 mod headless;
@@ -392,9 +395,9 @@ impl EditorApp {
                     .default_size(view.diagnostics_panel_h)
                     .show(ui, |ui| {
                         st.refresh_doctor();
-                        let n = st.doc.diagnostics.len() + st.doctor.diagnostics.len();
-                        ui.strong(format!("Diagnostics ({n})"));
-                        diagnostics::ui(ui, st);
+                        let list = diagnostics::all(st);
+                        ui.strong(format!("Diagnostics ({})", list.len()));
+                        diagnostics::ui(ui, st, &list);
                     });
                 view.diagnostics_panel_h = diag.response.rect.height();
                 ui.strong("Outliner");
@@ -409,8 +412,15 @@ impl EditorApp {
                 egui::ScrollArea::vertical()
                     .id_salt("right_scroll")
                     .show(ui, |ui| {
-                        inspector::ui(ui, st);
+                        if st.selection.is_none() && empty_state::is_empty(st) {
+                            empty_state::inspector(ui, st);
+                        } else {
+                            inspector::ui(ui, st);
+                        }
                         ui.separator();
+                        egui::CollapsingHeader::new("Anatomy")
+                            .default_open(true)
+                            .show(ui, |ui| anatomy_panel::ui(ui, st));
                         egui::CollapsingHeader::new("Balance")
                             .default_open(false)
                             .show(ui, |ui| balance::ui(ui, st));
@@ -455,7 +465,11 @@ impl EditorApp {
         let central = egui::Frame::central_panel(ui.style()).fill(egui::Color32::TRANSPARENT);
         egui::CentralPanel::default().frame(central).show(ui, |ui| {
             self.viewport.toolbar(ui, st);
+            let rect = ui.available_rect_before_wrap();
             self.viewport.ui(ui, st, frame);
+            if empty_state::is_empty(st) {
+                empty_state::viewport(ui, rect, st);
+            }
         });
         if let Some((bone, impulse)) = self.viewport.pending_push.take() {
             self.push(bone, impulse);
@@ -519,6 +533,10 @@ impl eframe::App for EditorApp {
         self.state.history.end_drag_unless(ctx.dragged_id());
         self.drive_simulation(&ctx);
         self.panels(ui, frame);
+        anatomy_panel::resolve_pick(&mut self.state);
+        if std::mem::take(&mut self.state.wants_generate) {
+            self.generate.run(&mut self.state);
+        }
         self.files.windows(&ctx, &mut self.state);
         self.generate.show(&ctx, &mut self.state);
         let title = self.state.title();

@@ -166,7 +166,8 @@ impl PlotPanel {
                             .text_style(egui::TextStyle::Small),
                     );
                 }
-                plot.width(width)
+                let shown = plot
+                    .width(width)
                     .height(height)
                     .x_axis_label("time (s)")
                     .y_axis_label(ylabel)
@@ -203,10 +204,46 @@ impl PlotPanel {
                             ));
                         }
                     });
+                let any = series.iter().any(|s| {
+                    s.plot == kind
+                        && !s.values.is_empty()
+                        && (kind != PlotKind::JointError
+                            || self.all_joints
+                            || selected == Some(s.name.as_str()))
+                });
+                if !any {
+                    let none = !series
+                        .iter()
+                        .any(|s| s.plot == kind && !s.values.is_empty());
+                    placeholder(ui, shown.response.rect, kind, none);
+                }
             }
         });
         csv
     }
+}
+
+/// What an empty plot will show, written across it.
+fn placeholder(ui: &egui::Ui, rect: egui::Rect, kind: PlotKind, no_series: bool) {
+    let text = match kind {
+        PlotKind::JointError if !no_series => {
+            "Select a joint (or tick All joints in plot) to see its angle error to the target"
+        }
+        PlotKind::JointError => {
+            "Each joint's angle error to its target, with its limit, appears here while the ragdoll simulates"
+        }
+        PlotKind::Tilt => "The torso's tilt from vertical appears here while the ragdoll simulates",
+        PlotKind::ComHeight => {
+            "The centre of mass's height appears here while the ragdoll simulates"
+        }
+    };
+    let color = ui.visuals().weak_text_color();
+    let font = egui::FontId::proportional(13.0);
+    let galley = ui
+        .painter()
+        .layout(text.into(), font, color, (rect.width() - 40.0).max(60.0));
+    let at = rect.center() - galley.size() / 2.0;
+    ui.painter().galley(at, galley, color);
 }
 
 /// The joints' names in their line colours, wrapped above the plots (with every joint shown,

@@ -58,6 +58,12 @@ pub struct EditorState {
     pub doctor: super::doctor_view::DoctorCache,
     /// The document's revision at the last autosave, and when it was written.
     autosaved: (u64, Instant),
+    /// The anatomy, shared by the Anatomy panel, the empty state and the diagnostics.
+    pub anatomy: super::anatomy_cache::AnatomyCache,
+    /// A role clicked in the Anatomy panel, waiting for its bone.
+    pub role_pick: Option<super::anatomy_panel::RolePick>,
+    /// A panel asked to generate the ragdoll (with the Generate dialog's options).
+    pub wants_generate: bool,
 }
 
 impl EditorState {
@@ -82,6 +88,9 @@ impl EditorState {
             recovery: None,
             doctor: Default::default(),
             autosaved: (1, Instant::now()),
+            anatomy: Default::default(),
+            role_pick: None,
+            wants_generate: false,
         }
         .with_recovery_check()
     }

@@ -2,7 +2,10 @@
 //! Exit 0 when written, 1 when the result would have error diagnostics (not written), 2 on
 //! unreadable input.
 
-use crate::document::{Diagnostic, Severity, UriPolicy};
+use crate::anatomy::Kind;
+use crate::document::{
+    write, Diagnostic, Document, ManualAnatomy, RoleAssignment, Severity, UriPolicy,
+};
 use crate::generate::{self, CharacterKind, Options};
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -44,7 +47,47 @@ pub struct GenerateArgs {
     pub hinge_wrists_ankles: bool,
     /// The body plan, when detection is wrong.
     #[arg(long = "type", value_enum, value_name = "TYPE")]
-    pub kind: Option<CharacterKind>,
+    pub plan: Option<CharacterKind>,
+    /// The character's kind, stored in the file (the root's `extras.physics.anatomy`):
+    /// biped, quadruped, multi_legged, legless, winged or other.
+    #[arg(long, value_name = "KIND", value_parser = parse_kind, conflicts_with = "plan")]
+    pub kind: Option<Kind>,
+    /// A bone's role, stored in the file and kept by later runs: BONE=ROLE[:left|right]
+    /// (repeatable; without a side a paired role keeps the detected side).
+    #[arg(long = "role", value_name = "BONE=ROLE[:left|right]")]
+    pub roles: Vec<String>,
+}
+
+/// A fine kind by name (`humanoid` is read as `biped`).
+fn parse_kind(s: &str) -> Result<Kind, String> {
+    match s {
+        "humanoid" => Ok(Kind::Biped),
+        _ => Kind::from_name(s).ok_or_else(|| {
+            format!(
+                "unknown kind '{s}'; expected one of {}",
+                Kind::ALL.map(Kind::name).join(", ")
+            )
+        }),
+    }
+}
+
+/// The document's manual anatomy with `--kind` and every `--role` added.
+fn manual_anatomy(doc: &Document, a: &GenerateArgs) -> anyhow::Result<ManualAnatomy> {
+    let mut m = doc.manual_anatomy.clone();
+    if let Some(k) = a.kind {
+        m.kind = Some(k);
+    }
+    for text in &a.roles {
+        let (bone, role) = text
+            .rsplit_once('=')
+            .with_context(|| format!("--role {text}: expected BONE=ROLE[:left|right]"))?;
+        let id = doc
+            .bone_by_name(bone)
+            .with_context(|| format!("--role {text}: no bone named '{bone}'"))?;
+        let a = RoleAssignment::parse(role).map_err(|e| anyhow::anyhow!("--role {text}: {e}"))?;
+        m.assign(&doc.bone_ref(id), a);
+    }
+    Ok(m)
 }
 
 impl GenerateArgs {
@@ -57,7 +100,7 @@ impl GenerateArgs {
             tail: !self.no_tail,
             twist: self.twist,
             total_mass_kg: self.mass,
-            kind: self.kind,
+            kind: self.plan,
             hinge_wrists_ankles: self.hinge_wrists_ankles,
         }
     }
@@ -66,6 +109,11 @@ impl GenerateArgs {
 pub fn run(file: &Path, a: &GenerateArgs, policy: UriPolicy) -> anyhow::Result<ExitCode> {
     let t0 = Instant::now();
     let mut doc = super::open(file, policy)?;
+    if a.kind.is_some() || !a.roles.is_empty() {
+        let m = manual_anatomy(&doc, a)?;
+        doc.apply(&write::anatomy_edit(&m))
+            .with_context(|| format!("{}: storing the anatomy", file.display()))?;
+    }
     let before: Vec<Diagnostic> = doc.diagnostics.clone();
     let g = generate::generate(&doc, &a.options())?;
     let generate_ms = t0.elapsed().as_secs_f64() * 1e3;

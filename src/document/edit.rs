@@ -80,7 +80,7 @@ fn check_key(target: EditTarget, key: &str, doc: &Document) -> Result<(), EditEr
         return Ok(());
     }
     let whole = if on_document {
-        key == write::BALANCE
+        key == write::BALANCE || key == write::top(Key::AnatomyKind)
     } else {
         physics_keys().contains(&key)
     };

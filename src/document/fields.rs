@@ -156,6 +156,8 @@ pub enum Key {
     AnkleKd,
     AnkleMaxTorque,
     SchemaVersion,
+    AnatomyKind,
+    AnatomyRoles,
 }
 
 impl Key {
@@ -256,6 +258,8 @@ pub const FIELDS: &[Field] = &[
     added(Balance, (K::AnkleKd, "ankle_kd"), "N*m*s/rad, >= 0", "60", "ankle counter-torque per rad/s of lean", num(60.0, 0.0, INF, false)),
     added(Balance, (K::AnkleMaxTorque, "ankle_max_torque"), "N*m, >= 0", "150", "ankle torque limit", num(150.0, 0.0, INF, false)),
     added(Root, (K::SchemaVersion, "schema_version"), "integer", "1 (a file written before the key existed)", "the physics schema version the file was written with; this build writes 2 and reads 1 and 2 (version 1 put asymmetric limits as objects inside the seed's keys; a save rewrites them)", num(1.0, 1.0, INF, false)),
+    added(Root, (K::AnatomyKind, "anatomy.kind"), "`\"biped\"`, `\"quadruped\"`, `\"multi_legged\"`, `\"legless\"`, `\"winged\"`, `\"other\"`", "detected", "the character's kind as a person set it (the Anatomy panel, `generate --kind`); the generator builds the matching body plan (biped: humanoid; the creatures but the quadruped: other)", None),
+    added(Root, (K::AnatomyRoles, "anatomy.roles"), "object, bone name: `\"ROLE\"` or `\"ROLE:left\"`/`\"ROLE:right\"`", "detected", "bone roles a person assigned (the Anatomy panel, `generate --role`), the strongest evidence (above a VRM map); ROLE is pelvis, spine, chest, neck, head, clavicle, upper_arm, forearm, hand, finger, thigh, shin, foot, toe, tail, twist, helper or other; a paired role without a side keeps the detected side; generating again keeps them", None),
 ];
 
 /// The dotted path of every key as edits spell it.
@@ -304,6 +308,8 @@ const PATHS: &[(Key, &str)] = &[
     (K::AnkleKd, "balance.ankle_kd"),
     (K::AnkleMaxTorque, "balance.ankle_max_torque"),
     (K::SchemaVersion, "schema_version"),
+    (K::AnatomyKind, "anatomy.kind"),
+    (K::AnatomyRoles, "anatomy.roles"),
 ];
 
 /// The fields of a section.

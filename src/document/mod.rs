@@ -15,6 +15,7 @@ mod error;
 mod extensions;
 pub mod fields;
 pub mod geometry;
+pub mod manual_anatomy;
 pub mod pairs;
 pub mod parse;
 pub mod placement;
@@ -30,6 +31,7 @@ pub use bones::{Bone, BoneId};
 pub use diagnostics::{has_errors, Diagnostic, Severity};
 pub use edit::{parse_assignment, Edit, EditTarget};
 pub use error::{DocError, EditError};
+pub use manual_anatomy::{ManualAnatomy, RoleAssignment};
 pub use save::write_atomic;
 pub use schema::*;
 pub use skeleton::{display_name, NodeInfo, Skeleton, SkinInfo};
@@ -76,6 +78,8 @@ pub struct Document {
     pub balance: BalanceSettings,
     /// The physics schema version the file says it was written with (1 when it says none).
     pub schema_version: u32,
+    /// Kind and bone roles a person assigned (the root's `extras.physics.anatomy`).
+    pub manual_anatomy: ManualAnatomy,
     pub diagnostics: Vec<Diagnostic>,
     /// Count of edits applied since load or the last save.
     edits_since_save: usize,
@@ -159,6 +163,7 @@ impl Document {
             names: HashMap::new(),
             balance: BalanceSettings::default(),
             schema_version: 1,
+            manual_anatomy: ManualAnatomy::default(),
             diagnostics: Vec::new(),
             edits_since_save: 0,
             revision: next_revision(),
@@ -206,6 +211,8 @@ impl Document {
         };
         self.schema_version = parse::parse_root(root_physics, &mut cx);
         self.balance = parse::parse_balance(balance_json, &mut cx);
+        self.manual_anatomy = parse::anatomy::parse_anatomy(root_physics, &mut cx);
+        parse::anatomy::check_bones(&mut self.manual_anatomy, &self.names, &mut cx);
         validate::check_balance(&self.balance, &self.names, &mut diags);
         self.bones = list;
         diags.extend(self.scale_diagnostics());
@@ -219,6 +226,16 @@ impl Document {
     /// Finds a bone by display name, or by `node<index>`.
     pub fn bone_by_name(&self, name: &str) -> Option<BoneId> {
         self.names.get(name).copied()
+    }
+
+    /// A name that [`Self::bone_by_name`] resolves back to this bone: its name, or
+    /// `node<index>` when another bone shares the name.
+    pub fn bone_ref(&self, id: BoneId) -> String {
+        let b = self.bone(id);
+        match self.bone_by_name(&b.name) {
+            Some(x) if x == id => b.name.clone(),
+            _ => format!("node{}", b.node),
+        }
     }
 
     pub fn bone(&self, id: BoneId) -> &Bone {

@@ -13,6 +13,7 @@
 //! animation tolerate far better than a joint that fights poses it should reach.
 
 use super::fields::{Key, SCHEMA_VERSION};
+use super::manual_anatomy::ManualAnatomy;
 use super::schema::*;
 use serde_json::{json, Map, Value};
 
@@ -269,6 +270,37 @@ pub fn root_physics(b: &BalanceSettings) -> Value {
     put(&mut m, Key::SchemaVersion, json!(SCHEMA_VERSION));
     m.insert(BALANCE.into(), balance(b));
     Value::Object(m)
+}
+
+/// The `anatomy` object of the root's `extras.physics` (a person's kind and bone roles), or
+/// None when it says nothing.
+pub fn anatomy(m: &ManualAnatomy) -> Option<Value> {
+    if m.is_empty() {
+        return None;
+    }
+    let mut obj = Map::new();
+    if let Some(k) = m.kind {
+        put(&mut obj, Key::AnatomyKind, json!(k.name()));
+    }
+    if !m.roles.is_empty() {
+        let roles: Map<String, Value> = m
+            .roles
+            .iter()
+            .map(|(bone, a)| (bone.clone(), json!(a.text())))
+            .collect();
+        put(&mut obj, Key::AnatomyRoles, Value::Object(roles));
+    }
+    Some(Value::Object(obj))
+}
+
+/// The edit that stores a manual anatomy in the document (removing the key when empty).
+pub fn anatomy_edit(m: &ManualAnatomy) -> super::Edit {
+    let target = super::EditTarget::Document;
+    let key = top(Key::AnatomyKind).to_string();
+    match anatomy(m) {
+        Some(value) => super::Edit::Set { target, key, value },
+        None => super::Edit::Remove { target, key },
+    }
 }
 
 /// `extras` holding `physics` (for a node, or the root).

@@ -1,6 +1,7 @@
 //! The one integration-test binary: real files, the real document layer, the real CLI.
 
 mod anatomy;
+mod anatomy_ui;
 mod animation;
 mod cli;
 mod codec;

@@ -9,6 +9,7 @@ use super::fields::{self, Key, NumSpec, Section};
 use super::schema::*;
 use super::write::{self, leaf};
 
+pub mod anatomy;
 mod body;
 mod limits;
 use limits::{parse_swing, parse_twist};

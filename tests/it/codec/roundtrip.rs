@@ -7,6 +7,7 @@ use super::{characters, generated};
 use crate::common::*;
 use proptest::prelude::*;
 use ragdoll_tuner::document::fields::{Key, FIELDS};
+use ragdoll_tuner::document::parse::anatomy::read_anatomy;
 use ragdoll_tuner::document::parse::{read_balance, read_bone_physics};
 use ragdoll_tuner::document::*;
 use ragdoll_tuner::mirror::{self, Direction};
@@ -204,8 +205,47 @@ fn balance() -> impl Strategy<Value = BalanceSettings> {
         )
 }
 
+fn manual_anatomy() -> impl Strategy<Value = ManualAnatomy> {
+    use ragdoll_tuner::anatomy::{Kind, Role, Side};
+    let sides = [None, Some(Side::Left), Some(Side::Right)];
+    let role = (0..Role::ALL.len(), 0..3usize).prop_map(move |(r, s)| RoleAssignment {
+        role: Role::ALL[r],
+        side: sides[s],
+    });
+    (
+        proptest::option::of(0..Kind::ALL.len()),
+        proptest::collection::vec((name(), role), 0..6),
+    )
+        .prop_map(|(kind, list)| {
+            let mut roles: Vec<(String, RoleAssignment)> = Vec::new();
+            for (bone, a) in list {
+                if !roles.iter().any(|(b, _)| *b == bone) {
+                    roles.push((bone, a));
+                }
+            }
+            ManualAnatomy {
+                kind: kind.map(|k| Kind::ALL[k]),
+                roles,
+            }
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The manual anatomy (the root's `anatomy`): `parse(write(x)) == x`, no diagnostic; an
+    /// empty one writes nothing.
+    #[test]
+    fn the_anatomy_writer_is_the_readers_exact_inverse(m in manual_anatomy()) {
+        match write::anatomy(&m) {
+            Some(v) => {
+                let (back, diags) = read_anatomy(&v);
+                prop_assert!(diags.is_empty(), "{diags:?} for {v}");
+                prop_assert_eq!(back, m);
+            }
+            None => prop_assert!(m.is_empty()),
+        }
+    }
 
     /// `parse(write(x)) == x` for any valid physics, with no diagnostic; the seed's keys are
     /// numbers in what is written.
