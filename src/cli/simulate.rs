@@ -160,6 +160,37 @@ pub fn parse_push(text: &str) -> anyhow::Result<Push> {
     })
 }
 
+/// The external assist: null without an upright joint (not measured, never a made-up 0).
+fn assist_report(sim: &Simulation) -> serde_json::Value {
+    let e = sim.telemetry().effort;
+    if !sim.assist_measured() {
+        return serde_json::Value::Null;
+    }
+    json!({
+        "peak_torque_n_m": r(e.assist_peak_n_m as f64, 2),
+        "impulse_n_m_s": r(e.assist_impulse_n_m_s, 3),
+        "share": e.assist_share().map(|x| r(x, 4)),
+        "ankle_impulse_n_m_s": r(e.ankle_impulse_n_m_s, 3),
+        "drive_impulse_n_m_s": r(e.drive_impulse_n_m_s, 3),
+    })
+}
+
+fn assist_text(sim: &Simulation) -> String {
+    let e = sim.telemetry().effort;
+    if !sim.assist_measured() {
+        return "external assist: not measured (no upright joint)".into();
+    }
+    format!(
+        "external assist: peak {:.1} N·m, impulse {:.2} N·m·s, {} of all corrective torque",
+        e.assist_peak_n_m,
+        e.assist_impulse_n_m_s,
+        e.assist_share().map_or_else(
+            || "no share (no corrective torque)".into(),
+            |x| format!("{:.1}%", x * 100.0)
+        )
+    )
+}
+
 fn r(x: f64, digits: i32) -> f64 {
     let k = 10f64.powi(digits);
     (x * k).round() / k
@@ -345,6 +376,7 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
             file.display()
         )
     });
+    let assist = assist_report(&sim);
     let report = json!({
         "seconds": r(sim.time_s(), 4),
         "steps": sim.steps(),
@@ -353,6 +385,7 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
         "max_torso_tilt_deg": max_tilt.map(|x| r(x, 3)),
         "min_pelvis_height_ratio": min_pelvis.map(|x| r(x, 4)),
         "balance_bones": balance,
+        "assist": assist,
         "clip": clip_name,
         "root": root_mode,
         "joints": joints,
@@ -385,6 +418,7 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
             max_tilt.map_or_else(not_measured, |x| format!("{x:.1} deg")),
             min_pelvis.map_or_else(not_measured, |x| format!("{:.0}% of rest", x * 100.0))
         );
+        println!("{}", assist_text(&sim));
         println!(
             "{:<14} {:>9} {:>9} {:>14}",
             "joint", "rms err", "max err", "max violation"

@@ -9,10 +9,12 @@
 
 pub mod boundary;
 pub mod frame;
+pub mod inertia;
 pub mod limits;
 pub mod swing_twist;
 
 pub use boundary::{Cone, SwingBoundary};
 pub use frame::{constraint_parent, resolve, JointDef};
+pub use inertia::{joint_inertia, whole_body_about_ground, Gains, Natural};
 pub use limits::{JointLimits, JointMeasure};
 pub use swing_twist::{decompose, SwingTwist};

@@ -8,6 +8,7 @@
 
 mod balance;
 mod contact_order;
+pub mod effort;
 mod error;
 mod fall;
 pub mod follow;
@@ -22,7 +23,6 @@ pub mod world;
 
 pub use crate::joint::JointLimits;
 pub use balance::{BalanceBones, BalanceSource, FELL_PELVIS_RATIO, FELL_TILT_DEG};
-pub use error::{SimError, SimPause};
 pub use follow::{ClipDriver, RootMode};
 pub use settings::{
     length_unit_for, mass_unit_for, SimSettings, SolverPreset, REFERENCE_HEIGHT_M,
@@ -30,6 +30,10 @@ pub use settings::{
 };
 pub use telemetry::{BodySample, FrameRing, JointSample, JointStats, Telemetry};
 pub use world::GroupMap;
+pub use {
+    effort::Effort,
+    error::{SimError, SimPause},
+};
 
 use crate::document::{BoneId, Document};
 use glam::Vec3;
@@ -324,6 +328,11 @@ impl Simulation {
     /// The balance bones ragdoll 0 uses, and where they came from.
     pub fn balance_bones(&self) -> &BalanceBones {
         &self.dolls[0].balance.bones
+    }
+
+    /// True when ragdoll 0 has an upright joint, so its external assist is measured.
+    pub fn assist_measured(&self) -> bool {
+        self.dolls[0].balance.upright.is_some()
     }
 
     /// True when torso tilt is measured (a torso body was resolved).

@@ -155,7 +155,11 @@ impl Ragdoll {
         if !s.telemetry {
             return;
         }
+        let ip = &world.integration_parameters;
+        let dt_sub = ip.dt / ip.num_solver_iterations.max(1) as f32;
+        let effort = super::effort::sample(world, &self.balance, &self.joints, dt_sub);
         let t = &mut self.telemetry;
+        t.effort.add(effort, s.dt_s);
         let frame = t.joints.push_frame();
         for ((j, out), stats) in self
             .joints
@@ -182,6 +186,7 @@ impl Ragdoll {
             com_height_m: self.com.y,
             pelvis_height_ratio: pelvis_ratio,
             grounded_feet: grounded,
+            assist_torque_n_m: effort.assist_n_m,
         });
     }
 

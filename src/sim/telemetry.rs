@@ -38,6 +38,9 @@ pub struct BodySample {
     pub pelvis_height_ratio: f32,
     /// Bit i set: foot i of the balance settings has an active contact with the ground.
     pub grounded_feet: u32,
+    /// The upright controller's torque from its world anchor (N·m); NaN without an upright
+    /// joint (not measured), 0 while it is off.
+    pub assist_torque_n_m: f32,
 }
 
 /// Fixed-capacity ring of frames, each `width` values wide, allocated once.
@@ -134,6 +137,8 @@ pub struct Telemetry {
     pub joint_stats: Vec<JointStats>,
     pub max_torso_tilt_deg: f32,
     pub min_pelvis_height_ratio: f32,
+    /// Whole-run corrective effort: the external assist, the ankle torque and the drives.
+    pub effort: super::effort::Effort,
 }
 
 impl Telemetry {
@@ -147,6 +152,7 @@ impl Telemetry {
             foot_names,
             max_torso_tilt_deg: 0.0,
             min_pelvis_height_ratio: f32::INFINITY,
+            effort: Default::default(),
         }
     }
 
@@ -157,6 +163,7 @@ impl Telemetry {
             .for_each(|s| *s = JointStats::default());
         self.max_torso_tilt_deg = 0.0;
         self.min_pelvis_height_ratio = f32::INFINITY;
+        self.effort = Default::default();
     }
 
     pub fn record_body(&mut self, s: BodySample) {
