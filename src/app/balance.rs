@@ -78,5 +78,6 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
                 ),
             ];
             widgets::gains(ui, st, t, &rows);
+            super::natural::balance(ui, st);
         });
 }

@@ -91,6 +91,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
                 ),
             ];
             widgets::gains(ui, st, target, &rows);
+            super::natural::drive(ui, st, id);
         });
     }
 }

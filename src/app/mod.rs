@@ -21,6 +21,7 @@ mod live_sim;
 mod loader;
 mod material_panel;
 mod menu;
+mod natural;
 mod outliner;
 pub mod plot;
 mod plot_line;
