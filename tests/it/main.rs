@@ -14,6 +14,7 @@ mod editor_defects;
 mod fields;
 mod files_open;
 mod follow;
+mod gains;
 mod generate;
 mod gpu_skin;
 mod hostile;
