@@ -219,8 +219,12 @@ fn gains_assist_torque_matches_kp_theta() {
         peak.torso_tilt_deg
     );
     assert!(
-        close(tau, kp_theta, 0.15),
+        close(tau, kp_theta, 0.05),
         "assist {tau:.1} N·m vs kp·θ {kp_theta:.1} N·m at {:.2}°",
+        peak.torso_tilt_deg
+    );
+    eprintln!(
+        "assist {tau:.1} N·m, kp·θ {kp_theta:.1} N·m at {:.2}°",
         peak.torso_tilt_deg
     );
     let e = t.effort;
