@@ -385,7 +385,7 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
         "max_torso_tilt_deg": max_tilt.map(|x| r(x, 3)),
         "min_pelvis_height_ratio": min_pelvis.map(|x| r(x, 4)),
         "balance_bones": balance,
-        "assist": assist,
+        "external_assist": assist,
         "clip": clip_name,
         "root": root_mode,
         "joints": joints,

@@ -176,6 +176,7 @@ fn gains_balance_frequency_rows_edit_kp_and_kd() {
     let i = inertia::whole_body_about_ground(&h.state().state.doc).unwrap();
     // A 77 kg mannequin with its centre of mass about 1 m up: I is near m·h².
     assert!((50.0..150.0).contains(&i), "I about the ground {i}");
+    eprintln!("whole body about the ground: I = {i:.2} kg·m²");
     // The panel's header (the other "Balance" is the simulation's checkbox).
     h.get_all_by_label("Balance")
         .find(|n| n.accesskit_node().role() != egui::accesskit::Role::CheckBox)
@@ -251,7 +252,7 @@ fn simulate_json(path: &std::path::Path, extra: &[&str]) -> serde_json::Value {
 fn gains_simulate_reports_the_assist() {
     let m = common::mannequin();
     let v = simulate_json(&m, &["--seconds", "4", "--push", "spine_upper:150,0,0@2"]);
-    let a = &v["assist"];
+    let a = &v["external_assist"];
     let peak = a["peak_torque_n_m"].as_f64().unwrap();
     assert!(peak > 300.0 && peak <= 1000.0, "{a}");
     assert!(a["impulse_n_m_s"].as_f64().unwrap() > 0.0);
@@ -260,7 +261,7 @@ fn gains_simulate_reports_the_assist() {
     // No upright joint (no balance bone resolves on a bare chain): null, never a made-up 0.
     let (_dir, chain) = chain();
     let v = simulate_json(&chain, &["--seconds", "0.5"]);
-    assert!(v["assist"].is_null(), "{}", v["assist"]);
+    assert!(v["external_assist"].is_null(), "{}", v["external_assist"]);
 }
 
 /// At assist 0 the mannequin stands on its joints and feet alone for 10 s.
@@ -271,8 +272,8 @@ fn gains_assist_zero_still_stands() {
         &["--seconds", "10", "--set", "@balance.assist=0"],
     );
     assert_eq!(v["fell"], false, "{v}");
-    assert_eq!(v["assist"]["peak_torque_n_m"], 0.0);
-    assert_eq!(v["assist"]["impulse_n_m_s"], 0.0);
-    assert_eq!(v["assist"]["share"], 0.0);
+    assert_eq!(v["external_assist"]["peak_torque_n_m"], 0.0);
+    assert_eq!(v["external_assist"]["impulse_n_m_s"], 0.0);
+    assert_eq!(v["external_assist"]["share"], 0.0);
     assert!(v["max_torso_tilt_deg"].as_f64().unwrap() < 5.0, "{v}");
 }
