@@ -55,9 +55,73 @@ pub struct TimelinePanel {
     playing: Option<f64>,
     /// Loop playback between these times (s).
     pub loop_range: Option<(f64, f64)>,
-    /// Status texts of the edits made since the last branch (they label the next one).
-    edits: Vec<String>,
-    seen_gen: u64,
+    /// The document's physics as of the last branch (or the start): what changed since
+    /// labels the next branch.
+    base: Option<Physics>,
+}
+
+/// Every bone's physics and the document's balance settings.
+#[derive(Clone, PartialEq)]
+struct Physics {
+    bones: Vec<(String, Option<crate::document::BonePhysics>)>,
+    balance: crate::document::BalanceSettings,
+}
+
+impl Physics {
+    fn of(doc: &crate::document::Document) -> Self {
+        Self {
+            bones: doc
+                .bones
+                .iter()
+                .map(|b| (b.name.clone(), b.physics.clone()))
+                .collect(),
+            balance: doc.balance.clone(),
+        }
+    }
+
+    /// What differs in `now`: "forearm_l constraint", "balance"… (at most four named).
+    fn changes(&self, now: &Physics) -> Vec<String> {
+        let mut out = Vec::new();
+        if now.bones.len() != self.bones.len() {
+            return vec!["bones".into()];
+        }
+        for ((name, a), (_, b)) in self.bones.iter().zip(&now.bones) {
+            let parts = match (a, b) {
+                (Some(a), Some(b)) => [
+                    (a.collider != b.collider, "collider"),
+                    (a.mass != b.mass, "mass"),
+                    (a.constraint != b.constraint, "limits"),
+                    (a.drive != b.drive, "drive"),
+                    (a.material != b.material, "material"),
+                    (
+                        a.collision_group != b.collision_group
+                            || a.collision_mask != b.collision_mask
+                            || a.collision_pairs != b.collision_pairs,
+                        "collision",
+                    ),
+                ]
+                .iter()
+                .filter(|(d, _)| *d)
+                .map(|(_, p)| *p)
+                .collect::<Vec<_>>()
+                .join(", "),
+                (a, b) if a != b => "physics".to_string(),
+                _ => continue,
+            };
+            if !parts.is_empty() {
+                out.push(format!("{name} {parts}"));
+            }
+        }
+        if self.balance != now.balance {
+            out.push("balance".into());
+        }
+        if out.len() > 4 {
+            let more = out.len() - 3;
+            out.truncate(3);
+            out.push(format!("{more} more"));
+        }
+        out
+    }
 }
 
 impl TimelinePanel {
@@ -66,30 +130,22 @@ impl TimelinePanel {
         self.resimulate = true;
     }
 
-    /// The branch label: the moment and what changed since the last branch.
-    fn label(&self, at_s: f64) -> String {
-        let what = if self.edits.is_empty() {
+    /// The branch label: the moment and what changed since the last branch; `doc`
+    /// becomes the base of the next label.
+    fn label(&mut self, at_s: f64, doc: &crate::document::Document) -> String {
+        let now = Physics::of(doc);
+        let changes = self
+            .base
+            .as_ref()
+            .map(|b| b.changes(&now))
+            .unwrap_or_default();
+        self.base = Some(now);
+        let what = if changes.is_empty() {
             "no change".to_string()
         } else {
-            self.edits.join("; ")
+            changes.join("; ")
         };
         format!("{at_s:.2} s: {what}")
-    }
-
-    /// Notes the status text of each edit (the document's revision moved).
-    fn note_edits(&mut self, revision: u64, status: &str) {
-        if revision == self.seen_gen {
-            return;
-        }
-        let first = self.seen_gen == 0;
-        self.seen_gen = revision;
-        if first || status.is_empty() || self.edits.last().is_some_and(|l| l == status) {
-            return;
-        }
-        self.edits.push(status.to_string());
-        if self.edits.len() > 4 {
-            self.edits.remove(0);
-        }
     }
 
     /// The next cursor time while the recording plays, or None at its end (playback stops).
@@ -117,12 +173,24 @@ pub fn megabytes(bytes: usize) -> String {
 }
 
 impl EditorApp {
+    /// The plots' timeline cursor (s), where one is drawn.
+    pub fn plot_cursor(&self) -> Option<f64> {
+        self.plot.cursor
+    }
+
+    /// The plot lines drawn in the last frame, by legend name.
+    pub fn plot_lines(&self) -> &[String] {
+        &self.plot.lines
+    }
+
     /// Carries out the timeline's requests (the panel's, the commands', a click in a plot,
     /// playback) before the frame is laid out, and shows their result in the viewport.
     pub(super) fn drive_timeline(&mut self, ctx: &egui::Context) {
         let st = &mut self.state;
         let tl = &mut self.timeline;
-        tl.note_edits(st.doc_gen(), &st.status);
+        if tl.base.is_none() {
+            tl.base = Some(Physics::of(&st.doc));
+        }
         let Some(sim) = self.simulation.as_deref_mut() else {
             return;
         };
@@ -141,7 +209,7 @@ impl EditorApp {
             ctx.request_repaint();
         }
         if std::mem::take(&mut tl.resimulate) {
-            let label = tl.label(view.cursor_s.unwrap_or(view.end_s));
+            let label = tl.label(view.cursor_s.unwrap_or(view.end_s), &st.doc);
             tl.pending.push(Request::Resimulate(label));
         }
         let shown = !tl.pending.is_empty();
@@ -174,7 +242,6 @@ fn run(
     match sim.timeline_request(&st.doc, req) {
         Ok(()) => {
             if let Some(label) = branch {
-                tl.edits.clear();
                 tl.playing = None;
                 st.status = format!("branched at {label}; press Play to run it");
             }
@@ -192,7 +259,7 @@ pub fn ui(ui: &mut egui::Ui, tl: &mut TimelinePanel, view: Option<&TimelineView>
     ui.horizontal(|ui| {
         transport(ui, tl, v);
         let mut t = v.cursor_s.unwrap_or(v.end_s);
-        let l = ui.label("Timeline");
+        let l = ui.label("Recorded moment");
         ui.spacing_mut().slider_width = (ui.available_width() - 110.0).max(120.0);
         let r = ui
             .add(

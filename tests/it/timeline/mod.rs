@@ -2,6 +2,7 @@
 //! and baking what the ragdoll did into a glTF clip.
 
 mod bake;
+mod editor;
 mod tape;
 
 use crate::common::*;
