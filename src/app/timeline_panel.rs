@@ -58,6 +58,8 @@ pub struct TimelinePanel {
     /// The document's physics as of the last branch (or the start): what changed since
     /// labels the next branch.
     base: Option<Physics>,
+    /// The skeleton `base` was taken of (`EditorState::bones_gen`).
+    base_bones: u64,
 }
 
 /// Every bone's physics and the document's balance settings.
@@ -188,8 +190,10 @@ impl EditorApp {
     pub(super) fn drive_timeline(&mut self, ctx: &egui::Context) {
         let st = &mut self.state;
         let tl = &mut self.timeline;
-        if tl.base.is_none() {
+        if tl.base.is_none() || tl.base_bones != st.bones_gen {
+            // A new skeleton (a file opened, a reset of the bones): the runs start over.
             tl.base = Some(Physics::of(&st.doc));
+            tl.base_bones = st.bones_gen;
         }
         let Some(sim) = self.simulation.as_deref_mut() else {
             return;
