@@ -64,12 +64,21 @@ impl Simulation {
     /// A snapshot without the telemetry history (rings of one frame): what a timeline keeps
     /// many of. Telemetry is only written by stepping, never read, so the copy steps exactly
     /// as the original; give it full rings again with [`Self::regrow_telemetry`] before use.
-    pub fn snapshot_light(&self) -> Simulation {
-        let mut s = self.clone();
-        for d in &mut s.dolls {
-            d.telemetry = resized(&d.telemetry, 1);
+    pub fn snapshot_light(&mut self) -> Simulation {
+        // The rings are set aside while copying (not copied and dropped), then put back.
+        let kept: Vec<_> = self
+            .dolls
+            .iter_mut()
+            .map(|d| {
+                let light = resized(&d.telemetry, 1);
+                std::mem::replace(&mut d.telemetry, light)
+            })
+            .collect();
+        let copy = self.clone();
+        for (d, t) in self.dolls.iter_mut().zip(kept) {
+            d.telemetry = t;
         }
-        s
+        copy
     }
 
     /// Full-size (empty) telemetry rings for a copy made by [`Self::snapshot_light`].

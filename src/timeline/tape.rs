@@ -96,7 +96,7 @@ impl Tape {
         Ok(n)
     }
 
-    fn snapshot(&mut self, sim: &Simulation) {
+    fn snapshot(&mut self, sim: &mut Simulation) {
         self.snap_next = false;
         if self
             .snapshots
