@@ -187,3 +187,33 @@ fn resimulating_with_no_change_reproduces_the_run_bit_for_bit() {
         "the ragdoll moved between the moments"
     );
 }
+
+/// Recording memory is bounded: after more than the 60 s kept it stops growing, and stays
+/// within the budget (100 MB for 60 s of a 50-body character).
+#[test]
+fn recording_memory_is_bounded() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dense = dir.path().join("dense.glb");
+    run_ok(ragdoll_tuner().args(["generate-mannequin", "--dense", path_str(&dense)]));
+    for (path, budget_mb) in [(mannequin(), 20.0), (dense, 100.0)] {
+        let mut h = harness(&path);
+        h.run_steps(2);
+        h.state_mut().fast_forward(65.0);
+        h.run_steps(2);
+        let full = view(&h);
+        h.state_mut().fast_forward(5.0);
+        h.run_steps(2);
+        let later = view(&h);
+        let mb = later.bytes as f64 / 1e6;
+        eprintln!("{}: {mb:.1} MB for the last 60 s", path.display());
+        assert!(
+            (later.end_s - later.start_s - 60.0).abs() < 0.02,
+            "{later:?}"
+        );
+        assert!(
+            later.bytes <= full.bytes + full.bytes / 50,
+            "{full:?} then {later:?}"
+        );
+        assert!(mb <= budget_mb, "{mb:.1} MB");
+    }
+}
