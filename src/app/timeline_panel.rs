@@ -81,7 +81,7 @@ impl Physics {
         }
     }
 
-    /// What differs in `now`: "forearm_l constraint", "balance"… (at most four named).
+    /// What differs in `now`: "forearm_l limits", "balance settings"… (at most four named).
     fn changes(&self, now: &Physics) -> Vec<String> {
         let mut out = Vec::new();
         if now.bones.len() != self.bones.len() {
@@ -90,10 +90,10 @@ impl Physics {
         for ((name, a), (_, b)) in self.bones.iter().zip(&now.bones) {
             let parts = match (a, b) {
                 (Some(a), Some(b)) => [
-                    (a.collider != b.collider, "collider"),
-                    (a.mass != b.mass, "mass"),
+                    (a.collider != b.collider, "collider shape"),
+                    (a.mass != b.mass, "body mass"),
                     (a.constraint != b.constraint, "limits"),
-                    (a.drive != b.drive, "drive"),
+                    (a.drive != b.drive, "drive gains"),
                     (a.material != b.material, "material"),
                     (
                         a.collision_group != b.collision_group
@@ -107,7 +107,7 @@ impl Physics {
                 .map(|(_, p)| *p)
                 .collect::<Vec<_>>()
                 .join(", "),
-                (a, b) if a != b => "physics".to_string(),
+                (a, b) if a != b => "physics added or removed".to_string(),
                 _ => continue,
             };
             if !parts.is_empty() {
@@ -115,7 +115,7 @@ impl Physics {
             }
         }
         if self.balance != now.balance {
-            out.push("balance".into());
+            out.push("balance settings".into());
         }
         if out.len() > 4 {
             let more = out.len() - 3;
