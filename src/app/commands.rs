@@ -6,6 +6,7 @@
 use super::files::{Files, PathAction};
 use super::generate_dialog::GenerateDialog;
 use super::state::EditorState;
+use super::timeline_panel::Request;
 use crate::mirror::Direction;
 use egui::{Key, KeyboardShortcut, Modifiers};
 
@@ -27,6 +28,9 @@ pub enum Command {
     MirrorSelection,
     MirrorLeftToRight,
     MirrorRightToLeft,
+    FrameBack,
+    FrameForward,
+    Resimulate,
 }
 
 /// What a command works on.
@@ -35,6 +39,7 @@ pub struct Context<'a> {
     pub files: &'a mut Files,
     pub generate: &'a mut GenerateDialog,
     pub egui: &'a egui::Context,
+    pub timeline: &'a mut super::timeline_panel::TimelinePanel,
 }
 
 const fn ctrl(key: Key) -> KeyboardShortcut {
@@ -63,6 +68,9 @@ impl Command {
         Command::MirrorSelection,
         Command::MirrorLeftToRight,
         Command::MirrorRightToLeft,
+        Command::FrameBack,
+        Command::FrameForward,
+        Command::Resimulate,
     ];
 
     pub fn label(self) -> &'static str {
@@ -82,6 +90,9 @@ impl Command {
             Command::MirrorSelection => "Mirror to other side",
             Command::MirrorLeftToRight => "Mirror side L to R",
             Command::MirrorRightToLeft => "Mirror side R to L",
+            Command::FrameBack => "Frame back",
+            Command::FrameForward => "Frame forward",
+            Command::Resimulate => "Resimulate from here",
         }
     }
 
@@ -91,11 +102,15 @@ impl Command {
         const UNDO: &[KeyboardShortcut] = &[ctrl(Key::Z)];
         const REDO: &[KeyboardShortcut] = &[ctrl_shift(Key::Z), ctrl(Key::Y)];
         const OPEN: &[KeyboardShortcut] = &[ctrl(Key::O)];
+        const BACK: &[KeyboardShortcut] = &[KeyboardShortcut::new(Modifiers::NONE, Key::Comma)];
+        const FORWARD: &[KeyboardShortcut] = &[KeyboardShortcut::new(Modifiers::NONE, Key::Period)];
         match self {
             Command::Save => SAVE,
             Command::Undo => UNDO,
             Command::Redo => REDO,
             Command::Open => OPEN,
+            Command::FrameBack => BACK,
+            Command::FrameForward => FORWARD,
             _ => &[],
         }
     }
@@ -112,6 +127,10 @@ impl Command {
                  overlapping pairs disabled, tiny limits widened, damping added, drives capped",
             ),
             Command::PasteJoint => Some("Paste the copied limits and gains onto the selection"),
+            Command::Resimulate => Some(
+                "Restart the simulation from the exact state at the timeline's moment with the \
+                 current settings (the run it leaves is kept in the branch list)",
+            ),
             _ => None,
         }
     }
@@ -152,6 +171,9 @@ impl Command {
             Command::MirrorSelection => st.mirror_selection(),
             Command::MirrorLeftToRight => st.mirror_whole_side(Direction::LeftToRight),
             Command::MirrorRightToLeft => st.mirror_whole_side(Direction::RightToLeft),
+            Command::FrameBack => cx.timeline.pending.push(Request::Frames(-1)),
+            Command::FrameForward => cx.timeline.pending.push(Request::Frames(1)),
+            Command::Resimulate => cx.timeline.request_resimulate(),
         }
     }
 
@@ -201,7 +223,12 @@ pub fn shortcut_order() -> Vec<(Command, KeyboardShortcut)> {
 /// Runs the commands whose shortcut was pressed this frame. A pressed shortcut is taken even
 /// when its command is disabled (Ctrl+Shift+Z with nothing to redo must not undo).
 pub fn shortcuts(cx: &mut Context) {
+    let typing = cx.egui.egui_wants_keyboard_input();
     for (cmd, s) in shortcut_order() {
+        // A bare key (`,` `.`) typed into a text field is text, not a command.
+        if typing && s.modifiers.is_none() {
+            continue;
+        }
         if cx.egui.input_mut(|i| i.consume_shortcut(&s)) && cmd.enabled(cx.st) {
             cmd.run(cx);
         }

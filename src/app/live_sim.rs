@@ -2,13 +2,19 @@
 //! settings, edits reach the running world through `Simulation::sync`, the bodies pose the
 //! viewport, and the telemetry rings feed the plots.
 
+mod plot_data;
+mod scrub;
+
+use plot_data::{series_of, PlotData};
+
 use super::clip_link::{clip_clock, ClipLink};
-use super::plot::{PlotKind, Series};
+use super::plot::Series;
 use super::sim_link::{SimControls, Simulation as Live};
 use super::step_rate::StepRate;
-use crate::document::{BoneId, ConstraintKind, Document};
+use crate::document::{BoneId, Document};
 use crate::render::Pose;
 use crate::sim::{SimError, SimSettings, Simulation};
+use crate::timeline::Tape;
 use glam::{DMat4, DQuat, DVec3, Vec3};
 use std::cell::RefCell;
 use std::sync::mpsc;
@@ -17,22 +23,25 @@ use std::time::Instant;
 /// At most this many fixed steps per frame, so a slow frame does not snowball.
 const MAX_STEPS_PER_FRAME: usize = 16;
 
-/// Plot buffers rebuilt from the telemetry rings when the simulation moved.
-#[derive(Default)]
-struct PlotData {
-    times: Vec<f64>,
-    joint_error: Vec<Vec<f64>>,
-    joint_names: Vec<String>,
-    joint_limit_deg: Vec<Option<f64>>,
-    tilt: Vec<f64>,
-    com: Vec<f64>,
-    at_step: u64,
-    /// Step of the newest telemetry frame copied.
-    last_step: Option<u64>,
-}
+/// Seconds of every run the timeline keeps (poses, snapshots, plotted telemetry).
+pub const RECORD_SECONDS: f64 = 60.0;
 
-/// A world handed to the stepping thread: advance it by dt seconds, send it back.
-type Job = (Simulation, f64, mpsc::Sender<Simulation>);
+/// A world and its tape handed to the stepping thread: advance it by dt seconds, send them
+/// back.
+type Job = (Simulation, Option<Tape>, f64, mpsc::Sender<Returned>);
+
+/// A world and its tape back from the stepping thread.
+type Returned = (Simulation, Option<Tape>);
+
+/// Advances the world by `dt` seconds, recording every step on its tape when it has one. A
+/// pause of the stability guard is kept in the world and shown from there.
+fn advance(sim: &mut Simulation, tape: Option<&mut Tape>, dt: f64) {
+    let paused = match tape {
+        Some(t) => t.advance(sim, dt, MAX_STEPS_PER_FRAME).err(),
+        None => sim.advance(dt, MAX_STEPS_PER_FRAME).err(),
+    };
+    debug_assert_eq!(paused.is_some(), sim.paused().is_some());
+}
 
 /// Starts the thread that steps worlds between frames; returns its job queue.
 fn spawn_stepper() -> Option<mpsc::Sender<Job>> {
@@ -40,9 +49,9 @@ fn spawn_stepper() -> Option<mpsc::Sender<Job>> {
     std::thread::Builder::new()
         .name("sim-step".into())
         .spawn(move || {
-            for (mut sim, dt, back) in rx {
-                let _ = sim.advance(dt, MAX_STEPS_PER_FRAME);
-                if back.send(sim).is_err() {
+            for (mut sim, mut tape, dt, back) in rx {
+                advance(&mut sim, tape.as_mut(), dt);
+                if back.send((sim, tape)).is_err() {
                     break;
                 }
             }
@@ -59,8 +68,10 @@ fn spawn_stepper() -> Option<mpsc::Sender<Job>> {
 /// for. Anything that reads or changes the world takes it back first ([`Self::settle`]).
 pub struct LiveSim {
     sim: RefCell<Option<Simulation>>,
+    /// The run on tape (travels with the world to the stepping thread).
+    tape: RefCell<Option<Tape>>,
     /// The world while the stepping thread has it.
-    away: RefCell<Option<mpsc::Receiver<Simulation>>>,
+    away: RefCell<Option<mpsc::Receiver<Returned>>>,
     /// Set when the stepping thread died with the world (a panic inside Rapier).
     lost: std::cell::Cell<bool>,
     stepper: Option<mpsc::Sender<Job>>,
@@ -82,12 +93,17 @@ pub struct LiveSim {
     /// taking the world back from the stepping thread).
     clip_clock: Option<(f32, f32)>,
     ghost: Option<Pose>,
+    /// The controls last applied (a change is announced to the tape).
+    controls_seen: Option<SimControls>,
+    /// The timeline: the scrubbed moment, the branches.
+    timeline: scrub::Timeline,
 }
 
 impl LiveSim {
     pub fn new(doc: &Document) -> Self {
         let mut s = Self {
             sim: RefCell::new(None),
+            tape: RefCell::new(None),
             away: RefCell::new(None),
             lost: std::cell::Cell::new(false),
             stepper: None,
@@ -103,6 +119,8 @@ impl LiveSim {
             clip: ClipLink::load(doc),
             clip_clock: None,
             ghost: None,
+            controls_seen: None,
+            timeline: scrub::Timeline::default(),
         };
         s.reset(doc);
         s
@@ -112,9 +130,10 @@ impl LiveSim {
     fn settle(&self) {
         if let Some(rx) = self.away.borrow_mut().take() {
             // A closed channel means the stepping thread died with the world: none is left.
-            let sim = rx.recv().ok();
+            let (sim, tape) = rx.recv().ok().unzip();
             self.lost.set(sim.is_none());
             *self.sim.borrow_mut() = sim;
+            *self.tape.borrow_mut() = tape.flatten();
         }
     }
 
@@ -123,6 +142,12 @@ impl LiveSim {
         let Some(sim) = self.sim.get_mut() else {
             return;
         };
+        if self.controls_seen.as_ref() != Some(c) {
+            self.controls_seen = Some(c.clone());
+            if let Some(t) = self.tape.get_mut() {
+                t.mark_changed();
+            }
+        }
         let s = sim.settings_mut();
         s.gravity_m_s2 = if c.gravity {
             Vec3::new(0.0, -9.81, 0.0)
@@ -155,10 +180,20 @@ impl LiveSim {
     /// World transforms of every bone: bodies where there are bodies, the rest of the
     /// skeleton carried along by its nearest ancestor bone.
     fn update_pose(&mut self, doc: &Document) {
-        let bodies = match self.sim.get_mut() {
-            Some(sim) => sim.body_poses(),
-            None => return,
+        let sim = self.sim.borrow();
+        let Some(pose) = sim.as_ref().map(|s| self.pose_of(doc, s.body_poses())) else {
+            return;
         };
+        drop(sim);
+        self.pose = pose;
+    }
+
+    /// World transforms of every bone from the bodies' poses.
+    fn pose_of(
+        &self,
+        doc: &Document,
+        bodies: impl Iterator<Item = (BoneId, rapier3d::prelude::Pose)>,
+    ) -> Pose {
         let mut world: Vec<Option<DMat4>> = vec![None; doc.bones.len()];
         for (id, p) in bodies {
             let scale = self.rest[id.index()].to_scale_rotation_translation().0;
@@ -188,79 +223,15 @@ impl LiveSim {
                 None => self.rest[i],
             });
         }
-        self.pose = Pose {
+        Pose {
             world_from_bone: world
                 .into_iter()
                 .zip(&self.rest)
                 .map(|(w, r)| w.unwrap_or(*r))
                 .collect(),
-        };
+        }
     }
 
-    /// Appends the telemetry frames recorded since the last call to the plot buffers (a full
-    /// copy only after a reset), and drops samples older than the rings keep.
-    fn update_plot(&mut self, doc: &Document) {
-        let Some(sim) = self.sim.get_mut() else {
-            return;
-        };
-        if sim.steps() == self.plot.at_step && !self.plot.times.is_empty() {
-            return;
-        }
-        let tel = sim.telemetry();
-        let d = &mut self.plot;
-        let n = tel.joint_names.len();
-        if d.joint_names.len() != n || d.at_step == u64::MAX {
-            d.joint_names = tel.joint_names.clone();
-            d.joint_limit_deg = tel
-                .joint_names
-                .iter()
-                .map(|name| limit_of(doc, name))
-                .collect();
-        }
-        let len = tel.body.len();
-        let last_step = d.last_step;
-        // Frames newer than the last one copied, oldest first.
-        let fresh = match last_step {
-            Some(s) if d.joint_error.len() == n => (0..len)
-                .rev()
-                .take_while(|&i| tel.body.frame(i).is_some_and(|f| f[0].step > s))
-                .count(),
-            _ => {
-                d.times.clear();
-                d.tilt.clear();
-                d.com.clear();
-                d.joint_error.resize_with(n, Vec::new);
-                for e in &mut d.joint_error {
-                    e.clear();
-                }
-                len
-            }
-        };
-        for i in len - fresh..len {
-            let (Some(b), Some(j)) = (tel.body.frame(i), tel.joints.frame(i)) else {
-                continue;
-            };
-            d.times.push(b[0].time_s);
-            d.tilt.push(b[0].torso_tilt_deg as f64);
-            d.com.push(b[0].com_height_m as f64);
-            for (e, s) in d.joint_error.iter_mut().zip(j) {
-                e.push(s.error_deg as f64);
-            }
-            d.last_step = Some(b[0].step);
-        }
-        // Keep what the rings keep; trim in batches so the copy is rare.
-        let cap = tel.body.capacity();
-        if d.times.len() > cap + cap / 4 {
-            let cut = d.times.len() - cap;
-            d.times.drain(..cut);
-            d.tilt.drain(..cut);
-            d.com.drain(..cut);
-            for e in &mut d.joint_error {
-                e.drain(..cut.min(e.len()));
-            }
-        }
-        d.at_step = sim.steps();
-    }
     /// Steps-per-second estimate, pose and plot buffers after the world moved.
     fn after_steps(&mut self, doc: &Document) {
         self.settle();
@@ -289,22 +260,8 @@ impl LiveSim {
             .as_ref()
             .and_then(|s| s.paused())
             .map(|p| format!("{p}; edit the bone, then Reset"));
+        self.refresh_timeline();
     }
-}
-
-/// The largest angle the joint's limits allow away from rest (deg), drawn as the limit line.
-fn limit_of(doc: &Document, name: &str) -> Option<f64> {
-    let c = doc.bone(doc.bone_by_name(name)?).constraint()?;
-    Some(match c.kind {
-        ConstraintKind::BallSocket {
-            swing_limit_deg, ..
-        } => swing_limit_deg.max(),
-        ConstraintKind::Hinge {
-            limit_min_deg,
-            limit_max_deg,
-            ..
-        } => limit_min_deg.abs().max(limit_max_deg.abs()),
-    })
 }
 
 /// Bones sorted so that every parent comes before its children.
@@ -327,7 +284,8 @@ impl Live for LiveSim {
         }
         // The rate's window starts before these steps (a lone fast-forward is measured too).
         self.rate.record(sim.steps(), Instant::now());
-        let _ = sim.advance(dt, MAX_STEPS_PER_FRAME);
+        advance(sim, self.tape.get_mut().as_mut(), dt);
+        self.timeline.cursor = None;
         self.after_steps(doc);
     }
 
@@ -338,33 +296,42 @@ impl Live for LiveSim {
         let Some(sim) = self.sim.get_mut().take_if(|s| s.paused().is_none()) else {
             return;
         };
+        self.timeline.cursor = None;
+        let tape = self.tape.get_mut().take();
         // ...and hand it this frame's.
         if self.stepper.is_none() {
             self.stepper = spawn_stepper();
         }
         let (back, rx) = mpsc::channel();
         let job = match &self.stepper {
-            Some(stepper) => match stepper.send((sim, dt, back)) {
+            Some(stepper) => match stepper.send((sim, tape, dt, back)) {
                 Ok(()) => {
                     *self.away.get_mut() = Some(rx);
                     return;
                 }
                 Err(mpsc::SendError(job)) => job,
             },
-            None => (sim, dt, back),
+            None => (sim, tape, dt, back),
         };
         // No stepping thread (it could not start, or died): step here, try again next frame.
         self.stepper = None;
-        let (mut sim, dt, _) = job;
-        let _ = sim.advance(dt, MAX_STEPS_PER_FRAME);
+        let (mut sim, mut tape, dt, _) = job;
+        advance(&mut sim, tape.as_mut(), dt);
         *self.sim.get_mut() = Some(sim);
+        *self.tape.get_mut() = tape;
     }
 
     fn single_step(&mut self, doc: &Document, controls: &SimControls) {
         self.apply_controls(doc, controls);
         if let Some(sim) = self.sim.get_mut() {
-            let _ = sim.step();
+            // A pause of the stability guard stays in the world and is shown from there.
+            let stepped = match self.tape.get_mut() {
+                Some(t) => t.step(sim),
+                None => sim.step(),
+            };
+            debug_assert_eq!(stepped.is_err(), sim.paused().is_some());
         }
+        self.timeline.cursor = None;
         self.after_steps(doc);
     }
     fn reset(&mut self, doc: &Document) {
@@ -380,9 +347,12 @@ impl Live for LiveSim {
         self.clip.reset();
         self.settle();
         self.lost.set(false);
+        self.timeline = scrub::Timeline::default();
+        self.controls_seen = None;
         match Simulation::new(doc, SimSettings::default()) {
             Ok(sim) => {
                 self.rate = StepRate::default();
+                *self.tape.get_mut() = Some(Tape::new(&sim, RECORD_SECONDS));
                 *self.sim.get_mut() = Some(sim);
                 self.error = None;
                 self.update_plot(doc);
@@ -390,6 +360,7 @@ impl Live for LiveSim {
             }
             Err(e) => {
                 *self.sim.get_mut() = None;
+                *self.tape.get_mut() = None;
                 self.refresh_status();
                 self.error = Some(format!("no simulation: {e}"));
             }
@@ -404,6 +375,9 @@ impl Live for LiveSim {
         };
         match result {
             Ok(()) => {
+                if let Some(t) = self.tape.get_mut() {
+                    t.mark_changed();
+                }
                 self.plot.at_step = u64::MAX; // Limit lines may have moved.
                 self.update_plot(doc);
                 self.refresh_status();
@@ -426,7 +400,11 @@ impl Live for LiveSim {
         }
         let scaled = impulse_n_s * sim.push_scale();
         sim.apply_impulse(&doc.bone(bone).name, scaled)
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        if let Some(t) = self.tape.get_mut() {
+            t.mark_changed();
+        }
+        Ok(())
     }
 
     fn sync_controls(&mut self, doc: &Document, controls: &SimControls) {
@@ -477,41 +455,23 @@ impl Live for LiveSim {
         self.error.clone().or_else(|| self.paused.clone())
     }
 
+    fn timeline(&self) -> Option<&super::timeline_panel::TimelineView> {
+        self.timeline_view()
+    }
+
+    fn timeline_request(
+        &mut self,
+        doc: &Document,
+        req: super::timeline_panel::Request,
+    ) -> Result<(), String> {
+        LiveSim::timeline_request(self, doc, req)
+    }
+
     fn series(&self) -> Vec<Series<'_>> {
-        let d = &self.plot;
-        let mut out: Vec<Series<'_>> = d
-            .joint_names
-            .iter()
-            .zip(&d.joint_error)
-            .zip(&d.joint_limit_deg)
-            .map(|((name, values), limit)| Series {
-                name: name.clone(),
-                plot: PlotKind::JointError,
-                times: &d.times,
-                values,
-                limit: *limit,
-            })
-            .collect();
-        // No resolved balance bones: tilt is NaN (not measured), never drawn as 0.
-        let measured = d.tilt.last().is_none_or(|v| v.is_finite());
-        out.push(Series {
-            name: if measured {
-                "torso tilt".into()
-            } else {
-                "torso tilt: not measured (no balance bones)".into()
-            },
-            plot: PlotKind::Tilt,
-            times: &d.times,
-            values: &d.tilt,
-            limit: Some(60.0),
-        });
-        out.push(Series {
-            name: "COM height".into(),
-            plot: PlotKind::ComHeight,
-            times: &d.times,
-            values: &d.com,
-            limit: None,
-        });
+        let mut out = series_of(&self.plot, None);
+        if let Some((plot, label)) = self.compared() {
+            out.extend(series_of(plot, Some(label)));
+        }
         out
     }
 }

@@ -36,6 +36,15 @@ pub fn bar(ui: &mut egui::Ui, cx: &mut Context) {
         });
         ui.menu_button("Symmetry", |ui| symmetry_menu(ui, cx));
         ui.menu_button("Presets", |ui| super::presets_menu::ui(ui, cx.st));
+        ui.menu_button("Timeline", |ui| {
+            for c in [
+                Command::FrameBack,
+                Command::FrameForward,
+                Command::Resimulate,
+            ] {
+                menu_item(ui, c, cx);
+            }
+        });
     });
 }
 

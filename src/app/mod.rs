@@ -31,6 +31,7 @@ pub mod sim_link;
 pub mod state;
 mod step_rate;
 pub mod symmetry;
+pub mod timeline_panel;
 pub mod view_settings;
 mod viewport;
 mod widgets;
@@ -85,6 +86,7 @@ pub struct EditorApp {
     view: view_settings::ViewSettings,
     /// Edits given with `--apply`, made one per frame as if typed.
     scripted: std::collections::VecDeque<String>,
+    pub timeline: timeline_panel::TimelinePanel,
 }
 
 /// While the simulation runs, the viewport takes a new pose at most this often (about the
@@ -164,6 +166,7 @@ impl EditorApp {
             last_pose: None,
             view,
             scripted: opts.apply.iter().cloned().collect(),
+            timeline: Default::default(),
         }
     }
 
@@ -344,6 +347,7 @@ impl EditorApp {
                     files: &mut self.files,
                     generate: &mut self.generate,
                     egui: &egui,
+                    timeline: &mut self.timeline,
                 };
                 menu::bar(ui, &mut cx)
             });
@@ -360,6 +364,11 @@ impl EditorApp {
                                 None => "– steps/s".into(),
                             });
                             ui.separator();
+                            if let Some(t) = sim.timeline() {
+                                ui.label(timeline_panel::megabytes(t.bytes))
+                                    .on_hover_text("Memory of the recorded runs (last 60 s each)");
+                                ui.separator();
+                            }
                             if let Some(m) = sim.guard_message() {
                                 ui.colored_label(egui::Color32::from_rgb(240, 170, 40), m);
                                 ui.separator();
@@ -452,6 +461,10 @@ impl EditorApp {
             .resizable(true)
             .default_size(view.plot_panel_h)
             .show(ui, |ui| {
+                let view = self.simulation.as_ref().and_then(|s| s.timeline());
+                egui::Panel::bottom("timeline")
+                    .frame(unfilled_side(ui))
+                    .show(ui, |ui| timeline_panel::ui(ui, &mut self.timeline, view));
                 let (series, now) = match &self.simulation {
                     Some(sim) => (sim.series(), sim.time()),
                     None => (Vec::new(), 0.0),
@@ -520,6 +533,7 @@ impl eframe::App for EditorApp {
             files: &mut self.files,
             generate: &mut self.generate,
             egui: &ctx,
+            timeline: &mut self.timeline,
         });
         if std::mem::take(&mut self.state.wants_save_as) {
             self.files.ask(files::PathAction::SaveAs, &mut self.state);
@@ -533,6 +547,7 @@ impl eframe::App for EditorApp {
         self.state.autosave_tick(&ctx);
         self.state.history.end_drag_unless(ctx.dragged_id());
         self.drive_simulation(&ctx);
+        self.drive_timeline(&ctx);
         self.panels(ui, frame);
         anatomy_panel::resolve_pick(&mut self.state);
         if std::mem::take(&mut self.state.wants_generate) {

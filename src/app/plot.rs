@@ -5,6 +5,11 @@
 use super::plot_line::{auto_color, ColumnLine};
 use egui_plot::{Legend, Plot};
 
+/// The timeline cursor's colour.
+const CURSOR: egui::Color32 = egui::Color32::from_rgb(255, 210, 80);
+/// A compared run's lines: light grey under the active run's colours.
+const OVERLAY: egui::Color32 = egui::Color32::from_rgb(190, 190, 200);
+
 /// Which plot a series belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlotKind {
@@ -25,6 +30,8 @@ pub struct Series<'a> {
     pub values: &'a [f64],
     /// A limit drawn as a horizontal line.
     pub limit: Option<f64>,
+    /// Set for a compared run's series drawn over the active run's: the suffix naming it.
+    pub overlay: Option<String>,
 }
 
 /// Keeps the samples with t in [t0, t1], reduced to at most two points (min, max in time
@@ -92,6 +99,12 @@ pub struct PlotPanel {
     pub paused_at: Option<f64>,
     /// Plot every joint instead of the selected one.
     pub all_joints: bool,
+    /// The timeline's moment (s), drawn as a vertical line; the window follows it.
+    pub cursor: Option<f64>,
+    /// Set by [`Self::ui`] when a plot was clicked: the time clicked (s).
+    pub clicked_at: Option<f64>,
+    /// The lines drawn in the last frame, by legend name (a compared run's included).
+    pub lines: Vec<String>,
 }
 
 impl Default for PlotPanel {
@@ -100,6 +113,9 @@ impl Default for PlotPanel {
             window: 10.0,
             paused_at: None,
             all_joints: false,
+            cursor: None,
+            clicked_at: None,
+            lines: Vec::new(),
         }
     }
 }
@@ -138,8 +154,13 @@ impl PlotPanel {
         if self.all_joints {
             joint_key(ui, series);
         }
-        let t1 = self.paused_at.unwrap_or(now).max(self.window);
+        let mut t1 = self.paused_at.unwrap_or(now).max(self.window);
+        if let Some(c) = self.cursor.filter(|&c| c < t1 - self.window || c > t1) {
+            t1 = (c + self.window / 2.0).max(self.window);
+        }
         let t0 = t1 - self.window;
+        self.clicked_at = None;
+        self.lines.clear();
         let height = ui.available_height().max(80.0);
         let ppp = ui.ctx().pixels_per_point();
         let plots = [
@@ -196,14 +217,23 @@ impl PlotPanel {
                                 shared.as_ref().map(|(_, _, b)| b.as_slice()).unwrap_or(&[]);
                             let mut pts = Vec::with_capacity(2 * bounds.len());
                             decimate_into(bounds, s.times, s.values, &mut pts);
-                            p.add(ColumnLine::new(
-                                s.name.clone(),
-                                auto_color(i),
-                                &pts,
-                                s.limit,
-                            ));
+                            let (name, color) = match &s.overlay {
+                                Some(run) => (format!("{}{run}", s.name), OVERLAY),
+                                None => (s.name.clone(), auto_color(i)),
+                            };
+                            self.lines.push(name.clone());
+                            p.add(ColumnLine::new(name, color, &pts, s.limit));
+                        }
+                        if let Some(c) = self.cursor {
+                            p.add(egui_plot::VLine::new("", c).color(CURSOR).width(1.5));
                         }
                     });
+                if shown.response.clicked() {
+                    self.clicked_at = shown
+                        .response
+                        .interact_pointer_pos()
+                        .map(|pos| shown.transform.value_from_position(pos).x);
+                }
                 let any = series.iter().any(|s| {
                     s.plot == kind
                         && !s.values.is_empty()
@@ -251,7 +281,9 @@ fn placeholder(ui: &egui::Ui, rect: egui::Rect, kind: PlotKind, no_series: bool)
 fn joint_key(ui: &mut egui::Ui, series: &[Series]) {
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 10.0;
-        let joints = series.iter().filter(|s| s.plot == PlotKind::JointError);
+        let joints = series
+            .iter()
+            .filter(|s| s.plot == PlotKind::JointError && s.overlay.is_none());
         for (i, s) in joints.enumerate() {
             let color = auto_color(i);
             let (swatch, _) = ui.allocate_exact_size(egui::vec2(10.0, 3.0), egui::Sense::hover());

@@ -55,6 +55,18 @@ pub trait Simulation {
     fn target_pose(&self) -> Option<Pose> {
         None
     }
+    /// The recorded run and its branches, as the timeline shows them.
+    fn timeline(&self) -> Option<&super::timeline_panel::TimelineView> {
+        None
+    }
+    /// Scrubs, steps frames, branches (see [`super::timeline_panel::Request`]).
+    fn timeline_request(
+        &mut self,
+        _doc: &Document,
+        _req: super::timeline_panel::Request,
+    ) -> Result<(), String> {
+        Err("this simulation records nothing".into())
+    }
 }
 
 /// The settings of the simulation controls panel.

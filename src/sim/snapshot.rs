@@ -46,3 +46,48 @@ impl Clone for Simulation {
         }
     }
 }
+
+/// Telemetry with its statistics but rings of `capacity` frames (empty).
+fn resized(t: &super::Telemetry, capacity: usize) -> super::Telemetry {
+    super::Telemetry {
+        joints: super::FrameRing::new(t.joint_names.len(), capacity),
+        body: super::FrameRing::new(1, capacity),
+        joint_names: t.joint_names.clone(),
+        foot_names: t.foot_names.clone(),
+        joint_stats: t.joint_stats.clone(),
+        max_torso_tilt_deg: t.max_torso_tilt_deg,
+        min_pelvis_height_ratio: t.min_pelvis_height_ratio,
+    }
+}
+
+impl Simulation {
+    /// A snapshot without the telemetry history (rings of one frame): what a timeline keeps
+    /// many of. Telemetry is only written by stepping, never read, so the copy steps exactly
+    /// as the original; give it full rings again with [`Self::regrow_telemetry`] before use.
+    pub fn snapshot_light(&mut self) -> Simulation {
+        // The rings are set aside while copying (not copied and dropped), then put back.
+        let kept: Vec<_> = self
+            .dolls
+            .iter_mut()
+            .map(|d| {
+                let light = resized(&d.telemetry, 1);
+                std::mem::replace(&mut d.telemetry, light)
+            })
+            .collect();
+        let copy = self.clone();
+        for (d, t) in self.dolls.iter_mut().zip(kept) {
+            d.telemetry = t;
+        }
+        copy
+    }
+
+    /// Full-size (empty) telemetry rings for a copy made by [`Self::snapshot_light`].
+    pub fn regrow_telemetry(&mut self) {
+        let cap = self.settings.telemetry_capacity();
+        for d in &mut self.dolls {
+            if d.telemetry.body.capacity() < cap {
+                d.telemetry = resized(&d.telemetry, cap);
+            }
+        }
+    }
+}

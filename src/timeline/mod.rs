@@ -5,6 +5,8 @@
 
 pub mod bake;
 pub mod record;
+pub mod tape;
 
 pub use bake::{append_edit, bake, BakeError, BakeOptions, Baked};
 pub use record::{Frame, Recording};
+pub use tape::Tape;

@@ -104,6 +104,46 @@ impl Recording {
         })
     }
 
+    /// The index of the first frame for which `pred` is false (frames are in step order and
+    /// `pred` must hold for a prefix of them).
+    fn partition_point(&self, pred: impl Fn(Frame<'_>) -> bool) -> usize {
+        let (mut lo, mut hi) = (0, self.len);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.frame(mid) {
+                Some(f) if pred(f) => lo = mid + 1,
+                _ => hi = mid,
+            }
+        }
+        lo
+    }
+
+    /// The index of the frame recorded at `step`.
+    pub fn index_of_step(&self, step: u64) -> Option<usize> {
+        let i = self.partition_point(|f| f.step < step);
+        self.frame(i).filter(|f| f.step == step).map(|_| i)
+    }
+
+    /// The index of the frame nearest to `time_s` (None when empty).
+    pub fn index_near(&self, time_s: f64) -> Option<usize> {
+        let i = self.partition_point(|f| f.time_s < time_s);
+        let dist = |j: usize| {
+            self.frame(j)
+                .map_or(f64::INFINITY, |f| (f.time_s - time_s).abs())
+        };
+        match (i.checked_sub(1), i < self.len) {
+            (Some(a), true) => Some(if dist(a) <= dist(i) { a } else { i }),
+            (Some(a), false) => Some(a),
+            (None, true) => Some(i),
+            (None, false) => None,
+        }
+    }
+
+    /// Forgets the frames recorded after `step` (a branch rewrites the future).
+    pub fn truncate_after(&mut self, step: u64) {
+        self.len = self.partition_point(|f| f.step <= step);
+    }
+
     /// Memory held by the ring (bytes).
     pub fn bytes(&self) -> usize {
         self.capacity * (std::mem::size_of::<u64>() + std::mem::size_of::<f64>())

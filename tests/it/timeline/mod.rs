@@ -2,6 +2,8 @@
 //! and baking what the ragdoll did into a glTF clip.
 
 mod bake;
+mod editor;
+mod tape;
 
 use crate::common::*;
 use ragdoll_tuner::document::Document;
