@@ -3,7 +3,10 @@
 //! outliner marks their bones), and the Stabilize command (one undo step) with its report.
 
 use super::state::EditorState;
-use crate::document::{BoneId, Diagnostic, Edit};
+use crate::doctor::{Check, Finding};
+use crate::document::{BoneId, Diagnostic, Edit, Severity};
+use crate::render::tint::Flag;
+use std::collections::BTreeMap;
 
 /// The doctor's findings for one document generation, and the last Stabilize report.
 #[derive(Debug, Default)]
@@ -12,6 +15,10 @@ pub struct DoctorCache {
     pub diagnostics: Vec<Diagnostic>,
     /// Bones any finding concerns.
     pub bones: Vec<BoneId>,
+    /// What the viewport highlights: bodies and joints (by their child bone) with the worst
+    /// finding about them (see [`highlights`]).
+    pub bodies: BTreeMap<BoneId, Flag>,
+    pub joints: BTreeMap<BoneId, Flag>,
     /// What the last Stabilize changed.
     pub report: Vec<String>,
 }
@@ -28,6 +35,7 @@ impl EditorState {
         bones.sort();
         bones.dedup();
         self.doctor.bones = bones;
+        (self.doctor.bodies, self.doctor.joints) = highlights(&findings);
         self.doctor.doc_gen = self.doc_gen();
     }
 
@@ -45,4 +53,40 @@ impl EditorState {
         );
         self.doctor.report = s.changes;
     }
+}
+
+/// The bodies and joints the viewport marks, each with its worst finding. A finding about a
+/// joint (mass, inertia, limit, drive) marks the joint, at its child bone, and both bodies;
+/// an overlap or an odd mass marks its bodies. Missing damping (usually every body) and
+/// pairs naming no bone are left to the diagnostics list: they mark nothing in space.
+pub fn highlights(findings: &[Finding]) -> (BTreeMap<BoneId, Flag>, BTreeMap<BoneId, Flag>) {
+    let mut bodies = BTreeMap::new();
+    let mut joints = BTreeMap::new();
+    let worst = |m: &mut BTreeMap<BoneId, Flag>, id: BoneId, f: Flag| {
+        let e = m.entry(id).or_insert(f);
+        *e = (*e).max(f);
+    };
+    for f in findings {
+        let flag = match f.severity {
+            Severity::Error => Flag::Error,
+            Severity::Warning => Flag::Warning,
+        };
+        let joint = match f.check {
+            Check::NoDamping | Check::UnknownPair | Check::NoCollider => continue,
+            Check::Overlap | Check::AbsurdMass => false,
+            Check::MassRatio
+            | Check::HeavyChild
+            | Check::InertiaRatio
+            | Check::TinyLimit
+            | Check::RestOutsideLimit
+            | Check::DriveTooStiff => true,
+        };
+        for &b in &f.bones {
+            worst(&mut bodies, b, flag);
+        }
+        if let (true, Some(&child)) = (joint, f.bones.first()) {
+            worst(&mut joints, child, flag);
+        }
+    }
+    (bodies, joints)
 }

@@ -22,6 +22,7 @@ mod loader;
 mod material_panel;
 mod menu;
 mod outliner;
+pub mod pair_view;
 pub mod plot;
 mod plot_line;
 mod presets_menu;
@@ -421,6 +422,9 @@ impl EditorApp {
                         egui::CollapsingHeader::new("Anatomy")
                             .default_open(true)
                             .show(ui, |ui| anatomy_panel::ui(ui, st));
+                        egui::CollapsingHeader::new("Collision pairs")
+                            .default_open(false)
+                            .show(ui, |ui| pair_view::ui(ui, st));
                         egui::CollapsingHeader::new("Balance")
                             .default_open(false)
                             .show(ui, |ui| balance::ui(ui, st));

@@ -198,6 +198,7 @@ impl Viewport {
                     thick,
                 ));
             }
+            super::pair_view::joint_marks(st, &self.pose, self.character_m, &mut segs);
             self.segments = Arc::new(segs);
             self.segments_gen += 1;
             self.colliders = Arc::new(placed_colliders(&st.doc, &self.pose));
@@ -314,6 +315,7 @@ impl Viewport {
             pose: self.pose.clone(),
             colliders: self.colliders.clone(),
             selected: st.selected_bones(),
+            shell_colors: super::pair_view::shell_colors(st, &self.colliders),
             segments_gen: self.segments_gen,
             segments: self.segments.clone(),
             camera: self.camera,

@@ -12,6 +12,7 @@
 
 mod checks;
 mod model;
+pub mod pair_table;
 mod stabilize;
 
 pub use stabilize::{
