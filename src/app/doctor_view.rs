@@ -3,6 +3,7 @@
 //! outliner marks their bones), and the Stabilize command (one undo step) with its report.
 
 use super::state::EditorState;
+use crate::doctor::live::LiveWatch;
 use crate::doctor::{Check, Finding};
 use crate::document::{BoneId, Diagnostic, Edit, Severity};
 use crate::render::tint::Flag;
@@ -21,6 +22,10 @@ pub struct DoctorCache {
     pub joints: BTreeMap<BoneId, Flag>,
     /// What the last Stabilize changed.
     pub report: Vec<String>,
+    /// The live checks on the running simulation, and the (bones, document) generation
+    /// they watch (a reset or an edit starts a new watch).
+    pub live: Option<LiveWatch>,
+    live_key: (u64, u64),
 }
 
 impl EditorState {
@@ -37,6 +42,24 @@ impl EditorState {
         self.doctor.bones = bones;
         (self.doctor.bodies, self.doctor.joints) = highlights(&findings);
         self.doctor.doc_gen = self.doc_gen();
+    }
+
+    /// Feeds the simulation's pose at simulated time `t` (s) to the live checks; bodies are
+    /// not judged for rest while a clip plays.
+    pub fn observe_live(&mut self, t: f64, pose: &crate::render::Pose, clip_playing: bool) {
+        let key = (self.bones_gen, self.doc_gen());
+        let seen = self.doctor.live.as_ref().and_then(LiveWatch::span);
+        if seen.is_some_and(|(_, now)| now == t) && self.doctor.live_key == key {
+            return;
+        }
+        let restarted = seen.is_some_and(|(_, now)| t < now);
+        if self.doctor.live.is_none() || restarted || self.doctor.live_key != key {
+            self.doctor.live = Some(LiveWatch::new(&self.doc));
+            self.doctor.live_key = key;
+        }
+        if let Some(w) = &mut self.doctor.live {
+            w.observe(t, &pose.world_from_bone, !clip_playing);
+        }
     }
 
     /// Edit > Stabilize: the doctor's fixes as one undo step; the report is kept for the

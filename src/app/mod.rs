@@ -259,6 +259,9 @@ impl EditorApp {
                 .offer_pose(sim.pose(), sim.target_pose().as_ref());
             self.last_pose = Some(Instant::now());
         }
+        let clip_playing = sim.clip_clock().is_some();
+        self.state
+            .observe_live(sim.time(), sim.pose(), clip_playing);
     }
 
     /// Picks an animation clip by name or index in the clip panel; it plays from the next
@@ -301,10 +304,13 @@ impl EditorApp {
         let target = sim.time() + seconds;
         while sim.time() + 1e-9 < target && sim.guard_message().is_none() {
             let before = sim.time();
-            sim.step(&st.doc, &controls, (target - sim.time()).min(0.1));
+            sim.step(&self.state.doc, &controls, (target - sim.time()).min(0.1));
             if sim.time() <= before {
                 break;
             }
+            let clip_playing = sim.clip_clock().is_some();
+            self.state
+                .observe_live(sim.time(), sim.pose(), clip_playing);
         }
         self.viewport.set_pose(sim.pose().clone());
         self.viewport.set_ghost(sim.target_pose());

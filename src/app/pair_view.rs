@@ -114,7 +114,12 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
         .show(ui, |ui| {
             egui::Grid::new("pair grid").striped(true).show(ui, |ui| {
                 for row in rows {
-                    let (a, b) = (&st.doc.bone(row.a).name, &st.doc.bone(row.b).name);
+                    // The selected body first.
+                    let (a, b) = match pick {
+                        Some(p) => (p, row.other(p)),
+                        None => (row.a, row.b),
+                    };
+                    let (a, b) = (&st.doc.bone(a).name, &st.doc.bone(b).name);
                     let mut on = row.collides();
                     if ui.checkbox(&mut on, format!("{a} - {b}")).changed() {
                         toggled = Some((row.clone(), on));

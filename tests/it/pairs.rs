@@ -40,7 +40,7 @@ fn set_pairs(doc: &mut Document, bone: &str, value: Value) {
     .expect("sets pairs");
 }
 
-fn harness(doc: Document) -> Harness<'static, EditorApp> {
+pub(crate) fn harness(doc: Document) -> Harness<'static, EditorApp> {
     Harness::builder()
         .with_size([1280.0, 800.0])
         .build_eframe(move |cc| EditorApp::new(cc, doc, &Options::default()))
