@@ -11,6 +11,7 @@ use crate::render::colliders::PlacedCollider;
 use crate::render::gizmo::Segment;
 use crate::render::tint::{flag_color, joint_mark, ShellTint};
 use crate::render::Pose;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The pair table for one document revision, and the view's toggles.
@@ -143,14 +144,21 @@ pub fn shell_colors(st: &mut EditorState, colliders: &[PlacedCollider]) -> Vec<[
     st.refresh_doctor();
     let selected = st.selected_bones();
     let pick = st.selection.filter(|_| st.pairs.colour_viewport);
-    let table = pick.map(|_| st.pair_table());
+    // The picked body's pairs: other bone -> collides.
+    let pairs: HashMap<BoneId, bool> = match pick {
+        Some(p) => st
+            .pair_table()
+            .rows
+            .iter()
+            .filter(|r| r.involves(p))
+            .map(|r| (r.other(p), r.collides()))
+            .collect(),
+        None => HashMap::new(),
+    };
     colliders
         .iter()
         .map(|c| {
-            let collides = pick
-                .zip(table.as_ref())
-                .and_then(|(p, t)| t.row(p, c.bone))
-                .map(PairRow::collides);
+            let collides = pairs.get(&c.bone).copied();
             let flag = st.doctor.bodies.get(&c.bone).copied();
             ShellTint::of(selected.contains(&c.bone), flag, collides).color()
         })

@@ -32,8 +32,9 @@ pub enum Flag {
 
 pub const PLAIN: [u8; 4] = [90, 160, 255, 60];
 pub const SELECTED: [u8; 4] = [255, 200, 60, 110];
-pub const COLLIDES: [u8; 4] = [40, 120, 255, 130];
-pub const APART: [u8; 4] = [150, 150, 150, 45];
+/// The plain blue: in the pair view every shell is blue (collides) or grey (does not).
+pub const COLLIDES: [u8; 4] = PLAIN;
+pub const APART: [u8; 4] = [95, 95, 100, 110];
 pub const ERROR: [u8; 4] = [240, 60, 50, 130];
 pub const WARNING: [u8; 4] = [245, 150, 30, 110];
 
@@ -111,6 +112,7 @@ mod tests {
             ShellTint::Warning
         );
         assert_eq!(ShellTint::of(false, None, Some(true)).color(), COLLIDES);
+        assert_ne!(COLLIDES, APART);
         assert_eq!(ShellTint::of(false, None, Some(false)).color(), APART);
         assert_eq!(ShellTint::of(false, None, None).color(), PLAIN);
     }

@@ -197,7 +197,7 @@ fn disable_pairs_overlapping_at_rest_is_one_undo_step() {
 /// The viewport's colours with thigh_l selected: amber for it, blue for what it collides with
 /// (the other thigh), grey for what it does not (its shin, across the knee; the chest, by
 /// groups); the doctor's warning about the head (heavier than its neck) is orange. With the
-/// pair view's colours off, the others are plain.
+/// pair view's colours off, the others are plain (the pair view's blue is the plain one).
 #[test]
 fn the_selected_body_colours_the_others_by_their_pairs() {
     let doc = Document::open(mannequin()).expect("mannequin");
@@ -215,5 +215,5 @@ fn the_selected_body_colours_the_others_by_their_pairs() {
     assert_eq!(colour_of(&mut st, "spine_upper"), tint::APART);
     assert_eq!(colour_of(&mut st, "head"), tint::WARNING);
     st.pairs.colour_viewport = false;
-    assert_eq!(colour_of(&mut st, "thigh_r"), tint::PLAIN);
+    assert_eq!(colour_of(&mut st, "shin_l"), tint::PLAIN);
 }
