@@ -403,7 +403,7 @@ fn live_checks_flag_drift_and_bodies_that_never_rest() {
 #[test]
 fn the_editor_lists_live_drift_in_its_diagnostics() {
     use egui_kittest::kittest::Queryable;
-    let mut doc = Document::open(mannequin()).expect("mannequin");
+    let (_dir, mut doc) = crate::pairs::mannequin_copy();
     set(&mut doc, "forearm_l", Key::Mass, json!(0.01));
     set(&mut doc, "hand_l", Key::Mass, json!(60.0));
     let mut h = crate::pairs::harness(doc);
