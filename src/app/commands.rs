@@ -25,6 +25,7 @@ pub enum Command {
     PasteJoint,
     GenerateRagdoll,
     Stabilize,
+    DisableOverlappingPairs,
     MirrorSelection,
     MirrorLeftToRight,
     MirrorRightToLeft,
@@ -65,6 +66,7 @@ impl Command {
         Command::PasteJoint,
         Command::GenerateRagdoll,
         Command::Stabilize,
+        Command::DisableOverlappingPairs,
         Command::MirrorSelection,
         Command::MirrorLeftToRight,
         Command::MirrorRightToLeft,
@@ -87,6 +89,7 @@ impl Command {
             Command::PasteJoint => "Paste joint",
             Command::GenerateRagdoll => "Generate ragdoll…",
             Command::Stabilize => "Stabilize",
+            Command::DisableOverlappingPairs => super::pair_view::DISABLE_OVERLAPPING,
             Command::MirrorSelection => "Mirror to other side",
             Command::MirrorLeftToRight => "Mirror side L to R",
             Command::MirrorRightToLeft => "Mirror side R to L",
@@ -131,6 +134,10 @@ impl Command {
                 "Restart the simulation from the exact state at the timeline's moment with the \
                  current settings (the run it leaves is kept in the branch list)",
             ),
+            Command::DisableOverlappingPairs => Some(
+                "Stop every pair of bodies that overlap at rest from colliding \
+                 (`collision_pairs`), as one undo step",
+            ),
             _ => None,
         }
     }
@@ -144,7 +151,9 @@ impl Command {
             Command::Undo => st.history.can_undo(),
             Command::Redo => st.history.can_redo(),
             Command::CopyJoint => jointed,
-            Command::Stabilize => st.doc.bones.iter().any(|b| b.physics.is_some()),
+            Command::Stabilize | Command::DisableOverlappingPairs => {
+                st.doc.bones.iter().any(|b| b.physics.is_some())
+            }
             Command::PasteJoint => st.selection.is_some() && st.joint_clipboard.is_some(),
             Command::MirrorSelection => st.selection.is_some() && !st.twin_pairs().is_empty(),
             Command::MirrorLeftToRight | Command::MirrorRightToLeft => !st.twin_pairs().is_empty(),
@@ -168,6 +177,7 @@ impl Command {
             Command::PasteJoint => st.paste_joint(),
             Command::GenerateRagdoll => cx.generate.open(),
             Command::Stabilize => st.stabilize(),
+            Command::DisableOverlappingPairs => st.disable_overlapping_pairs(),
             Command::MirrorSelection => st.mirror_selection(),
             Command::MirrorLeftToRight => st.mirror_whole_side(Direction::LeftToRight),
             Command::MirrorRightToLeft => st.mirror_whole_side(Direction::RightToLeft),

@@ -16,6 +16,7 @@ pub fn all(st: &mut EditorState) -> Vec<crate::document::Diagnostic> {
         .chain(checks)
         .chain(&st.doctor.diagnostics)
         .cloned()
+        .chain(st.doctor.live.iter().flat_map(|w| w.diagnostics(&st.doc)))
         .collect()
 }
 

@@ -33,6 +33,7 @@ pub fn bar(ui: &mut egui::Ui, cx: &mut Context) {
             ui.separator();
             menu_item(ui, Command::GenerateRagdoll, cx);
             menu_item(ui, Command::Stabilize, cx);
+            menu_item(ui, Command::DisableOverlappingPairs, cx);
         });
         ui.menu_button("Symmetry", |ui| symmetry_menu(ui, cx));
         ui.menu_button("Presets", |ui| super::presets_menu::ui(ui, cx.st));

@@ -23,6 +23,7 @@ mod material_panel;
 mod menu;
 mod natural;
 mod outliner;
+pub mod pair_view;
 pub mod plot;
 mod plot_line;
 mod presets_menu;
@@ -262,6 +263,9 @@ impl EditorApp {
                 .offer_pose(sim.pose(), sim.target_pose().as_ref());
             self.last_pose = Some(Instant::now());
         }
+        let clip_playing = sim.clip_clock().is_some();
+        self.state
+            .observe_live(sim.time(), sim.pose(), clip_playing);
     }
 
     /// Picks an animation clip by name or index in the clip panel; it plays from the next
@@ -304,10 +308,13 @@ impl EditorApp {
         let target = sim.time() + seconds;
         while sim.time() + 1e-9 < target && sim.guard_message().is_none() {
             let before = sim.time();
-            sim.step(&st.doc, &controls, (target - sim.time()).min(0.1));
+            sim.step(&self.state.doc, &controls, (target - sim.time()).min(0.1));
             if sim.time() <= before {
                 break;
             }
+            let clip_playing = sim.clip_clock().is_some();
+            self.state
+                .observe_live(sim.time(), sim.pose(), clip_playing);
         }
         self.viewport.set_pose(sim.pose().clone());
         self.viewport.set_ghost(sim.target_pose());
@@ -431,6 +438,9 @@ impl EditorApp {
                         egui::CollapsingHeader::new("Anatomy")
                             .default_open(true)
                             .show(ui, |ui| anatomy_panel::ui(ui, st));
+                        egui::CollapsingHeader::new("Collision pairs")
+                            .default_open(false)
+                            .show(ui, |ui| pair_view::ui(ui, st));
                         egui::CollapsingHeader::new("Balance")
                             .default_open(false)
                             .show(ui, |ui| balance::ui(ui, st));

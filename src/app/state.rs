@@ -64,6 +64,8 @@ pub struct EditorState {
     pub role_pick: Option<super::anatomy_panel::RolePick>,
     /// A panel asked to generate the ragdoll (with the Generate dialog's options).
     pub wants_generate: bool,
+    /// The pair view's table and toggles.
+    pub pairs: super::pair_view::PairView,
 }
 
 impl EditorState {
@@ -91,6 +93,7 @@ impl EditorState {
             anatomy: Default::default(),
             role_pick: None,
             wants_generate: false,
+            pairs: Default::default(),
         }
         .with_recovery_check()
     }

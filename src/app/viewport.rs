@@ -38,6 +38,8 @@ pub struct Viewport {
     seen_load: u64,
     seen: (u64, u64, Vec<crate::document::BoneId>, bool),
     segments: Arc<Vec<Segment>>,
+    /// `segments` and the doctor's joint marks: what the scene draws.
+    drawn: Arc<Vec<Segment>>,
     segments_gen: u64,
     colliders: Arc<Vec<crate::render::colliders::PlacedCollider>>,
     /// The view of the whole character, set on load (F with nothing selected returns to it).
@@ -128,6 +130,7 @@ impl Viewport {
             seen_load: 0,
             seen: (u64::MAX, u64::MAX, Vec::new(), false),
             segments: Arc::default(),
+            drawn: Arc::default(),
             segments_gen: 0,
             colliders: Arc::default(),
             push_drag: None,
@@ -198,6 +201,10 @@ impl Viewport {
                     thick,
                 ));
             }
+            // The scene also rings the joints the doctor flags.
+            let mut drawn = segs.clone();
+            super::pair_view::joint_marks(st, &self.pose, self.character_m, &mut drawn);
+            self.drawn = Arc::new(drawn);
             self.segments = Arc::new(segs);
             self.segments_gen += 1;
             self.colliders = Arc::new(placed_colliders(&st.doc, &self.pose));
@@ -314,8 +321,9 @@ impl Viewport {
             pose: self.pose.clone(),
             colliders: self.colliders.clone(),
             selected: st.selected_bones(),
+            shell_colors: super::pair_view::shell_colors(st, &self.colliders),
             segments_gen: self.segments_gen,
-            segments: self.segments.clone(),
+            segments: self.drawn.clone(),
             camera: self.camera,
             character_m: self.character_m,
             show_mesh: self.show_mesh,

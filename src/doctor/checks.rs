@@ -5,7 +5,6 @@ use super::*;
 use crate::document::pairs::explicit_pairs;
 use crate::document::write::leaf;
 use crate::document::ConstraintKind;
-use crate::sim::GroupMap;
 
 fn finding(
     check: Check,
@@ -78,47 +77,11 @@ fn density(model: &Model, out: &mut Vec<Finding>) {
 /// Pairs of bodies (indices into the model) that overlap at rest while they collide, with
 /// the overlap depth (world units), deepest first.
 pub(crate) fn overlapping(doc: &Document, model: &Model) -> Vec<(usize, usize, f64)> {
-    let Ok(groups) = GroupMap::from_document(doc) else {
-        return Vec::new();
-    };
-    let pairs = explicit_pairs(doc);
-    let jointed = |a: usize, b: usize| {
-        model
-            .joints
-            .iter()
-            .any(|j| (j.child, j.parent) == (a, b) || (j.child, j.parent) == (b, a))
-    };
-    let phys = |i: usize| doc.bone(model.bodies[i].id).physics.as_ref();
-    let mut out = Vec::new();
-    for a in 0..model.bodies.len() {
-        for b in a + 1..model.bodies.len() {
-            let (ba, bb) = (&model.bodies[a], &model.bodies[b]);
-            let collide = pairs.get(ba.id, bb.id).unwrap_or_else(|| {
-                let (Some(pa), Some(pb)) = (phys(a), phys(b)) else {
-                    return false;
-                };
-                let ga = groups.interaction(&pa.collision_group, &pa.collision_mask);
-                let gb = groups.interaction(&pb.collision_group, &pb.collision_mask);
-                !jointed(a, b) && ga.test(gb)
-            });
-            if !collide {
-                continue;
-            }
-            let contact = rapier3d::parry::query::contact(
-                &ba.world_from_collider,
-                ba.shape.as_ref(),
-                &bb.world_from_collider,
-                bb.shape.as_ref(),
-                0.0,
-            );
-            if let Ok(Some(c)) = contact {
-                let depth = -(c.dist as f64);
-                if depth > OVERLAP_SHARE * model.height {
-                    out.push((a, b, depth));
-                }
-            }
-        }
-    }
+    let table = super::pair_table::PairTable::of_model(doc, model);
+    let mut out: Vec<(usize, usize, f64)> = table
+        .overlapping_colliding()
+        .map(|r| (r.ia, r.ib, r.overlap.unwrap_or(0.0)))
+        .collect();
     out.sort_by(|x, y| y.2.total_cmp(&x.2));
     out
 }

@@ -11,7 +11,9 @@
 //! panel lists the same ones and marks their bones.
 
 mod checks;
+pub mod live;
 mod model;
+pub mod pair_table;
 mod stabilize;
 
 pub use stabilize::{

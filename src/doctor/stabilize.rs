@@ -7,12 +7,12 @@
 //! rest poses brought inside their limits, damping added where a body has none, and drives
 //! capped to a natural frequency the solver's step integrates.
 
-use super::checks::{narrow_ranges, overlapping, rest_outside, stiffness_cap};
+use super::checks::{narrow_ranges, rest_outside, stiffness_cap};
 use super::model::Model;
 use super::MIN_RANGE_DEG;
 use crate::document::fields::Key;
 use crate::document::write::{self, leaf};
-use crate::document::{CollisionPair, ConstraintKind, Document, Edit, SwingExtentsDeg};
+use crate::document::{ConstraintKind, Document, Edit, SwingExtentsDeg};
 use crate::sim::SimSettings;
 use serde_json::{json, Value};
 
@@ -151,37 +151,10 @@ fn round6(x: f64) -> f64 {
 }
 
 fn disable_overlaps(doc: &Document, model: &Model, out: &mut Out) {
-    let mut per_bone: Vec<(usize, Vec<CollisionPair>)> = Vec::new();
-    for (a, b, depth) in overlapping(doc, model) {
-        let (ba, bb) = (&model.bodies[a], &model.bodies[b]);
-        let slot = match per_bone.iter().position(|(i, _)| *i == a) {
-            Some(k) => k,
-            None => {
-                let have = doc
-                    .bone(ba.id)
-                    .physics
-                    .as_ref()
-                    .map(|p| p.collision_pairs.clone());
-                per_bone.push((a, have.unwrap_or_default()));
-                per_bone.len() - 1
-            }
-        };
-        let list = &mut per_bone[slot].1;
-        list.retain(|p| p.other != bb.name);
-        list.push(CollisionPair {
-            other: bb.name.clone(),
-            collide: false,
-        });
-        out.changes.push(format!(
-            "{} - {}: collision disabled (they overlap by {depth:.4} at rest)",
-            ba.name, bb.name
-        ));
-    }
-    for (a, list) in per_bone {
-        if let Some(v) = write::collision_pairs(&list) {
-            out.set(model.bodies[a].id, Key::CollisionPairs, v);
-        }
-    }
+    let table = super::pair_table::PairTable::of_model(doc, model);
+    let (edits, changes) = super::pair_table::disable_overlapping(doc, &table);
+    out.edits.extend(edits);
+    out.changes.extend(changes);
 }
 
 /// `[lo, hi]` holding 0, and [`WIDENED_RANGE_DEG`] wide when it was under [`MIN_RANGE_DEG`]

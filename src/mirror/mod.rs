@@ -11,7 +11,7 @@ pub use twins::{mid_plane, swapped_name, twin_of, twins, Side};
 
 use crate::document::fields::Key;
 use crate::document::{
-    write, BoneId, BonePhysics, Collider, ColliderOffset, ColliderShape, Constraint,
+    write, BoneId, BonePhysics, Collider, ColliderOffset, ColliderShape, CollisionPair, Constraint,
     ConstraintKind, Document, Edit, EditTarget, SwingExtentsDeg, TwistRangeDeg,
 };
 use crate::joint;
@@ -212,12 +212,14 @@ fn mirrored_physics(
         .collider
         .as_ref()
         .map(|c| mirrored_collider(doc, (from, to), c, m));
+    // A bone's name on the other side: its twin's, or its own when it has none.
+    let swapped = |name: &str| {
+        doc.bone_by_name(name)
+            .and_then(|id| twin_of(pairs, id))
+            .map_or_else(|| name.to_string(), |t| doc.bone(t).name.clone())
+    };
     let constraint = src.constraint.as_ref().map(|c| {
-        let parent = c.parent_bone.as_deref().map(|p| {
-            doc.bone_by_name(p)
-                .and_then(|pid| twin_of(pairs, pid))
-                .map_or_else(|| p.to_string(), |t| doc.bone(t).name.clone())
-        });
+        let parent = c.parent_bone.as_deref().map(swapped);
         let to_rot = rot_scale(&world(doc, to)).0;
         Constraint {
             kind: reflect_joint(joint_in_world(doc, from, &c.kind), m.axis, to_rot),
@@ -230,6 +232,14 @@ fn mirrored_physics(
         constraint,
         collision_group: swap_groups(&src.collision_group),
         collision_mask: swap_groups(&src.collision_mask),
+        collision_pairs: src
+            .collision_pairs
+            .iter()
+            .map(|p| CollisionPair {
+                other: swapped(&p.other),
+                collide: p.collide,
+            })
+            .collect(),
         ..src
     }
 }

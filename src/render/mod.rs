@@ -14,6 +14,7 @@ pub mod pose;
 pub mod scene;
 mod shade;
 pub mod skin;
+pub mod tint;
 
 pub use camera::OrbitCamera;
 pub use pose::Pose;

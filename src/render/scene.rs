@@ -30,8 +30,10 @@ pub struct SceneInput {
     pub pose_gen: u64,
     pub pose: Arc<Pose>,
     pub colliders: Arc<Vec<PlacedCollider>>,
-    /// Every selected bone (the primary first): their collider shells are highlighted.
+    /// Every selected bone (the primary first).
     pub selected: Vec<BoneId>,
+    /// Each collider shell's colour, in the order of `colliders` (see [`super::tint`]).
+    pub shell_colors: Vec<[u8; 4]>,
     /// Changes whenever `segments` changes.
     pub segments_gen: u64,
     pub segments: Arc<Vec<Segment>>,
@@ -76,7 +78,7 @@ struct FrameGeometry {
     lines: Option<((u64, glam::Vec3), Gm<Mesh, ColorMaterial>)>,
 }
 
-type ColliderKey = (*const PlacedCollider, Vec<BoneId>);
+type ColliderKey = (*const PlacedCollider, Vec<[u8; 4]>);
 
 /// Everything the cached image depends on.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,6 +88,7 @@ struct CacheKey {
     segments_gen: u64,
     colliders: *const PlacedCollider,
     selected: Vec<BoneId>,
+    shell_colors: Vec<[u8; 4]>,
     camera: OrbitCamera,
     show_mesh: bool,
     show_colliders: bool,
@@ -213,9 +216,6 @@ const BACKGROUND: ClearState = ClearState {
     depth: Some(1.0),
 };
 
-const COLLIDER: [u8; 4] = [90, 160, 255, 60];
-const COLLIDER_SELECTED: [u8; 4] = [255, 200, 60, 110];
-
 impl GpuScene {
     pub fn new(gl: Arc<three_d::context::Context>) -> Result<Self, String> {
         let ctx = Context::from_gl_context(gl).map_err(|e| e.to_string())?;
@@ -265,17 +265,20 @@ impl GpuScene {
                 .collect();
             f.colliders = None;
         }
-        let key = (input.colliders.as_ptr(), input.selected.clone());
+        let key = (input.colliders.as_ptr(), input.shell_colors.clone());
         if f.colliders.as_ref().is_none_or(|(k, _)| *k != key) {
-            let placed = input.colliders.iter().zip(&f.shells).map(|(c, s)| Placed {
+            let placed = input.colliders.iter().zip(&f.shells).enumerate();
+            let placed = placed.map(|(i, (c, s))| Placed {
                 positions: &s.positions,
                 indices: &s.indices,
                 world_from_local: c.world_from_collider,
-                color: if input.selected.contains(&c.bone) {
-                    COLLIDER_SELECTED
-                } else {
-                    COLLIDER
-                },
+                color: input.shell_colors.get(i).copied().unwrap_or(
+                    if input.selected.contains(&c.bone) {
+                        super::tint::SELECTED
+                    } else {
+                        super::tint::PLAIN
+                    },
+                ),
             });
             f.colliders = Some((
                 key,
@@ -296,6 +299,7 @@ impl GpuScene {
             segments_gen: input.segments_gen,
             colliders: input.colliders.as_ptr(),
             selected: input.selected.clone(),
+            shell_colors: input.shell_colors.clone(),
             camera: input.camera,
             show_mesh: input.show_mesh,
             show_colliders: input.show_colliders,

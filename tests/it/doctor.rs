@@ -334,3 +334,96 @@ fn every_generated_zoo_character_has_no_doctor_error_and_settles() {
     assert!(unsettled.len() <= 9, "{unsettled:#?}");
     assert!(moving_at_end.len() <= 6, "{moving_at_end:?}");
 }
+
+/// The live checks on poses made up to show them: the rest pose held still gives nothing;
+/// a forearm pulled off its elbow by 5% of the segment is drift; a hand that keeps moving
+/// after 5 s never comes to rest (unless a clip plays: then it is meant to move).
+#[test]
+fn live_checks_flag_drift_and_bodies_that_never_rest() {
+    use ragdoll_tuner::doctor::live::LiveWatch;
+    use ragdoll_tuner::render::Pose;
+    let doc = Document::open(mannequin()).expect("mannequin");
+    let rest = Pose::rest(&doc).world_from_bone;
+    let [forearm, upper, hand] =
+        ["forearm_l", "upper_arm_l", "hand_l"].map(|b| doc.bone_by_name(b).unwrap());
+    let run = |pose_at: &dyn Fn(f64) -> Vec<glam::DMat4>, judge_rest: bool| {
+        let mut w = LiveWatch::new(&doc);
+        for i in 0..=480 {
+            let t = i as f64 / 60.0;
+            w.observe(t, &pose_at(t), judge_rest);
+        }
+        w.diagnostics(&doc)
+    };
+    assert_eq!(run(&|_| rest.clone(), true), vec![], "at rest");
+
+    let segment = (rest[forearm.index()].w_axis - rest[upper.index()].w_axis).length();
+    let pulled = |_: f64| {
+        let mut p = rest.clone();
+        // The hand goes with it: only the elbow comes apart.
+        p[forearm.index()].w_axis.x += 0.05 * segment;
+        p[hand.index()].w_axis.x += 0.05 * segment;
+        p
+    };
+    let found = run(&pulled, true);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].bone, "forearm_l");
+    assert!(
+        found[0].message.contains("drifted apart by 5.0%"),
+        "{}",
+        found[0].message
+    );
+
+    // A hand circling at 0.2 m/s, about 11% of the height per second.
+    let circling = |t: f64| {
+        let mut p = rest.clone();
+        let m = &mut p[hand.index()];
+        m.w_axis.x += 0.05 * (4.0 * t).cos();
+        m.w_axis.z += 0.05 * (4.0 * t).sin();
+        p
+    };
+    let found = run(&circling, true);
+    let restless: Vec<_> = found
+        .iter()
+        .filter(|d| d.message.contains("not come to rest"))
+        .collect();
+    assert_eq!(restless.len(), 1, "{found:#?}");
+    assert_eq!(restless[0].bone, "hand_l");
+    let found = run(&circling, false);
+    assert!(
+        found
+            .iter()
+            .all(|d| !d.message.contains("not come to rest")),
+        "{found:#?}"
+    );
+}
+
+/// In the editor, a passive run (balance and drives off) of a 60 kg hand on a 10 g forearm
+/// (6000:1) pulls the elbow apart; the diagnostics panel lists it as a live finding after the
+/// run. Measured: 6.0% of the segment at 8 s.
+#[test]
+fn the_editor_lists_live_drift_in_its_diagnostics() {
+    use egui_kittest::kittest::Queryable;
+    let (_dir, mut doc) = crate::pairs::mannequin_copy();
+    set(&mut doc, "forearm_l", Key::Mass, json!(0.01));
+    set(&mut doc, "hand_l", Key::Mass, json!(60.0));
+    let mut h = crate::pairs::harness(doc);
+    h.run_steps(2);
+    let balance = h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Balance");
+    balance.click_accesskit();
+    h.get_by_label("Drives").click_accesskit();
+    h.run_steps(2);
+    let label = "live: the joint upper_arm_l - forearm_l drifted apart";
+    assert!(
+        h.query_by_label_contains(label).is_none(),
+        "not before the run"
+    );
+    h.state_mut().fast_forward(8.0);
+    h.run_steps(2);
+    let st = &h.state().state;
+    let span = st.doctor.live.as_ref().and_then(|w| w.span());
+    assert!(span.is_some_and(|(_, now)| now > 7.9), "{span:?}");
+    assert!(
+        h.query_by_label_contains(label).is_some(),
+        "listed in the panel"
+    );
+}

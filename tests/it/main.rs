@@ -23,6 +23,7 @@ mod limits;
 mod load;
 mod mannequin;
 mod mirror;
+mod pairs;
 mod redraw;
 mod save;
 mod sim;

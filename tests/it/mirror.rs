@@ -199,3 +199,42 @@ fn mirror_direction_names_parse() {
         Ok(Direction::RightToLeft)
     );
 }
+
+/// A mirror copies `collision_pairs` with each named bone swapped for its twin (a bone
+/// without a twin, on the mid-line, keeps its name): hand_l's pairs become hand_r's.
+#[test]
+fn mirror_swaps_collision_pair_names() {
+    use ragdoll_tuner::document::{fields::Key, CollisionPair, Edit};
+    let mut doc = Document::open(common::mannequin()).expect("mannequin");
+    let hand_l = doc.bone_by_name("hand_l").expect("hand_l");
+    let stated = serde_json::json!({"thigh_l": false, "hand_r": false, "spine_mid": true});
+    doc.apply(&Edit::Set {
+        target: doc.bone_target(hand_l),
+        key: Key::CollisionPairs.path().into(),
+        value: stated,
+    })
+    .expect("state pairs");
+    let edits = ragdoll_tuner::mirror::mirror_side(&doc, Direction::LeftToRight, Some(&[hand_l]));
+    doc.apply(&Edit::Group(edits)).expect("mirror");
+    let hand_r = doc.bone_by_name("hand_r").expect("hand_r");
+    let mut got = doc
+        .bone(hand_r)
+        .physics
+        .as_ref()
+        .expect("physics")
+        .collision_pairs
+        .clone();
+    got.sort_by(|a, b| a.other.cmp(&b.other));
+    let pair = |other: &str, collide| CollisionPair {
+        other: other.into(),
+        collide,
+    };
+    assert_eq!(
+        got,
+        vec![
+            pair("hand_l", false),
+            pair("spine_mid", true),
+            pair("thigh_r", false)
+        ]
+    );
+}
