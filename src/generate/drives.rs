@@ -31,6 +31,10 @@ pub struct Gains {
     /// Multiplier while following a clip: raises the natural frequency of a drive sized for
     /// gravity (sqrt(12 g / L)) to [`FOLLOW_BANDWIDTH_RAD_S`], never below 1.
     pub follow_strength: f64,
+    /// What the drive moves (kg*m^2: the subtree about the joint with each body's floor) and
+    /// the gravity load it holds (N*m); not written, used to size it from a clip.
+    pub inertia: f64,
+    pub load: f64,
 }
 
 /// The simulation's default inertia floor for a 1.75 m, 70 kg character (kg*m^2; it scales
@@ -63,6 +67,37 @@ pub fn gains(mass_kg: f64, lever: f64, inertia: f64) -> Gains {
         damping: DAMPING_RATIO * 2.0 * (stiffness * inertia).sqrt(),
         max_torque: TORQUE_PER_LOAD * load,
         follow_strength,
+        inertia,
+        load,
+    }
+}
+
+/// The tracking error a clip-sized drive aims at (radians) for the clip's typical angular
+/// acceleration: the drive's natural frequency^2 is that acceleration over this error.
+pub const CLIP_TRACKING_RAD: f64 = 1.0 * std::f64::consts::PI / 180.0;
+/// The highest natural frequency a clip may ask of a drive (rad/s): 20 Hz, well under the
+/// 120 Hz step.
+pub const MAX_CLIP_OMEGA_RAD_S: f64 = 2.0 * std::f64::consts::PI * 20.0;
+/// The torque cap covers this multiple of the clip's peak demand (inertia times the peak
+/// angular acceleration, plus the gravity load).
+pub const CLIP_TORQUE_MARGIN: f64 = 1.5;
+
+/// The gains `g` sized from what a clip asks of the joint instead of a fixed bandwidth: the
+/// follow strength gives the natural frequency sqrt(`accel_typical` / [`CLIP_TRACKING_RAD`])
+/// on the drive's inertia (never below 1: the drive still holds gravity), and the torque cap
+/// while following covers the peak demand `inertia * accel_peak + load`.
+pub fn from_clip(g: Gains, accel_typical: f64, accel_peak: f64) -> Gains {
+    let omega2 = (accel_typical / CLIP_TRACKING_RAD).min(MAX_CLIP_OMEGA_RAD_S.powi(2));
+    let follow_strength = if g.stiffness > 0.0 {
+        (omega2 * g.inertia / g.stiffness).max(1.0)
+    } else {
+        1.0
+    };
+    let peak = CLIP_TORQUE_MARGIN * (g.inertia * accel_peak + g.load);
+    Gains {
+        follow_strength,
+        max_torque: g.max_torque.max(peak / follow_strength),
+        ..g
     }
 }
 

@@ -10,6 +10,7 @@
 
 mod balance;
 pub mod bodies;
+pub mod clips;
 pub mod drives;
 pub mod emit;
 pub mod fit;
@@ -183,8 +184,11 @@ pub fn generate_with(
     symmetry::even_joints(&anatomy, &mut list);
     assign_gains(&rig, &anatomy, &mut list, total);
     let masks = assign_groups(&anatomy, &mut list);
+    let widened = clips::fit(doc, &anatomy, &mut list, |l| {
+        build_edit(doc, &rig, &anatomy, &plan, l, &masks, opts, total).0
+    });
     let (edit, balance) = build_edit(doc, &rig, &anatomy, &plan, &list, &masks, opts, total);
-    let report = report::build(
+    let mut report = report::build(
         &rig,
         &anatomy,
         &plan,
@@ -194,6 +198,7 @@ pub fn generate_with(
         balance,
         &diagnostics,
     );
+    report.widened = widened;
     Ok(Generated {
         edit,
         report,

@@ -59,6 +59,9 @@ pub struct Report {
     pub vertices_dropped: usize,
     pub balance: Option<BalanceReport>,
     pub bones: Vec<BoneReport>,
+    /// Limits widened to the range the character's own clips reach.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub widened: Vec<super::clips::Widened>,
     /// Diagnostics of the generation (warnings), as text.
     pub diagnostics: Vec<String>,
 }
@@ -141,6 +144,7 @@ pub(super) fn build(
         vertices_dropped: samples.dropped,
         balance,
         bones,
+        widened: Vec::new(),
         diagnostics: diags.iter().map(|d| d.to_string()).collect(),
     }
 }

@@ -111,6 +111,8 @@ pub(super) fn even_gains(a: &Anatomy, list: &mut [Body]) {
             damping: (x.damping + y.damping) / 2.0,
             max_torque: (x.max_torque + y.max_torque) / 2.0,
             follow_strength: (x.follow_strength + y.follow_strength) / 2.0,
+            inertia: (x.inertia + y.inertia) / 2.0,
+            load: (x.load + y.load) / 2.0,
         };
         list[l].gains = g;
         list[r].gains = g;

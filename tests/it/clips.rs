@@ -24,8 +24,8 @@ pub fn characters() -> Vec<PathBuf> {
     files
 }
 
-/// The clip the acceptance follows: the first whose name says walk, else run, else idle,
-/// else the first clip.
+/// The clip the acceptance follows: the first whose name says walk, else run, else fly (a
+/// winged creature's locomotion), else idle, else the first clip.
 pub fn acceptance_clip(doc: &Document) -> Option<Clip> {
     let anims = doc.load_animations().ok()?;
     let named = |w: &str| {
@@ -36,6 +36,7 @@ pub fn acceptance_clip(doc: &Document) -> Option<Clip> {
     };
     named("walk")
         .or_else(|| named("run"))
+        .or_else(|| named("fly"))
         .or_else(|| named("idle"))
         .or_else(|| anims.clips.first())
         .cloned()
@@ -58,6 +59,12 @@ pub fn follow(path: &std::path::Path, loops: f32) -> Option<Follow> {
     let mut doc = Document::open(path).expect("opens");
     let g = generate(&doc, &Default::default()).expect("generates");
     doc.apply(&g.edit).expect("applies");
+    for w in &g.report.widened {
+        println!(
+            "  widened {}: {} -> {} ({:?})",
+            w.bone, w.from, w.to, w.clips
+        );
+    }
     let clip = acceptance_clip(&doc)?;
     let name = clip.name.clone();
     let steps = (clip.duration_s * loops * 120.0).round().max(1.0) as usize;

@@ -1,0 +1,167 @@
+//! The character's own clips shape its joints: where a clip reaches past a generated limit,
+//! the limit widens to the clip's range (plus [`MARGIN_DEG`]) and the report says so; each
+//! drive's follow strength and torque cap are sized from the angular accelerations the clips
+//! ask of the body it turns, not from a fixed bandwidth.
+//!
+//! Measured in the joint frames the solver uses: the generated ragdoll is applied to a copy of
+//! the document and each clip's relative rotations are read through [`crate::anim::Follower`].
+
+use super::limits::JointPlan;
+use super::roles::Anatomy;
+use super::{drives, Body};
+use crate::anim::demand::{demand, quantile};
+use crate::anim::Follower;
+use crate::document::{Document, Edit};
+use crate::joint::{decompose, SwingBoundary};
+use serde::Serialize;
+
+/// Room left past the furthest the clip reaches (degrees).
+pub const MARGIN_DEG: f64 = 2.0;
+/// The acceleration a drive is sized to track (the quantile over the clip's samples) and the
+/// peak its torque cap covers.
+pub const TYPICAL_QUANTILE: f64 = 0.9;
+pub const PEAK_QUANTILE: f64 = 0.99;
+
+/// A limit widened to a clip's range.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Widened {
+    pub bone: String,
+    /// The clips that reach past the generated limit.
+    pub clips: Vec<String>,
+    pub from: String,
+    pub to: String,
+}
+
+/// A joint's limits as text (degrees).
+pub fn describe(j: &JointPlan) -> String {
+    match j {
+        JointPlan::Ball {
+            swing_deg: s,
+            twist_deg: t,
+            ..
+        } => format!(
+            "swing {:.0}/{:.0}/{:.0}/{:.0}, twist {:.0}..{:.0}",
+            s[0], s[1], s[2], s[3], t[0], t[1]
+        ),
+        JointPlan::Hinge {
+            min_deg, max_deg, ..
+        } => format!("hinge {min_deg:.0}..{max_deg:.0}"),
+    }
+}
+
+/// `j` widened so that every rotation of `qs` lies inside with [`MARGIN_DEG`] to spare.
+pub fn widen(j: &JointPlan, qs: &[glam::DQuat]) -> JointPlan {
+    let m = MARGIN_DEG;
+    match *j {
+        JointPlan::Ball {
+            swing_deg,
+            twist_deg,
+            swing_y,
+        } => {
+            let mut twist = twist_deg;
+            let mut ext = swing_deg;
+            let mut boundary = SwingBoundary::new(ext.map(f64::to_radians));
+            for q in qs {
+                let st = decompose(*q);
+                let tw = st.twist_rad.to_degrees();
+                twist = [(twist[0]).min(tw - m), (twist[1]).max(tw + m)];
+                let need = st.tilt_rad + m.to_radians();
+                let (c, s) = (st.azimuth_rad.cos(), st.azimuth_rad.sin());
+                let sides = [
+                    (if c >= 0.0 { 0 } else { 1 }, c.abs()),
+                    (if s >= 0.0 { 2 } else { 3 }, s.abs()),
+                ];
+                for _ in 0..90 {
+                    if boundary.contains(need, st.azimuth_rad) {
+                        break;
+                    }
+                    for &(k, w) in &sides {
+                        if w > 0.2 {
+                            ext[k] = (ext[k] + 2.0 * w).min(175.0);
+                        }
+                    }
+                    boundary = SwingBoundary::new(ext.map(f64::to_radians));
+                }
+            }
+            JointPlan::Ball {
+                swing_deg: ext,
+                twist_deg: [twist[0].max(-180.0), twist[1].min(180.0)],
+                swing_y,
+            }
+        }
+        JointPlan::Hinge {
+            axis,
+            min_deg,
+            max_deg,
+        } => {
+            let (mut lo, mut hi) = (min_deg, max_deg);
+            for q in qs {
+                let a = decompose(*q).twist_rad.to_degrees();
+                lo = lo.min(a - m);
+                hi = hi.max(a + m);
+            }
+            JointPlan::Hinge {
+                axis,
+                min_deg: lo.max(-180.0),
+                max_deg: hi.min(180.0),
+            }
+        }
+    }
+}
+
+/// Fits the joints of `list` to the document's clips (`edit_of` builds the ragdoll's edit):
+/// widens the limits clips reach past and sizes the drives from the clips' accelerations.
+/// Returns the widened limits (none when the document has no clips).
+pub(super) fn fit(
+    doc: &Document,
+    a: &Anatomy,
+    list: &mut [Body],
+    edit_of: impl Fn(&[Body]) -> Edit,
+) -> Vec<Widened> {
+    let clips = match doc.load_animations() {
+        Ok(anims) if !anims.clips.is_empty() => anims.clips,
+        _ => return Vec::new(),
+    };
+    let mut ragdoll = doc.clone();
+    if ragdoll.apply(&edit_of(list)).is_err() {
+        return Vec::new();
+    }
+    let follower = Follower::new(&ragdoll);
+    let before: Vec<Option<JointPlan>> = list.iter().map(|b| b.joint).collect();
+    let mut reached: Vec<Vec<String>> = vec![Vec::new(); list.len()];
+    let mut accel = vec![(0.0f64, 0.0f64); list.len()];
+    for clip in &clips {
+        for jd in demand(&follower, clip) {
+            let Some(k) = list.iter().position(|b| b.bone == jd.bone.index()) else {
+                continue;
+            };
+            if let Some(j) = list[k].joint {
+                let w = widen(&j, &jd.rotations);
+                if w != j {
+                    reached[k].push(clip.name.clone());
+                    list[k].joint = Some(w);
+                }
+            }
+            let (t, p) = &mut accel[k];
+            *t = t.max(quantile(&jd.accels, TYPICAL_QUANTILE));
+            *p = p.max(quantile(&jd.accels, PEAK_QUANTILE));
+        }
+    }
+    for (b, &(t, p)) in list.iter_mut().zip(&accel) {
+        if b.joint.is_some() {
+            b.gains = drives::from_clip(b.gains, t, p);
+        }
+    }
+    super::symmetry::even_gains(a, list);
+    (0..list.len())
+        .filter(|&k| !reached[k].is_empty())
+        .filter_map(|k| {
+            Some(Widened {
+                bone: doc.bones.get(list[k].bone)?.name.clone(),
+                clips: reached[k].clone(),
+                from: describe(&before[k]?),
+                to: describe(&list[k].joint?),
+            })
+        })
+        .collect()
+}
