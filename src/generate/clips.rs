@@ -28,6 +28,8 @@ pub struct Widened {
     pub bone: String,
     /// The clips that reach past the generated limit.
     pub clips: Vec<String>,
+    /// Widened to match its mirror twin, which a clip widened.
+    pub twin: bool,
     pub from: String,
     pub to: String,
 }
@@ -153,11 +155,13 @@ pub(super) fn fit(
         }
     }
     super::symmetry::even_gains(a, list);
+    super::symmetry::even_widened(a, list);
     (0..list.len())
-        .filter(|&k| !reached[k].is_empty())
+        .filter(|&k| list[k].joint != before[k])
         .filter_map(|k| {
             Some(Widened {
                 bone: doc.bones.get(list[k].bone)?.name.clone(),
+                twin: reached[k].is_empty(),
                 clips: reached[k].clone(),
                 from: describe(&before[k]?),
                 to: describe(&list[k].joint?),
