@@ -132,3 +132,78 @@ fn clip_figures() {
         }
     }
 }
+
+/// Measured figures (median, worst joint RMS in degrees, two loops of the acceptance clip)
+/// of every character with clips; a regression past them (with room for float noise) fails.
+const MEASURED: [(&str, f32, f32); 11] = [
+    ("godot_robot.glb", 1.07, 10.70),
+    ("kaykit_mannequin.glb", 0.93, 6.55),
+    ("mannequiny_gdquest.glb", 2.49, 28.32),
+    ("q_dragon_meshopt.glb", 0.09, 1.67),
+    ("q_horse.glb", 0.16, 1.88),
+    ("q_rat.glb", 0.40, 2.52),
+    ("q_snake.glb", 0.29, 2.38),
+    ("q_spider.glb", 0.29, 5.37),
+    ("rigify_lumberjack.glb", 1.75, 13.53),
+    ("CesiumMan.glb", 0.88, 3.15),
+    ("Fox.glb", 0.84, 3.93),
+];
+
+/// Every character with clips follows its walk (run, fly or idle where there is none) with a
+/// kinematic root, without a guard pause, at or under today's measured median and worst
+/// joint RMS; a character without clips is not in the table.
+#[test]
+fn every_character_follows_its_clip_at_the_measured_figures() {
+    let mut failures = Vec::new();
+    for p in characters() {
+        let name = file_name(&p);
+        let got = follow(&p, 2.0);
+        let want = MEASURED.iter().find(|m| m.0 == name);
+        let (Some(f), Some(&(_, median, worst))) = (&got, want) else {
+            assert!(
+                got.is_none() && want.is_none(),
+                "{name}: clips and the table disagree"
+            );
+            continue;
+        };
+        println!(
+            "{name} {}: median {:.2}, worst {:.2} ({})",
+            f.clip, f.median_deg, f.worst_deg, f.worst_joint
+        );
+        if f.paused.is_some() {
+            failures.push(format!("{name}: paused {:?}", f.paused));
+        }
+        if f.median_deg > median * 1.1 + 0.1 || f.worst_deg > worst * 1.1 + 0.3 {
+            failures.push(format!(
+                "{name}: median {:.2} (was {median}), worst {:.2} {} (was {worst})",
+                f.median_deg, f.worst_deg, f.worst_joint
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// No zoo character, generated and standing with balance, is reported fallen at the start
+/// (fall detection reads the anatomy: a standing rat has not fallen at 0 s).
+#[test]
+fn no_zoo_character_is_fallen_at_the_start() {
+    let mut fallen = Vec::new();
+    for p in characters()
+        .into_iter()
+        .filter(|p| p.starts_with(shared_asset("zoo")))
+    {
+        let mut doc = Document::open(&p).expect("opens");
+        let g = generate(&doc, &Default::default()).expect("generates");
+        doc.apply(&g.edit).expect("applies");
+        let mut sim = Simulation::new(&doc, SimSettings::default()).expect("world");
+        for _ in 0..12 {
+            if sim.step().is_err() {
+                break;
+            }
+        }
+        if let Some(t) = sim.fell_at_s() {
+            fallen.push(format!("{}: fell at {t:.3} s", file_name(&p)));
+        }
+    }
+    assert!(fallen.is_empty(), "{fallen:#?}");
+}
