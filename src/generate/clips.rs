@@ -15,8 +15,16 @@ use crate::document::{Document, Edit};
 use crate::joint::{decompose, SwingBoundary};
 use serde::Serialize;
 
+mod contacts;
+
 /// Room left past the furthest the clip reaches (degrees).
 pub const MARGIN_DEG: f64 = 2.0;
+/// Past this tilt the twist of a swing-twist split is ill-defined (at 180° it is undefined):
+/// such samples do not widen a twist range.
+pub const SINGULAR_TILT_DEG: f64 = 150.0;
+/// A hinge follows only the part of a clip's rotation about its axis: samples bent further off
+/// the axis than this (the clip's elbow or knee is not a hinge there) do not widen its range.
+pub const OFF_AXIS_DEG: f64 = 30.0;
 /// The acceleration a drive is sized to track (the quantile over the clip's samples) and the
 /// peak its torque cap covers.
 pub const TYPICAL_QUANTILE: f64 = 0.9;
@@ -66,7 +74,9 @@ pub fn widen(j: &JointPlan, qs: &[glam::DQuat]) -> JointPlan {
             for q in qs {
                 let st = decompose(*q);
                 let tw = st.twist_rad.to_degrees();
-                twist = [(twist[0]).min(tw - m), (twist[1]).max(tw + m)];
+                if st.tilt_rad < SINGULAR_TILT_DEG.to_radians() {
+                    twist = [(twist[0]).min(tw - m), (twist[1]).max(tw + m)];
+                }
                 let need = st.tilt_rad + m.to_radians();
                 let (c, s) = (st.azimuth_rad.cos(), st.azimuth_rad.sin());
                 let sides = [
@@ -98,7 +108,11 @@ pub fn widen(j: &JointPlan, qs: &[glam::DQuat]) -> JointPlan {
         } => {
             let (mut lo, mut hi) = (min_deg, max_deg);
             for q in qs {
-                let a = decompose(*q).twist_rad.to_degrees();
+                let st = decompose(*q);
+                if st.tilt_rad > OFF_AXIS_DEG.to_radians() {
+                    continue;
+                }
+                let a = st.twist_rad.to_degrees();
                 lo = lo.min(a - m);
                 hi = hi.max(a + m);
             }
@@ -118,6 +132,7 @@ pub(super) fn fit(
     doc: &Document,
     a: &Anatomy,
     list: &mut [Body],
+    masks: &[String],
     edit_of: impl Fn(&[Body]) -> Edit,
 ) -> Vec<Widened> {
     let clips = match doc.load_animations() {
@@ -156,6 +171,18 @@ pub(super) fn fit(
     }
     super::symmetry::even_gains(a, list);
     super::symmetry::even_widened(a, list);
+    let clamped = Follower::new(&{
+        let mut d = doc.clone();
+        let _ = d.apply(&edit_of(list));
+        d
+    });
+    let mut apart = std::collections::BTreeSet::new();
+    for clip in &clips {
+        contacts::in_clip(doc, &clamped, clip, list, masks, a.height, &mut apart);
+    }
+    for (i, j) in apart {
+        list[i].apart.push(j);
+    }
     (0..list.len())
         .filter(|&k| list[k].joint != before[k])
         .filter_map(|k| {

@@ -8,6 +8,7 @@
 //! times height (torques), and by the square root of height (time) for damping.
 
 use super::mass::{REFERENCE_HEIGHT_M, REFERENCE_MASS_KG};
+use glam::DVec3;
 
 /// Gravity the gains are sized for (m/s^2), the simulation's default.
 pub const GRAVITY_M_S2: f64 = 9.81;
@@ -99,6 +100,24 @@ pub fn from_clip(g: Gains, accel_typical: f64, accel_peak: f64) -> Gains {
         max_torque: g.max_torque.max(peak / follow_strength),
         ..g
     }
+}
+
+/// The inertia body `k`'s joint turns (kg*m^2): each body of its subtree as a point mass at
+/// its centre about `joint`, plus the simulation's inertia floor per body.
+pub(super) fn subtree_inertia(list: &[super::Body], k: usize, joint: DVec3, floor: f64) -> f64 {
+    let in_subtree = |mut i: usize| loop {
+        if i == k {
+            return true;
+        }
+        match list[i].parent {
+            Some(p) => i = p,
+            None => return false,
+        }
+    };
+    (0..list.len())
+        .filter(|&i| in_subtree(i))
+        .map(|i| list[i].mass_kg * list[i].shape.fit.center.distance_squared(joint) + floor)
+        .sum()
 }
 
 /// The balance controller's gains for a character of this mass and height.

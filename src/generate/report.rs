@@ -62,6 +62,9 @@ pub struct Report {
     /// Limits widened to the range the character's own clips reach.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub widened: Vec<super::clips::Widened>,
+    /// Body pairs kept apart (`collision_pairs` false): a clip drives them into each other.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kept_apart: Vec<[String; 2]>,
     /// Diagnostics of the generation (warnings), as text.
     pub diagnostics: Vec<String>,
 }
@@ -145,6 +148,7 @@ pub(super) fn build(
         balance,
         bones,
         widened: Vec::new(),
+        kept_apart: Vec::new(),
         diagnostics: diags.iter().map(|d| d.to_string()).collect(),
     }
 }
