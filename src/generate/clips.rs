@@ -196,3 +196,66 @@ pub(super) fn fit(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::joint::swing_twist::compose;
+    use crate::joint::JointLimits;
+    use glam::DVec3;
+
+    fn limits_of(j: &JointPlan) -> JointLimits {
+        match *j {
+            JointPlan::Ball {
+                swing_deg,
+                twist_deg,
+                ..
+            } => JointLimits::Ball {
+                swing: SwingBoundary::new(swing_deg.map(f64::to_radians)),
+                twist_min_rad: twist_deg[0].to_radians(),
+                twist_max_rad: twist_deg[1].to_radians(),
+            },
+            JointPlan::Hinge {
+                min_deg, max_deg, ..
+            } => JointLimits::Hinge {
+                min_rad: min_deg.to_radians(),
+                max_rad: max_deg.to_radians(),
+            },
+        }
+    }
+
+    #[test]
+    fn a_ball_socket_widens_to_hold_the_clip_with_margin() {
+        let j = JointPlan::Ball {
+            swing_deg: [20.0, 30.0, 15.0, 15.0],
+            twist_deg: [-15.0, 15.0],
+            swing_y: DVec3::Y,
+        };
+        let qs = [
+            compose(50f64.to_radians(), 0.7, 0.0),
+            compose(10f64.to_radians(), 2.0, (-40f64).to_radians()),
+        ];
+        let w = widen(&j, &qs);
+        let l = limits_of(&w);
+        for q in qs {
+            assert!(l.measure(q).violation_rad == 0.0, "{w:?}");
+        }
+        // Nothing needed: unchanged.
+        assert_eq!(widen(&w, &qs), w);
+        // Within the generated range: unchanged.
+        assert_eq!(widen(&j, &[compose(0.1, 0.0, 0.1)]), j);
+    }
+
+    #[test]
+    fn a_hinge_widens_its_angle_but_not_for_off_axis_samples() {
+        let j = JointPlan::Hinge {
+            axis: DVec3::X,
+            min_deg: -1.0,
+            max_deg: 135.0,
+        };
+        let w = widen(&j, &[compose(0.0, 0.0, (-20f64).to_radians())]);
+        assert!(matches!(w, JointPlan::Hinge { min_deg, .. } if (min_deg + 22.0).abs() < 1e-9));
+        let off = compose(60f64.to_radians(), 0.0, (-20f64).to_radians());
+        assert_eq!(widen(&j, &[off]), j);
+    }
+}
