@@ -59,6 +59,43 @@ pub fn describe(j: &JointPlan) -> String {
     }
 }
 
+/// Swing extents and twist range (degrees) widened to hold every rotation of `qs`.
+fn widen_ball(
+    swing_deg: [f64; 4],
+    twist_deg: [f64; 2],
+    qs: &[glam::DQuat],
+) -> ([f64; 4], [f64; 2]) {
+    let m = MARGIN_DEG;
+    let mut twist = twist_deg;
+    let mut ext = swing_deg;
+    let mut boundary = SwingBoundary::new(ext.map(f64::to_radians));
+    for q in qs {
+        let st = decompose(*q);
+        let tw = st.twist_rad.to_degrees();
+        if st.tilt_rad < SINGULAR_TILT_DEG.to_radians() {
+            twist = [(twist[0]).min(tw - m), (twist[1]).max(tw + m)];
+        }
+        let need = st.tilt_rad + m.to_radians();
+        let (c, s) = (st.azimuth_rad.cos(), st.azimuth_rad.sin());
+        let sides = [
+            (if c >= 0.0 { 0 } else { 1 }, c.abs()),
+            (if s >= 0.0 { 2 } else { 3 }, s.abs()),
+        ];
+        for _ in 0..90 {
+            if boundary.contains(need, st.azimuth_rad) {
+                break;
+            }
+            for &(k, w) in &sides {
+                if w > 0.2 {
+                    ext[k] = (ext[k] + 2.0 * w).min(175.0);
+                }
+            }
+            boundary = SwingBoundary::new(ext.map(f64::to_radians));
+        }
+    }
+    (ext, [twist[0].max(-180.0), twist[1].min(180.0)])
+}
+
 /// `j` widened so that every rotation of `qs` lies inside with [`MARGIN_DEG`] to spare.
 pub fn widen(j: &JointPlan, qs: &[glam::DQuat]) -> JointPlan {
     let m = MARGIN_DEG;
@@ -68,36 +105,10 @@ pub fn widen(j: &JointPlan, qs: &[glam::DQuat]) -> JointPlan {
             twist_deg,
             swing_y,
         } => {
-            let mut twist = twist_deg;
-            let mut ext = swing_deg;
-            let mut boundary = SwingBoundary::new(ext.map(f64::to_radians));
-            for q in qs {
-                let st = decompose(*q);
-                let tw = st.twist_rad.to_degrees();
-                if st.tilt_rad < SINGULAR_TILT_DEG.to_radians() {
-                    twist = [(twist[0]).min(tw - m), (twist[1]).max(tw + m)];
-                }
-                let need = st.tilt_rad + m.to_radians();
-                let (c, s) = (st.azimuth_rad.cos(), st.azimuth_rad.sin());
-                let sides = [
-                    (if c >= 0.0 { 0 } else { 1 }, c.abs()),
-                    (if s >= 0.0 { 2 } else { 3 }, s.abs()),
-                ];
-                for _ in 0..90 {
-                    if boundary.contains(need, st.azimuth_rad) {
-                        break;
-                    }
-                    for &(k, w) in &sides {
-                        if w > 0.2 {
-                            ext[k] = (ext[k] + 2.0 * w).min(175.0);
-                        }
-                    }
-                    boundary = SwingBoundary::new(ext.map(f64::to_radians));
-                }
-            }
+            let (swing_deg, twist_deg) = widen_ball(swing_deg, twist_deg, qs);
             JointPlan::Ball {
-                swing_deg: ext,
-                twist_deg: [twist[0].max(-180.0), twist[1].min(180.0)],
+                swing_deg,
+                twist_deg,
                 swing_y,
             }
         }
@@ -122,6 +133,29 @@ pub fn widen(j: &JointPlan, qs: &[glam::DQuat]) -> JointPlan {
                 max_deg: hi.min(180.0),
             }
         }
+    }
+}
+
+/// Keeps apart the pairs the clips drive into each other (with the widened limits).
+fn keep_apart(
+    doc: &Document,
+    clips: &[crate::document::Clip],
+    list: &mut [Body],
+    masks: &[String],
+    height: f64,
+    edit_of: &impl Fn(&[Body]) -> Edit,
+) {
+    let mut ragdoll = doc.clone();
+    if ragdoll.apply(&edit_of(list)).is_err() {
+        return;
+    }
+    let follower = Follower::new(&ragdoll);
+    let mut apart = std::collections::BTreeSet::new();
+    for clip in clips {
+        contacts::in_clip(doc, &follower, clip, list, masks, height, &mut apart);
+    }
+    for (i, j) in apart {
+        list[i].apart.push(j);
     }
 }
 
@@ -171,18 +205,7 @@ pub(super) fn fit(
     }
     super::symmetry::even_gains(a, list);
     super::symmetry::even_widened(a, list);
-    let clamped = Follower::new(&{
-        let mut d = doc.clone();
-        let _ = d.apply(&edit_of(list));
-        d
-    });
-    let mut apart = std::collections::BTreeSet::new();
-    for clip in &clips {
-        contacts::in_clip(doc, &clamped, clip, list, masks, a.height, &mut apart);
-    }
-    for (i, j) in apart {
-        list[i].apart.push(j);
-    }
+    keep_apart(doc, &clips, list, masks, a.height, &edit_of);
     (0..list.len())
         .filter(|&k| list[k].joint != before[k])
         .filter_map(|k| {
