@@ -49,9 +49,18 @@ def row(path, out):
         return f"| {os.path.basename(path)} | generate failed: {rep['error']} |"
     h = rep["height"]
     stand = run("simulate", out, "--seconds", "10", "--json")
-    passive = run("simulate", out, "--passive", "--seconds", "10", "--json")
+    poses = out + ".poses.csv"
+    passive = run("simulate", out, "--passive", "--seconds", "10", "--json", "--poses", poses)
     budget = 3 * math.sqrt(h / 1.75)
-    viol = max((j.get("max_limit_violation_deg", 0) for j in passive.get("joints", [])), default=0)
+    here = os.path.dirname(os.path.abspath(__file__))
+    chk = subprocess.run([sys.executable, os.path.join(here, "limits_check.py"), BIN, out, poses],
+                         capture_output=True, text=True)
+    try:
+        c = json.loads(chk.stdout)
+        viol = f"{c['max_violation_deg']:.2f}° ({c['joint']})"
+    except json.JSONDecodeError:
+        viol = "not measured"
+    os.remove(poses) if os.path.exists(poses) else None
     clip = clip_of(gltf_json(path))
     if clip:
         f = run("simulate", out, "--clip", clip, "--loops", "2", "--json")
@@ -73,12 +82,12 @@ def row(path, out):
     return (
         f"| {os.path.basename(path)} | {rep['character_type']} | {h:.3g} | {gen_ms:.0f} ms | {stand_txt} | "
         + (f"{fell:.2f} s" if fell is not None else "does not fall in 10 s")
-        + f" (budget {budget:.2f} s) | {viol:.2f}° | {clip_txt} | "
+        + f" (budget {budget:.2f} s) | {viol} | {clip_txt} | "
         + f"{cov['median']} / {cov['min_limb']} | {len(rep.get('widened', []))} |"
     )
 
 
-print("| character | kind | height | generate | stand 10 s (balance) | passive collapse | max limit violation (passive) | clip: median / worst joint RMS (°) | coverage median / min limb | limits widened |")
+print("| character | kind | height | generate | stand 10 s (balance) | passive collapse | max limit violation, passive 10 s (`--poses`, tools/limits_check.py) | clip: median / worst joint RMS (°) | coverage median / min limb | limits widened |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 with tempfile.TemporaryDirectory() as d:
     for p in FILES:
