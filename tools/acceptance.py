@@ -41,6 +41,30 @@ def gltf_json(path):
     return json.loads(b[20:20 + n])
 
 
+TRUTH = json.load(open(os.path.join(ZOO, "truth.json")))
+
+
+def anatomy_check(path, rep):
+    """(kind right?, core roles right?) against the zoo's truth.json; '–' without a truth."""
+    f = os.path.basename(path)
+    if f not in TRUTH["kind"]:
+        return "– (no truth)", "– (no truth)"
+    coarse = {"humanoid": "humanoid", "biped": "humanoid", "quadruped": "quadruped"}
+    kind_ok = coarse.get(rep["character_type"], "other") == TRUTH["kind"][f]
+    roles = TRUTH["roles"].get(f)
+    if not roles:
+        return ("yes" if kind_ok else f"no ({rep['character_type']})"), "–"
+    by = {b["name"]: b for b in rep["bones"]}
+    wrong = []
+    for role, names in roles.items():
+        sides = ["left", "right"] if len(names) == 2 else [None]
+        for n, side in zip(names, sides):
+            b = by.get(n)
+            if not b or b["role"] != role or (side and b["side"] != side):
+                wrong.append(f"{n}: {b and b['role']}/{b and b['side']}")
+    return ("yes" if kind_ok else f"no ({rep['character_type']})"), ("yes" if not wrong else "no: " + "; ".join(wrong))
+
+
 def row(path, out):
     t0 = time.perf_counter()
     rep = run("generate", path, "-o", out, "--json")
@@ -79,16 +103,17 @@ def row(path, out):
     stand_txt += ", tilt %.1f°" % stand.get("max_torso_tilt_deg", float("nan"))
     if stand.get("paused"):
         stand_txt += ", paused"
+    kind_ok, roles_ok = anatomy_check(path, rep)
     return (
-        f"| {os.path.basename(path)} | {rep['character_type']} | {h:.3g} | {gen_ms:.0f} ms | {stand_txt} | "
+        f"| {os.path.basename(path)} | {rep['character_type']} | {kind_ok} | {roles_ok} | {h:.3g} | {gen_ms:.0f} ms | {stand_txt} | "
         + (f"{fell:.2f} s" if fell is not None else "does not fall in 10 s")
         + f" (budget {budget:.2f} s) | {viol} | {clip_txt} | "
         + f"{cov['median']} / {cov['min_limb']} | {len(rep.get('widened', []))} |"
     )
 
 
-print("| character | kind | height | generate | stand 10 s (balance) | passive collapse | max limit violation, passive 10 s (`--poses`, tools/limits_check.py) | clip: median / worst joint RMS (°) | coverage median / min limb | limits widened |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("| character | kind | kind right | core roles right | height | generate | stand 10 s (balance) | passive collapse | max limit violation, passive 10 s (`--poses`, tools/limits_check.py) | clip: median / worst joint RMS (°) | coverage median / min limb | limits widened |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 with tempfile.TemporaryDirectory() as d:
     for p in FILES:
         print(row(p, os.path.join(d, "out.glb")), flush=True)
