@@ -23,6 +23,9 @@ pub struct JointDemand {
     pub rotations: Vec<DQuat>,
     /// The child body's world angular acceleration at each interior sample (rad/s^2).
     pub accels: Vec<f64>,
+    /// The joint's (the child bone origin's) world linear acceleration at each interior
+    /// sample (file units/s^2): it swings the subtree as gravity does.
+    pub linear: Vec<f64>,
 }
 
 /// The rotation vector taking `a` to `b` (world frame, radians).
@@ -49,10 +52,12 @@ pub fn demand(f: &Follower, clip: &Clip) -> Vec<JointDemand> {
             bone: j.bone,
             rotations: Vec::with_capacity(n),
             accels: Vec::new(),
+            linear: Vec::new(),
         })
         .collect();
     // World rotation of each joint's child bone at every sample.
     let mut world: Vec<Vec<DQuat>> = vec![Vec::with_capacity(n); out.len()];
+    let mut origin: Vec<Vec<DVec3>> = vec![Vec::with_capacity(n); out.len()];
     for i in 0..n {
         let pose = f.bone_pose(clip, (i as f64 * dt) as f32);
         for (k, t) in f.targets(&pose).iter().enumerate() {
@@ -62,14 +67,19 @@ pub fn demand(f: &Follower, clip: &Clip) -> Vec<JointDemand> {
             jd.rotations.push(t.relative);
         }
         for (k, j) in f.joints().iter().enumerate() {
-            let r = pose
-                .get(j.bone.index())
-                .map_or(DQuat::IDENTITY, rotation_of);
-            world[k].push(r);
+            let m = pose.get(j.bone.index());
+            world[k].push(m.map_or(DQuat::IDENTITY, rotation_of));
+            origin[k].push(m.map_or(DVec3::ZERO, |m| m.w_axis.truncate()));
         }
     }
     let h = ACCEL_STRIDE as f64 * dt;
     if h > 0.0 {
+        let s = ACCEL_STRIDE;
+        for (jd, o) in out.iter_mut().zip(&origin) {
+            jd.linear = (s..o.len().saturating_sub(s))
+                .map(|i| ((o[i + s] - o[i]) - (o[i] - o[i - s])).length() / (h * h))
+                .collect();
+        }
         for (jd, w) in out.iter_mut().zip(&world) {
             jd.accels = (ACCEL_STRIDE..w.len().saturating_sub(ACCEL_STRIDE))
                 .map(|i| {

@@ -180,7 +180,7 @@ pub(super) fn fit(
     let follower = Follower::new(&ragdoll);
     let before: Vec<Option<JointPlan>> = list.iter().map(|b| b.joint).collect();
     let mut reached: Vec<Vec<String>> = vec![Vec::new(); list.len()];
-    let mut accel = vec![(0.0f64, 0.0f64); list.len()];
+    let mut accel = vec![drives::ClipDemand::default(); list.len()];
     for clip in &clips {
         for jd in demand(&follower, clip) {
             let Some(k) = list.iter().position(|b| b.bone == jd.bone.index()) else {
@@ -193,14 +193,17 @@ pub(super) fn fit(
                     list[k].joint = Some(w);
                 }
             }
-            let (t, p) = &mut accel[k];
-            *t = t.max(quantile(&jd.accels, TYPICAL_QUANTILE));
-            *p = p.max(quantile(&jd.accels, PEAK_QUANTILE));
+            let d = &mut accel[k];
+            let q = |v: &[f64], p: f64, was: f64| was.max(quantile(v, p));
+            d.angular_typical = q(&jd.accels, TYPICAL_QUANTILE, d.angular_typical);
+            d.angular_peak = q(&jd.accels, PEAK_QUANTILE, d.angular_peak);
+            d.linear_typical = q(&jd.linear, TYPICAL_QUANTILE, d.linear_typical);
+            d.linear_peak = q(&jd.linear, PEAK_QUANTILE, d.linear_peak);
         }
     }
-    for (b, &(t, p)) in list.iter_mut().zip(&accel) {
+    for (b, &d) in list.iter_mut().zip(&accel) {
         if b.joint.is_some() {
-            b.gains = drives::from_clip(b.gains, t, p);
+            b.gains = drives::from_clip(b.gains, d);
         }
     }
     super::symmetry::even_gains(a, list);

@@ -83,18 +83,35 @@ pub const MAX_CLIP_OMEGA_RAD_S: f64 = 2.0 * std::f64::consts::PI * 20.0;
 /// angular acceleration, plus the gravity load).
 pub const CLIP_TORQUE_MARGIN: f64 = 1.5;
 
-/// The gains `g` sized from what a clip asks of the joint instead of a fixed bandwidth: the
-/// follow strength gives the natural frequency sqrt(`accel_typical` / [`CLIP_TRACKING_RAD`])
-/// on the drive's inertia (never below 1: the drive still holds gravity), and the torque cap
-/// while following covers the peak demand `inertia * accel_peak + load`.
-pub fn from_clip(g: Gains, accel_typical: f64, accel_peak: f64) -> Gains {
-    let omega2 = (accel_typical / CLIP_TRACKING_RAD).min(MAX_CLIP_OMEGA_RAD_S.powi(2));
-    let follow_strength = if g.stiffness > 0.0 {
-        (omega2 * g.inertia / g.stiffness).max(1.0)
+/// What a clip asks of one joint: the typical (90th percentile) and peak (99th) angular
+/// acceleration of the body it turns (rad/s^2) and linear acceleration of the joint (file
+/// units/s^2, the units the gravity load is sized in).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ClipDemand {
+    pub angular_typical: f64,
+    pub angular_peak: f64,
+    pub linear_typical: f64,
+    pub linear_peak: f64,
+}
+
+/// The gains `g` sized from what a clip asks of the joint instead of a fixed bandwidth. The
+/// follow strength is the larger of: the natural frequency sqrt(angular / [`CLIP_TRACKING_RAD`])
+/// on the drive's inertia, and what holds the joint's own linear acceleration (which swings
+/// the subtree as gravity does: the gravity-sized stiffness sags 1/12 rad per g) to the same
+/// error; never below 1. The torque cap while following covers the peak demand: inertia times
+/// the peak angular acceleration plus the load at 1 g plus the peak linear acceleration.
+pub fn from_clip(g: Gains, d: ClipDemand) -> Gains {
+    let omega2 = (d.angular_typical / CLIP_TRACKING_RAD).min(MAX_CLIP_OMEGA_RAD_S.powi(2));
+    let angular = if g.stiffness > 0.0 {
+        omega2 * g.inertia / g.stiffness
     } else {
-        1.0
+        0.0
     };
-    let peak = CLIP_TORQUE_MARGIN * (g.inertia * accel_peak + g.load);
+    let linear = d.linear_typical / (STIFFNESS_PER_LOAD * GRAVITY_M_S2 * CLIP_TRACKING_RAD);
+    let cap = MAX_CLIP_OMEGA_RAD_S.powi(2) * g.inertia / g.stiffness.max(1e-12);
+    let follow_strength = angular.max(linear.min(cap)).max(1.0);
+    let peak = CLIP_TORQUE_MARGIN
+        * (g.inertia * d.angular_peak + g.load * (1.0 + d.linear_peak / GRAVITY_M_S2));
     Gains {
         follow_strength,
         max_torque: g.max_torque.max(peak / follow_strength),
