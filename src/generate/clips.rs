@@ -19,8 +19,8 @@ mod contacts;
 
 /// Room left past the furthest the clip reaches (degrees).
 pub const MARGIN_DEG: f64 = 2.0;
-/// Past this tilt the twist of a swing-twist split is ill-defined (at 180° it is undefined):
-/// such samples do not widen a twist range.
+/// Past this tilt the twist of a swing-twist split is ill-defined (at 180° it is undefined)
+/// and no anatomical swing goes: such samples widen neither the twist nor the swing.
 pub const SINGULAR_TILT_DEG: f64 = 150.0;
 /// A hinge follows only the part of a clip's rotation about its axis: samples bent further off
 /// the axis than this (the clip's elbow or knee is not a hinge there) do not widen its range.
@@ -76,6 +76,11 @@ fn widen_ball(
             twist = [(twist[0]).min(tw - m), (twist[1]).max(tw + m)];
         }
         let need = st.tilt_rad + m.to_radians();
+        if st.tilt_rad >= SINGULAR_TILT_DEG.to_radians() || boundary.contains(need, st.azimuth_rad)
+        {
+            continue;
+        }
+        let (was, was_boundary) = (ext, boundary.clone());
         let (c, s) = (st.azimuth_rad.cos(), st.azimuth_rad.sin());
         let sides = [
             (if c >= 0.0 { 0 } else { 1 }, c.abs()),
@@ -91,6 +96,10 @@ fn widen_ball(
                 }
             }
             boundary = SwingBoundary::new(ext.map(f64::to_radians));
+        }
+        if !boundary.contains(need, st.azimuth_rad) {
+            // Out of the boundary's reach along its axes: leave the swing as it was.
+            (ext, boundary) = (was, was_boundary);
         }
     }
     (ext, [twist[0].max(-180.0), twist[1].min(180.0)])
