@@ -7,6 +7,7 @@
 //! the same relative rotation the solver's drives and limits act on. The tracking error is
 //! the angle between the simulated and the target relative rotation.
 
+pub mod demand;
 pub mod ground;
 mod pose;
 

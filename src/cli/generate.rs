@@ -165,6 +165,20 @@ pub fn run(file: &Path, a: &GenerateArgs, policy: UriPolicy) -> anyhow::Result<E
                 }
             );
         }
+        for w in &r.widened {
+            let by = if w.twin {
+                "its mirror twin".to_string()
+            } else {
+                w.clips.join(", ")
+            };
+            println!(
+                "  limit widened {}: {} -> {} (for {by})",
+                w.bone, w.from, w.to
+            );
+        }
+        for [x, y] in &r.kept_apart {
+            println!("  kept apart {x} and {y}: a clip drives them into each other");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -8,6 +8,7 @@
 //! times height (torques), and by the square root of height (time) for damping.
 
 use super::mass::{REFERENCE_HEIGHT_M, REFERENCE_MASS_KG};
+use glam::DVec3;
 
 /// Gravity the gains are sized for (m/s^2), the simulation's default.
 pub const GRAVITY_M_S2: f64 = 9.81;
@@ -31,6 +32,10 @@ pub struct Gains {
     /// Multiplier while following a clip: raises the natural frequency of a drive sized for
     /// gravity (sqrt(12 g / L)) to [`FOLLOW_BANDWIDTH_RAD_S`], never below 1.
     pub follow_strength: f64,
+    /// What the drive moves (kg*m^2: the subtree about the joint with each body's floor) and
+    /// the gravity load it holds (N*m); not written, used to size it from a clip.
+    pub inertia: f64,
+    pub load: f64,
 }
 
 /// The simulation's default inertia floor for a 1.75 m, 70 kg character (kg*m^2; it scales
@@ -63,7 +68,73 @@ pub fn gains(mass_kg: f64, lever: f64, inertia: f64) -> Gains {
         damping: DAMPING_RATIO * 2.0 * (stiffness * inertia).sqrt(),
         max_torque: TORQUE_PER_LOAD * load,
         follow_strength,
+        inertia,
+        load,
     }
+}
+
+/// The tracking error a clip-sized drive aims at (radians) for the clip's typical angular
+/// acceleration: the drive's natural frequency^2 is that acceleration over this error.
+pub const CLIP_TRACKING_RAD: f64 = 1.0 * std::f64::consts::PI / 180.0;
+/// The highest natural frequency a clip may ask of a drive (rad/s): 20 Hz, well under the
+/// 120 Hz step.
+pub const MAX_CLIP_OMEGA_RAD_S: f64 = 2.0 * std::f64::consts::PI * 20.0;
+/// The torque cap covers this multiple of the clip's peak demand (inertia times the peak
+/// angular acceleration, plus the gravity load).
+pub const CLIP_TORQUE_MARGIN: f64 = 1.5;
+
+/// What a clip asks of one joint: the typical (90th percentile) and peak (99th) angular
+/// acceleration of the body it turns (rad/s^2) and linear acceleration of the joint (file
+/// units/s^2, the units the gravity load is sized in).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ClipDemand {
+    pub angular_typical: f64,
+    pub angular_peak: f64,
+    pub linear_typical: f64,
+    pub linear_peak: f64,
+}
+
+/// The gains `g` sized from what a clip asks of the joint instead of a fixed bandwidth. The
+/// follow strength is the larger of: the natural frequency sqrt(angular / [`CLIP_TRACKING_RAD`])
+/// on the drive's inertia, and what holds the joint's own linear acceleration (which swings
+/// the subtree as gravity does: the gravity-sized stiffness sags 1/12 rad per g) to the same
+/// error; never below 1. The torque cap while following covers the peak demand: inertia times
+/// the peak angular acceleration plus the load at 1 g plus the peak linear acceleration.
+pub fn from_clip(g: Gains, d: ClipDemand) -> Gains {
+    let omega2 = (d.angular_typical / CLIP_TRACKING_RAD).min(MAX_CLIP_OMEGA_RAD_S.powi(2));
+    let angular = if g.stiffness > 0.0 {
+        omega2 * g.inertia / g.stiffness
+    } else {
+        0.0
+    };
+    let linear = d.linear_typical / (STIFFNESS_PER_LOAD * GRAVITY_M_S2 * CLIP_TRACKING_RAD);
+    let cap = MAX_CLIP_OMEGA_RAD_S.powi(2) * g.inertia / g.stiffness.max(1e-12);
+    let follow_strength = angular.max(linear.min(cap)).max(1.0);
+    let peak = CLIP_TORQUE_MARGIN
+        * (g.inertia * d.angular_peak + g.load * (1.0 + d.linear_peak / GRAVITY_M_S2));
+    Gains {
+        follow_strength,
+        max_torque: g.max_torque.max(peak / follow_strength),
+        ..g
+    }
+}
+
+/// The inertia body `k`'s joint turns (kg*m^2): each body of its subtree as a point mass at
+/// its centre about `joint`, plus the simulation's inertia floor per body.
+pub(super) fn subtree_inertia(list: &[super::Body], k: usize, joint: DVec3, floor: f64) -> f64 {
+    let in_subtree = |mut i: usize| loop {
+        if i == k {
+            return true;
+        }
+        match list[i].parent {
+            Some(p) => i = p,
+            None => return false,
+        }
+    };
+    (0..list.len())
+        .filter(|&i| in_subtree(i))
+        .map(|i| list[i].mass_kg * list[i].shape.fit.center.distance_squared(joint) + floor)
+        .sum()
 }
 
 /// The balance controller's gains for a character of this mass and height.

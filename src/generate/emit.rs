@@ -11,8 +11,8 @@ use super::rig::RigBone;
 use crate::document::write;
 use crate::document::BodyMaterial;
 use crate::document::{
-    BalanceSettings, BonePhysics, Collider, ColliderOffset, ColliderShape, Constraint,
-    ConstraintKind, Drive, SwingExtentsDeg, TwistRangeDeg,
+    BalanceSettings, BonePhysics, Collider, ColliderOffset, ColliderShape, CollisionPair,
+    Constraint, ConstraintKind, Drive, SwingExtentsDeg, TwistRangeDeg,
 };
 use glam::{DQuat, DVec3};
 use serde_json::{Map, Value};
@@ -67,6 +67,8 @@ pub struct BodyOut<'a> {
     pub joint: Option<(String, JointPlan, Gains)>,
     pub group: &'a str,
     pub mask: &'a str,
+    /// Bones this body never collides with (explicit pairs).
+    pub apart: Vec<String>,
     /// 1/s, see [`angular_damping`].
     pub angular_damping: f64,
 }
@@ -128,7 +130,14 @@ pub fn typed(b: &BodyOut) -> BonePhysics {
             angular_damping: Some(b.angular_damping),
             ..BodyMaterial::default()
         },
-        collision_pairs: Vec::new(),
+        collision_pairs: b
+            .apart
+            .iter()
+            .map(|o| CollisionPair {
+                other: o.clone(),
+                collide: false,
+            })
+            .collect(),
     }
 }
 

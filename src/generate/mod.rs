@@ -10,6 +10,7 @@
 
 mod balance;
 pub mod bodies;
+pub mod clips;
 pub mod drives;
 pub mod emit;
 pub mod fit;
@@ -117,6 +118,8 @@ pub(crate) struct Body {
     pub joint: Option<limits::JointPlan>,
     pub gains: drives::Gains,
     pub group: String,
+    /// Bodies (indices) kept apart by an explicit pair: they interpenetrate in a clip.
+    pub apart: Vec<usize>,
 }
 
 fn check_options(doc: &Document, o: &Options) -> Result<(), GenerateError> {
@@ -183,8 +186,11 @@ pub fn generate_with(
     symmetry::even_joints(&anatomy, &mut list);
     assign_gains(&rig, &anatomy, &mut list, total);
     let masks = assign_groups(&anatomy, &mut list);
+    let widened = clips::fit(doc, &anatomy, &mut list, &masks, |l| {
+        build_edit(doc, &rig, &anatomy, &plan, l, &masks, opts, total).0
+    });
     let (edit, balance) = build_edit(doc, &rig, &anatomy, &plan, &list, &masks, opts, total);
-    let report = report::build(
+    let mut report = report::build(
         &rig,
         &anatomy,
         &plan,
@@ -194,6 +200,12 @@ pub fn generate_with(
         balance,
         &diagnostics,
     );
+    report.widened = widened;
+    let list = &list;
+    report.kept_apart = (list.iter())
+        .flat_map(|b| b.apart.iter().map(move |&o| (b.bone, list[o].bone)))
+        .map(|(x, y)| [x, y].map(|i| rig.bones[i].name.clone()))
+        .collect();
     Ok(Generated {
         edit,
         report,
@@ -317,6 +329,7 @@ fn build_bodies(
                 joint: None,
                 gains: drives::gains(0.0, 0.0, 0.0),
                 group: String::new(),
+                apart: Vec::new(),
             }
         })
         .collect()
@@ -418,7 +431,7 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
             a.role[bone],
             Role::Thigh | Role::Shin | Role::Foot | Role::UpperArm | Role::Forearm | Role::Hand
         );
-        let inertia = subtree_inertia(list, k, joint_pos, floor);
+        let inertia = drives::subtree_inertia(list, k, joint_pos, floor);
         let (m, lever) = if stance {
             (
                 total / legs as f64,
@@ -431,24 +444,6 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
         list[k].gains = drives::gains(m, lever, inertia);
     }
     symmetry::even_gains(a, list);
-}
-
-/// The inertia body `k`'s joint turns (kg*m^2): each body of its subtree as a point mass at
-/// its centre about `joint`, plus the simulation's inertia floor per body.
-fn subtree_inertia(list: &[Body], k: usize, joint: DVec3, floor: f64) -> f64 {
-    let in_subtree = |mut i: usize| loop {
-        if i == k {
-            return true;
-        }
-        match list[i].parent {
-            Some(p) => i = p,
-            None => return false,
-        }
-    };
-    (0..list.len())
-        .filter(|&i| in_subtree(i))
-        .map(|i| list[i].mass_kg * list[i].shape.fit.center.distance_squared(joint) + floor)
-        .sum()
 }
 
 /// Bodies closer than this share of the height at rest count as overlapping (their groups
@@ -528,6 +523,11 @@ fn build_edit(
             joint,
             group: &b.group,
             mask: &masks[k],
+            apart: b
+                .apart
+                .iter()
+                .map(|&o| bone_ref(doc, rig, list[o].bone))
+                .collect(),
             angular_damping: emit::angular_damping(a.height),
         });
         if let Some(extras) = emit::node_extras(node_extras(bone.node), Some(phys)) {

@@ -59,6 +59,12 @@ pub struct Report {
     pub vertices_dropped: usize,
     pub balance: Option<BalanceReport>,
     pub bones: Vec<BoneReport>,
+    /// Limits widened to the range the character's own clips reach.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub widened: Vec<super::clips::Widened>,
+    /// Body pairs kept apart (`collision_pairs` false): a clip drives them into each other.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kept_apart: Vec<[String; 2]>,
     /// Diagnostics of the generation (warnings), as text.
     pub diagnostics: Vec<String>,
 }
@@ -141,6 +147,8 @@ pub(super) fn build(
         vertices_dropped: samples.dropped,
         balance,
         bones,
+        widened: Vec::new(),
+        kept_apart: Vec::new(),
         diagnostics: diags.iter().map(|d| d.to_string()).collect(),
     }
 }

@@ -111,8 +111,77 @@ pub(super) fn even_gains(a: &Anatomy, list: &mut [Body]) {
             damping: (x.damping + y.damping) / 2.0,
             max_torque: (x.max_torque + y.max_torque) / 2.0,
             follow_strength: (x.follow_strength + y.follow_strength) / 2.0,
+            inertia: (x.inertia + y.inertia) / 2.0,
+            load: (x.load + y.load) / 2.0,
         };
         list[l].gains = g;
         list[r].gains = g;
+    }
+}
+
+/// The mirror image of a joint's range: a ball socket's lateral extents swap (+Z is inward on
+/// one side, outward on the other) and its twist changes sign; a hinge's range is the same.
+fn mirrored(j: JointPlan) -> JointPlan {
+    match j {
+        JointPlan::Ball {
+            swing_deg: [py, ny, pz, nz],
+            twist_deg: [lo, hi],
+            swing_y,
+        } => JointPlan::Ball {
+            swing_deg: [py, ny, nz, pz],
+            twist_deg: [-hi, -lo],
+            swing_y,
+        },
+        h => h,
+    }
+}
+
+/// The union of `j`'s range and `o`'s (the same kind; else `j`).
+fn union(j: JointPlan, o: JointPlan) -> JointPlan {
+    match (j, o) {
+        (
+            JointPlan::Ball {
+                swing_deg: s,
+                twist_deg: t,
+                swing_y,
+            },
+            JointPlan::Ball {
+                swing_deg: u,
+                twist_deg: w,
+                ..
+            },
+        ) => JointPlan::Ball {
+            swing_deg: std::array::from_fn(|k| s[k].max(u[k])),
+            twist_deg: [t[0].min(w[0]), t[1].max(w[1])],
+            swing_y,
+        },
+        (
+            JointPlan::Hinge {
+                axis,
+                min_deg,
+                max_deg,
+            },
+            JointPlan::Hinge {
+                min_deg: a,
+                max_deg: b,
+                ..
+            },
+        ) => JointPlan::Hinge {
+            axis,
+            min_deg: min_deg.min(a),
+            max_deg: max_deg.max(b),
+        },
+        _ => j,
+    }
+}
+
+/// Twins whose limits a clip widened get the union of both ranges (mirrored), so left and
+/// right still agree when a clip reaches further on one side.
+pub(super) fn even_widened(a: &Anatomy, list: &mut [Body]) {
+    for (l, r) in pairs(a, list) {
+        if let (Some(x), Some(y)) = (list[l].joint, list[r].joint) {
+            list[l].joint = Some(union(x, mirrored(y)));
+            list[r].joint = Some(union(y, mirrored(x)));
+        }
     }
 }

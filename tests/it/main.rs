@@ -4,6 +4,7 @@ mod anatomy;
 mod anatomy_ui;
 mod animation;
 mod cli;
+mod clips;
 mod codec;
 mod commands;
 mod common;

@@ -227,16 +227,30 @@ fn cesium_man_roles_joints_and_bending() {
         assert!(x.dot(-up) > 0.8, "{name}: thigh points down");
         assert!(y.dot(forward) > 0.9, "{name}: +Y is forward");
         assert!(z.dot(left) < -0.9, "{name}: +Z is the character's right");
-        assert_eq!(c["swing_limit_deg"], 120.0, "the seed's approximation");
-        assert_eq!(c["swing_extents_deg"]["pos_y"], 120.0);
-        assert_eq!(c["swing_extents_deg"]["neg_y"], 15.0);
+        // The seed's extents, or wider where the character's own walk reaches further (the
+        // report says which).
+        let widened = report["widened"]
+            .as_array()
+            .is_some_and(|w| w.iter().any(|w| w["bone"] == name));
         let (pos_z, neg_z) = if b["side"] == "left" {
             (30.0, 45.0)
         } else {
             (45.0, 30.0)
         };
-        assert_eq!(c["swing_extents_deg"]["pos_z"], pos_z, "{name}");
-        assert_eq!(c["swing_extents_deg"]["neg_z"], neg_z, "{name}");
+        let e = &c["swing_extents_deg"];
+        for (key, seed) in [
+            ("pos_y", 120.0),
+            ("neg_y", 15.0),
+            ("pos_z", pos_z),
+            ("neg_z", neg_z),
+        ] {
+            let got = e[key].as_f64().unwrap();
+            if widened {
+                assert!(got >= seed, "{name} {key}: {got} < {seed}");
+            } else {
+                assert_eq!(got, seed, "{name} {key}");
+            }
+        }
     }
     // Each knee and elbow bent by 30 degrees within its limits: the foot moves backward, the
     // hand forward or up.

@@ -1,0 +1,296 @@
+//! The character's own clips shape its joints: where a clip reaches past a generated limit,
+//! the limit widens to the clip's range (plus [`MARGIN_DEG`]) and the report says so; each
+//! drive's follow strength and torque cap are sized from the angular accelerations the clips
+//! ask of the body it turns, not from a fixed bandwidth.
+//!
+//! Measured in the joint frames the solver uses: the generated ragdoll is applied to a copy of
+//! the document and each clip's relative rotations are read through [`crate::anim::Follower`].
+
+use super::limits::JointPlan;
+use super::roles::Anatomy;
+use super::{drives, Body};
+use crate::anim::demand::{demand, quantile};
+use crate::anim::Follower;
+use crate::document::{Document, Edit};
+use crate::joint::{decompose, SwingBoundary};
+use serde::Serialize;
+
+mod contacts;
+
+/// Room left past the furthest the clip reaches (degrees).
+pub const MARGIN_DEG: f64 = 2.0;
+/// Past this tilt the twist of a swing-twist split is ill-defined (at 180° it is undefined)
+/// and no anatomical swing goes: such samples widen neither the twist nor the swing.
+pub const SINGULAR_TILT_DEG: f64 = 150.0;
+/// A hinge follows only the part of a clip's rotation about its axis: samples bent further off
+/// the axis than this (the clip's elbow or knee is not a hinge there) do not widen its range.
+pub const OFF_AXIS_DEG: f64 = 30.0;
+/// The acceleration a drive is sized to track (the quantile over the clip's samples) and the
+/// peak its torque cap covers.
+pub const TYPICAL_QUANTILE: f64 = 0.9;
+pub const PEAK_QUANTILE: f64 = 0.99;
+
+/// A limit widened to a clip's range.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Widened {
+    pub bone: String,
+    /// The clips that reach past the generated limit.
+    pub clips: Vec<String>,
+    /// Widened to match its mirror twin, which a clip widened.
+    pub twin: bool,
+    pub from: String,
+    pub to: String,
+}
+
+/// A joint's limits as text (degrees).
+pub fn describe(j: &JointPlan) -> String {
+    match j {
+        JointPlan::Ball {
+            swing_deg: s,
+            twist_deg: t,
+            ..
+        } => format!(
+            "swing {:.0}/{:.0}/{:.0}/{:.0}, twist {:.0}..{:.0}",
+            s[0], s[1], s[2], s[3], t[0], t[1]
+        ),
+        JointPlan::Hinge {
+            min_deg, max_deg, ..
+        } => format!("hinge {min_deg:.0}..{max_deg:.0}"),
+    }
+}
+
+/// Swing extents and twist range (degrees) widened to hold every rotation of `qs`.
+fn widen_ball(
+    swing_deg: [f64; 4],
+    twist_deg: [f64; 2],
+    qs: &[glam::DQuat],
+) -> ([f64; 4], [f64; 2]) {
+    let m = MARGIN_DEG;
+    let mut twist = twist_deg;
+    let mut ext = swing_deg;
+    let mut boundary = SwingBoundary::new(ext.map(f64::to_radians));
+    for q in qs {
+        let st = decompose(*q);
+        let tw = st.twist_rad.to_degrees();
+        if st.tilt_rad < SINGULAR_TILT_DEG.to_radians() {
+            twist = [(twist[0]).min(tw - m), (twist[1]).max(tw + m)];
+        }
+        let need = st.tilt_rad + m.to_radians();
+        if st.tilt_rad >= SINGULAR_TILT_DEG.to_radians() || boundary.contains(need, st.azimuth_rad)
+        {
+            continue;
+        }
+        let (was, was_boundary) = (ext, boundary.clone());
+        let (c, s) = (st.azimuth_rad.cos(), st.azimuth_rad.sin());
+        let sides = [
+            (if c >= 0.0 { 0 } else { 1 }, c.abs()),
+            (if s >= 0.0 { 2 } else { 3 }, s.abs()),
+        ];
+        for _ in 0..90 {
+            if boundary.contains(need, st.azimuth_rad) {
+                break;
+            }
+            for &(k, w) in &sides {
+                if w > 0.2 {
+                    ext[k] = (ext[k] + 2.0 * w).min(175.0);
+                }
+            }
+            boundary = SwingBoundary::new(ext.map(f64::to_radians));
+        }
+        if !boundary.contains(need, st.azimuth_rad) {
+            // Out of the boundary's reach along its axes: leave the swing as it was.
+            (ext, boundary) = (was, was_boundary);
+        }
+    }
+    (ext, [twist[0].max(-180.0), twist[1].min(180.0)])
+}
+
+/// `j` widened so that every rotation of `qs` lies inside with [`MARGIN_DEG`] to spare.
+pub fn widen(j: &JointPlan, qs: &[glam::DQuat]) -> JointPlan {
+    let m = MARGIN_DEG;
+    match *j {
+        JointPlan::Ball {
+            swing_deg,
+            twist_deg,
+            swing_y,
+        } => {
+            let (swing_deg, twist_deg) = widen_ball(swing_deg, twist_deg, qs);
+            JointPlan::Ball {
+                swing_deg,
+                twist_deg,
+                swing_y,
+            }
+        }
+        JointPlan::Hinge {
+            axis,
+            min_deg,
+            max_deg,
+        } => {
+            let (mut lo, mut hi) = (min_deg, max_deg);
+            for q in qs {
+                let st = decompose(*q);
+                if st.tilt_rad > OFF_AXIS_DEG.to_radians() {
+                    continue;
+                }
+                let a = st.twist_rad.to_degrees();
+                lo = lo.min(a - m);
+                hi = hi.max(a + m);
+            }
+            JointPlan::Hinge {
+                axis,
+                min_deg: lo.max(-180.0),
+                max_deg: hi.min(180.0),
+            }
+        }
+    }
+}
+
+/// Keeps apart the pairs the clips drive into each other (with the widened limits).
+fn keep_apart(
+    doc: &Document,
+    clips: &[crate::document::Clip],
+    list: &mut [Body],
+    masks: &[String],
+    height: f64,
+    edit_of: &impl Fn(&[Body]) -> Edit,
+) {
+    let mut ragdoll = doc.clone();
+    if ragdoll.apply(&edit_of(list)).is_err() {
+        return;
+    }
+    let follower = Follower::new(&ragdoll);
+    let mut apart = std::collections::BTreeSet::new();
+    for clip in clips {
+        contacts::in_clip(doc, &follower, clip, list, masks, height, &mut apart);
+    }
+    for (i, j) in apart {
+        list[i].apart.push(j);
+    }
+}
+
+/// Fits the joints of `list` to the document's clips (`edit_of` builds the ragdoll's edit):
+/// widens the limits clips reach past and sizes the drives from the clips' accelerations.
+/// Returns the widened limits (none when the document has no clips).
+pub(super) fn fit(
+    doc: &Document,
+    a: &Anatomy,
+    list: &mut [Body],
+    masks: &[String],
+    edit_of: impl Fn(&[Body]) -> Edit,
+) -> Vec<Widened> {
+    let clips = match doc.load_animations() {
+        Ok(anims) if !anims.clips.is_empty() => anims.clips,
+        _ => return Vec::new(),
+    };
+    let mut ragdoll = doc.clone();
+    if ragdoll.apply(&edit_of(list)).is_err() {
+        return Vec::new();
+    }
+    let follower = Follower::new(&ragdoll);
+    let before: Vec<Option<JointPlan>> = list.iter().map(|b| b.joint).collect();
+    let mut reached: Vec<Vec<String>> = vec![Vec::new(); list.len()];
+    let mut accel = vec![drives::ClipDemand::default(); list.len()];
+    for clip in &clips {
+        for jd in demand(&follower, clip) {
+            let Some(k) = list.iter().position(|b| b.bone == jd.bone.index()) else {
+                continue;
+            };
+            if let Some(j) = list[k].joint {
+                let w = widen(&j, &jd.rotations);
+                if w != j {
+                    reached[k].push(clip.name.clone());
+                    list[k].joint = Some(w);
+                }
+            }
+            let d = &mut accel[k];
+            let q = |v: &[f64], p: f64, was: f64| was.max(quantile(v, p));
+            d.angular_typical = q(&jd.accels, TYPICAL_QUANTILE, d.angular_typical);
+            d.angular_peak = q(&jd.accels, PEAK_QUANTILE, d.angular_peak);
+            d.linear_typical = q(&jd.linear, TYPICAL_QUANTILE, d.linear_typical);
+            d.linear_peak = q(&jd.linear, PEAK_QUANTILE, d.linear_peak);
+        }
+    }
+    for (b, &d) in list.iter_mut().zip(&accel) {
+        if b.joint.is_some() {
+            b.gains = drives::from_clip(b.gains, d);
+        }
+    }
+    super::symmetry::even_gains(a, list);
+    super::symmetry::even_widened(a, list);
+    keep_apart(doc, &clips, list, masks, a.height, &edit_of);
+    (0..list.len())
+        .filter(|&k| list[k].joint != before[k])
+        .filter_map(|k| {
+            Some(Widened {
+                bone: doc.bones.get(list[k].bone)?.name.clone(),
+                twin: reached[k].is_empty(),
+                clips: reached[k].clone(),
+                from: describe(&before[k]?),
+                to: describe(&list[k].joint?),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::joint::swing_twist::compose;
+    use crate::joint::JointLimits;
+    use glam::DVec3;
+
+    fn limits_of(j: &JointPlan) -> JointLimits {
+        match *j {
+            JointPlan::Ball {
+                swing_deg,
+                twist_deg,
+                ..
+            } => JointLimits::Ball {
+                swing: SwingBoundary::new(swing_deg.map(f64::to_radians)),
+                twist_min_rad: twist_deg[0].to_radians(),
+                twist_max_rad: twist_deg[1].to_radians(),
+            },
+            JointPlan::Hinge {
+                min_deg, max_deg, ..
+            } => JointLimits::Hinge {
+                min_rad: min_deg.to_radians(),
+                max_rad: max_deg.to_radians(),
+            },
+        }
+    }
+
+    #[test]
+    fn a_ball_socket_widens_to_hold_the_clip_with_margin() {
+        let j = JointPlan::Ball {
+            swing_deg: [20.0, 30.0, 15.0, 15.0],
+            twist_deg: [-15.0, 15.0],
+            swing_y: DVec3::Y,
+        };
+        let qs = [
+            compose(50f64.to_radians(), 0.7, 0.0),
+            compose(10f64.to_radians(), 2.0, (-40f64).to_radians()),
+        ];
+        let w = widen(&j, &qs);
+        let l = limits_of(&w);
+        for q in qs {
+            assert!(l.measure(q).violation_rad == 0.0, "{w:?}");
+        }
+        // Nothing needed: unchanged.
+        assert_eq!(widen(&w, &qs), w);
+        // Within the generated range: unchanged.
+        assert_eq!(widen(&j, &[compose(0.1, 0.0, 0.1)]), j);
+    }
+
+    #[test]
+    fn a_hinge_widens_its_angle_but_not_for_off_axis_samples() {
+        let j = JointPlan::Hinge {
+            axis: DVec3::X,
+            min_deg: -1.0,
+            max_deg: 135.0,
+        };
+        let w = widen(&j, &[compose(0.0, 0.0, (-20f64).to_radians())]);
+        assert!(matches!(w, JointPlan::Hinge { min_deg, .. } if (min_deg + 22.0).abs() < 1e-9));
+        let off = compose(60f64.to_radians(), 0.0, (-20f64).to_radians());
+        assert_eq!(widen(&j, &[off]), j);
+    }
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Issue 20's acceptance figures for every character, measured with a release build.
+
+Usage (from the repo root): python3 tools/acceptance.py [BIN] > table.md
+For each character: generate (wall time, one process), stand 10 s with balance, passive
+collapse (drives and balance off), and two loops of its walk clip (run, fly or idle where
+there is no walk) with a kinematic root. Prints one markdown row per character.
+"""
+import json, math, os, subprocess, sys, tempfile, time
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/ragdoll-tuner"
+ZOO = "../shared/assets/zoo"
+FILES = sorted(
+    os.path.join(ZOO, f) for f in os.listdir(ZOO) if f.endswith((".glb", ".gltf", ".vrm"))
+) + ["../shared/assets/CesiumMan/CesiumMan.glb", "../shared/assets/Fox/Fox.glb", "assets/mannequin.glb"]
+
+
+def run(*args):
+    p = subprocess.run([BIN, *args], capture_output=True, text=True)
+    try:
+        return json.loads(p.stdout)
+    except json.JSONDecodeError:
+        return {"error": (p.stderr or p.stdout).strip()[:200]}
+
+
+def clip_of(doc_json):
+    names = [a.get("name", f"animation{i}") for i, a in enumerate(doc_json.get("animations", []))]
+    for w in ("walk", "run", "fly", "idle"):
+        for n in names:
+            if w in n.lower():
+                return n
+    return names[0] if names else None
+
+
+def gltf_json(path):
+    import struct
+    b = open(path, "rb").read()
+    if b[:4] != b"glTF":
+        return json.loads(b)
+    n = struct.unpack("<I", b[12:16])[0]
+    return json.loads(b[20:20 + n])
+
+
+TRUTH = json.load(open(os.path.join(ZOO, "truth.json")))
+
+
+def anatomy_check(path, rep):
+    """(kind right?, core roles right?) against the zoo's truth.json; '–' without a truth."""
+    f = os.path.basename(path)
+    if f not in TRUTH["kind"]:
+        return "– (no truth)", "– (no truth)"
+    coarse = {"humanoid": "humanoid", "biped": "humanoid", "quadruped": "quadruped"}
+    kind_ok = coarse.get(rep["character_type"], "other") == TRUTH["kind"][f]
+    roles = TRUTH["roles"].get(f)
+    if not roles:
+        return ("yes" if kind_ok else f"no ({rep['character_type']})"), "–"
+    by = {b["name"]: b for b in rep["bones"]}
+    wrong = []
+    for role, names in roles.items():
+        sides = ["left", "right"] if len(names) == 2 else [None]
+        for n, side in zip(names, sides):
+            b = by.get(n)
+            if not b or b["role"] != role or (side and b["side"] != side):
+                wrong.append(f"{n}: {b and b['role']}/{b and b['side']}")
+    return ("yes" if kind_ok else f"no ({rep['character_type']})"), ("yes" if not wrong else "no: " + "; ".join(wrong))
+
+
+def row(path, out):
+    t0 = time.perf_counter()
+    rep = run("generate", path, "-o", out, "--json")
+    gen_ms = (time.perf_counter() - t0) * 1e3
+    if "error" in rep:
+        return f"| {os.path.basename(path)} | generate failed: {rep['error']} |"
+    h = rep["height"]
+    stand = run("simulate", out, "--seconds", "10", "--json")
+    poses = out + ".poses.csv"
+    passive = run("simulate", out, "--passive", "--seconds", "10", "--json", "--poses", poses)
+    budget = 3 * math.sqrt(h / 1.75)
+    here = os.path.dirname(os.path.abspath(__file__))
+    chk = subprocess.run([sys.executable, os.path.join(here, "limits_check.py"), BIN, out, poses],
+                         capture_output=True, text=True)
+    try:
+        c = json.loads(chk.stdout)
+        viol = f"{c['max_violation_deg']:.2f}° ({c['joint']})"
+    except json.JSONDecodeError:
+        viol = "not measured"
+    os.remove(poses) if os.path.exists(poses) else None
+    clip = clip_of(gltf_json(path))
+    if clip:
+        f = run("simulate", out, "--clip", clip, "--loops", "2", "--json")
+        rms = sorted(j["rms_error_deg"] for j in f.get("joints", []))
+        worst = max(f.get("joints", []), key=lambda j: j["rms_error_deg"], default=None)
+        clip_txt = (
+            f"{clip}: {rms[len(rms) // 2]:.2f} / {worst['rms_error_deg']:.2f} ({worst['name']})"
+            + (f", paused: {f['paused']}" if f.get("paused") else "")
+            if worst else f"{clip}: no joints"
+        )
+    else:
+        clip_txt = "no clip"
+    fell = passive.get("fell_at_s")
+    cov = rep["coverage"]
+    stand_txt = ("fell at %.2f s" % stand["fell_at_s"]) if stand.get("fell") else "stands"
+    stand_txt += ", tilt %.1f°" % stand.get("max_torso_tilt_deg", float("nan"))
+    if stand.get("paused"):
+        stand_txt += ", paused"
+    kind_ok, roles_ok = anatomy_check(path, rep)
+    return (
+        f"| {os.path.basename(path)} | {rep['character_type']} | {kind_ok} | {roles_ok} | {h:.3g} | {gen_ms:.0f} ms | {stand_txt} | "
+        + (f"{fell:.2f} s" if fell is not None else "does not fall in 10 s")
+        + f" (budget {budget:.2f} s) | {viol} | {clip_txt} | "
+        + f"{cov['median']} / {cov['min_limb']} | {len(rep.get('widened', []))} |"
+    )
+
+
+print("| character | kind | kind right | core roles right | height | generate | stand 10 s (balance) | passive collapse | max limit violation, passive 10 s (`--poses`, tools/limits_check.py) | clip: median / worst joint RMS (°) | coverage median / min limb | limits widened |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+with tempfile.TemporaryDirectory() as d:
+    for p in FILES:
+        print(row(p, os.path.join(d, "out.glb")), flush=True)
