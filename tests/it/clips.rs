@@ -112,27 +112,6 @@ fn file_name(p: &std::path::Path) -> String {
     p.file_name().unwrap().to_string_lossy().into_owned()
 }
 
-/// Prints the figures of every character (`cargo test --test it clip_figures -- --ignored
-/// --nocapture`).
-#[test]
-#[ignore]
-fn clip_figures() {
-    for p in characters() {
-        match follow(&p, 2.0) {
-            Some(f) => println!(
-                "| {} | {} | {:.2} | {:.2} ({}) | {:?}",
-                file_name(&p),
-                f.clip,
-                f.median_deg,
-                f.worst_deg,
-                f.worst_joint,
-                f.paused
-            ),
-            None => println!("| {} | no clip |", file_name(&p)),
-        }
-    }
-}
-
 /// Measured figures (median, worst joint RMS in degrees, two loops of the acceptance clip)
 /// of every character with clips; a regression past them (with room for float noise) fails.
 const MEASURED: [(&str, f32, f32); 11] = [
@@ -167,8 +146,8 @@ fn every_character_follows_its_clip_at_the_measured_figures() {
             continue;
         };
         println!(
-            "{name} {}: median {:.2}, worst {:.2} ({})",
-            f.clip, f.median_deg, f.worst_deg, f.worst_joint
+            "{name} {}: median {:.2}, worst {:.2} ({}); every joint: {:?}",
+            f.clip, f.median_deg, f.worst_deg, f.worst_joint, f.joints
         );
         if f.paused.is_some() {
             failures.push(format!("{name}: paused {:?}", f.paused));

@@ -1,0 +1,164 @@
+//! The editor window's layout: the menu bar, the status bar, the left panel (outliner and
+//! diagnostics), the right panel (inspector, anatomy, pairs, simulation), the plots and the
+//! timeline under the viewport, and the viewport in the centre.
+
+use super::*;
+
+impl EditorApp {
+    pub(super) fn panels(&mut self, ui: &mut egui::Ui, frame: &eframe::Frame) {
+        let st = &mut self.state;
+        egui::Panel::top("menu")
+            .frame(unfilled_side(ui))
+            .show(ui, |ui| {
+                let egui = ui.ctx().clone();
+                let mut cx = commands::Context {
+                    st,
+                    files: &mut self.files,
+                    generate: &mut self.generate,
+                    egui: &egui,
+                    timeline: &mut self.timeline,
+                };
+                menu::bar(ui, &mut cx)
+            });
+        egui::Panel::bottom("status")
+            .frame(unfilled_side(ui))
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    match &self.simulation {
+                        Some(sim) => {
+                            ui.label(format!("sim {:.2} s", sim.time()));
+                            ui.separator();
+                            ui.label(match sim.steps_per_second() {
+                                Some(r) => format!("{r:.0} steps/s"),
+                                None => "– steps/s".into(),
+                            });
+                            ui.separator();
+                            if let Some(t) = sim.timeline() {
+                                ui.label(timeline_panel::megabytes(t.bytes))
+                                    .on_hover_text("Memory of the recorded runs (last 60 s each)");
+                                ui.separator();
+                            }
+                            if let Some(m) = sim.guard_message() {
+                                ui.colored_label(egui::Color32::from_rgb(240, 170, 40), m);
+                                ui.separator();
+                            }
+                        }
+                        None => {
+                            ui.weak("simulation not connected");
+                            ui.separator();
+                        }
+                    }
+                    ui.label(format!("frame {:.1} ms", self.frame_ms));
+                    ui.separator();
+                    if let Some(l) = &st.loading {
+                        ui.spinner();
+                        ui.label(format!(
+                            "loading {} ({:.1} s)",
+                            l.path.display(),
+                            l.started.elapsed().as_secs_f64()
+                        ));
+                        ui.separator();
+                    }
+                    ui.label(&st.status);
+                });
+            });
+        let view = &mut self.view;
+        let left = egui::Panel::left("left")
+            .frame(unfilled_side(ui))
+            .resizable(true)
+            .default_size(view.left_panel_w)
+            .show(ui, |ui| {
+                let diag = egui::Panel::bottom("diagnostics")
+                    .frame(unfilled_side(ui))
+                    .resizable(true)
+                    .default_size(view.diagnostics_panel_h)
+                    .show(ui, |ui| {
+                        st.refresh_doctor();
+                        let list = diagnostics::all(st);
+                        ui.strong(format!("Diagnostics ({})", list.len()));
+                        diagnostics::ui(ui, st, &list);
+                    });
+                view.diagnostics_panel_h = diag.response.rect.height();
+                ui.strong("Outliner");
+                self.outliner.ui(ui, st);
+            });
+        view.left_panel_w = left.response.rect.width();
+        let right = egui::Panel::right("right")
+            .frame(unfilled_side(ui))
+            .resizable(true)
+            .default_size(view.right_panel_w)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("right_scroll")
+                    .show(ui, |ui| {
+                        if st.selection.is_none() && empty_state::is_empty(st) {
+                            empty_state::inspector(ui, st);
+                        } else {
+                            inspector::ui(ui, st);
+                        }
+                        ui.separator();
+                        egui::CollapsingHeader::new("Anatomy")
+                            .default_open(true)
+                            .show(ui, |ui| anatomy_panel::ui(ui, st));
+                        egui::CollapsingHeader::new("Collision pairs")
+                            .default_open(false)
+                            .show(ui, |ui| pair_view::ui(ui, st));
+                        egui::CollapsingHeader::new("Balance")
+                            .default_open(false)
+                            .show(ui, |ui| balance::ui(ui, st));
+                        egui::CollapsingHeader::new("Simulation")
+                            .default_open(true)
+                            .show(ui, |ui| self.sim.ui(ui, self.simulation.is_some()));
+                        egui::CollapsingHeader::new("Animation")
+                            .default_open(true)
+                            .show(ui, |ui| {
+                                let (clips, problems) = self
+                                    .simulation
+                                    .as_ref()
+                                    .map(|s| s.clips())
+                                    .unwrap_or_default();
+                                let clock = self.simulation.as_ref().and_then(|s| s.clip_clock());
+                                let view = clip_panel::ClipView {
+                                    clips: &clips,
+                                    problems: &problems,
+                                    clock,
+                                };
+                                clip_panel::ui(ui, &mut self.sim.clip, &view);
+                            });
+                    });
+            });
+        view.right_panel_w = right.response.rect.width();
+        let plots = egui::Panel::bottom("plots")
+            .frame(unfilled_side(ui))
+            .resizable(true)
+            .default_size(view.plot_panel_h)
+            .show(ui, |ui| {
+                let view = self.simulation.as_ref().and_then(|s| s.timeline());
+                egui::Panel::bottom("timeline")
+                    .frame(unfilled_side(ui))
+                    .show(ui, |ui| timeline_panel::ui(ui, &mut self.timeline, view));
+                let (series, now) = match &self.simulation {
+                    Some(sim) => (sim.series(), sim.time()),
+                    None => (Vec::new(), 0.0),
+                };
+                let selected = st.selection.map(|id| st.doc.bone(id).name.clone());
+                if let Some(csv) = self.plot.ui(ui, &series, now, selected.as_deref()) {
+                    self.files.csv = Some(csv);
+                    self.files.ask(files::PathAction::ExportCsv, st);
+                }
+            });
+        view.plot_panel_h = plots.response.rect.height();
+        let central = egui::Frame::central_panel(ui.style()).fill(egui::Color32::TRANSPARENT);
+        egui::CentralPanel::default().frame(central).show(ui, |ui| {
+            self.viewport.toolbar(ui, st);
+            let rect = ui.available_rect_before_wrap();
+            self.viewport.ui(ui, st, frame);
+            if empty_state::is_empty(st) {
+                empty_state::viewport(ui, rect, st);
+            }
+        });
+        if let Some((bone, impulse)) = self.viewport.pending_push.take() {
+            self.push(bone, impulse);
+        }
+    }
+}
