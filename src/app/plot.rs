@@ -262,17 +262,17 @@ fn placeholder(ui: &egui::Ui, rect: egui::Rect, kind: PlotKind, no_series: bool)
         PlotKind::JointError => {
             "Each joint's angle error to its target, with its limit, appears here while the ragdoll simulates"
         }
-        PlotKind::Tilt => "The torso's tilt from vertical appears here while the ragdoll simulates",
-        PlotKind::ComHeight => {
-            "The centre of mass's height appears here while the ragdoll simulates"
-        }
+        PlotKind::Tilt => "Torso tilt, while simulating",
+        PlotKind::ComHeight => "Centre-of-mass height, while simulating",
     };
     let color = ui.visuals().weak_text_color();
-    let font = egui::FontId::proportional(13.0);
+    // Narrow plots get a smaller font, so the text stays clear of the axes and the legend.
+    let size = if rect.width() < 260.0 { 11.0 } else { 13.0 };
+    let font = egui::FontId::proportional(size);
     let galley = ui
         .painter()
-        .layout(text.into(), font, color, (rect.width() - 40.0).max(60.0));
-    let at = rect.center() - galley.size() / 2.0;
+        .layout(text.into(), font, color, (rect.width() - 56.0).max(60.0));
+    let at = rect.center() - galley.size() / 2.0 + egui::vec2(8.0, 6.0);
     ui.painter().galley(at, galley, color);
 }
 
