@@ -557,31 +557,26 @@ fn build_edit(
     let existing = doc.has_balance_settings();
     if !(opts.keep_existing && existing) {
         let g = drives::balance_gains(total, a.height);
-        let (enabled, torso, pelvis, feet) = match &balance {
-            Some(b) => (
-                true,
-                b.torso_bone.clone(),
-                b.pelvis_bone.clone(),
-                b.foot_bones.clone(),
-            ),
-            None => {
-                let root = list
-                    .first()
-                    .map(|b| bone_ref(doc, rig, b.bone))
-                    .unwrap_or_default();
-                (false, root.clone(), root, Vec::new())
-            }
+        // Without legs (a snake, a fish) there is nothing to stand on: balance is off and no
+        // bones are named, so the simulation reports falls and tilt as not measured rather
+        // than judging a writhing body by a humanoid's pelvis.
+        let settings = match &balance {
+            Some(b) => emit::balance(true, &b.torso_bone, &b.pelvis_bone, &b.foot_bones, &g),
+            None => crate::document::BalanceSettings {
+                enabled: false,
+                torso_bone: None,
+                pelvis_bone: None,
+                foot_bones: None,
+                ..emit::balance(false, "", "", &[], &g)
+            },
         };
-        if !torso.is_empty() {
-            let settings = emit::balance(enabled, &torso, &pelvis, &feet, &g);
-            let root = crate::document::write::root_physics(&settings);
-            for (key, value) in root.as_object().into_iter().flatten() {
-                edits.push(Edit::Set {
-                    target: EditTarget::Document,
-                    key: key.clone(),
-                    value: value.clone(),
-                });
-            }
+        let root = crate::document::write::root_physics(&settings);
+        for (key, value) in root.as_object().into_iter().flatten() {
+            edits.push(Edit::Set {
+                target: EditTarget::Document,
+                key: key.clone(),
+                value: value.clone(),
+            });
         }
     }
     (Edit::Group(edits), balance)
