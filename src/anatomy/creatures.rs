@@ -196,7 +196,12 @@ pub(super) fn legless(cx: &Ctx, a: &mut Anatomy) -> bool {
         .filter(|&i| rig.bones[i].structural && rig.s_parent[i].is_none())
         .max_by_key(|&i| rig.subtree(i).len());
     let Some(root) = root else { return false };
-    if !(long >= 2.0 * cx.height) || rig.subtree(root).len() < 4 {
+    // NaN lengths count as short.
+    if long
+        .partial_cmp(&(2.0 * cx.height))
+        .is_none_or(|o| o.is_lt())
+        || rig.subtree(root).len() < 4
+    {
         return false;
     }
     let head_path = head_path(cx, root, &[]);

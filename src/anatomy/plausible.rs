@@ -117,7 +117,7 @@ impl Cx<'_> {
             })
             .collect();
         let total: f64 = bodies.iter().map(|b| b.1).sum();
-        if bodies.len() < 3 || !(total > 0.0) {
+        if bodies.len() < 3 || total.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
             return;
         }
         for &(id, m) in &bodies {

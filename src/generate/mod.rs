@@ -158,41 +158,41 @@ pub fn generate_with(
     }
     let detected = crate::anatomy::Anatomy::detect(doc, &rig, &samples, opts.kind);
     let anatomy = detected.indexed();
-    input_diagnostics(&rig, &samples, &anatomy, &mut diagnostics);
+    input_diagnostics(&rig, &samples, anatomy, &mut diagnostics);
     let has_physics: Vec<bool> = doc.bones.iter().map(|b| b.physics.is_some()).collect();
-    let plan = bodies::plan(&rig, &samples, &anatomy, opts, &has_physics);
-    let mut list = build_bodies(doc, &rig, &samples, &anatomy, &plan);
-    symmetry::even_shapes(&anatomy, &samples, &plan, &mut list);
+    let plan = bodies::plan(&rig, &samples, anatomy, opts, &has_physics);
+    let mut list = build_bodies(doc, &rig, &samples, anatomy, &plan);
+    symmetry::even_shapes(anatomy, &samples, &plan, &mut list);
     let total = opts
         .total_mass_kg
         .unwrap_or_else(|| mass::total_from_height(anatomy.height));
-    assign_masses(&anatomy, &mut list, total);
+    assign_masses(anatomy, &mut list, total);
     if plan.fate.contains(&Fate::Kept) {
         // Keeping some bodies: each new one weighs what it would in a whole generated ragdoll.
         let all = Options {
             keep_existing: false,
             ..opts.clone()
         };
-        let full_plan = bodies::plan(&rig, &samples, &anatomy, &all, &has_physics);
-        let mut full = build_bodies(doc, &rig, &samples, &anatomy, &full_plan);
-        assign_masses(&anatomy, &mut full, total);
+        let full_plan = bodies::plan(&rig, &samples, anatomy, &all, &has_physics);
+        let mut full = build_bodies(doc, &rig, &samples, anatomy, &full_plan);
+        assign_masses(anatomy, &mut full, total);
         for b in &mut list {
             if let Some(f) = full.iter().find(|f| f.bone == b.bone) {
                 b.mass_kg = f.mass_kg;
             }
         }
     }
-    assign_joints(&anatomy, &mut list, opts.hinge_wrists_ankles);
-    symmetry::even_joints(&anatomy, &mut list);
-    assign_gains(&rig, &anatomy, &mut list, total);
-    let masks = assign_groups(&anatomy, &mut list);
-    let widened = clips::fit(doc, &anatomy, &mut list, &masks, |l| {
-        build_edit(doc, &rig, &anatomy, &plan, l, &masks, opts, total).0
+    assign_joints(anatomy, &mut list, opts.hinge_wrists_ankles);
+    symmetry::even_joints(anatomy, &mut list);
+    assign_gains(&rig, anatomy, &mut list, total);
+    let masks = assign_groups(anatomy, &mut list);
+    let widened = clips::fit(doc, anatomy, &mut list, &masks, |l| {
+        build_edit(doc, &rig, anatomy, &plan, l, &masks, opts, total).0
     });
-    let (edit, balance) = build_edit(doc, &rig, &anatomy, &plan, &list, &masks, opts, total);
+    let (edit, balance) = build_edit(doc, &rig, anatomy, &plan, &list, &masks, opts, total);
     let mut report = report::build(
         &rig,
-        &anatomy,
+        anatomy,
         &plan,
         &list,
         &samples,

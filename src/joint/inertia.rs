@@ -136,7 +136,7 @@ pub fn whole_body_about_ground(doc: &Document) -> Option<f64> {
         .filter_map(|b| body_inertia(doc, b))
         .collect();
     let m: f64 = bodies.iter().map(|b| b.mass_kg).sum();
-    if !(m > 0.0) {
+    if m.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
     let com = bodies.iter().map(|b| b.com * b.mass_kg).sum::<DVec3>() / m;

@@ -57,7 +57,7 @@ fn resized(t: &super::Telemetry, capacity: usize) -> super::Telemetry {
         joint_stats: t.joint_stats.clone(),
         max_torso_tilt_deg: t.max_torso_tilt_deg,
         min_pelvis_height_ratio: t.min_pelvis_height_ratio,
-        effort: t.effort.clone(),
+        effort: t.effort,
     }
 }
 

@@ -56,7 +56,7 @@ fn scrub(h: &mut H, t: f64) {
 
 #[test]
 fn scrubbing_shows_the_recorded_pose_and_the_plot_cursor() {
-    let doc = Document::open(&mannequin()).expect("open");
+    let doc = Document::open(mannequin()).expect("open");
     let mut h = harness(&mannequin());
     h.run_steps(2);
     h.state_mut().fast_forward(2.0);

@@ -21,7 +21,7 @@ fn frame_bits(tape: &Tape, step: u64) -> Vec<[u32; 7]> {
 
 /// 3 s of the mannequin with a shove at 1.5 s, on tape.
 fn taped_run() -> (Tape, Simulation) {
-    let doc = Document::open(&mannequin()).expect("open");
+    let doc = Document::open(mannequin()).expect("open");
     let mut sim = Simulation::new(&doc, SimSettings::default()).expect("sim");
     let mut tape = Tape::new(&sim, 60.0);
     for i in 0..360 {
