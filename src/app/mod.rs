@@ -53,6 +53,8 @@ pub struct Options {
     pub screenshot: Option<PathBuf>,
     pub select: Option<String>,
     pub sim_seconds: Option<f64>,
+    /// After `sim_seconds`, the recorded moment (s) to scrub the timeline back to.
+    pub scrub: Option<f64>,
     pub bench_frames: Option<usize>,
     /// A clip (name or index) to play from the start.
     pub clip: Option<String>,
@@ -483,6 +485,9 @@ pub fn run(opts: Options) -> ExitCode {
             }
             if let Some(s) = opts.sim_seconds {
                 app.fast_forward(s);
+            }
+            if let Some(t) = opts.scrub {
+                app.timeline.pending.push(timeline_panel::Request::Scrub(t));
             }
             // The frame benchmark measures the editor with the simulation running.
             app.sim.playing = opts.bench_frames.is_some();

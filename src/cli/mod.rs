@@ -40,6 +40,10 @@ pub struct Cli {
     /// Editor: simulate this many seconds before the screenshot.
     #[arg(long, value_name = "S")]
     pub sim_seconds: Option<f64>,
+    /// Editor: after --sim-seconds, scrub the timeline back to this recorded moment (s), so
+    /// the screenshot shows the recorded pose and the plots' cursor.
+    #[arg(long, value_name = "S", requires = "sim_seconds")]
+    pub scrub: Option<f64>,
     /// Editor: time N frames of the editor and N of a bare window, print one JSON line, exit.
     #[arg(long, value_name = "N")]
     pub bench_frames: Option<usize>,
@@ -166,6 +170,7 @@ impl Cli {
             screenshot: self.screenshot.clone(),
             select: self.select.clone(),
             sim_seconds: self.sim_seconds,
+            scrub: self.scrub,
             bench_frames: self.bench_frames,
             clip: self.clip.clone(),
             apply: self.apply.clone(),
