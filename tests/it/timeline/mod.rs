@@ -53,3 +53,32 @@ fn a_snapshot_steps_bit_for_bit_as_the_original() {
         assert_eq!(copy.time_s(), sim.time_s());
     }
 }
+
+/// Pixels of the plots' cursor colour (a warm yellow) in the plot strip of a screenshot.
+fn cursor_pixels((w, h, px): (usize, usize, Vec<u8>)) -> usize {
+    let (x0, x1) = (w * 23 / 100, w * 71 / 100);
+    let (y0, y1) = (h * 70 / 100, h * 90 / 100);
+    (y0..y1)
+        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let p = &px[4 * (y * w + x)..4 * (y * w + x) + 3];
+            p[0] > 230 && p[1] > 185 && p[1] < 230 && p[2] < 120
+        })
+        .count()
+}
+
+/// The `--scrub T` hook scrubs the timeline back before the screenshot: the plots draw the
+/// cursor line, which a plain run does not.
+#[test]
+fn the_scrub_hook_draws_the_plots_cursor() {
+    if crate::common::needs_display() {
+        return;
+    }
+    let scrubbed = cursor_pixels(screenshot(None, &["--sim-seconds", "2", "--scrub", "0.5"]));
+    let live = cursor_pixels(screenshot(None, &["--sim-seconds", "2"]));
+    assert!(scrubbed > 100, "cursor pixels when scrubbed: {scrubbed}");
+    assert!(
+        live * 10 < scrubbed,
+        "cursor pixels live {live} vs scrubbed {scrubbed}"
+    );
+}
