@@ -252,17 +252,20 @@ fn keep_a_chest(rig: &Rig, a: &mut Indexed, chest: Option<usize>) {
 }
 
 /// Roles that one bone (per side) carries.
-const SINGLE: &[Role] = &[
-    Role::Pelvis,
-    Role::Head,
-    Role::Clavicle,
-    Role::UpperArm,
-    Role::Forearm,
-    Role::Hand,
-    Role::Thigh,
-    Role::Shin,
-    Role::Foot,
-];
+const SINGLE: [Role; 9] = {
+    let l = Role::LIMBS;
+    [
+        Role::Pelvis,
+        Role::Head,
+        Role::Clavicle,
+        l[0],
+        l[1],
+        l[2],
+        l[3],
+        l[4],
+        l[5],
+    ]
+};
 
 /// A person's assignment first, the VRM map next, then the stronger name, then agreement
 /// with the geometry.
@@ -281,7 +284,7 @@ fn rank(w: &Work, i: usize) -> (bool, u32, u8) {
 /// A loser above the winner becomes a twist segment of the bone above (a `wrist` above the
 /// `hand`); the others give up the role (a second pelvis is spine, a second head is neck).
 fn single_roles(rig: &Rig, a: &mut Indexed, w: &mut Work) {
-    for &role in SINGLE {
+    for role in SINGLE {
         for side in [None, Some(super::Side::Left), Some(super::Side::Right)] {
             let holders: Vec<usize> = (0..rig.len())
                 .filter(|&i| a.role[i] == role && a.side[i] == side)

@@ -49,6 +49,29 @@ impl Role {
         Role::Other,
     ];
 
+    /// The limb segments every biped has on each side: arm, then leg.
+    pub const LIMBS: [Role; 6] = [
+        Role::UpperArm,
+        Role::Forearm,
+        Role::Hand,
+        Role::Thigh,
+        Role::Shin,
+        Role::Foot,
+    ];
+
+    /// The core roles a humanoid's anatomy must get right (`truth.json`'s): the pelvis, the
+    /// head and the limb segments.
+    pub const CORE: [Role; 8] = [
+        Role::Pelvis,
+        Role::Head,
+        Role::UpperArm,
+        Role::Forearm,
+        Role::Hand,
+        Role::Thigh,
+        Role::Shin,
+        Role::Foot,
+    ];
+
     /// The role a name spells (as [`Role::name`] writes it).
     pub fn from_name(name: &str) -> Option<Role> {
         Role::ALL.into_iter().find(|r| r.name() == name)

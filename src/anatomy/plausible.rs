@@ -135,15 +135,7 @@ impl Cx<'_> {
     }
 
     fn twins(&self, out: &mut Vec<Diagnostic>) {
-        const LIMB: [Role; 6] = [
-            Role::UpperArm,
-            Role::Forearm,
-            Role::Hand,
-            Role::Thigh,
-            Role::Shin,
-            Role::Foot,
-        ];
-        for role in LIMB {
+        for role in Role::LIMBS {
             for side in [Side::Left, Side::Right] {
                 let here = self.with(role, Some(side));
                 let there = self.with(role, Some(side.other()));

@@ -42,14 +42,7 @@ fn expected(kind: Kind) -> Vec<(Role, Option<Side>)> {
     ];
     out.extend([(Role::Neck, None), (Role::Head, None)]);
     let limbs: &[Role] = match kind {
-        Kind::Biped => &[
-            Role::UpperArm,
-            Role::Forearm,
-            Role::Hand,
-            Role::Thigh,
-            Role::Shin,
-            Role::Foot,
-        ],
+        Kind::Biped => &Role::LIMBS,
         Kind::Quadruped => &[Role::Thigh, Role::Shin, Role::Foot],
         _ => &[],
     };

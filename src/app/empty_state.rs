@@ -12,18 +12,11 @@ pub fn is_empty(st: &EditorState) -> bool {
 
 /// One line on the anatomy: "biped (detected, 95%): 16 of 16 core roles found".
 pub fn summary(a: &Anatomy) -> String {
-    const CORE: [Role; 8] = [
-        Role::Pelvis,
-        Role::Head,
-        Role::UpperArm,
-        Role::Forearm,
-        Role::Hand,
-        Role::Thigh,
-        Role::Shin,
-        Role::Foot,
-    ];
-    let found: usize = CORE.iter().map(|&r| a.bones_with(r).len().min(2)).sum();
-    let wanted: usize = CORE
+    let found: usize = Role::CORE
+        .iter()
+        .map(|&r| a.bones_with(r).len().min(2))
+        .sum();
+    let wanted: usize = Role::CORE
         .iter()
         .map(|&r| if r.is_paired() { 2 } else { 1 })
         .sum();

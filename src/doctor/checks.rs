@@ -197,7 +197,7 @@ pub(super) fn damping(doc: &Document, model: &Model, out: &mut Vec<Finding>) {
                 .as_ref()
                 .map(|p| p.material)
                 .unwrap_or_default();
-            m.angular_damping_or_default() <= 0.0 && m.linear_damping_or_default() <= 0.0
+            m.is_undamped()
         })
         .collect();
     if undamped.is_empty() {

@@ -248,7 +248,7 @@ fn add_damping(doc: &Document, model: &Model, out: &mut Out) {
             .as_ref()
             .map(|p| p.material)
             .unwrap_or_default();
-        if m.angular_damping_or_default() > 0.0 || m.linear_damping_or_default() > 0.0 {
+        if !m.is_undamped() {
             continue;
         }
         out.set(b.id, Key::AngularDamping, json!(STABLE_ANGULAR_DAMPING));

@@ -253,6 +253,11 @@ pub struct BodyMaterial {
 }
 
 impl BodyMaterial {
+    /// True when the body has neither angular nor linear damping.
+    pub fn is_undamped(&self) -> bool {
+        self.angular_damping_or_default() <= 0.0 && self.linear_damping_or_default() <= 0.0
+    }
+
     pub fn restitution_or_default(&self) -> f64 {
         self.restitution.unwrap_or(Key::Restitution.default_num())
     }

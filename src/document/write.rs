@@ -145,34 +145,34 @@ pub fn offset(o: &ColliderOffset) -> Option<Value> {
     (!m.is_empty()).then_some(Value::Object(m))
 }
 
-/// The collider's top-level keys (`collider`, its sizes, `offset`).
-pub fn collider_entries(c: &Collider) -> Vec<(Key, Value)> {
-    let mut out = vec![(Key::Collider, json!(c.shape.type_name()))];
+/// The collider's top-level keys and values (`collider`, its sizes, `offset`).
+fn collider_entries(c: &Collider) -> Vec<(&'static str, Value)> {
+    let mut out = vec![(top(Key::Collider), json!(c.shape.type_name()))];
     match &c.shape {
         ColliderShape::Capsule {
             radius,
             half_height,
         } => {
-            out.push((Key::Radius, json!(radius)));
-            out.push((Key::HalfHeight, json!(half_height)));
+            out.push((top(Key::Radius), json!(radius)));
+            out.push((top(Key::HalfHeight), json!(half_height)));
         }
-        ColliderShape::Sphere { radius } => out.push((Key::Radius, json!(radius))),
-        ColliderShape::Box { half_extents } => out.push((Key::HalfExtents, json!(half_extents))),
+        ColliderShape::Sphere { radius } => out.push((top(Key::Radius), json!(radius))),
+        ColliderShape::Box { half_extents } => {
+            out.push((top(Key::HalfExtents), json!(half_extents)))
+        }
     }
     if let Some(o) = offset(&c.offset) {
-        out.push((Key::OffsetTranslation, o));
+        // `offset` is one object holding both of its keys.
+        out.push((top(Key::OffsetTranslation), o));
     }
     out
 }
 
-/// Every top-level key of a bone's `extras.physics`, in file order. `OffsetTranslation`
-/// stands for the whole `offset` object.
+/// Every top-level key of a bone's `extras.physics` with its value, in file order.
 pub fn bone_entries(p: &BonePhysics) -> Vec<(&'static str, Value)> {
     let mut out: Vec<(&'static str, Value)> = Vec::new();
     if let Some(c) = &p.collider {
-        for (k, v) in collider_entries(c) {
-            out.push((top(k), v));
-        }
+        out.extend(collider_entries(c));
     }
     out.push((top(Key::Mass), json!(p.mass)));
     if let Some(c) = &p.constraint {

@@ -3,10 +3,9 @@
 //! Also: no zoo character is reported fallen at t = 0 while it stands.
 
 use crate::common::{self, shared_asset};
-use ragdoll_tuner::anim::Playback;
 use ragdoll_tuner::document::{Clip, Document};
 use ragdoll_tuner::generate::generate;
-use ragdoll_tuner::sim::{ClipDriver, RootMode, SimSettings, Simulation};
+use ragdoll_tuner::sim::{SimSettings, Simulation};
 use std::path::PathBuf;
 
 /// Every character of the acceptance corpus: the zoo, CesiumMan, the Fox and the mannequin.
@@ -67,29 +66,8 @@ pub fn follow(path: &std::path::Path, loops: f32) -> Option<Follow> {
     }
     let clip = acceptance_clip(&doc)?;
     let name = clip.name.clone();
-    let steps = (clip.duration_s * loops * 120.0).round().max(1.0) as usize;
-    let settings = SimSettings {
-        balance: false,
-        telemetry_seconds: clip.duration_s * loops + 1.0,
-        ..SimSettings::default()
-    };
-    let mut sim = Simulation::new(&doc, settings).expect("world");
-    let driver = ClipDriver::new(&doc, clip, Playback::default(), RootMode::Kinematic);
-    sim.set_clip(Some(driver)).expect("clip starts");
-    let mut paused = None;
-    for _ in 0..steps {
-        if let Err(p) = sim.step() {
-            paused = Some(p.to_string());
-            break;
-        }
-    }
-    let t = sim.telemetry();
-    let joints: Vec<(String, f32)> = t
-        .joint_names
-        .iter()
-        .zip(&t.joint_stats)
-        .map(|(n, s)| (n.clone(), s.rms_error_deg()))
-        .collect();
+    // The clip by its index: names need not be unique.
+    let (joints, paused) = crate::follow::play(&doc, &clip.index.to_string(), loops, true);
     let mut sorted: Vec<f32> = joints.iter().map(|j| j.1).collect();
     sorted.sort_by(f32::total_cmp);
     let median_deg = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);

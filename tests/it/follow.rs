@@ -44,7 +44,7 @@ fn generated(path: &std::path::Path) -> (Document, HashMap<String, Role>) {
 
 /// Plays `clip` for `loops` loops with a kinematic root and returns (joint name, RMS error)
 /// for every joint, and whether the guard paused.
-fn play(
+pub(crate) fn play(
     doc: &Document,
     clip: &str,
     loops: f32,
@@ -125,14 +125,7 @@ fn cesium_man_walk_tracks_at_the_shipped_strength() {
 #[test]
 fn fox_walk_and_run_track_their_legs() {
     let (doc, roles) = generated(&common::fox_glb());
-    let legs = [
-        Role::UpperArm,
-        Role::Forearm,
-        Role::Hand,
-        Role::Thigh,
-        Role::Shin,
-        Role::Foot,
-    ];
+    let legs = Role::LIMBS;
     for clip in ["Walk", "Run"] {
         let (rms, paused) = play(&doc, clip, 3.0, true);
         assert!(paused.is_none(), "{clip}: {paused:?}");
