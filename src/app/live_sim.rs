@@ -23,8 +23,7 @@ use std::time::Instant;
 /// At most this many fixed steps per frame, so a slow frame does not snowball.
 const MAX_STEPS_PER_FRAME: usize = 16;
 
-/// Seconds of every run the timeline keeps (poses, snapshots, plotted telemetry).
-pub const RECORD_SECONDS: f64 = 60.0;
+use crate::timeline::RECORD_SECONDS;
 
 /// A world and its tape handed to the stepping thread: advance it by dt seconds, send them
 /// back.

@@ -3,6 +3,7 @@
 mod bench;
 mod bench_clip;
 mod bench_io;
+mod bench_record;
 mod edit;
 pub mod generate;
 pub mod inspect;
@@ -144,6 +145,17 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The cost of the timeline's recording: steps/s of the mannequin and the dense 50-body
+    /// character recorded (60 s tape) side by side with plain stepping, and the memory of
+    /// 60 s of the dense character.
+    BenchRecord {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Wall-clock seconds measured per character (split between recorded and plain).
+        #[arg(long, default_value_t = 4.0)]
+        seconds_per_case: f64,
+    },
     /// Generate a ragdoll (shapes fitted to the skin, joints, limits, masses, drives and
     /// balance) for a rigged character and save it losslessly to OUT.
     Generate {
@@ -226,6 +238,10 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
             seconds,
             json,
         } => bench_clip::run(&file, &clip, seconds, json, policy),
+        Command::BenchRecord {
+            json,
+            seconds_per_case,
+        } => bench_record::run(json, seconds_per_case),
         Command::Generate { file, args } => generate::run(&file, &args, policy),
         Command::GenerateMannequin { output, dense } => match dense {
             Some(out) => generate_dense(&out),

@@ -10,3 +10,6 @@ pub mod tape;
 pub use bake::{append_edit, bake, BakeError, BakeOptions, Baked};
 pub use record::{Frame, Recording};
 pub use tape::Tape;
+
+/// Seconds of every run the editor's timeline keeps (poses, snapshots, plotted telemetry).
+pub const RECORD_SECONDS: f64 = 60.0;
