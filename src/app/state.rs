@@ -1,10 +1,18 @@
 //! The editor's state outside any panel: the document, selection, history, files and messages.
+//!
+//! `EditorState` composes the plain parts below it: the multi-selection
+//! ([`super::selection`]) and the fan-out and mirroring of edits ([`super::symmetry`]),
+//! neither of which knows of it; every edit they make goes through [`EditorState::execute`]'s
+//! one path.
 
 use super::autosave;
 use super::history::History;
 use super::loader::{Loaded, Loading};
+use super::selection::{self, MultiSelection};
+use super::symmetry::{self, TwinCache, TwinPairs};
 use crate::document::geometry::Geometry;
-use crate::document::{BoneId, Document, Edit, EditTarget, UriPolicy};
+use crate::document::{BoneId, Document, Edit, EditError, EditTarget, UriPolicy};
+use crate::mirror::Direction;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -23,11 +31,11 @@ pub struct EditorState {
     /// The primary (active) selected bone; see [`super::selection`] for the others.
     pub selection: Option<BoneId>,
     /// The bones selected besides the primary (Ctrl/Shift-click).
-    pub multi: super::selection::MultiSelection,
+    pub multi: MultiSelection,
     /// Symmetric editing: an edit on one side also applies to the twin (see
     /// [`super::symmetry`]). On by default when the character has twins.
     pub symmetric: bool,
-    pub twin_cache: super::symmetry::TwinCache,
+    pub twin_cache: TwinCache,
     /// The name typed for a new user preset.
     pub preset_name: String,
     pub history: History,
@@ -258,6 +266,119 @@ impl EditorState {
                 Err(e)
             }
         }
+    }
+
+    /// Applies `edits` (to `bones`), then their mirror onto the twins not among `bones` when
+    /// symmetric editing is on, as one `Edit::Group` and one undo step, all or nothing.
+    pub fn apply_linked(
+        &mut self,
+        edits: Vec<Edit>,
+        bones: &[BoneId],
+        merge: Option<egui::Id>,
+    ) -> Result<(), EditError> {
+        let pairs = if self.symmetric {
+            self.twin_pairs()
+        } else {
+            Vec::new()
+        };
+        let mirror = |doc: &Document| symmetry::mirror_onto_twins(doc, bones, &pairs);
+        let (undo, redo) = self.doc.apply_then(&Edit::Group(edits), mirror)?;
+        self.history.record(undo, redo, merge);
+        Ok(())
+    }
+
+    /// Applies one key's edit as the inspector makes it: to `target`, and when `target` is
+    /// the primary selected bone, to every selected bone sharing the field; then (symmetric
+    /// editing on) mirrors each edited bone onto its twin. One undo step; a drag (`merge`)
+    /// stays one step.
+    pub fn edit(
+        &mut self,
+        target: EditTarget,
+        key: &str,
+        value: serde_json::Value,
+        merge: Option<egui::Id>,
+    ) {
+        let bones = symmetry::fan_out(&self.doc, &self.selected_bones(), target, key);
+        let edits = symmetry::set_edits(&self.doc, &bones, target, key, &value);
+        if let Err(e) = self.apply_linked(edits, &bones, merge) {
+            self.status = format!("edit refused: {e}");
+        }
+    }
+
+    /// Applies a precomputed group (a mirror command, a preset) as one undo step, reporting
+    /// `done` or the refusal in the status bar.
+    pub fn apply_command(&mut self, edits: Vec<Edit>, done: String) {
+        if edits.is_empty() {
+            self.status = "nothing to change".into();
+            return;
+        }
+        // A refusal is reported in the status bar by `execute`.
+        self.execute(Edit::Group(edits), None, done).ok();
+    }
+
+    /// The (left, right) twin pairs of the current document.
+    pub fn twin_pairs(&mut self) -> TwinPairs {
+        self.twin_cache.pairs(&self.doc, self.bones_gen)
+    }
+
+    /// Turns symmetric editing on when the (newly loaded) character has twins, off otherwise.
+    pub fn reset_symmetric(&mut self) {
+        self.symmetric = !self.twin_pairs().is_empty();
+    }
+
+    /// "Mirror to other side": each selected bone's physics onto its twin.
+    pub fn mirror_selection(&mut self) {
+        let pairs = self.twin_pairs();
+        let (edits, count) = symmetry::mirror_selection(&self.doc, &self.selected_bones(), &pairs);
+        if count == 0 {
+            self.status = "no twin found for the selected bone(s)".into();
+            return;
+        }
+        self.apply_command(edits, format!("mirrored {count} bone(s) to the other side"));
+    }
+
+    /// "Mirror side L to R / R to L": the whole character.
+    pub fn mirror_whole_side(&mut self, dir: Direction) {
+        let (edits, what) = symmetry::mirror_side(&self.doc, dir);
+        self.apply_command(edits, format!("mirrored {what}"));
+    }
+
+    /// Every selected bone, the primary first (empty without a primary).
+    pub fn selected_bones(&self) -> Vec<BoneId> {
+        self.multi.bones(self.selection)
+    }
+
+    /// Selects one bone (or none).
+    pub fn select_only(&mut self, id: Option<BoneId>) {
+        self.selection = id;
+        self.multi = MultiSelection::default();
+    }
+
+    /// Selects exactly these bones, the first one primary.
+    pub fn set_selected(&mut self, bones: Vec<BoneId>) {
+        (self.selection, self.multi) = MultiSelection::of(bones);
+    }
+
+    /// Ctrl-click: adds a bone to the selection (it becomes the primary) or removes it.
+    pub fn toggle_select(&mut self, id: BoneId) {
+        self.set_selected(selection::toggled(self.selected_bones(), id));
+    }
+
+    /// Shift-click: selects the bones from the primary to `id` in `order` (the outliner's
+    /// rows as shown), keeping what was selected; `id` becomes the primary.
+    pub fn select_range(&mut self, id: BoneId, order: &[BoneId]) {
+        if self.selection.is_none() {
+            return self.select_only(Some(id));
+        }
+        match selection::ranged(self.selected_bones(), id, order) {
+            Some(all) => self.set_selected(all),
+            None => self.toggle_select(id),
+        }
+    }
+
+    /// True when the selected bones do not all hold the same value for `key`.
+    pub fn is_mixed(&self, key: &str) -> bool {
+        selection::is_mixed(&self.doc, &self.selected_bones(), key)
     }
 
     /// Replaces the document with `doc` (history and selection reset).

@@ -66,14 +66,18 @@ fn memory(doc: &Document, seconds: f64) -> anyhow::Result<(usize, Option<i64>, u
     for _ in 0..steps(&plain) {
         plain.step().map_err(|p| anyhow!("{p}"))?;
     }
-    let plain_growth = resident_bytes().zip(before).map(|(a, b)| a as i64 - b as i64);
+    let plain_growth = resident_bytes()
+        .zip(before)
+        .map(|(a, b)| a as i64 - b as i64);
     let before = resident_bytes();
     let mut sim = Simulation::new(doc, SimSettings::default())?;
     let mut tape = Tape::new(&sim, RECORD_SECONDS);
     for _ in 0..steps(&sim) {
         tape.step(&mut sim).map_err(|p| anyhow!("{p}"))?;
     }
-    let growth = resident_bytes().zip(before).map(|(a, b)| a as i64 - b as i64);
+    let growth = resident_bytes()
+        .zip(before)
+        .map(|(a, b)| a as i64 - b as i64);
     let measured = growth.zip(plain_growth).map(|(r, p)| r - p);
     drop(plain);
     Ok((tape.bytes(), measured, tape.recording.len()))
