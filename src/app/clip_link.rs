@@ -41,22 +41,44 @@ pub struct ClipLink {
     /// Problems reading the animations (shown under the clip picker).
     pub problems: Vec<String>,
     applied: Option<ClipControls>,
+    /// The document's animations and buffers as read (a change means the clips must be
+    /// read again).
+    source: (Option<serde_json::Value>, Option<serde_json::Value>),
+}
+
+/// The parts of the glTF the clips are read from.
+fn clip_source(doc: &Document) -> (Option<serde_json::Value>, Option<serde_json::Value>) {
+    let json = doc.json();
+    (
+        json.get("animations").cloned(),
+        json.get("buffers").cloned(),
+    )
 }
 
 impl ClipLink {
     /// Reads the document's clips (the buffers are read once, here).
     pub fn load(doc: &Document) -> Self {
+        let source = clip_source(doc);
         match doc.load_animations() {
             Ok(a) => Self {
                 clips: a.clips,
                 problems: a.diagnostics.iter().map(|d| d.to_string()).collect(),
                 applied: None,
+                source,
             },
             Err(e) => Self {
                 problems: vec![format!("animations not read: {e}")],
+                source,
                 ..Self::default()
             },
         }
+    }
+
+    /// True when `doc`'s animations (or the buffers they read) are not those read.
+    pub fn is_stale(&self, doc: &Document) -> bool {
+        let json = doc.json();
+        json.get("animations") != self.source.0.as_ref()
+            || json.get("buffers") != self.source.1.as_ref()
     }
 
     /// Forgets what was applied (a new world was built).

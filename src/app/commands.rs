@@ -32,6 +32,7 @@ pub enum Command {
     FrameBack,
     FrameForward,
     Resimulate,
+    BakeClip,
 }
 
 /// What a command works on.
@@ -73,6 +74,7 @@ impl Command {
         Command::FrameBack,
         Command::FrameForward,
         Command::Resimulate,
+        Command::BakeClip,
     ];
 
     pub fn label(self) -> &'static str {
@@ -96,6 +98,7 @@ impl Command {
             Command::FrameBack => "Frame back",
             Command::FrameForward => "Frame forward",
             Command::Resimulate => "Resimulate from here",
+            Command::BakeClip => "Bake to clip…",
         }
     }
 
@@ -133,6 +136,10 @@ impl Command {
             Command::Resimulate => Some(
                 "Restart the simulation from the exact state at the timeline's moment with the \
                  current settings (the run it leaves is kept in the branch list)",
+            ),
+            Command::BakeClip => Some(
+                "Bake a range of the recorded run into a new animation clip of the document \
+                 (a rotation channel per body, translation for the root), one undo step",
             ),
             Command::DisableOverlappingPairs => Some(
                 "Stop every pair of bodies that overlap at rest from colliding \
@@ -184,6 +191,7 @@ impl Command {
             Command::FrameBack => cx.timeline.pending.push(Request::Frames(-1)),
             Command::FrameForward => cx.timeline.pending.push(Request::Frames(1)),
             Command::Resimulate => cx.timeline.request_resimulate(),
+            Command::BakeClip => cx.timeline.bake.request(),
         }
     }
 

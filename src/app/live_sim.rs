@@ -372,6 +372,10 @@ impl Live for LiveSim {
             Some(sim) => sim.sync(doc).map(|_| ()),
             None => Err(SimError::Empty),
         };
+        if self.clip.is_stale(doc) {
+            // Clips were added or removed (a bake, its undo): the clip panel lists them.
+            self.clip = ClipLink::load(doc);
+        }
         match result {
             Ok(()) => {
                 if let Some(t) = self.tape.get_mut() {
@@ -464,6 +468,16 @@ impl Live for LiveSim {
         req: super::timeline_panel::Request,
     ) -> Result<(), String> {
         LiveSim::timeline_request(self, doc, req)
+    }
+
+    fn bake(
+        &mut self,
+        doc: &Document,
+        o: &crate::timeline::BakeOptions,
+    ) -> Result<crate::timeline::Baked, String> {
+        self.settle();
+        let tape = self.tape.get_mut().as_ref().ok_or("nothing is recorded")?;
+        crate::timeline::bake(doc, &tape.recording, o).map_err(|e| e.to_string())
     }
 
     fn series(&self) -> Vec<Series<'_>> {

@@ -42,6 +42,7 @@ pub fn bar(ui: &mut egui::Ui, cx: &mut Context) {
                 Command::FrameBack,
                 Command::FrameForward,
                 Command::Resimulate,
+                Command::BakeClip,
             ] {
                 menu_item(ui, c, cx);
             }

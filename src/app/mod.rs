@@ -4,6 +4,7 @@
 mod anatomy_cache;
 pub mod anatomy_panel;
 pub mod autosave;
+mod bake_dialog;
 mod balance;
 mod clip_link;
 mod clip_panel;
@@ -411,6 +412,7 @@ impl eframe::App for EditorApp {
         }
         self.files.windows(&ctx, &mut self.state);
         self.generate.show(&ctx, &mut self.state);
+        self.bake_window(&ctx);
         let title = self.state.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));

@@ -67,6 +67,14 @@ pub trait Simulation {
     ) -> Result<(), String> {
         Err("this simulation records nothing".into())
     }
+    /// Bakes the active run's recording into a clip (see `crate::timeline::bake`).
+    fn bake(
+        &mut self,
+        _doc: &Document,
+        _o: &crate::timeline::BakeOptions,
+    ) -> Result<crate::timeline::Baked, String> {
+        Err("this simulation records nothing".into())
+    }
 }
 
 /// The settings of the simulation controls panel.

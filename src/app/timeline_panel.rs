@@ -60,6 +60,8 @@ pub struct TimelinePanel {
     base: Option<Physics>,
     /// The skeleton `base` was taken of (`EditorState::bones_gen`).
     base_bones: u64,
+    /// The "Bake to clip…" window.
+    pub bake: super::bake_dialog::BakeDialog,
 }
 
 /// Every bone's physics and the document's balance settings.
@@ -183,6 +185,31 @@ impl EditorApp {
     /// The plot lines drawn in the last frame, by legend name.
     pub fn plot_lines(&self) -> &[String] {
         &self.plot.lines
+    }
+
+    /// The "Bake to clip…" window, while open; a bake refused says why in it.
+    pub(super) fn bake_window(&mut self, ctx: &egui::Context) {
+        let tl = &mut self.timeline;
+        if !tl.bake.open {
+            return;
+        }
+        let view = self.simulation.as_deref().and_then(|s| s.timeline());
+        tl.bake.fill_from(view, tl.loop_range, &self.state);
+        if !tl.bake.show(ctx) {
+            return;
+        }
+        let o = tl.bake.options();
+        let result = match self.simulation.as_deref_mut() {
+            Some(sim) => super::bake_dialog::bake(&mut self.state, sim, &o),
+            None => Err("no simulation is connected".into()),
+        };
+        match result {
+            Ok(_) => tl.bake = Default::default(),
+            Err(e) => {
+                self.state.status = format!("bake: {e}");
+                tl.bake.error = Some(e);
+            }
+        }
     }
 
     /// Carries out the timeline's requests (the panel's, the commands', a click in a plot,

@@ -11,6 +11,9 @@ use base64::Engine;
 use glam::{DMat4, DQuat, DVec3};
 use serde_json::{json, Value};
 
+/// Slack of the range's bounds (s), far below a step.
+const TIME_SLACK_S: f64 = 1e-4;
+
 /// What to bake.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BakeOptions {
@@ -28,10 +31,24 @@ pub struct BakeOptions {
 pub enum BakeError {
     #[error("nothing recorded between {from_s} s and {to_s} s")]
     Empty { from_s: f64, to_s: f64 },
-    #[error("--fps {0} must be a positive number")]
+    #[error("the range is empty: from {from_s} s is not before to {to_s} s")]
+    Reversed { from_s: f64, to_s: f64 },
+    #[error("keys per second (fps) must be a positive number, not {0}")]
     BadFps(f64),
     #[error("the clip needs a name")]
     NoName,
+    #[error("the document already has an animation named '{0}'")]
+    NameTaken(String),
+}
+
+/// The names of the document's animations (as the file gives them).
+pub fn clip_names(doc: &Document) -> impl Iterator<Item = &str> {
+    doc.json()
+        .get("animations")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a.get("name").and_then(Value::as_str))
 }
 
 /// A baked clip: key times, and per channel its node and values.
@@ -52,7 +69,12 @@ fn keyed<'a>(rec: &'a Recording, o: &BakeOptions) -> Result<Vec<Frame<'a>>, Bake
         .frame(rec.len().saturating_sub(1))
         .map_or(0.0, |f| f.time_s);
     let (from_s, to_s) = (o.from_s.unwrap_or(first), o.to_s.unwrap_or(last));
-    let inside = |t: f64| t >= from_s - 1e-9 && t <= to_s + 1e-9;
+    if to_s <= from_s {
+        return Err(BakeError::Reversed { from_s, to_s });
+    }
+    // Recorded times add up a step of f32 length (1/120 s is 0.0083333338): a bound on a
+    // recorded moment must take that frame, so the bounds give by far less than a step.
+    let inside = |t: f64| t >= from_s - TIME_SLACK_S && t <= to_s + TIME_SLACK_S;
     let frames: Vec<Frame> = match o.fps {
         None => rec.frames().filter(|f| inside(f.time_s)).collect(),
         Some(fps) if !(fps.is_finite() && fps > 0.0) => return Err(BakeError::BadFps(fps)),
@@ -123,6 +145,9 @@ fn local(doc: &Document, world: &[DMat4], node: usize) -> (DQuat, DVec3) {
 pub fn bake(doc: &Document, rec: &Recording, o: &BakeOptions) -> Result<Baked, BakeError> {
     if o.name.trim().is_empty() {
         return Err(BakeError::NoName);
+    }
+    if clip_names(doc).any(|n| n == o.name) {
+        return Err(BakeError::NameTaken(o.name.clone()));
     }
     let frames = keyed(rec, o)?;
     let t0 = frames[0].time_s;

@@ -7,7 +7,7 @@ pub mod bake;
 pub mod record;
 pub mod tape;
 
-pub use bake::{append_edit, bake, BakeError, BakeOptions, Baked};
+pub use bake::{append_edit, bake, clip_names, BakeError, BakeOptions, Baked};
 pub use record::{Frame, Recording};
 pub use tape::Tape;
 

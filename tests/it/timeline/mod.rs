@@ -3,6 +3,7 @@
 
 mod bake;
 mod editor;
+mod editor_bake;
 mod tape;
 
 use crate::common::*;
