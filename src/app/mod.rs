@@ -56,6 +56,10 @@ pub struct Options {
     pub sim_seconds: Option<f64>,
     /// After `sim_seconds`, the recorded moment (s) to scrub the timeline back to.
     pub scrub: Option<f64>,
+    /// After `sim_seconds`, the recorded moment (s) to branch from with the `branch_set`
+    /// edits; the branch runs to `sim_seconds` and the plots overlay the first run.
+    pub branch_at: Option<f64>,
+    pub branch_set: Vec<String>,
     pub bench_frames: Option<usize>,
     /// A clip (name or index) to play from the start.
     pub clip: Option<String>,
@@ -193,8 +197,17 @@ impl EditorApp {
         let Some(text) = self.scripted.pop_front() else {
             return;
         };
+        self.apply_typed("--apply", &text);
+        if !self.scripted.is_empty() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+    }
+
+    /// Makes the edit `text` (BONE.KEY=VALUE) as the inspector would; a bad one is said in
+    /// the status bar and on stderr, naming the `option` it came from.
+    fn apply_typed(&mut self, option: &str, text: &str) {
         let st = &mut self.state;
-        let parsed = crate::document::parse_assignment(&text)
+        let parsed = crate::document::parse_assignment(text)
             .and_then(|(lhs, value)| Ok((st.doc.resolve_key(&lhs)?, value)));
         match parsed {
             Ok(((target, key), value)) => {
@@ -202,12 +215,9 @@ impl EditorApp {
                 eprintln!("applied {text}");
             }
             Err(e) => {
-                st.status = format!("--apply {text}: {e}");
-                eprintln!("error: --apply {text}: {e}");
+                st.status = format!("{option} {text}: {e}");
+                eprintln!("error: {option} {text}: {e}");
             }
-        }
-        if !self.scripted.is_empty() {
-            ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
     }
 
@@ -490,6 +500,9 @@ pub fn run(opts: Options) -> ExitCode {
             }
             if let Some(t) = opts.scrub {
                 app.timeline.pending.push(timeline_panel::Request::Scrub(t));
+            }
+            if let (Some(t), Some(s)) = (opts.branch_at, opts.sim_seconds) {
+                app.branch_and_compare(t, &opts.branch_set, s);
             }
             // The frame benchmark measures the editor with the simulation running.
             app.sim.playing = opts.bench_frames.is_some();

@@ -187,6 +187,49 @@ impl EditorApp {
         &self.plot.lines
     }
 
+    /// The `--branch-at` hook, after `--sim-seconds until_s`: scrubs to `at_s`, makes the
+    /// `sets` edits (BONE.KEY=VALUE), resimulates from there as the button does, runs the
+    /// branch to `until_s` and overlays the first run in the plots.
+    pub fn branch_and_compare(&mut self, at_s: f64, sets: &[String], until_s: f64) {
+        self.timeline.pending.push(Request::Scrub(at_s));
+        self.run_pending();
+        for s in sets {
+            self.apply_typed("--branch-set", s);
+        }
+        if let Some(sim) = self.simulation.as_deref_mut() {
+            sim.apply_edit(&self.state.doc);
+            self.sim_seen = (self.state.bones_gen, self.state.doc_gen());
+        }
+        self.timeline.request_resimulate();
+        self.run_pending();
+        self.fast_forward((until_s - at_s).max(0.0));
+        self.timeline.pending.push(Request::Compare(Some(0)));
+        self.run_pending();
+    }
+
+    /// Carries out the waiting requests now (no frame needed), as [`Self::drive_timeline`]
+    /// does.
+    fn run_pending(&mut self) {
+        let (st, tl) = (&mut self.state, &mut self.timeline);
+        let Some(sim) = self.simulation.as_deref_mut() else {
+            return;
+        };
+        if tl.base.is_none() || tl.base_bones != st.bones_gen {
+            tl.base = Some(Physics::of(&st.doc));
+            tl.base_bones = st.bones_gen;
+        }
+        let end = sim.timeline().map(|v| v.cursor_s.unwrap_or(v.end_s));
+        if let (true, Some(at)) = (std::mem::take(&mut tl.resimulate), end) {
+            let label = tl.label(at, &st.doc);
+            tl.pending.push(Request::Resimulate(label));
+        }
+        for req in std::mem::take(&mut tl.pending) {
+            run(sim, tl, st, &mut self.sim, req);
+        }
+        self.viewport.set_pose(sim.pose().clone());
+        self.plot.cursor = sim.timeline().and_then(|v| v.cursor_s);
+    }
+
     /// The "Bake to clip…" window, while open; a bake refused says why in it.
     pub(super) fn bake_window(&mut self, ctx: &egui::Context) {
         let tl = &mut self.timeline;

@@ -217,3 +217,70 @@ fn recording_memory_is_bounded() {
         assert!(mb <= budget_mb, "{mb:.1} MB");
     }
 }
+
+/// A real pointer drag along the timeline's slider (press, move, release): the cursor
+/// follows the pointer, the plots draw it there, and the viewport shows the recorded pose
+/// of that step.
+#[test]
+fn dragging_the_timeline_with_the_pointer_scrubs() {
+    let doc = Document::open(mannequin()).expect("open");
+    let mut h = harness(&mannequin());
+    h.run_steps(2);
+    h.state_mut().fast_forward(2.0);
+    h.run_steps(2);
+    let rail = h
+        .get_by_role_and_label(egui::accesskit::Role::Slider, "Recorded moment")
+        .rect();
+    let y = rail.center().y;
+    h.drag_at(egui::pos2(rail.right() - 4.0, y));
+    h.run_steps(2);
+    let mut seen = Vec::new();
+    for f in [0.75, 0.5, 0.25] {
+        h.hover_at(egui::pos2(rail.left() + rail.width() * f, y));
+        h.run_steps(2);
+        seen.push(view(&h).cursor_s.expect("scrubbed while dragging"));
+    }
+    h.drop_at(egui::pos2(rail.left() + rail.width() * 0.25, y));
+    h.run_steps(3);
+    assert!(
+        seen.windows(2).all(|w| w[1] < w[0]),
+        "the cursor follows the pointer back: {seen:?}"
+    );
+    let at = view(&h).cursor_s.expect("still scrubbed after the drop");
+    assert!(at > 0.1 && at < 1.0, "a quarter along 0..2 s: {at}");
+    assert_eq!(h.state().plot_cursor(), Some(at), "the plots' cursor");
+    let step = (at * 120.0).round() as u64;
+    let (sim, want) = simulated(&doc, step);
+    assert_eq!(shown(&h, &sim), want, "the viewport shows step {step}");
+}
+
+/// The `--branch-at` hook's work (scrub, edit, resimulate, run on, overlay): two runs in
+/// the branch list, labelled with the edit, and the plots draw both.
+#[test]
+fn the_branch_hook_leaves_two_runs_overlaid() {
+    let mut h = harness(&mannequin());
+    h.run_steps(2);
+    h.state_mut().fast_forward(3.0);
+    let sets = ["spine_mid.drive.stiffness=0".to_string()];
+    h.state_mut().branch_and_compare(1.0, &sets, 3.0);
+    h.run_steps(3);
+    let v = view(&h);
+    assert_eq!(
+        (v.runs.len(), v.active, v.compare),
+        (2, 1, Some(0)),
+        "{v:?}"
+    );
+    assert!(v.runs[1].contains("spine_mid drive gains"), "{:?}", v.runs);
+    assert!(
+        (v.end_s - 3.0).abs() < 0.01,
+        "the branch ran on to 3 s: {v:?}"
+    );
+    assert!(
+        h.query_all_by_label_contains("1.00 s: spine_mid").count() >= 2,
+        "the branch in the run list (and the status bar)"
+    );
+    let lines = h.state().plot_lines();
+    for name in ["COM height", "COM height · first run"] {
+        assert!(lines.iter().any(|l| l == name), "{name} drawn: {lines:?}");
+    }
+}
