@@ -120,4 +120,13 @@ fn baking_from_the_editor_adds_a_clip_that_plays_and_one_undo_removes_it() {
     h.run_steps(3);
     assert_eq!(clips(&h), clips_before);
     assert_eq!(bytes(&h, dir.path()), before, "undo restores the bytes");
+
+    // With a loop range set, the dialog offers it (ordered).
+    h.state_mut().timeline.loop_range = Some((1.5, 0.25));
+    h.get_by_label("Timeline").click();
+    h.run_steps(2);
+    h.get_by_label("Bake to clip…").click();
+    h.run_steps(3);
+    let d = &h.state().timeline.bake;
+    assert_eq!((d.from_s, d.to_s), (0.25, 1.5), "the loop range: {d:?}");
 }
