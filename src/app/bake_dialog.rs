@@ -4,10 +4,8 @@
 //! `timeline::append_edit` through [`EditorState::execute`], one undo step; the new clip is
 //! then listed in the clip panel and plays in the editor's own player.
 
-use super::sim_link::Simulation;
 use super::state::EditorState;
-use super::timeline_panel::TimelineView;
-use crate::timeline::{self, BakeOptions};
+use crate::timeline::{self, BakeOptions, Baked};
 
 /// The dialog's fields and its last refusal.
 #[derive(Debug, Clone, Default)]
@@ -36,18 +34,19 @@ impl BakeDialog {
 
     /// Fills the fields when just opened: a free name, the loop range (if set) or the
     /// recorded range, [`DEFAULT_FPS`].
+    /// `recorded` is the recording's (first, last) moment.
     pub fn fill_from(
         &mut self,
-        view: Option<&TimelineView>,
+        recorded: Option<(f64, f64)>,
         loop_range: Option<(f64, f64)>,
         st: &EditorState,
     ) {
         if !std::mem::take(&mut self.fill) {
             return;
         }
-        let (from, to) = match (loop_range, view) {
+        let (from, to) = match (loop_range, recorded) {
             (Some((a, b)), _) => (a.min(b), a.max(b)),
-            (None, Some(v)) => (v.start_s, v.end_s),
+            (None, Some(r)) => r,
             (None, None) => (0.0, 0.0),
         };
         (self.from_s, self.to_s, self.fps) = (from, to, DEFAULT_FPS);
@@ -108,15 +107,10 @@ impl BakeDialog {
     }
 }
 
-/// Bakes the active run's recording as `dialog` asks and adds the clip to the document as
-/// one undo step. Returns the status message, or why nothing was baked.
-pub fn bake(
-    st: &mut EditorState,
-    sim: &mut dyn Simulation,
-    o: &BakeOptions,
-) -> Result<String, String> {
-    let baked = sim.bake(&st.doc, o)?;
-    let edit = timeline::append_edit(&st.doc, &baked, &o.name);
+/// Adds `baked` (made as `o` asked) to the document as the clip `o.name`, one undo step.
+/// Returns the status message, or why nothing changed.
+pub fn add_clip(st: &mut EditorState, baked: &Baked, o: &BakeOptions) -> Result<String, String> {
+    let edit = timeline::append_edit(&st.doc, baked, &o.name);
     let keys = baked.times_s.len();
     let done = format!(
         "baked '{}': {keys} keys from {:.2} s to {:.2} s",

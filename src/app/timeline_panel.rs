@@ -237,13 +237,16 @@ impl EditorApp {
             return;
         }
         let view = self.simulation.as_deref().and_then(|s| s.timeline());
-        tl.bake.fill_from(view, tl.loop_range, &self.state);
+        let recorded = view.map(|v| (v.start_s, v.end_s));
+        tl.bake.fill_from(recorded, tl.loop_range, &self.state);
         if !tl.bake.show(ctx) {
             return;
         }
         let o = tl.bake.options();
         let result = match self.simulation.as_deref_mut() {
-            Some(sim) => super::bake_dialog::bake(&mut self.state, sim, &o),
+            Some(sim) => sim
+                .bake(&self.state.doc, &o)
+                .and_then(|baked| super::bake_dialog::add_clip(&mut self.state, &baked, &o)),
             None => Err("no simulation is connected".into()),
         };
         match result {

@@ -83,3 +83,43 @@ fn the_scrub_hook_draws_the_plots_cursor() {
         "cursor pixels live {live} vs scrubbed {scrubbed}"
     );
 }
+
+/// Pixels of the compared run's colour (a light blue-grey, `plot::OVERLAY`) in the plot strip.
+fn overlay_pixels((w, h, px): (usize, usize, Vec<u8>)) -> usize {
+    let (x0, x1) = (w * 23 / 100, w * 71 / 100);
+    let (y0, y1) = (h * 70 / 100, h * 90 / 100);
+    (y0..y1)
+        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let p = &px[4 * (y * w + x)..4 * (y * w + x) + 3];
+            let near = |c: u8, want: i32| (i32::from(c) - want).abs() <= 14;
+            near(p[0], 190) && near(p[1], 190) && near(p[2], 200) && p[2] > p[0]
+        })
+        .count()
+}
+
+/// The `--branch-at T` hook branches the run with an edit and overlays the first run: the
+/// plots draw the compared run's lines, which a plain run does not.
+#[test]
+fn the_branch_hook_draws_both_runs_in_the_plots() {
+    if crate::common::needs_display() {
+        return;
+    }
+    let common = ["--select", "spine_mid", "--sim-seconds", "3"];
+    let branch = [
+        "--branch-at",
+        "1",
+        "--branch-set",
+        "spine_mid.drive.stiffness=0",
+        "--branch-set",
+        "spine_upper.drive.stiffness=0",
+    ];
+    let args: Vec<&str> = common.iter().chain(&branch).copied().collect();
+    let branched = overlay_pixels(screenshot(None, &args));
+    let plain = overlay_pixels(screenshot(None, &common));
+    assert!(branched > 100, "overlay pixels when branched: {branched}");
+    assert!(
+        plain * 10 < branched,
+        "overlay pixels plain {plain} vs branched {branched}"
+    );
+}
