@@ -128,6 +128,12 @@ impl EditorState {
         }
     }
 
+    /// Counts the document as it is now as autosaved, writing no sidecar: a headless hook's
+    /// scripted edits must never be offered for recovery in a later session.
+    pub fn skip_autosave(&mut self) {
+        self.autosaved = (self.doc_gen(), Instant::now());
+    }
+
     pub fn autosave_now(&mut self) {
         if let Err(e) = autosave::write(&self.doc) {
             self.status = format!("autosave failed: {e}");

@@ -196,6 +196,7 @@ impl EditorApp {
         for s in sets {
             self.apply_typed("--branch-set", s);
         }
+        self.state.skip_autosave();
         if let Some(sim) = self.simulation.as_deref_mut() {
             sim.apply_edit(&self.state.doc);
             self.sim_seen = (self.state.bones_gen, self.state.doc_gen());

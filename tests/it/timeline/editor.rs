@@ -48,6 +48,14 @@ fn simulated(doc: &Document, steps: u64) -> (Simulation, Vec<[f64; 3]>) {
     (sim, t)
 }
 
+/// A copy of the mannequin in `dir`, for a test that edits it (an autosave sidecar then goes
+/// there, never beside the bundled asset).
+pub(super) fn scratch_mannequin(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("mannequin.glb");
+    std::fs::copy(mannequin(), &path).expect("copy the mannequin");
+    path
+}
+
 fn scrub(h: &mut H, t: f64) {
     h.get_by_role_and_label(egui::accesskit::Role::Slider, "Recorded moment")
         .set_value_accesskit(t);
@@ -108,7 +116,8 @@ fn scrubbing_shows_the_recorded_pose_and_the_plot_cursor() {
 
 #[test]
 fn a_branch_is_listed_with_what_changed_and_the_plots_overlay_both_runs() {
-    let mut h = harness(&mannequin());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = harness(&scratch_mannequin(dir.path()));
     h.run_steps(2);
     h.state_mut().fast_forward(2.0);
     h.run_steps(2);
@@ -258,7 +267,8 @@ fn dragging_the_timeline_with_the_pointer_scrubs() {
 /// the branch list, labelled with the edit, and the plots draw both.
 #[test]
 fn the_branch_hook_leaves_two_runs_overlaid() {
-    let mut h = harness(&mannequin());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = harness(&scratch_mannequin(dir.path()));
     h.run_steps(2);
     h.state_mut().fast_forward(3.0);
     let sets = ["spine_mid.drive.stiffness=0".to_string()];

@@ -3,7 +3,6 @@
 //! bake adds a clip that the clip panel lists and the editor's own player plays, and one
 //! undo removes it, the document's bytes as before.
 
-use crate::common::*;
 use crate::editor::harness;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
@@ -46,7 +45,7 @@ fn bake(h: &mut H, name: &str, from_s: f64, to_s: f64) {
 #[test]
 fn baking_from_the_editor_adds_a_clip_that_plays_and_one_undo_removes_it() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut h = harness(&mannequin());
+    let mut h = harness(&super::editor::scratch_mannequin(dir.path()));
     h.run_steps(2);
     h.state_mut().fast_forward(2.0);
     h.run_steps(2);
