@@ -30,9 +30,10 @@ fn characters() -> anyhow::Result<Vec<(&'static str, Document)>> {
     Ok(vec![("mannequin", mannequin), ("dense", dense)])
 }
 
-/// Rounds of [`super::bench::alternate`] per character: on a shared machine one round can
-/// catch a burst of load, so the overhead reported is the median round's.
-const REPEATS: usize = 5;
+/// Calls of [`super::bench::alternate`] per character, each a short one (its six rounds of
+/// tens of milliseconds per side): on a shared machine a call can catch a burst of load, so
+/// the overhead reported is the median call's, beside the quartiles.
+const REPEATS: usize = 25;
 
 /// What one character's measurement gives.
 struct Rates {
@@ -53,9 +54,10 @@ impl Rates {
         o
     }
 
-    fn median_overhead(&self) -> f64 {
+    /// The overhead at quantile `q` of the calls (%).
+    fn overhead_at(&self, q: f64) -> f64 {
         let o = self.overheads();
-        o[o.len() / 2]
+        o[((o.len() - 1) as f64 * q).round() as usize]
     }
 
     /// Mean steps per second over the repeats: (recorded, plain).
@@ -135,13 +137,12 @@ pub fn run(as_json: bool, seconds_per_case: f64) -> anyhow::Result<ExitCode> {
     let budget = Duration::from_secs_f64(seconds_per_case.max(0.2));
     for (label, doc) in &chars {
         let r = rates(doc, budget)?;
-        let ((rec, plain), overhead, all) = (r.mean(), r.median_overhead(), r.overheads());
+        let (rec, plain) = r.mean();
+        let [q1, median, q3] = [0.25, 0.5, 0.75].map(|q| r.overhead_at(q));
         if !as_json {
             println!(
-                "{label:>10} ({} bodies)  recorded {rec:>8.1} steps/s  plain {plain:>8.1} steps/s  overhead {overhead:>5.1}% (median of {REPEATS}; {:.1}% to {:.1}%)",
-                r.bodies,
-                all[0],
-                all[all.len() - 1]
+                "{label:>10} ({} bodies)  recorded {rec:>8.1} steps/s  plain {plain:>8.1} steps/s  overhead {median:>5.1}% (median of {REPEATS}; quartiles {q1:.1}% to {q3:.1}%)",
+                r.bodies
             );
         }
         cases.push(json!({
@@ -149,8 +150,8 @@ pub fn run(as_json: bool, seconds_per_case: f64) -> anyhow::Result<ExitCode> {
             "bodies": r.bodies,
             "recorded_steps_per_sec": round1(rec),
             "plain_steps_per_sec": round1(plain),
-            "overhead_pct": round1(overhead),
-            "overhead_pct_rounds": all.iter().map(|&x| round1(x)).collect::<Vec<_>>(),
+            "overhead_pct": round1(median),
+            "overhead_pct_quartiles": [round1(q1), round1(q3)],
         }));
     }
     let dense = &chars.last().ok_or_else(|| anyhow!("no dense character"))?.1;

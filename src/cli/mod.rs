@@ -166,8 +166,8 @@ pub enum Command {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
-        /// Wall-clock seconds measured per character (split into 5 rounds, each between
-        /// recorded and plain; the median round's overhead is reported).
+        /// Wall-clock seconds measured per character (split into 25 short alternating
+        /// measurements of recorded and plain; the median one's overhead is reported).
         #[arg(long, default_value_t = 10.0)]
         seconds_per_case: f64,
     },
