@@ -167,7 +167,7 @@ pub enum Command {
         #[arg(long)]
         json: bool,
         /// Wall-clock seconds measured per character (split into 25 short alternating
-        /// measurements of recorded and plain; the median one's overhead is reported).
+        /// measurements of recorded and plain; the overhead of the mean rates is reported).
         #[arg(long, default_value_t = 10.0)]
         seconds_per_case: f64,
     },
