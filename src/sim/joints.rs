@@ -208,9 +208,7 @@ impl DriveTarget {
                 let (axis, angle) = d.to_axis_angle();
                 (-axis * (angle / dt_s)).to_array()
             }
-            JointLimits::Hinge { .. } => {
-                [wrap_pi(t.angle[0] - hinge_angle(prev)) / dt_s, 0.0, 0.0]
-            }
+            JointLimits::Hinge { .. } => [wrap_pi(t.angle[0] - hinge_angle(prev)) / dt_s, 0.0, 0.0],
         };
         if !t.velocity.iter().all(|v| v.is_finite()) {
             t.velocity = [0.0; 3];
@@ -453,7 +451,9 @@ pub(crate) fn set_target(
     dt_s: Option<f32>,
 ) -> bool {
     let t = match (rec.target, target, dt_s) {
-        (Some(prev), Some(now), Some(dt)) if dt > 0.0 => DriveTarget::moving(&rec.spec, prev, now, dt),
+        (Some(prev), Some(now), Some(dt)) if dt > 0.0 => {
+            DriveTarget::moving(&rec.spec, prev, now, dt)
+        }
         _ => DriveTarget::held(&rec.spec, target),
     };
     if rec.target == target && rec.motor_gains == gains && rec.target_velocity == t.velocity {
