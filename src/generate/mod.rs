@@ -186,7 +186,7 @@ pub fn generate_with(
     symmetry::even_joints(anatomy, &mut list);
     assign_gains(&rig, anatomy, &mut list, total);
     let masks = assign_groups(anatomy, &mut list);
-    let widened = clips::fit(doc, anatomy, &mut list, &masks, |l| {
+    let fitted = clips::fit(doc, anatomy, &mut list, &masks, |l| {
         build_edit(doc, &rig, anatomy, &plan, l, &masks, opts, total).0
     });
     let (edit, balance) = build_edit(doc, &rig, anatomy, &plan, &list, &masks, opts, total);
@@ -200,7 +200,8 @@ pub fn generate_with(
         balance,
         &diagnostics,
     );
-    report.widened = widened;
+    report.widened = fitted.widened;
+    report.not_widened = fitted.not_widened;
     let list = &list;
     report.kept_apart = (list.iter())
         .flat_map(|b| b.apart.iter().map(move |&o| (b.bone, list[o].bone)))
