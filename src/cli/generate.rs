@@ -176,6 +176,12 @@ pub fn run(file: &Path, a: &GenerateArgs, policy: UriPolicy) -> anyhow::Result<E
                 w.bone, w.from, w.to
             );
         }
+        for n in &r.not_widened {
+            println!(
+                "  limit not widened {}: {} kept, {} wanted by {} ({}: held poses, not a motion)",
+                n.bone, n.kept, n.wanted, n.clip, n.evidence
+            );
+        }
         for [x, y] in &r.kept_apart {
             println!("  kept apart {x} and {y}: a clip drives them into each other");
         }

@@ -53,7 +53,10 @@ impl Model {
     pub fn new(doc: &Document, settings: &SimSettings) -> Self {
         let mut settings = settings.clone();
         if settings.auto_length_unit {
+            // As the simulation does: the inertia floor reads both (a 100x character's floor
+            // with a 70 kg mass unit was 1/10^6 of the simulated one).
             settings.length_unit = length_unit_for(doc);
+            settings.mass_unit = crate::sim::mass_unit_for(doc);
         }
         let bodies: Vec<BodyModel> = doc
             .bone_ids()

@@ -16,6 +16,7 @@ use crate::joint::{decompose, SwingBoundary};
 use serde::Serialize;
 
 mod contacts;
+pub mod poses;
 
 /// Room left past the furthest the clip reaches (degrees).
 pub const MARGIN_DEG: f64 = 2.0;
@@ -29,6 +30,20 @@ pub const OFF_AXIS_DEG: f64 = 30.0;
 /// peak its torque cap covers.
 pub const TYPICAL_QUANTILE: f64 = 0.9;
 pub const PEAK_QUANTILE: f64 = 0.99;
+
+/// A widening a clip asked for and did not get: the clip is a set of held poses
+/// ([`poses::evidence`]) and reaches past what the joint plausibly does
+/// ([`super::limits::plausible`]). Its targets are clamped to the limit while it plays.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct NotWidened {
+    pub bone: String,
+    pub clip: String,
+    /// Why the clip counts as held poses.
+    pub evidence: String,
+    /// The limits the clip asked for, and those kept.
+    pub wanted: String,
+    pub kept: String,
+}
 
 /// A limit widened to a clip's range.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -168,39 +183,74 @@ fn keep_apart(
     }
 }
 
+/// What fitting the joints to the clips changed: the limits widened and the widenings refused.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Fitted {
+    pub widened: Vec<Widened>,
+    pub not_widened: Vec<NotWidened>,
+}
+
 /// Fits the joints of `list` to the document's clips (`edit_of` builds the ragdoll's edit):
-/// widens the limits clips reach past and sizes the drives from the clips' accelerations.
-/// Returns the widened limits (none when the document has no clips).
+/// widens the limits clips reach past and sizes the drives from the clips' accelerations. A
+/// clip of held poses widens only within plausibility and does not size the drives.
+/// Returns the widened limits and the refused widenings (none when the document has no clips).
 pub(super) fn fit(
     doc: &Document,
     a: &Anatomy,
     list: &mut [Body],
     masks: &[String],
     edit_of: impl Fn(&[Body]) -> Edit,
-) -> Vec<Widened> {
+) -> Fitted {
     let clips = match doc.load_animations() {
         Ok(anims) if !anims.clips.is_empty() => anims.clips,
-        _ => return Vec::new(),
+        _ => return Fitted::default(),
     };
     let mut ragdoll = doc.clone();
     if ragdoll.apply(&edit_of(list)).is_err() {
-        return Vec::new();
+        return Fitted::default();
     }
     let follower = Follower::new(&ragdoll);
     let before: Vec<Option<JointPlan>> = list.iter().map(|b| b.joint).collect();
     let mut reached: Vec<Vec<String>> = vec![Vec::new(); list.len()];
     let mut accel = vec![drives::ClipDemand::default(); list.len()];
+    let mut not_widened = Vec::new();
     for clip in &clips {
-        for jd in demand(&follower, clip) {
+        let demands = demand(&follower, clip);
+        let pose_set = poses::evidence(&clip.name, &demands);
+        for jd in demands {
             let Some(k) = list.iter().position(|b| b.bone == jd.bone.index()) else {
                 continue;
             };
             if let Some(j) = list[k].joint {
-                let w = widen(&j, &jd.rotations);
+                let wanted = widen(&j, &jd.rotations);
+                let cap = super::limits::plausible(a.kind, a.role[list[k].bone]);
+                let w = match (&pose_set, cap) {
+                    (Some(why), Some(cap)) => {
+                        let kept = super::limits::within(&j, &wanted, cap);
+                        if kept != wanted {
+                            not_widened.push(NotWidened {
+                                bone: doc
+                                    .bones
+                                    .get(list[k].bone)
+                                    .map_or_else(String::new, |b| b.name.clone()),
+                                clip: clip.name.clone(),
+                                evidence: why.clone(),
+                                wanted: describe(&wanted),
+                                kept: describe(&kept),
+                            });
+                        }
+                        kept
+                    }
+                    _ => wanted,
+                };
                 if w != j {
                     reached[k].push(clip.name.clone());
                     list[k].joint = Some(w);
                 }
+            }
+            if pose_set.is_some() {
+                // Jumps between held poses are no motion for a drive to track.
+                continue;
             }
             let d = &mut accel[k];
             let q = |v: &[f64], p: f64, was: f64| was.max(quantile(v, p));
@@ -218,7 +268,7 @@ pub(super) fn fit(
     super::symmetry::even_gains(a, list);
     super::symmetry::even_widened(a, list);
     keep_apart(doc, &clips, list, masks, a.height, &edit_of);
-    (0..list.len())
+    let widened = (0..list.len())
         .filter(|&k| list[k].joint != before[k])
         .filter_map(|k| {
             Some(Widened {
@@ -229,7 +279,11 @@ pub(super) fn fit(
                 to: describe(&list[k].joint?),
             })
         })
-        .collect()
+        .collect();
+    Fitted {
+        widened,
+        not_widened,
+    }
 }
 
 #[cfg(test)]

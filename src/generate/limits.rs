@@ -181,3 +181,86 @@ fn animal_joint(j: &JointInput, fwd: DVec3) -> JointPlan {
         _ => ball([30.0; 4], 15.0, fwd),
     }
 }
+
+/// The furthest a humanoid joint of a role plausibly reaches from the rest pose (degrees):
+/// each swing extent, each side of the twist, and a hinge's bend either way. Generous (the
+/// extremes of human range of motion, with room for a rest pose away from anatomical
+/// neutral); a clip that is a set of held poses, not a motion ([`super::clips`]), widens a
+/// limit no further than this.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plausible {
+    pub swing_deg: f64,
+    pub twist_deg: f64,
+    pub hinge_deg: f64,
+}
+
+/// The plausible reach of a joint of `role` on a character of `kind`; None where no table
+/// says (creatures, tails, unknown chains): those are not capped.
+pub fn plausible(kind: CharacterKind, role: Role) -> Option<Plausible> {
+    if kind != CharacterKind::Humanoid {
+        return None;
+    }
+    let (swing_deg, twist_deg, hinge_deg) = match role {
+        Role::Spine | Role::Chest => (45.0, 45.0, 45.0),
+        Role::Neck => (60.0, 70.0, 60.0),
+        Role::Head => (60.0, 80.0, 60.0),
+        Role::Clavicle => (45.0, 30.0, 45.0),
+        Role::UpperArm => (175.0, 120.0, 175.0),
+        Role::Forearm | Role::Shin => (30.0, 90.0, 160.0),
+        Role::Hand => (90.0, 90.0, 90.0),
+        Role::Thigh => (130.0, 60.0, 130.0),
+        Role::Foot => (90.0, 45.0, 60.0),
+        Role::Toe => (90.0, 20.0, 90.0),
+        Role::Finger => (110.0, 30.0, 110.0),
+        _ => return None,
+    };
+    Some(Plausible {
+        swing_deg,
+        twist_deg,
+        hinge_deg,
+    })
+}
+
+/// `widened` (a widening of `current`) kept within `cap`: no extent grows past the larger of
+/// the cap and what `current` already allows.
+pub fn within(current: &JointPlan, widened: &JointPlan, cap: Plausible) -> JointPlan {
+    let limit = |was: f64, want: f64, cap: f64| want.min(was.max(cap));
+    match (*current, *widened) {
+        (
+            JointPlan::Ball {
+                swing_deg: s0,
+                twist_deg: t0,
+                ..
+            },
+            JointPlan::Ball {
+                swing_deg: s1,
+                twist_deg: t1,
+                swing_y,
+            },
+        ) => JointPlan::Ball {
+            swing_deg: std::array::from_fn(|k| limit(s0[k], s1[k], cap.swing_deg)),
+            twist_deg: [
+                -limit(-t0[0], -t1[0], cap.twist_deg),
+                limit(t0[1], t1[1], cap.twist_deg),
+            ],
+            swing_y,
+        },
+        (
+            JointPlan::Hinge {
+                min_deg: lo0,
+                max_deg: hi0,
+                ..
+            },
+            JointPlan::Hinge {
+                axis,
+                min_deg: lo1,
+                max_deg: hi1,
+            },
+        ) => JointPlan::Hinge {
+            axis,
+            min_deg: -limit(-lo0, -lo1, cap.hinge_deg),
+            max_deg: limit(hi0, hi1, cap.hinge_deg),
+        },
+        _ => *widened,
+    }
+}

@@ -186,7 +186,7 @@ pub fn generate_with(
     symmetry::even_joints(anatomy, &mut list);
     assign_gains(&rig, anatomy, &mut list, total);
     let masks = assign_groups(anatomy, &mut list);
-    let widened = clips::fit(doc, anatomy, &mut list, &masks, |l| {
+    let fitted = clips::fit(doc, anatomy, &mut list, &masks, |l| {
         build_edit(doc, &rig, anatomy, &plan, l, &masks, opts, total).0
     });
     let (edit, balance) = build_edit(doc, &rig, anatomy, &plan, &list, &masks, opts, total);
@@ -200,7 +200,8 @@ pub fn generate_with(
         balance,
         &diagnostics,
     );
-    report.widened = widened;
+    report.widened = fitted.widened;
+    report.not_widened = fitted.not_widened;
     let list = &list;
     report.kept_apart = (list.iter())
         .flat_map(|b| b.apart.iter().map(move |&o| (b.bone, list[o].bone)))
@@ -387,6 +388,19 @@ fn assign_joints(a: &Anatomy, list: &mut [Body], hinge_wrists_ankles: bool) {
     }
 }
 
+/// How many legs the character stands on.
+fn legs(a: &Anatomy) -> usize {
+    a.limbs
+        .iter()
+        .filter(|l| {
+            matches!(
+                l.kind,
+                LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg
+            )
+        })
+        .count()
+}
+
 /// Subtree masses and centres; stance joints (legs) hold the body above them.
 fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
     let n = list.len();
@@ -406,17 +420,7 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
         .map(|b| b.shape.fit.center * b.mass_kg)
         .sum::<DVec3>()
         / total.max(1e-12);
-    let legs = a
-        .limbs
-        .iter()
-        .filter(|l| {
-            matches!(
-                l.kind,
-                LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg
-            )
-        })
-        .count()
-        .max(1);
+    let legs = legs(a).max(1);
     let size = a.height / mass::REFERENCE_HEIGHT_M;
     let floor = drives::SIM_INERTIA_FLOOR_KG_M2 * size.powi(5);
     for k in 0..n {
@@ -556,7 +560,7 @@ fn build_edit(
     let balance = balance::balance_bones(doc, rig, a, list);
     let existing = doc.has_balance_settings();
     if !(opts.keep_existing && existing) {
-        let g = drives::balance_gains(total, a.height);
+        let g = drives::balance_gains(total, a.height, legs(a));
         // Without legs (a snake, a fish) there is nothing to stand on: balance is off and no
         // bones are named, so the simulation reports falls and tilt as not measured rather
         // than judging a writhing body by a humanoid's pelvis.

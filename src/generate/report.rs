@@ -62,6 +62,9 @@ pub struct Report {
     /// Limits widened to the range the character's own clips reach.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub widened: Vec<super::clips::Widened>,
+    /// Widenings refused: a clip of held poses reached past what a joint plausibly does.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_widened: Vec<super::clips::NotWidened>,
     /// Body pairs kept apart (`collision_pairs` false): a clip drives them into each other.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub kept_apart: Vec<[String; 2]>,
@@ -148,6 +151,7 @@ pub(super) fn build(
         balance,
         bones,
         widened: Vec::new(),
+        not_widened: Vec::new(),
         kept_apart: Vec::new(),
         diagnostics: diags.iter().map(|d| d.to_string()).collect(),
     }

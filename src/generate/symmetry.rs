@@ -42,6 +42,11 @@ fn pairs(a: &Anatomy, list: &[Body]) -> Vec<(usize, usize)> {
     out
 }
 
+/// Evening a twin's shape may cost it at most this much coverage of its own skin: a twin whose
+/// skin is not the mirror of the other's (a prop in one hand: the Rigify lumberjack's axe
+/// doubled its right hand's skin, and the mean shape covered 0.60 of it) keeps its own fit.
+pub const EVEN_COVERAGE_LOSS: f64 = 0.1;
+
 pub(super) fn even_shapes(a: &Anatomy, samples: &Samples, plan: &Plan, list: &mut [Body]) {
     let inflate = 0.02 * a.height;
     for (l, r) in pairs(a, list) {
@@ -56,12 +61,23 @@ pub(super) fn even_shapes(a: &Anatomy, samples: &Samples, plan: &Plan, list: &mu
             continue;
         }
         let mean: Vec<f64> = sl.iter().zip(&sr).map(|(x, y)| (x + y) / 2.0).collect();
-        for k in [l, r] {
-            let fit = &mut list[k].shape.fit;
+        let evened = [l, r].map(|k| {
+            let mut fit = list[k].shape.fit;
             fit.shape = with_sizes(fit.shape, &mean);
             let pts = body_points(plan, samples, list[k].bone);
-            let c = coverage(&pts, &list[k].shape.fit, inflate);
-            list[k].shape.fit.coverage = c;
+            let own = coverage(&pts, &list[k].shape.fit, inflate);
+            fit.coverage = coverage(&pts, &fit, inflate);
+            let lost = match (own, fit.coverage) {
+                (Some(o), Some(e)) => o - e > EVEN_COVERAGE_LOSS,
+                _ => false,
+            };
+            (fit, lost)
+        });
+        if evened.iter().any(|e| e.1) {
+            continue;
+        }
+        for (k, (fit, _)) in [l, r].into_iter().zip(evened) {
+            list[k].shape.fit = fit;
         }
     }
 }

@@ -84,10 +84,7 @@ pub(crate) fn sample(
     let drives_n_m = joints
         .iter()
         .filter(|j| j.motor_gains.is_some())
-        .map(|j| {
-            let h = j.drive_joint.unwrap_or(j.main);
-            motor_torque(world.impulse_joints.get(h), 3..6, dt_sub)
-        })
+        .map(|j| motor_torque(world.impulse_joints.get(j.motor_handle()), 3..6, dt_sub))
         .sum();
     EffortSample {
         assist_n_m: assist_torque(world, rig, dt_sub),

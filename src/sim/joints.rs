@@ -10,7 +10,15 @@
 //!   cone's axis. Those frames never change, so Rapier holds them natively, with no per-step
 //!   work. A second, flipped joint (body1 = child) carries the twist range again (its row's
 //!   jacobian is the child's own axis; with only the parent's, twist gave way by up to 80
-//!   degrees under sustained twisting at large swing) and the drive motors.
+//!   degrees under sustained twisting at large swing). A third, flipped joint with no locked
+//!   axes carries the drive: its parent frame is turned by the drive target, so the motors
+//!   measure the error rotation (current to target), never the target itself.
+//!   Rapier's angular motors act per axis on `2 asin(q_i)` of the relative rotation with the
+//!   frame's axes as jacobians; that linearisation holds near the identity only. Aimed at a
+//!   large target directly (a run's 140° upper-arm twist), the swing axes' rows drove the
+//!   other component (at 140° of twist, a push about Y moves q_z 2.8 times as much as q_y),
+//!   and the drive lagged by tens of degrees. Around the target, the error is small and the
+//!   three rows are the three independent axes of the error.
 //! - `hinge`: linear axes and AngY, AngZ locked; AngX limited to [min, max]; the drive is a
 //!   motor on AngX.
 
@@ -48,16 +56,16 @@ pub(crate) struct JointRec {
     pub name: String,
     /// Parent->child joint (linear lock, twist, a circular cone; the whole hinge otherwise).
     pub main: ImpulseJointHandle,
-    /// Ball socket only: the flipped twist-limit + drive joint.
+    /// Ball socket only: the flipped twist-limit joint.
     pub drive_joint: Option<ImpulseJointHandle>,
+    /// Ball socket only: the flipped motor joint, its parent frame turned by the target.
+    pub motor_joint: Option<ImpulseJointHandle>,
     /// Ball socket with an asymmetric swing: one cone-only joint per boundary cone.
     pub cones: Vec<ImpulseJointHandle>,
     /// (stiffness, damping, max torque) currently on the motors; None when drives are off.
     pub motor_gains: Option<(f32, f32, f32)>,
     /// The drive target (parent joint frame to child joint frame); None: the rest pose.
     pub target: Option<Quat>,
-    /// The motor angles that target asks for, per drive axis (to difference into velocities).
-    pub target_angles: Option<[f32; 3]>,
     /// The motor velocities last set (rad/s per drive axis).
     pub target_velocity: [f32; 3],
 }
@@ -67,7 +75,14 @@ impl JointRec {
     pub fn handles(&self) -> impl Iterator<Item = ImpulseJointHandle> + '_ {
         std::iter::once(self.main)
             .chain(self.drive_joint)
+            .chain(self.motor_joint)
             .chain(self.cones.iter().copied())
+    }
+
+    /// The Rapier joint that carries the drive's motors (AngX, AngY, AngZ on a ball socket;
+    /// AngX on a hinge).
+    pub fn motor_handle(&self) -> ImpulseJointHandle {
+        self.motor_joint.unwrap_or(self.main)
     }
 }
 
@@ -145,25 +160,68 @@ pub(crate) fn motor_gains(
     drives_on.then_some(gains)
 }
 
-/// Per-axis motor targets that Rapier's angular motors settle exactly on the rotation `q` of
-/// the joint's own frames: they measure `2 asin(q_i)` on each axis.
-fn axis_targets(q: Quat) -> [f32; 3] {
+/// The hinge angle Rapier's AngX motor settles on for the rotation `q` of the joint's own
+/// frames: it measures `2 asin(q_x)`.
+fn hinge_angle(q: Quat) -> f32 {
     let q = if q.w < 0.0 { -q } else { q };
-    [q.x, q.y, q.z].map(|c| 2.0 * c.clamp(-1.0, 1.0).asin())
+    2.0 * q.x.clamp(-1.0, 1.0).asin()
 }
 
-/// Motor targets per drive axis: angle and angular velocity (rad, rad/s).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-struct AxisTargets {
+/// What the drive's motors are set to: the target rotation (parent joint frame to child
+/// joint frame) and, per drive axis, the motor angle and angular velocity (rad, rad/s).
+/// On a ball socket the motor joint's frame carries `rotation` and the angles are zero; on a
+/// hinge the angle is the target's hinge angle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct DriveTarget {
+    rotation: Quat,
     angle: [f32; 3],
     velocity: [f32; 3],
+}
+
+impl DriveTarget {
+    /// Holding `target` (None: the rest pose) still.
+    fn held(spec: &JointSpec, target: Option<Quat>) -> Self {
+        let rotation = target.unwrap_or(Quat::IDENTITY);
+        let angle = match spec.limits {
+            JointLimits::Ball { .. } => [0.0; 3],
+            JointLimits::Hinge { .. } => [hinge_angle(rotation), 0.0, 0.0],
+        };
+        Self {
+            rotation,
+            angle,
+            velocity: [0.0; 3],
+        }
+    }
+
+    /// Moving from `prev` to `target` over `dt_s`: the motors also follow the target's angular
+    /// velocity, so a moving target is tracked without the lag that damping toward zero
+    /// velocity would cause.
+    fn moving(spec: &JointSpec, prev: Quat, target: Quat, dt_s: f32) -> Self {
+        let mut t = Self::held(spec, Some(target));
+        t.velocity = match spec.limits {
+            // The motor joint measures the parent frame (turned by the target) from the
+            // child's: while the child follows, that rotation moves at minus the target's own
+            // angular velocity, in the child joint frame's axes.
+            JointLimits::Ball { .. } => {
+                let d = prev.inverse() * target;
+                let d = if d.w < 0.0 { -d } else { d };
+                let (axis, angle) = d.to_axis_angle();
+                (-axis * (angle / dt_s)).to_array()
+            }
+            JointLimits::Hinge { .. } => [wrap_pi(t.angle[0] - hinge_angle(prev)) / dt_s, 0.0, 0.0],
+        };
+        if !t.velocity.iter().all(|v| v.is_finite()) {
+            t.velocity = [0.0; 3];
+        }
+        t
+    }
 }
 
 fn set_motors(
     j: &mut GenericJoint,
     axes: &[JointAxis],
     gains: Option<(f32, f32, f32)>,
-    t: AxisTargets,
+    t: &DriveTarget,
 ) {
     for (k, &ax) in axes.iter().enumerate() {
         match gains {
@@ -177,15 +235,6 @@ fn set_motors(
     }
 }
 
-/// The motor angles of a target on the joint that carries the motors (the flipped joint of
-/// a ball socket measures the inverse rotation).
-fn drive_angles(spec: &JointSpec, target: Quat) -> [f32; 3] {
-    match spec.limits {
-        JointLimits::Ball { .. } => axis_targets(target.inverse()),
-        JointLimits::Hinge { .. } => axis_targets(target),
-    }
-}
-
 const BALL_DRIVE_AXES: [JointAxis; 3] = [JointAxis::AngX, JointAxis::AngY, JointAxis::AngZ];
 const HINGE_DRIVE_AXES: [JointAxis; 1] = [JointAxis::AngX];
 
@@ -193,7 +242,23 @@ const HINGE_DRIVE_AXES: [JointAxis; 1] = [JointAxis::AngX];
 struct Built {
     main: GenericJoint,
     drive: Option<GenericJoint>,
+    motor: Option<GenericJoint>,
     cones: Vec<GenericJoint>,
+}
+
+/// A ball socket's motor joint (body1 = child, body2 = parent): the child's joint frame
+/// against the parent's turned by the target, so the motors settle where the relative
+/// rotation equals the target, with all three angles at zero.
+fn motor_joint(spec: &JointSpec, gains: Option<(f32, f32, f32)>, t: &DriveTarget) -> GenericJoint {
+    let f1 = spec.parent_from_frame;
+    let aimed = Pose::from_parts(f1.translation, (f1.rotation * t.rotation).normalize());
+    let mut j = GenericJointBuilder::new(JointAxesMask::empty())
+        .local_frame1(spec.child_from_frame)
+        .local_frame2(aimed)
+        .contacts_enabled(spec.contacts)
+        .build();
+    set_motors(&mut j, &BALL_DRIVE_AXES, gains, t);
+    j
 }
 
 /// A cone-only joint: the child's X within `half_angle` of the parent frame's X turned onto `axis`.
@@ -217,7 +282,7 @@ fn cone_joint(
         .build()
 }
 
-fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, targets: AxisTargets) -> Built {
+fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, target: &DriveTarget) -> Built {
     let (f1, f2) = (spec.parent_from_frame, spec.child_from_frame);
     match &spec.limits {
         JointLimits::Ball {
@@ -256,16 +321,16 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, targets: AxisTargets)
                 }
             }
             // The flipped joint measures the inverse rotation: its twist is the negated one.
-            let mut drive = GenericJointBuilder::new(JointAxesMask::empty())
+            let drive = GenericJointBuilder::new(JointAxesMask::empty())
                 .local_frame1(f2)
                 .local_frame2(f1)
                 .limits(JointAxis::AngX, [-tmax, -tmin])
                 .contacts_enabled(spec.contacts)
                 .build();
-            set_motors(&mut drive, &BALL_DRIVE_AXES, gains, targets);
             Built {
                 main: main.build(),
                 drive: Some(drive),
+                motor: Some(motor_joint(spec, gains, target)),
                 cones: extra,
             }
         }
@@ -278,10 +343,11 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, targets: AxisTargets)
             .local_frame2(f2)
             .contacts_enabled(spec.contacts)
             .build();
-            set_motors(&mut main, &HINGE_DRIVE_AXES, gains, targets);
+            set_motors(&mut main, &HINGE_DRIVE_AXES, gains, target);
             Built {
                 main,
                 drive: None,
+                motor: None,
                 cones: Vec::new(),
             }
         }
@@ -296,10 +362,11 @@ pub(crate) fn insert(
     name: String,
     gains: Option<(f32, f32, f32)>,
 ) -> JointRec {
-    let built = build(&spec, gains, AxisTargets::default());
+    let built = build(&spec, gains, &DriveTarget::held(&spec, None));
     let (b1, b2) = (bodies[spec.parent].body, bodies[spec.child].body);
     let main = world.insert_impulse_joint(b1, b2, built.main);
     let drive_joint = built.drive.map(|d| world.insert_impulse_joint(b2, b1, d));
+    let motor_joint = built.motor.map(|d| world.insert_impulse_joint(b2, b1, d));
     let cones = built
         .cones
         .into_iter()
@@ -310,10 +377,10 @@ pub(crate) fn insert(
         name,
         main,
         drive_joint,
+        motor_joint,
         cones,
         motor_gains: gains,
         target: None,
-        target_angles: None,
         target_velocity: [0.0; 3],
     }
 }
@@ -338,11 +405,7 @@ pub(crate) fn update(
     if rec.spec == spec && rec.motor_gains == gains {
         return false;
     }
-    let held = AxisTargets {
-        angle: rec.target.map_or([0.0; 3], |t| drive_angles(&spec, t)),
-        velocity: [0.0; 3],
-    };
-    let built = build(&spec, gains, held);
+    let built = build(&spec, gains, &DriveTarget::held(&spec, rec.target));
     let same_shape = std::mem::discriminant(&rec.spec.limits)
         == std::mem::discriminant(&spec.limits)
         && rec.spec.parent == spec.parent
@@ -366,6 +429,9 @@ pub(crate) fn update(
     if let (Some(h), Some(d)) = (rec.drive_joint, built.drive) {
         set(h, d);
     }
+    if let (Some(h), Some(d)) = (rec.motor_joint, built.motor) {
+        set(h, d);
+    }
     for (&h, c) in rec.cones.iter().zip(built.cones) {
         set(h, c);
     }
@@ -376,8 +442,7 @@ pub(crate) fn update(
 
 /// Points the joint's drive at `target` (None: the rest pose), touching only the joint that
 /// carries its motors. With `dt_s`, the motors also follow the target's angular velocity
-/// (the change since the last target over `dt_s`), so a moving target is tracked without the
-/// lag that damping toward zero velocity would cause. Returns true when anything changed.
+/// (the change since the last target over `dt_s`). Returns true when anything changed.
 pub(crate) fn set_target(
     world: &mut PhysicsWorld,
     rec: &mut JointRec,
@@ -385,28 +450,29 @@ pub(crate) fn set_target(
     gains: Option<(f32, f32, f32)>,
     dt_s: Option<f32>,
 ) -> bool {
-    let angle = target.map_or([0.0; 3], |t| drive_angles(&rec.spec, t));
-    let velocity = match (rec.target_angles, dt_s) {
-        (Some(prev), Some(dt)) if target.is_some() && dt > 0.0 => {
-            std::array::from_fn(|k| wrap_pi(angle[k] - prev[k]) / dt)
+    let t = match (rec.target, target, dt_s) {
+        (Some(prev), Some(now), Some(dt)) if dt > 0.0 => {
+            DriveTarget::moving(&rec.spec, prev, now, dt)
         }
-        _ => [0.0; 3],
+        _ => DriveTarget::held(&rec.spec, target),
     };
-    if rec.target == target && rec.motor_gains == gains && rec.target_velocity == velocity {
+    if rec.target == target && rec.motor_gains == gains && rec.target_velocity == t.velocity {
         return false;
     }
-    let built = build(&rec.spec, gains, AxisTargets { angle, velocity });
-    let (handle, data) = match (rec.drive_joint, built.drive) {
-        (Some(h), Some(d)) => (h, d),
-        _ => (rec.main, built.main),
-    };
+    let handle = rec.motor_handle();
     if let Some(j) = world.impulse_joints.get_mut(handle, true) {
-        j.data.motors = data.motors;
-        j.data.motor_axes = data.motor_axes;
+        match rec.motor_joint {
+            Some(_) => {
+                let m = motor_joint(&rec.spec, gains, &t);
+                j.data.local_frame2 = m.local_frame2;
+                j.data.motors = m.motors;
+                j.data.motor_axes = m.motor_axes;
+            }
+            None => set_motors(&mut j.data, &HINGE_DRIVE_AXES, gains, &t),
+        }
     }
     rec.target = target;
-    rec.target_angles = target.map(|_| angle);
-    rec.target_velocity = velocity;
+    rec.target_velocity = t.velocity;
     rec.motor_gains = gains;
     true
 }

@@ -200,3 +200,45 @@ fn real_characters_from_0_2_m_to_15_m_stand_and_collapse() {
         );
     }
 }
+
+/// The zoo's creatures at 0.01 and 100 times their size, generated: each stands 10 s (tilt
+/// <= 10 degrees, no guard pause, not fallen) and the doctor finds no error. Before: the
+/// 3.5 cm dragon sank through its landing on contacts as stiff as at 1.75 m and fell (tilt
+/// 39°), the 2 cm spider leaned 35° shaken by the ankle torque on its eight light feet, the
+/// 221 m rat leaned 16°, and the doctor judged the 198 m spider's feet drives 17 times too
+/// stiff against an inertia floor a million times below the simulated one.
+#[test]
+fn creatures_at_a_hundredth_and_a_hundred_times_stand_without_doctor_errors() {
+    use ragdoll_tuner::doctor;
+    use ragdoll_tuner::document::Severity;
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("zoo/q_dragon_meshopt.glb", 0.01),
+        ("zoo/q_spider.glb", 0.01),
+        ("zoo/q_spider.glb", 100.0),
+        ("zoo/q_rat.glb", 100.0),
+    ];
+    let mut failures = Vec::new();
+    for (file, k) in cases {
+        let src = wrapped(&shared_asset(file), k, dir.path());
+        let out = dir.path().join(format!("g-{k}.glb"));
+        let (code, _, err) = super::generate(&src, &out, &[]);
+        assert_eq!(code, Some(0), "{file} x{k}: {err}");
+        let doc = Document::open(&out).unwrap();
+        let errors: Vec<String> = doctor::examine(&doc)
+            .into_iter()
+            .filter(|f| f.severity == Severity::Error)
+            .map(|f| f.message)
+            .collect();
+        let stand = run(&doc, Scenario::default());
+        eprintln!("{file} x{k}: stand {stand:?}, doctor errors {errors:?}");
+        if !errors.is_empty()
+            || stand.paused.is_some()
+            || stand.fell_at_s.is_some()
+            || stand.max_tilt_deg > 10.0
+        {
+            failures.push(format!("{file} x{k}: {stand:?} {errors:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
