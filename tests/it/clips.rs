@@ -95,7 +95,9 @@ fn file_name(p: &std::path::Path) -> String {
 const MEASURED: [(&str, f32, f32); 11] = [
     ("godot_robot.glb", 0.60, 1.84),
     ("kaykit_mannequin.glb", 0.90, 6.55),
-    ("mannequiny_gdquest.glb", 2.01, 28.33),
+    // 2.01 at 8 solver substeps; 2.55 at 16 (its worst joint 27.99, the others within 0.05°
+    // or better: the dragon's worst 1.58 -> 1.00).
+    ("mannequiny_gdquest.glb", 2.55, 28.33),
     ("q_dragon_meshopt.glb", 0.09, 1.58),
     ("q_horse.glb", 0.11, 1.88),
     ("q_rat.glb", 0.24, 1.34),
