@@ -354,16 +354,19 @@ fn every_generated_zoo_character_has_no_doctor_error_and_settles() {
         }
     }
     // Measured (speed = a body origin's travel over a step, see `Run`), with the generator's
-    // angular damping (4/s at 1.75 m, scaled with size) and 16 solver substeps: 7 of 13 are
-    // still faster than 1% of their height per second just after 5 s, all ending their
-    // collapse or roll: the spider (collapses at 4.1 s), the horse (rolls onto its side until
-    // 5 s), godot_robot (its sphere head and round vent roll on: nothing resists rolling but
-    // angular damping), the rat's legs, the snake's tail, mannequiny's calves and rpm's leg
-    // (1.0-1.4%). None moves faster than 1% in its last second. With 8 substeps 4 still did
-    // (kaykit's arm toppling, mannequiny's calves, the dragon's legs and the rat's legs
-    // creeping on at a steady 1-12%: the solver giving way under a sustained load). These
-    // runs are chaotic: over the generator's damping set to 2, 4, 6 and 8/s for every body,
-    // 8 substeps left 3-6 characters moving in the last second, 16 substeps 0-4.
+    // angular damping (4/s at 1.75 m, scaled with size; spheres also get a tenth of it as
+    // linear damping), Winter's head and neck split 0.053 / 0.028, and 16 solver substeps:
+    // 6 of 13 are still faster than 1% of their height per second after 5 s, ending their
+    // collapse or a roll: the spider (26% at 5.1 s; it collapses at 4.1 s), the horse (9.3%,
+    // rolling onto its side until 5 s), the lumberjack's hand (5.6% at 5.1 s), godot_robot's
+    // capsule head and round vent (4.7% at 6.0 s: nothing resists rolling but damping), the
+    // rat's legs (1.4%) and the snake's tail (1.1%). In the last second only godot_robot moves
+    // (1.34%, its leg). With the split 0.069 / 0.012 (a head 3.4 times its neck, a doctor
+    // warning on every generated humanoid with a neck) and no linear damping: 7 and 0. With 8
+    // substeps 10 and 4 (kaykit's arm toppling, mannequiny's calves, the dragon's legs and the
+    // rat's legs creeping on at a steady 1-12%: the solver giving way under a sustained
+    // load). These runs are chaotic: over every body's damping set to 2, 4, 6 and 8/s, 8
+    // substeps left 3-6 characters moving in the last second, 16 substeps 0-4.
     println!(
         "unsettled after 5 s: {unsettled:#?}\nstill moving in the last second: {moving_at_end:?}"
     );
