@@ -99,18 +99,19 @@ def row(path, out):
         clip_txt = "no clip"
     fell = passive.get("fell_at_s")
     cov = rep["coverage"]
-    tilt = stand.get("max_torso_tilt_deg")
-    if tilt is None:
-        stand_txt = "falls and tilt not measured (no legs)"
+    if stand.get("max_torso_tilt_deg") is None and stand.get("fell") is None:
+        stand_txt = "no legs: falls and tilt not measured (null), " + (
+            "paused" if stand.get("paused") else "no guard pause in 10 s")
     else:
         stand_txt = ("fell at %.2f s" % stand["fell_at_s"]) if stand.get("fell") else "stands"
-        stand_txt += ", tilt %.1f°" % tilt
-    if stand.get("paused"):
-        stand_txt += ", paused"
+        stand_txt += ", tilt %.1f°" % stand.get("max_torso_tilt_deg", float("nan"))
+        if stand.get("paused"):
+            stand_txt += ", paused"
     kind_ok, roles_ok = anatomy_check(path, rep)
     return (
         f"| {os.path.basename(path)} | {rep['character_type']} | {kind_ok} | {roles_ok} | {h:.3g} | {gen_ms:.0f} ms | {stand_txt} | "
-        + (f"{fell:.2f} s" if fell is not None else ("not measured" if tilt is None else "does not fall in 10 s"))
+        + (f"{fell:.2f} s" if fell is not None else
+           "not measured (no legs)" if passive.get("fell") is None else "does not fall in 10 s")
         + f" (budget {budget:.2f} s) | {viol} | {clip_txt} | "
         + f"{cov['median']} / {cov['min_limb']} | {len(rep.get('widened', []))} |"
     )

@@ -84,6 +84,12 @@ pub fn angular_damping(height: f64) -> f64 {
     round(crate::doctor::STABLE_ANGULAR_DAMPING / unit.sqrt())
 }
 
+/// A sphere's linear damping as a share of its angular damping. Angular damping reaches only a
+/// body's spin (I * w); a sphere rolling on the ground carries m * r^2 more about its contact
+/// (2.5 times its spin's inertia), which only linear damping reaches: heads rolled on after
+/// a passive collapse with angular damping alone.
+pub const ROLLING_LINEAR_SHARE: f64 = 0.1;
+
 /// The typed physics of a body, in its bone's own coordinates, rounded.
 pub fn typed(b: &BodyOut) -> BonePhysics {
     let s = b.bone.scale;
@@ -128,6 +134,8 @@ pub fn typed(b: &BodyOut) -> BonePhysics {
         collision_mask: b.mask.to_string(),
         material: BodyMaterial {
             angular_damping: Some(b.angular_damping),
+            linear_damping: matches!(b.fit.shape, Shape::Sphere { .. })
+                .then_some(round(b.angular_damping * ROLLING_LINEAR_SHARE)),
             ..BodyMaterial::default()
         },
         collision_pairs: b

@@ -16,15 +16,18 @@ pub fn total_from_height(height: f64) -> f64 {
 }
 
 /// Winter's share of total body mass for one segment of this role (one side), if tabled.
-/// Head and neck share 0.081; the trunk's 0.497 is thorax 0.216, abdomen 0.139, pelvis 0.142.
+/// Head and neck share 0.081, split 0.053 / 0.028 so that the head hangs on a neck at least
+/// half its mass (the doctor's heavy-child rule: a 5 kg head on a 1.5 kg neck, the split
+/// 0.069 / 0.012, cannot hold its joint); the trunk's 0.497 is thorax 0.216, abdomen 0.139,
+/// pelvis 0.142.
 pub fn winter_fraction(role: Role, has_neck: bool) -> Option<f64> {
     Some(match role {
         Role::Pelvis => 0.142,
         Role::Spine => 0.139,
         Role::Chest => 0.216 - 0.016,
         Role::Clavicle => 0.008,
-        Role::Neck => 0.012,
-        Role::Head if has_neck => 0.069,
+        Role::Neck => 0.028,
+        Role::Head if has_neck => 0.053,
         Role::Head => 0.081,
         Role::UpperArm => 0.028,
         Role::Forearm => 0.016,

@@ -7,8 +7,8 @@ pub mod spec;
 use crate::document::container::write_glb;
 use crate::document::fields::Key;
 use crate::document::{
-    write, BalanceSettings, BonePhysics, Collider, ColliderOffset, ColliderShape, Constraint,
-    ConstraintKind, Drive, SwingExtentsDeg, TwistRangeDeg,
+    write, BalanceSettings, BodyMaterial, BonePhysics, Collider, ColliderOffset, ColliderShape,
+    Constraint, ConstraintKind, Drive, SwingExtentsDeg, TwistRangeDeg,
 };
 use crate::shapes as mesh;
 use glam::{Quat, Vec3};
@@ -123,6 +123,10 @@ fn physics(b: &BoneSpec) -> BonePhysics {
         }),
         collision_group: b.group.to_string(),
         collision_mask: b.mask.to_string(),
+        material: BodyMaterial {
+            angular_damping: Some(crate::generate::emit::angular_damping(spec::height_m())),
+            ..BodyMaterial::default()
+        },
         ..BonePhysics::default()
     }
 }

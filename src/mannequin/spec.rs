@@ -301,7 +301,7 @@ pub fn bones() -> Vec<BoneSpec> {
                 radius: 0.05,
                 half_height: 0.02,
             },
-            1.5,
+            2.2,
             Joint::Ball {
                 swing: 30.0,
                 twist: 30.0,
@@ -315,7 +315,7 @@ pub fn bones() -> Vec<BoneSpec> {
                 Some("neck"),
                 1.58,
                 Shape::Sphere { radius: 0.11 },
-                5.0,
+                4.3,
                 Joint::Ball {
                     swing: 35.0,
                     twist: 45.0,
@@ -329,6 +329,24 @@ pub fn bones() -> Vec<BoneSpec> {
     out.extend(leg(true));
     out.extend(leg(false));
     out
+}
+
+/// The standing height (m): the top of the highest collider above the floor (y = 0).
+pub fn height_m() -> f64 {
+    bones()
+        .iter()
+        .map(|b| {
+            let reach = match b.shape {
+                Shape::Capsule {
+                    radius,
+                    half_height,
+                } => radius + half_height,
+                Shape::Sphere { radius } => radius,
+                Shape::Box { half_extents } => half_extents[1],
+            };
+            f64::from(b.world_m[1] + b.offset_m.map_or(0.0, |o| o[1]) + reach)
+        })
+        .fold(0.0, f64::max)
 }
 
 /// Balance gains shipped in the mannequin (document-level `extras.physics.balance`).

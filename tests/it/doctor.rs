@@ -57,7 +57,9 @@ fn broken() -> Vec<Broken> {
                 }
             },
             check: Check::NoDamping,
-            bones: ["pelvis", "head"],
+            // The mannequin ships the generator's damping: the finding lists the four
+            // bodies this case takes it from (before, every body had none).
+            bones: ["pelvis", "thigh_l"],
         },
         Broken {
             name: "1 degree limits",
@@ -96,8 +98,14 @@ fn broken() -> Vec<Broken> {
 /// What a passive run measured.
 #[derive(Debug)]
 struct Run {
-    /// Largest body speed after 5 s, as a share of the character's height per second.
+    /// Largest body speed after 5 s, as a share of the character's height per second. The
+    /// speed is how far the body's origin moved over a step, per second: what moves. Rapier's
+    /// `linvel` after a step also holds the velocity its last relaxation pass leaves on bodies
+    /// pressed against the ground or a limit, which moves nothing (the 1° mannequin's lower
+    /// spine read 2.9% of its height per second by `linvel` in its last second while its
+    /// origin moved 0.2% per second); that is kept as `late_linvel_share`, for the record.
     late_speed_share: f64,
+    late_linvel_share: f64,
     /// Largest joint drift over the run, as a share of the segment's length, and its joint.
     drift_share: f64,
     drift_joint: String,
@@ -132,12 +140,15 @@ fn passive_run(doc: &Document, seconds: f64) -> Run {
     let dt = sim.settings().dt_s as f64;
     let mut run = Run {
         late_speed_share: 0.0,
+        late_linvel_share: 0.0,
         drift_share: 0.0,
         drift_joint: String::new(),
         late_body: String::new(),
         last_second_share: 0.0,
         paused: None,
     };
+    let origin = |sim: &Simulation, n: &str| sim.world_from_body(n).map(|p| p.translation);
+    let mut before: Vec<Option<glam::Vec3>> = names.iter().map(|n| origin(&sim, n)).collect();
     for step in 1..=(seconds / dt).round() as usize {
         if let Err(p) = sim.step() {
             run.paused = Some(p.to_string());
@@ -155,11 +166,14 @@ fn passive_run(doc: &Document, seconds: f64) -> Run {
             }
         }
         if step as f64 * dt > 5.0 {
-            for n in &names {
-                let Some(h) = sim.body_handle(n) else {
+            for (n, was) in names.iter().zip(&before) {
+                let (Some(h), Some(was), Some(now)) = (sim.body_handle(n), was, origin(&sim, n))
+                else {
                     continue;
                 };
-                let v = sim.physics().bodies[h].linvel().length() as f64 / height;
+                let linvel = sim.physics().bodies[h].linvel().length() as f64 / height;
+                run.late_linvel_share = run.late_linvel_share.max(linvel);
+                let v = (now - *was).length() as f64 / dt / height;
                 if v > run.late_speed_share {
                     run.late_speed_share = v;
                     run.late_body = format!("{n} at {:.2} s", step as f64 * dt);
@@ -169,6 +183,7 @@ fn passive_run(doc: &Document, seconds: f64) -> Run {
                 }
             }
         }
+        before = names.iter().map(|n| origin(&sim, n)).collect();
     }
     run
 }
@@ -214,9 +229,10 @@ fn each_broken_ragdoll_gets_its_finding_and_settles_after_stabilize() {
         assert!(left.is_empty(), "{}: after Stabilize {left:#?}", case.name);
         let run = passive_run(&doc, 10.0);
         println!(
-            "{}: {:?} found ({}); {} changes; passive 10 s: late speed {:.4}% of height/s ({}, last second {:.4}%), drift {:.3}% ({})",
+            "{}: {:?} found ({}); {} changes; passive 10 s: late speed {:.4}% of height/s ({}, last second {:.4}%; linvel {:.4}%), drift {:.3}% ({})",
             case.name, case.check, hit.message, fixed.changes.len(),
             100.0 * run.late_speed_share, run.late_body, 100.0 * run.last_second_share,
+            100.0 * run.late_linvel_share,
             100.0 * run.drift_share, run.drift_joint
         );
         assert!(run.paused.is_none(), "{}: {:?}", case.name, run.paused);
@@ -225,16 +241,31 @@ fn each_broken_ragdoll_gets_its_finding_and_settles_after_stabilize() {
             unsettled.push(format!("{}: {run:?}", case.name));
         }
     }
-    // Measured: the mannequin with a 1° knee, widened to 15° by Stabilize, still rocks on its
-    // stiff leg after 5 s (9.9% of its height per second at 5.7 s, 1.5% in the last second);
-    // the five others settle under 0.5%. A regression past that fails here.
-    println!("unsettled after Stabilize: {unsettled:#?}");
+    // Measured (16 substeps; speed = a body origin's travel over a step): the 1° knee,
+    // widened to 15°, now settles (0.56% after 5 s; it rocked at 9.9% at 5.7 s and 1.5% in its
+    // last second with 8 substeps and speed read from `linvel`). One of six still moves after
+    // 5 s, and which one is chaotic: the mannequin's sphere head, perched on a shoulder after
+    // the collapse, rolls off it (the 365:1 case: 9.7% at 6.2 s, 0.40% in the last second).
+    // With Stabilize adding linear damping to bodies without it (it rolled off in two of six
+    // cases with angular damping alone) the others stay under 0.6%.
     assert!(unsettled.len() <= 1, "{unsettled:#?}");
 }
 
 #[test]
 fn stabilize_is_one_undo_step_and_files_without_the_keys_read_as_before() {
-    let original = Document::open(mannequin()).expect("mannequin");
+    // The mannequin with the material keys it ships (its damping) taken out: a file without
+    // the new keys.
+    let mut original = Document::open(mannequin()).expect("mannequin");
+    let ids: Vec<_> = original.bone_ids().collect();
+    for id in ids {
+        if original.bone(id).physics.is_some() {
+            let edit = Edit::Remove {
+                target: original.bone_target(id),
+                key: Key::AngularDamping.path().into(),
+            };
+            original.apply(&edit).expect("remove");
+        }
+    }
     for b in &original.bones {
         let m = b.physics.as_ref().map(|p| p.material).unwrap_or_default();
         assert_eq!(
@@ -311,8 +342,8 @@ fn every_generated_zoo_character_has_no_doctor_error_and_settles() {
         assert!(left.is_empty(), "{name}: {left:#?}");
         let run = passive_run(&doc, 10.0);
         println!(
-            "{name}: passive 10 s: late speed {:.4}% of height/s ({}, last second {:.4}%), drift {:.3}% ({}), pause {:?}",
-            100.0 * run.late_speed_share, run.late_body, 100.0 * run.last_second_share, 100.0 * run.drift_share, run.drift_joint, run.paused
+            "{name}: passive 10 s: late speed {:.4}% of height/s ({}, last second {:.4}%; linvel {:.4}%), drift {:.3}% ({}), pause {:?}",
+            100.0 * run.late_speed_share, run.late_body, 100.0 * run.last_second_share, 100.0 * run.late_linvel_share, 100.0 * run.drift_share, run.drift_joint, run.paused
         );
         assert!(run.paused.is_none(), "{name}: {:?}", run.paused);
         if run.late_speed_share >= 0.01 {
@@ -322,20 +353,25 @@ fn every_generated_zoo_character_has_no_doctor_error_and_settles() {
             moving_at_end.push(name);
         }
     }
-    // Measured with the generator's angular damping (4/s at 1.75 m, scaled with size) on the
-    // ragdolls the anatomy layer generates (roles and kinds right on the zoo; the measurement
-    // before it, on the older generator, was 8 and 5): 9 of 13 move faster than 1% of their
-    // height per second at some time after 5 s; in the last second godot_robot (it tips over
-    // again at 8 s and rolls), the dragon, the horse, the rat, the spider and the lumberjack
-    // do. Not yet the issue's bar: this records it, and fails on a regression. Since limits
-    // widen to the range the characters' own clips reach (issue 20, section 4), 10 of 13 are
-    // unsettled after 5 s (kaykit_mannequin's hands, widened for its jump and run, still swing
-    // at 9 s) and 4 still move in the last second (kaykit, mannequiny, the dragon, the rat).
+    // Measured (speed = a body origin's travel over a step, see `Run`), with the generator's
+    // angular damping (4/s at 1.75 m, scaled with size; spheres also get a tenth of it as
+    // linear damping), Winter's head and neck split 0.053 / 0.028, and 16 solver substeps:
+    // 6 of 13 are still faster than 1% of their height per second after 5 s, ending their
+    // collapse or a roll: the spider (26% at 5.1 s; it collapses at 4.1 s), the horse (9.3%,
+    // rolling onto its side until 5 s), the lumberjack's hand (5.6% at 5.1 s), godot_robot's
+    // capsule head and round vent (4.7% at 6.0 s: nothing resists rolling but damping), the
+    // rat's legs (1.4%) and the snake's tail (1.1%). In the last second only godot_robot moves
+    // (1.34%, its leg). With the split 0.069 / 0.012 (a head 3.4 times its neck, a doctor
+    // warning on every generated humanoid with a neck) and no linear damping: 7 and 0. With 8
+    // substeps 10 and 4 (kaykit's arm toppling, mannequiny's calves, the dragon's legs and the
+    // rat's legs creeping on at a steady 1-12%: the solver giving way under a sustained
+    // load). These runs are chaotic: over every body's damping set to 2, 4, 6 and 8/s, 8
+    // substeps left 3-6 characters moving in the last second, 16 substeps 0-4.
     println!(
         "unsettled after 5 s: {unsettled:#?}\nstill moving in the last second: {moving_at_end:?}"
     );
-    assert!(unsettled.len() <= 10, "{unsettled:#?}");
-    assert!(moving_at_end.len() <= 6, "{moving_at_end:?}");
+    assert!(unsettled.len() <= 7, "{unsettled:#?}");
+    assert!(moving_at_end.len() <= 1, "{moving_at_end:?}");
 }
 
 /// The live checks on poses made up to show them: the rest pose held still gives nothing;
@@ -428,5 +464,73 @@ fn the_editor_lists_live_drift_in_its_diagnostics() {
     assert!(
         h.query_by_label_contains(label).is_some(),
         "listed in the panel"
+    );
+}
+
+/// The live "never at rest" check on real passive runs: the mannequin on frictionless ground
+/// without damping, shoved, slides on forever (nothing takes its momentum) and every body is
+/// flagged; the mannequin as shipped comes to rest and gets no such finding.
+#[test]
+fn never_at_rest_triggers_on_a_real_run_that_never_settles() {
+    use ragdoll_tuner::doctor::live::LiveWatch;
+    let restless = |doc: &Document, shove: bool| {
+        // The ground's friction is the settings' (a contact takes the mean of the two).
+        let friction = if shove { 0.0 } else { 0.8 };
+        let settings = SimSettings {
+            friction,
+            ..SimSettings::passive()
+        };
+        let mut sim = Simulation::new(doc, settings).expect("simulation");
+        let mut watch = LiveWatch::new(doc);
+        let dt = sim.settings().dt_s as f64;
+        for step in 1..=(10.0 / dt).round() as usize {
+            if shove && step == 12 {
+                sim.apply_impulse("pelvis", glam::Vec3::new(60.0, 0.0, 0.0))
+                    .expect("push");
+            }
+            sim.step().expect("no guard pause");
+            let pose: Vec<glam::DMat4> = doc
+                .bones
+                .iter()
+                .map(|b| {
+                    sim.world_from_body(&b.name)
+                        .map_or(glam::DMat4::IDENTITY, |p| {
+                            glam::DMat4::from_rotation_translation(
+                                p.rotation.as_dquat(),
+                                p.translation.as_dvec3(),
+                            )
+                        })
+                })
+                .collect();
+            watch.observe(step as f64 * dt, &pose, true);
+        }
+        let found: Vec<String> = watch
+            .diagnostics(doc)
+            .into_iter()
+            .filter(|d| d.message.contains("not come to rest"))
+            .map(|d| d.message)
+            .collect();
+        found
+    };
+    let shipped = Document::open(mannequin()).expect("mannequin");
+    let mut ice = shipped.clone();
+    for b in shipped.bones.iter().filter(|b| b.physics.is_some()) {
+        set(&mut ice, &b.name, Key::Friction, json!(0.0));
+        set(&mut ice, &b.name, Key::AngularDamping, json!(0.0));
+        set(&mut ice, &b.name, Key::LinearDamping, json!(0.0));
+    }
+    let found = restless(&ice, true);
+    println!("on ice, shoved: {found:#?}");
+    assert!(
+        found
+            .iter()
+            .any(|m| m.starts_with("live: pelvis has not come to rest")),
+        "{found:#?}"
+    );
+    assert_eq!(found.len(), 18, "every body slides on: {found:#?}");
+    let found = restless(&shipped, false);
+    assert!(
+        found.is_empty(),
+        "the shipped mannequin comes to rest: {found:#?}"
     );
 }

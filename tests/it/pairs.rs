@@ -207,11 +207,19 @@ fn disable_pairs_overlapping_at_rest_is_one_undo_step() {
 
 /// The viewport's colours with thigh_l selected: amber for it, blue for what it collides with
 /// (the other thigh), grey for what it does not (its shin, across the knee; the chest, by
-/// groups); the doctor's warning about the head (heavier than its neck) is orange. With the
-/// pair view's colours off, the others are plain (the pair view's blue is the plain one).
+/// groups); the doctor's warning about the head, made 6 kg on its 2.2 kg neck, is orange (the
+/// mannequin ships a head within twice its neck's mass, and no warning). With the pair view's
+/// colours off, the others are plain (the pair view's blue is the plain one).
 #[test]
 fn the_selected_body_colours_the_others_by_their_pairs() {
-    let doc = Document::open(mannequin()).expect("mannequin");
+    let mut doc = Document::open(mannequin()).expect("mannequin");
+    let head = id(&doc, "head");
+    doc.apply(&Edit::Set {
+        target: doc.bone_target(head),
+        key: Key::Mass.path().into(),
+        value: json!(6.0),
+    })
+    .expect("heavy head");
     let colliders = placed_colliders(&doc, &Pose::rest(&doc));
     let mut st = EditorState::new(doc, Default::default());
     st.selection = Some(id(&st.doc, "thigh_l"));
