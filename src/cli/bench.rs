@@ -79,6 +79,27 @@ pub(super) fn alternate(
     Ok((na as f64 / ta.as_secs_f64(), nb as f64 / tb.as_secs_f64()))
 }
 
+/// Rates of several step functions, each run in turn for 6 rounds within `budget`.
+fn alternate_many(
+    budget: Duration,
+    fs: &mut [&mut dyn FnMut() -> anyhow::Result<()>],
+) -> anyhow::Result<Vec<f64>> {
+    let rounds = 6;
+    let slice = budget / (fs.len() as u32 * rounds);
+    let mut tot = vec![(0u64, Duration::ZERO); fs.len()];
+    for _ in 0..rounds {
+        for (f, (n, t)) in fs.iter_mut().zip(tot.iter_mut()) {
+            let start = Instant::now();
+            while *n == 0 || start.elapsed() < slice {
+                f()?;
+                *n += 1;
+            }
+            *t += start.elapsed();
+        }
+    }
+    Ok(tot.iter().map(|(n, t)| *n as f64 / t.as_secs_f64()).collect())
+}
+
 fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
@@ -98,24 +119,38 @@ fn case(
         editor.step()?;
         bare.step_bare();
     }
-    let (sps, bare_sps) = alternate(
+    let mut unhooked = Simulation::with_copies(doc, settings.clone(), n)?;
+    for _ in 0..bench_bare::CHECK_STEPS {
+        unhooked.step_unhooked();
+    }
+    let rates = alternate_many(
         budget,
-        || Ok(editor.step()?),
-        || {
-            bare.step_bare();
-            Ok(())
-        },
+        &mut [
+            &mut || Ok(editor.step()?),
+            &mut || {
+                bare.step_bare();
+                Ok(())
+            },
+            &mut || {
+                unhooked.step_unhooked();
+                Ok(())
+            },
+        ],
     )?;
+    let (sps, bare_sps, unhooked_sps) = (rates[0], rates[1], rates[2]);
     let overhead = (bare_sps / sps - 1.0) * 100.0;
+    let hooks = (unhooked_sps / bare_sps - 1.0) * 100.0;
     let mut out = json!({
         "ragdolls": n,
         "settings": label,
         "steps_per_sec": round1(sps),
         "bare_steps_per_sec": round1(bare_sps),
         "overhead_pct": round1(overhead),
+        "unhooked_steps_per_sec": round1(unhooked_sps),
+        "contact_order_cost_pct": round1(hooks),
     });
     let mut line = format!(
-        "{label:>8} x{n:<4} editor {sps:>9.1} steps/s  bare {bare_sps:>9.1} steps/s  overhead {overhead:>5.1}%"
+        "{label:>8} x{n:<4} editor {sps:>9.1} steps/s  bare {bare_sps:>9.1} steps/s  overhead {overhead:>5.1}%  (no hooks {unhooked_sps:>9.1}: contact order {hooks:>5.1}%)"
     );
     if let Some(exe) = exe {
         let mut fresh = Simulation::with_copies(doc, settings.clone(), n)?;
@@ -127,13 +162,25 @@ fn case(
         let mut ext = BareRapier::spawn(exe, &file)?;
         let _ = std::fs::remove_file(&file);
         let [ours, theirs] = bench_bare::check(&mut fresh, &mut ext)?;
-        let (sps2, ext_sps) = bench_bare::alternate(budget, || Ok(editor.step()?), &mut ext)?;
+        let rates = bench_bare::alternate(
+            budget,
+            &mut [&mut || Ok(editor.step()?), &mut || {
+                unhooked.step_unhooked();
+                Ok(())
+            }],
+            &mut ext,
+        )?;
+        let (sps2, own_sps, ext_sps) = (rates[0], rates[1], rates[2]);
         let ratio = sps2 / ext_sps;
-        line += &format!("  | editor {sps2:>9.1} vs bare build {ext_sps:>9.1}: {ratio:.3}x");
+        let own = own_sps / ext_sps;
+        line += &format!(
+            "  | editor {sps2:>9.1} vs bare build {ext_sps:>9.1}: {ratio:.3}x (our unhooked world {own:.3}x)"
+        );
         out["bare_build"] = json!({
             "steps_per_sec": round1(sps2),
             "bare_build_steps_per_sec": round1(ext_sps),
             "ratio": (ratio * 1000.0).round() / 1000.0,
+            "unhooked_ratio": (own * 1000.0).round() / 1000.0,
             "check_after_steps": bench_bare::CHECK_STEPS,
             "counts_ours": ours,
             "counts_bare_build": theirs,

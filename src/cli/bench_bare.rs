@@ -150,28 +150,31 @@ pub fn check(fresh: &mut Simulation, bare: &mut BareRapier) -> anyhow::Result<[W
     Ok([ours, theirs])
 }
 
-/// Steps per second of `ours` and of the bare program, in 6 alternating rounds within
-/// `budget`.
+/// Steps per second of each of `ours` and of the bare program (last), in 6 alternating
+/// rounds within `budget`.
 pub fn alternate(
     budget: Duration,
-    mut ours: impl FnMut() -> anyhow::Result<()>,
+    ours: &mut [&mut dyn FnMut() -> anyhow::Result<()>],
     bare: &mut BareRapier,
-) -> anyhow::Result<(f64, f64)> {
+) -> anyhow::Result<Vec<f64>> {
     let rounds = 6;
-    let slice = budget / (2 * rounds);
-    let (mut ta, mut na, mut tb, mut nb) = (0.0, 0u64, 0.0, 0u64);
+    let slice = budget / ((ours.len() as u32 + 1) * rounds);
+    let mut tot = vec![(0u64, 0.0f64); ours.len() + 1];
     for _ in 0..rounds {
-        let t = Instant::now();
-        let mut n = 0u64;
-        while n == 0 || t.elapsed() < slice {
-            ours()?;
-            n += 1;
+        for (f, (n, t)) in ours.iter_mut().zip(tot.iter_mut()) {
+            let start = Instant::now();
+            let mut k = 0u64;
+            while k == 0 || start.elapsed() < slice {
+                f()?;
+                k += 1;
+            }
+            *t += start.elapsed().as_secs_f64();
+            *n += k;
         }
-        ta += t.elapsed().as_secs_f64();
-        na += n;
-        let (n, t) = bare.run(slice)?;
-        tb += t;
-        nb += n;
+        let (k, secs) = bare.run(slice)?;
+        let last = tot.last_mut().expect("one entry per world");
+        last.0 += k;
+        last.1 += secs;
     }
-    Ok((na as f64 / ta, nb as f64 / tb))
+    Ok(tot.iter().map(|(n, t)| *n as f64 / t).collect())
 }
