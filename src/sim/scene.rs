@@ -66,9 +66,9 @@ fn body(rb: &RigidBody) -> Value {
         "pose": pose(rb.position()),
         "linvel": v3(rb.linvel()),
         "angvel": v3(rb.angvel()),
-        "linear_damping": rb.linear_damping(),
-        "angular_damping": rb.angular_damping(),
-        "ccd": rb.is_ccd_enabled(),
+        "lin_damping": rb.linear_damping(),
+        "ang_damping": rb.angular_damping(),
+        "ccd_enabled": rb.is_ccd_enabled(),
         "gravity_scale": rb.gravity_scale(),
         "dominance_group": rb.dominance_group(),
         "can_sleep": !(a.normalized_linear_threshold < 0.0 && a.angular_threshold < 0.0),
@@ -79,11 +79,11 @@ fn body(rb: &RigidBody) -> Value {
 
 fn shape(s: &SharedShape) -> Value {
     if let Some(b) = s.as_ball() {
-        json!({ "ball": { "radius": b.radius } })
+        json!({ "ball": { "r": b.radius } })
     } else if let Some(c) = s.as_capsule() {
-        json!({ "capsule": { "a": v3(c.segment.a), "b": v3(c.segment.b), "radius": c.radius } })
+        json!({ "capsule": { "a": v3(c.segment.a), "b": v3(c.segment.b), "r": c.radius } })
     } else if let Some(c) = s.as_cuboid() {
-        json!({ "cuboid": { "half_extents": v3(c.half_extents) } })
+        json!({ "cuboid": { "half_sizes": v3(c.half_extents) } })
     } else if let Some(h) = s.as_halfspace() {
         json!({ "halfspace": { "normal": v3(h.normal) } })
     } else {
@@ -103,9 +103,9 @@ fn collider(c: &Collider, parent: Option<usize>) -> Value {
             "inv_principal_inertia": v3(mp.inv_principal_inertia),
             "principal_inertia_local_frame": quat(mp.principal_inertia_local_frame),
         },
-        "friction": c.friction(),
+        "friction_coefficient": c.friction(),
         "friction_combine_rule": format!("{:?}", c.friction_combine_rule()),
-        "restitution": c.restitution(),
+        "restitution_coefficient": c.restitution(),
         "restitution_combine_rule": format!("{:?}", c.restitution_combine_rule()),
         "collision_groups": groups(c.collision_groups()),
         "solver_groups": groups(c.solver_groups()),
@@ -124,8 +124,8 @@ fn joint(j: &GenericJoint, body1: usize, body2: usize) -> Value {
             json!({
                 "target_pos": m.target_pos,
                 "target_vel": m.target_vel,
-                "stiffness": m.stiffness,
-                "damping": m.damping,
+                "spring": m.stiffness,
+                "damper": m.damping,
                 "max_force": m.max_force,
                 "model": format!("{:?}", m.model),
             })
@@ -144,7 +144,7 @@ fn joint(j: &GenericJoint, body1: usize, body2: usize) -> Value {
         "motors": motors,
         "softness": [j.softness.natural_frequency, j.softness.damping_ratio],
         "contacts_enabled": j.contacts_enabled,
-        "enabled": j.is_enabled(),
+        "is_enabled": j.is_enabled(),
     })
 }
 

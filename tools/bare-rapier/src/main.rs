@@ -133,9 +133,9 @@ fn body(v: &Value) -> Res<RigidBody> {
         .pose(pose(&v["pose"])?)
         .linvel(v3(&v["linvel"])?)
         .angvel(v3(&v["angvel"])?)
-        .linear_damping(f(&v["linear_damping"])?)
-        .angular_damping(f(&v["angular_damping"])?)
-        .ccd_enabled(b(&v["ccd"])?)
+        .linear_damping(f(&v["lin_damping"])?)
+        .angular_damping(f(&v["ang_damping"])?)
+        .ccd_enabled(b(&v["ccd_enabled"])?)
         .gravity_scale(f(&v["gravity_scale"])?)
         .dominance_group(v["dominance_group"].as_i64().unwrap_or(0) as i8)
         .can_sleep(b(&v["can_sleep"])?)
@@ -147,15 +147,15 @@ fn body(v: &Value) -> Res<RigidBody> {
 
 fn shape(v: &Value) -> Res<SharedShape> {
     if let Some(x) = v.get("ball") {
-        Ok(SharedShape::ball(f(&x["radius"])?))
+        Ok(SharedShape::ball(f(&x["r"])?))
     } else if let Some(x) = v.get("capsule") {
         Ok(SharedShape::capsule(
             v3(&x["a"])?,
             v3(&x["b"])?,
-            f(&x["radius"])?,
+            f(&x["r"])?,
         ))
     } else if let Some(x) = v.get("cuboid") {
-        let [hx, hy, hz] = arr::<3>(&x["half_extents"])?;
+        let [hx, hy, hz] = arr::<3>(&x["half_sizes"])?;
         Ok(SharedShape::cuboid(hx, hy, hz))
     } else if let Some(x) = v.get("halfspace") {
         Ok(SharedShape::halfspace(v3(&x["normal"])?))
@@ -173,9 +173,9 @@ fn collider(v: &Value) -> Res<Collider> {
         principal_inertia_local_frame: quat(&m["principal_inertia_local_frame"])?,
     };
     let mut c = ColliderBuilder::new(shape(&v["shape"])?)
-        .friction(f(&v["friction"])?)
+        .friction(f(&v["friction_coefficient"])?)
         .friction_combine_rule(combine(&v["friction_combine_rule"])?)
-        .restitution(f(&v["restitution"])?)
+        .restitution(f(&v["restitution_coefficient"])?)
         .restitution_combine_rule(combine(&v["restitution_combine_rule"])?)
         .collision_groups(groups(&v["collision_groups"])?)
         .solver_groups(groups(&v["solver_groups"])?)
@@ -212,8 +212,8 @@ fn joint(v: &Value) -> Res<GenericJoint> {
     for (m, x) in j.motors.iter_mut().zip(motors) {
         m.target_pos = f(&x["target_pos"])?;
         m.target_vel = f(&x["target_vel"])?;
-        m.stiffness = f(&x["stiffness"])?;
-        m.damping = f(&x["damping"])?;
+        m.stiffness = f(&x["spring"])?;
+        m.damping = f(&x["damper"])?;
         m.max_force = f(&x["max_force"])?;
         m.model = match s(&x["model"])? {
             "AccelerationBased" => MotorModel::AccelerationBased,
@@ -227,7 +227,7 @@ fn joint(v: &Value) -> Res<GenericJoint> {
         damping_ratio,
     };
     j.contacts_enabled = b(&v["contacts_enabled"])?;
-    j.set_enabled(b(&v["enabled"])?);
+    j.set_enabled(b(&v["is_enabled"])?);
     Ok(j)
 }
 
