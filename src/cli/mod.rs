@@ -1,6 +1,7 @@
 //! The command-line front end: the same document layer the GUI uses.
 
 mod bench;
+mod bench_bare;
 mod bench_clip;
 mod bench_io;
 mod bench_record;
@@ -137,14 +138,7 @@ pub enum Command {
     },
     /// Steps 1, 10 and 100 default mannequins at 120 Hz (editor and Rapier-default solver
     /// settings), side by side with bare Rapier stepping the same bodies and joints.
-    Bench {
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-        /// Wall-clock seconds measured per case (split between editor and bare).
-        #[arg(long, default_value_t = 2.0)]
-        seconds_per_case: f64,
-    },
+    Bench(bench::BenchArgs),
     /// The cost of following an animation clip: steps/s following it (kinematic root) side
     /// by side with holding the rest pose (root pinned), same world.
     BenchClip {
@@ -244,10 +238,7 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
             edit::run(&file, &output, &sets, force, &extras, policy)
         }
         Command::Simulate { file, args } => simulate::run(&file, &args, policy),
-        Command::Bench {
-            json,
-            seconds_per_case,
-        } => bench::run(json, seconds_per_case),
+        Command::Bench(args) => bench::run(&args),
         Command::BenchIo { mb, dir, runs } => bench_io::run(mb, &dir, runs),
         Command::BenchClip {
             file,

@@ -18,6 +18,7 @@ mod joints;
 mod pairs;
 mod ragdoll;
 mod settings;
+pub mod scene;
 mod snapshot;
 pub mod telemetry;
 pub mod world;

@@ -98,13 +98,16 @@ impl Ragdoll {
             let Some(cap) = b.built.material.max_angular_speed else {
                 continue;
             };
-            let Some(rb) = world.bodies.get_mut(b.body) else {
+            // Read first: `get_mut` alone marks the body modified, and a modified jointed
+            // body makes Rapier rebuild its joint assembly for the next step.
+            let Some(w) = world.bodies.get(b.body).map(|rb| rb.angvel()) else {
                 continue;
             };
-            let w = rb.angvel();
             let n = w.length();
             if n > cap as f32 && n.is_finite() {
-                rb.set_angvel(w * (cap as f32 / n), false);
+                if let Some(rb) = world.bodies.get_mut(b.body) {
+                    rb.set_angvel(w * (cap as f32 / n), false);
+                }
             }
         }
     }

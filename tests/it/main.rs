@@ -27,6 +27,7 @@ mod mirror;
 mod pairs;
 mod redraw;
 mod save;
+mod scene;
 mod sim;
 mod timeline;
 mod validator;

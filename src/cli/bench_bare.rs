@@ -1,0 +1,180 @@
+//! `bench --bare-rapier PATH`: our stepping side by side with bare Rapier in a build of its
+//! own (`tools/bare-rapier`: rapier3d with its default features, no hooks, no controllers).
+//! Features unify within one build, so a bare world inside our binary gets whatever we
+//! enable; the only fair baseline is another program. It steps the scene we export
+//! ([`Simulation::export_scene`]); the two take turns in alternating rounds so both see the
+//! same machine load.
+
+use crate::sim::scene::WorldCounts;
+use crate::sim::Simulation;
+use anyhow::{anyhow, bail, Context};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Steps both worlds take before their counts are compared (1 s at 120 Hz: standing).
+pub const CHECK_STEPS: u64 = 120;
+
+/// A running `bare-rapier --serve`.
+pub struct BareRapier {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    /// Its counts when it had built the scene.
+    pub built: WorldCounts,
+}
+
+fn parse_counts(line: &str) -> anyhow::Result<WorldCounts> {
+    let v: serde_json::Value = serde_json::from_str(line.trim())
+        .with_context(|| format!("bare-rapier answered {line:?}"))?;
+    let n = |k: &str| -> anyhow::Result<usize> {
+        v[k].as_u64()
+            .map(|x| x as usize)
+            .ok_or_else(|| anyhow!("bare-rapier's counts lack {k}: {line}"))
+    };
+    Ok(WorldCounts {
+        bodies: n("bodies")?,
+        colliders: n("colliders")?,
+        joints: n("joints")?,
+        touching_pairs: n("touching_pairs")?,
+        contact_points: n("contact_points")?,
+    })
+}
+
+impl BareRapier {
+    /// Starts `exe` on the scene `file`.
+    pub fn spawn(exe: &Path, file: &Path) -> anyhow::Result<Self> {
+        let mut child = Command::new(exe)
+            .arg(file)
+            .arg("--serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .with_context(|| format!("starting {}", exe.display()))?;
+        let stdin = child.stdin.take().ok_or_else(|| anyhow!("no stdin"))?;
+        let stdout = BufReader::new(child.stdout.take().ok_or_else(|| anyhow!("no stdout"))?);
+        let mut me = Self {
+            child,
+            stdin,
+            stdout,
+            built: WorldCounts {
+                bodies: 0,
+                colliders: 0,
+                joints: 0,
+                touching_pairs: 0,
+                contact_points: 0,
+            },
+        };
+        let line = me.read_line()?;
+        let counts = line
+            .strip_prefix("ready ")
+            .ok_or_else(|| anyhow!("{} did not start: {line:?}", exe.display()))?;
+        me.built = parse_counts(counts)?;
+        Ok(me)
+    }
+
+    fn read_line(&mut self) -> anyhow::Result<String> {
+        let mut line = String::new();
+        if self.stdout.read_line(&mut line)? == 0 {
+            bail!("bare-rapier exited (see its error above)");
+        }
+        Ok(line)
+    }
+
+    fn ask(&mut self, command: &str) -> anyhow::Result<String> {
+        writeln!(self.stdin, "{command}")?;
+        self.stdin.flush()?;
+        self.read_line()
+    }
+
+    pub fn step(&mut self, n: u64) -> anyhow::Result<()> {
+        let a = self.ask(&format!("step {n}"))?;
+        if a.trim() != "ok" {
+            bail!("bare-rapier answered {a:?} to step");
+        }
+        Ok(())
+    }
+
+    pub fn counts(&mut self) -> anyhow::Result<WorldCounts> {
+        let line = self.ask("counts")?;
+        parse_counts(&line)
+    }
+
+    /// Steps for `slice` of wall time; returns (steps, seconds it took).
+    pub fn run(&mut self, slice: Duration) -> anyhow::Result<(u64, f64)> {
+        let a = self.ask(&format!("run {}", slice.as_secs_f64()))?;
+        let mut w = a.split_whitespace();
+        let n = w.next().and_then(|x| x.parse().ok());
+        let t = w.next().and_then(|x| x.parse().ok());
+        n.zip(t)
+            .ok_or_else(|| anyhow!("bare-rapier answered {a:?} to run"))
+    }
+}
+
+impl Drop for BareRapier {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// Whether two worlds' counts agree: bodies, colliders and joints exactly; contacts within
+/// 10% (or 2): the same world stepped by two builds may differ in the last bits.
+pub fn counts_agree(a: &WorldCounts, b: &WorldCounts) -> bool {
+    let near = |x: usize, y: usize| x.abs_diff(y) <= 2.max(x.max(y) / 10);
+    a.bodies == b.bodies
+        && a.colliders == b.colliders
+        && a.joints == b.joints
+        && near(a.touching_pairs, b.touching_pairs)
+        && near(a.contact_points, b.contact_points)
+}
+
+/// The check before timing: `fresh` (built like the timed world, stepped here without
+/// controllers, as the bare program steps it) and the bare program after [`CHECK_STEPS`].
+pub fn check(fresh: &mut Simulation, bare: &mut BareRapier) -> anyhow::Result<[WorldCounts; 2]> {
+    let ours = fresh.world_counts();
+    if !counts_agree(&ours, &bare.built) {
+        bail!("the exported scene differs: ours {ours:?}, bare-rapier {:?}", bare.built);
+    }
+    for _ in 0..CHECK_STEPS {
+        fresh.step_unhooked();
+    }
+    bare.step(CHECK_STEPS)?;
+    let (ours, theirs) = (fresh.world_counts(), bare.counts()?);
+    if !counts_agree(&ours, &theirs) {
+        bail!(
+            "after {CHECK_STEPS} steps the worlds differ: ours {ours:?}, bare-rapier {theirs:?}"
+        );
+    }
+    Ok([ours, theirs])
+}
+
+/// Steps per second of each of `ours` and of the bare program (last), in 6 alternating
+/// rounds within `budget`.
+pub fn alternate(
+    budget: Duration,
+    ours: &mut [&mut dyn FnMut() -> anyhow::Result<()>],
+    bare: &mut BareRapier,
+) -> anyhow::Result<Vec<f64>> {
+    let rounds = 6;
+    let slice = budget / ((ours.len() as u32 + 1) * rounds);
+    let mut tot = vec![(0u64, 0.0f64); ours.len() + 1];
+    for _ in 0..rounds {
+        for (f, (n, t)) in ours.iter_mut().zip(tot.iter_mut()) {
+            let start = Instant::now();
+            let mut k = 0u64;
+            while k == 0 || start.elapsed() < slice {
+                f()?;
+                k += 1;
+            }
+            *t += start.elapsed().as_secs_f64();
+            *n += k;
+        }
+        let (k, secs) = bare.run(slice)?;
+        let last = tot.last_mut().expect("one entry per world");
+        last.0 += k;
+        last.1 += secs;
+    }
+    Ok(tot.iter().map(|(n, t)| *n as f64 / t).collect())
+}

@@ -1,0 +1,351 @@
+//! Steps a scene exported by `ragdoll-tuner bench --export-scene FILE` in bare Rapier
+//! (default features, no hooks, no controllers): the baseline `bench --bare-rapier` compares
+//! ragdoll-tuner's stepping with.
+//!
+//! Usage:
+//!   bare-rapier SCENE.json [SECONDS]   steps for SECONDS (default 2) and prints steps/s
+//!   bare-rapier SCENE.json --serve     answers commands on stdin, one per line:
+//!     `step N`   steps N times, answers `ok`
+//!     `run S`    steps for S seconds (at least once), answers `STEPS ELAPSED_S`
+//!     `counts`   answers the world's counts as JSON
+//!     `quit`
+//!   It first prints `ready COUNTS_JSON`.
+
+use rapier3d::prelude::*;
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+type Res<T> = Result<T, String>;
+
+fn f(v: &Value) -> Res<f32> {
+    v.as_f64()
+        .map(|x| x as f32)
+        .ok_or_else(|| format!("not a number: {v}"))
+}
+
+fn u(v: &Value) -> Res<u64> {
+    v.as_u64().ok_or_else(|| format!("not an unsigned integer: {v}"))
+}
+
+fn b(v: &Value) -> Res<bool> {
+    v.as_bool().ok_or_else(|| format!("not a bool: {v}"))
+}
+
+fn s(v: &Value) -> Res<&str> {
+    v.as_str().ok_or_else(|| format!("not a string: {v}"))
+}
+
+fn arr<const N: usize>(v: &Value) -> Res<[f32; N]> {
+    let a = v.as_array().ok_or_else(|| format!("not an array: {v}"))?;
+    if a.len() != N {
+        return Err(format!("expected {N} numbers: {v}"));
+    }
+    let mut out = [0.0; N];
+    for (o, x) in out.iter_mut().zip(a) {
+        *o = f(x)?;
+    }
+    Ok(out)
+}
+
+fn v3(v: &Value) -> Res<Vector> {
+    Ok(Vector::from_array(arr::<3>(v)?))
+}
+
+fn quat(v: &Value) -> Res<Rotation> {
+    Ok(Rotation::from_array(arr::<4>(v)?))
+}
+
+fn pose(v: &Value) -> Res<Pose> {
+    Ok(Pose::from_parts(v3(&v["translation"])?, quat(&v["rotation"])?))
+}
+
+fn groups(v: &Value) -> Res<InteractionGroups> {
+    let mode = match s(&v["test_mode"])? {
+        "And" => InteractionTestMode::And,
+        "Or" => InteractionTestMode::Or,
+        m => return Err(format!("unknown test mode {m}")),
+    };
+    Ok(InteractionGroups::new(
+        Group::from_bits_retain(u(&v["memberships"])? as u32),
+        Group::from_bits_retain(u(&v["filter"])? as u32),
+        mode,
+    ))
+}
+
+fn combine(v: &Value) -> Res<CoefficientCombineRule> {
+    Ok(match s(v)? {
+        "Average" => CoefficientCombineRule::Average,
+        "Min" => CoefficientCombineRule::Min,
+        "Multiply" => CoefficientCombineRule::Multiply,
+        "Max" => CoefficientCombineRule::Max,
+        "ClampedSum" => CoefficientCombineRule::ClampedSum,
+        r => return Err(format!("unknown combine rule {r}")),
+    })
+}
+
+fn params(v: &Value) -> Res<IntegrationParameters> {
+    let spring = |v: &Value| -> Res<SpringCoefficients<f32>> {
+        let [natural_frequency, damping_ratio] = arr::<2>(v)?;
+        Ok(SpringCoefficients {
+            natural_frequency,
+            damping_ratio,
+        })
+    };
+    let mut p = IntegrationParameters::default();
+    p.dt = f(&v["dt"])?;
+    p.min_ccd_dt = f(&v["min_ccd_dt"])?;
+    p.contact_softness = spring(&v["contact_softness"])?;
+    p.static_contact_softness = spring(&v["static_contact_softness"])?;
+    p.warmstart_coefficient = f(&v["warmstart_coefficient"])?;
+    p.length_unit = f(&v["length_unit"])?;
+    p.normalized_allowed_linear_error = f(&v["normalized_allowed_linear_error"])?;
+    p.normalized_max_corrective_velocity = f(&v["normalized_max_corrective_velocity"])?;
+    p.normalized_prediction_distance = f(&v["normalized_prediction_distance"])?;
+    p.normalized_max_linear_velocity = f(&v["normalized_max_linear_velocity"])?;
+    p.num_solver_iterations = u(&v["num_solver_iterations"])? as usize;
+    p.num_internal_pgs_iterations = u(&v["num_internal_pgs_iterations"])? as usize;
+    p.num_internal_stabilization_iterations =
+        u(&v["num_internal_stabilization_iterations"])? as usize;
+    p.max_ccd_substeps = u(&v["max_ccd_substeps"])? as usize;
+    p.contact_clustering = b(&v["contact_clustering"])?;
+    p.contact_recycling = b(&v["contact_recycling"])?;
+    p.normalized_contact_recycle_distance = f(&v["normalized_contact_recycle_distance"])?;
+    p.friction_in_bias_pass = b(&v["friction_in_bias_pass"])?;
+    p.warmstart_joints = b(&v["warmstart_joints"])?;
+    p.friction_model = match s(&v["friction_model"])? {
+        "Simplified" => FrictionModel::Simplified,
+        "Coulomb" => FrictionModel::Coulomb,
+        m => return Err(format!("unknown friction model {m}")),
+    };
+    Ok(p)
+}
+
+fn body(v: &Value) -> Res<RigidBody> {
+    let builder = match s(&v["type"])? {
+        "Dynamic" => RigidBodyBuilder::dynamic(),
+        "Fixed" => RigidBodyBuilder::fixed(),
+        "KinematicPositionBased" => RigidBodyBuilder::kinematic_position_based(),
+        "KinematicVelocityBased" => RigidBodyBuilder::kinematic_velocity_based(),
+        t => return Err(format!("unknown body type {t}")),
+    };
+    let mut rb = builder
+        .pose(pose(&v["pose"])?)
+        .linvel(v3(&v["linvel"])?)
+        .angvel(v3(&v["angvel"])?)
+        .linear_damping(f(&v["lin_damping"])?)
+        .angular_damping(f(&v["ang_damping"])?)
+        .ccd_enabled(b(&v["ccd_enabled"])?)
+        .gravity_scale(f(&v["gravity_scale"])?)
+        .dominance_group(v["dominance_group"].as_i64().unwrap_or(0) as i8)
+        .can_sleep(b(&v["can_sleep"])?)
+        .build();
+    rb.add_force(v3(&v["user_force"])?, false);
+    rb.add_torque(v3(&v["user_torque"])?, false);
+    Ok(rb)
+}
+
+fn shape(v: &Value) -> Res<SharedShape> {
+    if let Some(x) = v.get("ball") {
+        Ok(SharedShape::ball(f(&x["r"])?))
+    } else if let Some(x) = v.get("capsule") {
+        Ok(SharedShape::capsule(
+            v3(&x["a"])?,
+            v3(&x["b"])?,
+            f(&x["r"])?,
+        ))
+    } else if let Some(x) = v.get("cuboid") {
+        let [hx, hy, hz] = arr::<3>(&x["half_sizes"])?;
+        Ok(SharedShape::cuboid(hx, hy, hz))
+    } else if let Some(x) = v.get("halfspace") {
+        Ok(SharedShape::halfspace(v3(&x["normal"])?))
+    } else {
+        Err(format!("unsupported shape {v}"))
+    }
+}
+
+fn collider(v: &Value) -> Res<Collider> {
+    let m = &v["mass_properties"];
+    let mp = MassProperties {
+        local_com: v3(&m["local_com"])?,
+        inv_mass: f(&m["inv_mass"])?,
+        inv_principal_inertia: v3(&m["inv_principal_inertia"])?,
+        principal_inertia_local_frame: quat(&m["principal_inertia_local_frame"])?,
+    };
+    let mut c = ColliderBuilder::new(shape(&v["shape"])?)
+        .friction(f(&v["friction_coefficient"])?)
+        .friction_combine_rule(combine(&v["friction_combine_rule"])?)
+        .restitution(f(&v["restitution_coefficient"])?)
+        .restitution_combine_rule(combine(&v["restitution_combine_rule"])?)
+        .collision_groups(groups(&v["collision_groups"])?)
+        .solver_groups(groups(&v["solver_groups"])?)
+        .sensor(b(&v["sensor"])?)
+        .contact_skin(f(&v["contact_skin"])?);
+    if !v["position_wrt_parent"].is_null() {
+        c = c.position(pose(&v["position_wrt_parent"])?);
+    }
+    // A fixed body's collider (the ground) has no mass; setting one would be a change.
+    if m["inv_mass"].as_f64() != Some(0.0) {
+        c = c.mass_properties(mp);
+    }
+    Ok(c.build())
+}
+
+fn joint(v: &Value) -> Res<GenericJoint> {
+    let mask = |k: &str| -> Res<JointAxesMask> {
+        Ok(JointAxesMask::from_bits_retain(u(&v[k])? as u8))
+    };
+    let mut j = GenericJoint::default();
+    j.local_frame1 = pose(&v["local_frame1"])?;
+    j.local_frame2 = pose(&v["local_frame2"])?;
+    j.locked_axes = mask("locked_axes")?;
+    j.limit_axes = mask("limit_axes")?;
+    j.motor_axes = mask("motor_axes")?;
+    j.coupled_axes = mask("coupled_axes")?;
+    let limits = v["limits"].as_array().ok_or("limits")?;
+    for (l, x) in j.limits.iter_mut().zip(limits) {
+        let [min, max] = arr::<2>(x)?;
+        l.min = min;
+        l.max = max;
+    }
+    let motors = v["motors"].as_array().ok_or("motors")?;
+    for (m, x) in j.motors.iter_mut().zip(motors) {
+        m.target_pos = f(&x["target_pos"])?;
+        m.target_vel = f(&x["target_vel"])?;
+        m.stiffness = f(&x["spring"])?;
+        m.damping = f(&x["damper"])?;
+        m.max_force = f(&x["max_force"])?;
+        m.model = match s(&x["model"])? {
+            "AccelerationBased" => MotorModel::AccelerationBased,
+            "ForceBased" => MotorModel::ForceBased,
+            t => return Err(format!("unknown motor model {t}")),
+        };
+    }
+    let [natural_frequency, damping_ratio] = arr::<2>(&v["softness"])?;
+    j.softness = SpringCoefficients {
+        natural_frequency,
+        damping_ratio,
+    };
+    j.contacts_enabled = b(&v["contacts_enabled"])?;
+    j.set_enabled(b(&v["is_enabled"])?);
+    Ok(j)
+}
+
+fn build(scene: &Value) -> Res<PhysicsWorld> {
+    if scene["format"].as_u64() != Some(1) {
+        return Err(format!("unknown scene format {}", scene["format"]));
+    }
+    let mut w = PhysicsWorld::new();
+    w.gravity = v3(&scene["gravity"])?;
+    w.integration_parameters = params(&scene["integration_parameters"])?;
+    let mut handles = Vec::new();
+    for v in scene["bodies"].as_array().ok_or("bodies")? {
+        handles.push(w.insert_body(body(v)?));
+    }
+    for v in scene["colliders"].as_array().ok_or("colliders")? {
+        let parent = match v["parent"].as_u64() {
+            Some(i) => Some(*handles.get(i as usize).ok_or("collider parent")?),
+            None => None,
+        };
+        w.insert_collider(collider(v)?, parent);
+    }
+    for v in scene["impulse_joints"].as_array().ok_or("impulse_joints")? {
+        let h = |k: &str| -> Res<RigidBodyHandle> {
+            Ok(*handles.get(u(&v[k])? as usize).ok_or("joint body")?)
+        };
+        w.insert_impulse_joint(h("body1")?, h("body2")?, joint(v)?);
+    }
+    Ok(w)
+}
+
+fn counts(w: &PhysicsWorld) -> Value {
+    let (mut touching_pairs, mut contact_points) = (0usize, 0usize);
+    for pair in w.narrow_phase.contact_pairs() {
+        if pair.has_any_active_contact() {
+            touching_pairs += 1;
+        }
+        if let PairContacts::Rigid(r) = &pair.contacts {
+            contact_points += r
+                .manifolds
+                .iter()
+                .map(|m| m.data.solver_contacts.len())
+                .sum::<usize>();
+        }
+    }
+    json!({
+        "bodies": w.bodies.len(),
+        "colliders": w.colliders.len(),
+        "joints": w.impulse_joints.len(),
+        "touching_pairs": touching_pairs,
+        "contact_points": contact_points,
+    })
+}
+
+/// Steps for `secs` (at least once); returns (steps, elapsed seconds).
+fn run(w: &mut PhysicsWorld, secs: f64) -> (u64, f64) {
+    let budget = Duration::from_secs_f64(secs.max(0.0));
+    let t = Instant::now();
+    let mut n = 0u64;
+    while n == 0 || t.elapsed() < budget {
+        w.step();
+        n += 1;
+    }
+    (n, t.elapsed().as_secs_f64())
+}
+
+fn serve(w: &mut PhysicsWorld) -> Res<()> {
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    let say = |out: &mut std::io::StdoutLock, line: String| -> Res<()> {
+        writeln!(out, "{line}").and_then(|_| out.flush()).map_err(|e| e.to_string())
+    };
+    say(&mut out, format!("ready {}", counts(w)))?;
+    for line in std::io::stdin().lock().lines() {
+        let line = line.map_err(|e| e.to_string())?;
+        let mut words = line.split_whitespace();
+        match (words.next(), words.next()) {
+            (Some("step"), Some(n)) => {
+                let n: u64 = n.parse().map_err(|_| format!("bad count {n}"))?;
+                for _ in 0..n {
+                    w.step();
+                }
+                say(&mut out, "ok".into())?;
+            }
+            (Some("run"), Some(secs)) => {
+                let secs: f64 = secs.parse().map_err(|_| format!("bad seconds {secs}"))?;
+                let (n, t) = run(w, secs);
+                say(&mut out, format!("{n} {t}"))?;
+            }
+            (Some("counts"), _) => say(&mut out, counts(w).to_string())?,
+            (Some("quit"), _) | (None, _) => break,
+            _ => return Err(format!("unknown command {line:?}")),
+        }
+    }
+    Ok(())
+}
+
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = (|| -> Res<()> {
+        let path = args.first().ok_or("usage: bare-rapier SCENE.json [SECONDS | --serve]")?;
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let scene: Value = serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+        let mut w = build(&scene).map_err(|e| format!("{path}: {e}"))?;
+        match args.get(1).map(String::as_str) {
+            Some("--serve") => serve(&mut w),
+            secs => {
+                let secs = secs.map_or(Ok(2.0), |x| x.parse::<f64>().map_err(|e| e.to_string()))?;
+                let (n, t) = run(&mut w, secs);
+                println!("{:.1} steps/s  {}", n as f64 / t, counts(&w));
+                Ok(())
+            }
+        }
+    })();
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bare-rapier: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
