@@ -8,6 +8,7 @@ pub mod generate;
 pub mod inspect;
 pub mod poses;
 pub mod simulate;
+pub mod tune;
 mod validate;
 
 use crate::document::{DocError, Document, UriPolicy};
@@ -151,6 +152,14 @@ pub enum Command {
         #[command(flatten)]
         args: generate::GenerateArgs,
     },
+    /// Search the drive and balance gains for a designer's goals (survive pushes of one
+    /// size, fall from another, follow a clip, stand, keep limits, an assist cap, least
+    /// effort) and write them to OUT; reports before and after.
+    Tune {
+        file: PathBuf,
+        #[command(flatten)]
+        args: tune::TuneArgs,
+    },
     /// Write the bundled default character from the generator code.
     GenerateMannequin {
         #[arg(default_value = crate::mannequin::ASSET_PATH)]
@@ -227,6 +236,7 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
             json,
         } => bench_clip::run(&file, &clip, seconds, json, policy),
         Command::Generate { file, args } => generate::run(&file, &args, policy),
+        Command::Tune { file, args } => tune::run(&file, &args, policy),
         Command::GenerateMannequin { output, dense } => match dense {
             Some(out) => generate_dense(&out),
             None => generate_mannequin(&output),
