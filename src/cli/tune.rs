@@ -76,6 +76,7 @@ fn report_json(o: &Outcome, wall_s: f64) -> serde_json::Value {
         "search_s": opt(Some(o.search.seconds)),
         "wall_s": opt(Some(wall_s)),
         "parameters": o.dims,
+        "mass_kg": opt(Some(o.mass_kg)),
         "population": o.population,
         "generations": o.generations,
     })

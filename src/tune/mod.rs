@@ -96,6 +96,8 @@ pub struct Outcome {
     pub search: search::Found,
     pub evaluations_per_s: f64,
     pub dims: usize,
+    /// The whole body's mass the pushes are sized by (kg).
+    pub mass_kg: f64,
     pub population: usize,
     pub generations: usize,
 }
@@ -224,6 +226,7 @@ pub fn tune(
         edit: changed.then(|| problem.baseline.edit(doc, &found.x, problem.assist)),
         evaluations_per_s: found.evaluations as f64 / found.seconds.max(1e-9),
         dims: problem.baseline.dims(),
+        mass_kg: problem.mass_kg as f64,
         population: lambda,
         generations,
         search: found,

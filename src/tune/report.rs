@@ -23,6 +23,9 @@ pub const DV_MAX_M_S: f64 = 3.0;
 pub struct DirectionFigures {
     pub direction: &'static str,
     pub angle_deg: f64,
+    /// The push's direction in the world (horizontal unit vector): `simulate --push
+    /// PELVIS:Δv·m·x,0,Δv·m·z@1` reproduces a trial.
+    pub world: [f32; 3],
     /// Largest Δv it survived (m/s).
     pub survived_dv_m_s: f64,
     /// Smallest Δv that felled it (m/s); None when even [`DV_MAX_M_S`] did not.
@@ -122,6 +125,7 @@ pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figur
             let figures = DirectionFigures {
                 direction: d.name,
                 angle_deg: d.angle_deg,
+                world: d.world.to_array(),
                 survived_dv_m_s: survived_dv,
                 fell_dv_m_s: fell_dv,
                 survives_goal: goal(g.survive_dv_m_s, &|t| survived(t, true)),

@@ -68,7 +68,7 @@ fn out_of_bounds(x: &[f64]) -> f64 {
 pub fn plan(dims: usize, evaluations: usize) -> (usize, usize) {
     let lambda = (4 + (3.0 * (dims.max(1) as f64).ln()).floor() as usize).max(8);
     let lambda = lambda + lambda % 2;
-    (lambda, (evaluations / lambda).max(2))
+    (lambda, (evaluations / lambda).max(1))
 }
 
 /// Runs the search for `generations` of `lambda` candidates.

@@ -29,5 +29,6 @@ mod redraw;
 mod save;
 mod sim;
 mod timeline;
+mod tune;
 mod validator;
 mod workflow;
