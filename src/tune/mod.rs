@@ -177,12 +177,10 @@ pub fn cost_per_evaluation(problem: &eval::Problem) -> f64 {
         .count()
         .max(1) as f64;
     let rate = 1.0 / probe::settings().dt_s as f64;
-    let pushes = [problem.goals.survive_dv_m_s, problem.goals.fall_dv_m_s]
-        .iter()
-        .filter(|g| g.is_some())
-        .count()
-        .max(1) as f64
-        * problem.dirs.len() as f64;
+    let goals = [problem.goals.survive_dv_m_s, problem.goals.fall_dv_m_s];
+    let push_goals = goals.iter().filter(|g| g.is_some()).count() as f64;
+    // Without a push goal one standing trial is run.
+    let pushes = (push_goals * problem.dirs.len() as f64).max(1.0);
     let clip_s = problem
         .clip
         .as_ref()
