@@ -25,3 +25,4 @@ pub mod render;
 pub mod shapes;
 pub mod sim;
 pub mod timeline;
+pub mod tune;

@@ -7,6 +7,7 @@ use super::files::{Files, PathAction};
 use super::generate_dialog::GenerateDialog;
 use super::state::EditorState;
 use super::timeline_panel::Request;
+use super::tune_dialog::TuneDialog;
 use crate::mirror::Direction;
 use egui::{Key, KeyboardShortcut, Modifiers};
 
@@ -24,6 +25,7 @@ pub enum Command {
     CopyJoint,
     PasteJoint,
     GenerateRagdoll,
+    AutoTune,
     Stabilize,
     DisableOverlappingPairs,
     MirrorSelection,
@@ -40,6 +42,7 @@ pub struct Context<'a> {
     pub st: &'a mut EditorState,
     pub files: &'a mut Files,
     pub generate: &'a mut GenerateDialog,
+    pub tune: &'a mut TuneDialog,
     pub egui: &'a egui::Context,
     pub timeline: &'a mut super::timeline_panel::TimelinePanel,
 }
@@ -66,6 +69,7 @@ impl Command {
         Command::CopyJoint,
         Command::PasteJoint,
         Command::GenerateRagdoll,
+        Command::AutoTune,
         Command::Stabilize,
         Command::DisableOverlappingPairs,
         Command::MirrorSelection,
@@ -90,6 +94,7 @@ impl Command {
             Command::CopyJoint => "Copy joint",
             Command::PasteJoint => "Paste joint",
             Command::GenerateRagdoll => "Generate ragdoll…",
+            Command::AutoTune => "Auto-tune…",
             Command::Stabilize => "Stabilize",
             Command::DisableOverlappingPairs => super::pair_view::DISABLE_OVERLAPPING,
             Command::MirrorSelection => "Mirror to other side",
@@ -128,6 +133,10 @@ impl Command {
                 Some("Mirror the selected bones' collider, limits and drive onto their twins")
             }
             Command::CopyJoint => Some("Copy the selected joint's limits and drive gains"),
+            Command::AutoTune => Some(
+                "Search the drive and balance gains for goals you set (pushes to survive and to \
+                 fall from, a clip to follow, an assist cap), then apply them as one undo step",
+            ),
             Command::Stabilize => Some(
                 "The stability doctor's fixes as one undo step: mass ratios clamped, \
                  overlapping pairs disabled, tiny limits widened, damping added, drives capped",
@@ -158,6 +167,11 @@ impl Command {
             Command::Undo => st.history.can_undo(),
             Command::Redo => st.history.can_redo(),
             Command::CopyJoint => jointed,
+            Command::AutoTune => st
+                .doc
+                .bones
+                .iter()
+                .any(|b| b.physics.as_ref().is_some_and(|p| p.drive.is_some())),
             Command::Stabilize | Command::DisableOverlappingPairs => {
                 st.doc.bones.iter().any(|b| b.physics.is_some())
             }
@@ -183,6 +197,7 @@ impl Command {
             Command::CopyJoint => st.copy_joint(),
             Command::PasteJoint => st.paste_joint(),
             Command::GenerateRagdoll => cx.generate.open(),
+            Command::AutoTune => cx.tune.open(&st.doc),
             Command::Stabilize => st.stabilize(),
             Command::DisableOverlappingPairs => st.disable_overlapping_pairs(),
             Command::MirrorSelection => st.mirror_selection(),

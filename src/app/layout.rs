@@ -15,6 +15,7 @@ impl EditorApp {
                     st,
                     files: &mut self.files,
                     generate: &mut self.generate,
+                    tune: &mut self.tune,
                     egui: &egui,
                     timeline: &mut self.timeline,
                 };

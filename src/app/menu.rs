@@ -32,6 +32,7 @@ pub fn bar(ui: &mut egui::Ui, cx: &mut Context) {
             menu_item(ui, Command::PasteJoint, cx);
             ui.separator();
             menu_item(ui, Command::GenerateRagdoll, cx);
+            menu_item(ui, Command::AutoTune, cx);
             menu_item(ui, Command::Stabilize, cx);
             menu_item(ui, Command::DisableOverlappingPairs, cx);
         });

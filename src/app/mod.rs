@@ -35,6 +35,7 @@ pub mod state;
 mod step_rate;
 pub mod symmetry;
 pub mod timeline_panel;
+pub mod tune_dialog;
 pub mod view_settings;
 mod viewport;
 mod widgets;
@@ -76,6 +77,7 @@ pub struct EditorApp {
     outliner: outliner::Outliner,
     files: Files,
     generate: generate_dialog::GenerateDialog,
+    tune: tune_dialog::TuneDialog,
     plot: plot::PlotPanel,
     sim: sim_link::SimControls,
     /// The clip controls last handed to the simulation.
@@ -162,6 +164,7 @@ impl EditorApp {
             outliner: outliner::Outliner::default(),
             files: Files::default(),
             generate: generate_dialog::GenerateDialog::default(),
+            tune: tune_dialog::TuneDialog::default(),
             plot,
             sim: sim_link::SimControls::default(),
             clip_seen: None,
@@ -399,6 +402,7 @@ impl eframe::App for EditorApp {
             st: &mut self.state,
             files: &mut self.files,
             generate: &mut self.generate,
+            tune: &mut self.tune,
             egui: &ctx,
             timeline: &mut self.timeline,
         });
@@ -423,6 +427,7 @@ impl eframe::App for EditorApp {
         self.files.windows(&ctx, &mut self.state);
         self.generate.show(&ctx, &mut self.state);
         self.bake_window(&ctx);
+        self.tune.show(&ctx, &mut self.state);
         let title = self.state.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));

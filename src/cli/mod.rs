@@ -10,6 +10,7 @@ pub mod generate;
 pub mod inspect;
 pub mod poses;
 pub mod simulate;
+pub mod tune;
 mod validate;
 
 use crate::document::{DocError, Document, UriPolicy};
@@ -172,6 +173,14 @@ pub enum Command {
         #[command(flatten)]
         args: generate::GenerateArgs,
     },
+    /// Search the drive and balance gains for a designer's goals (survive pushes of one
+    /// size, fall from another, follow a clip, stand, keep limits, an assist cap, least
+    /// effort) and write them to OUT; reports before and after.
+    Tune {
+        file: PathBuf,
+        #[command(flatten)]
+        args: tune::TuneArgs,
+    },
     /// Write the bundled default character from the generator code.
     GenerateMannequin {
         #[arg(default_value = crate::mannequin::ASSET_PATH)]
@@ -251,6 +260,7 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
             seconds_per_case,
         } => bench_record::run(json, seconds_per_case),
         Command::Generate { file, args } => generate::run(&file, &args, policy),
+        Command::Tune { file, args } => tune::run(&file, &args, policy),
         Command::GenerateMannequin { output, dense } => match dense {
             Some(out) => generate_dense(&out),
             None => generate_mannequin(&output),

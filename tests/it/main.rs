@@ -30,5 +30,6 @@ mod save;
 mod scene;
 mod sim;
 mod timeline;
+mod tune;
 mod validator;
 mod workflow;

@@ -1,0 +1,227 @@
+//! `tune`: search the drive and balance gains for the goals given, write them to OUT through
+//! the codec, and report before and after.
+
+use crate::document::UriPolicy;
+use crate::tune::{self, Figures, Goals, Options, Outcome};
+use anyhow::Context;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+/// The options of one `tune` run.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TuneArgs {
+    /// Where to write the tuned document (.gltf or .glb).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: PathBuf,
+    /// Survive a speed change of this size at the pelvis from all 8 horizontal directions
+    /// (an impulse of Δv times the whole body's mass), back within 5° of upright in 2 s.
+    #[arg(long, value_name = "M/S")]
+    pub survive_dv: Option<f64>,
+    /// Fall from pushes of this size.
+    #[arg(long, value_name = "M/S")]
+    pub fall_dv: Option<f64>,
+    /// Track this clip (name or index) with a kinematic root.
+    #[arg(long, value_name = "NAME")]
+    pub clip: Option<String>,
+    /// The balance assist scale at most this (0..1): 0 balances through joints and feet alone.
+    #[arg(long, value_name = "MAX")]
+    pub assist: Option<f64>,
+    /// Search time on the reference machine (2 cores, release build), in seconds; it is
+    /// turned into a fixed number of evaluations, so the result does not depend on the clock.
+    #[arg(long, value_name = "SECONDS", default_value_t = tune::DEFAULT_BUDGET_S)]
+    pub budget: f64,
+    /// The search's random seed: the same seed gives the same bytes.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Bisection steps per direction for the before/after robustness figures (0: only the
+    /// goals' pushes).
+    #[arg(long, value_name = "N", default_value_t = tune::REPORT_BISECT)]
+    pub bisect: usize,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn opt(x: Option<f64>) -> serde_json::Value {
+    x.map_or(serde_json::Value::Null, |v| {
+        json!((v * 1000.0).round() / 1000.0)
+    })
+}
+
+fn figures_json(f: &Figures) -> serde_json::Value {
+    let mut v = serde_json::to_value(f).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        o.insert(
+            "clip_rms_by_joint".into(),
+            f.clip_rms_by_joint
+                .iter()
+                .map(|(n, r)| json!({"name": n, "rms_deg": opt(Some(*r))}))
+                .collect(),
+        );
+    }
+    v
+}
+
+fn report_json(o: &Outcome, wall_s: f64) -> serde_json::Value {
+    json!({
+        "before": figures_json(&o.before),
+        "after": figures_json(&o.after),
+        "changed": o.edit.is_some(),
+        "score_before": opt(Some(o.search.start_score)),
+        "score_after": opt(Some(o.search.score)),
+        "evaluations": o.search.evaluations,
+        "evaluations_per_s": opt(Some(o.evaluations_per_s)),
+        "search_s": opt(Some(o.search.seconds)),
+        "wall_s": opt(Some(wall_s)),
+        "parameters": o.dims,
+        "mass_kg": opt(Some(o.mass_kg)),
+        "population": o.population,
+        "generations": o.generations,
+    })
+}
+
+fn show(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |v| format!("{v:.2}"))
+}
+
+fn yes(x: Option<bool>) -> &'static str {
+    match x {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "-",
+    }
+}
+
+fn print_text(o: &Outcome, wall_s: f64) {
+    let (b, a) = (&o.before, &o.after);
+    println!("{:<14} {:>22} {:>22}", "", "before", "after");
+    println!(
+        "{:<14} {:>22} {:>22}",
+        "stands 10 s",
+        yes(b.stands_10s),
+        yes(a.stands_10s)
+    );
+    println!(
+        "{:<14} {:>11}{:>11} {:>11}{:>11}",
+        "push (m/s)", "survives", "fells", "survives", "fells"
+    );
+    for (db, da) in b.directions.iter().zip(&a.directions) {
+        println!(
+            "{:<14} {:>11}{:>11} {:>11}{:>11}",
+            db.direction,
+            show(Some(db.survived_dv_m_s)),
+            show(db.fell_dv_m_s),
+            show(Some(da.survived_dv_m_s)),
+            show(da.fell_dv_m_s)
+        );
+    }
+    let count = |f: &Figures, g: fn(&tune::report::DirectionFigures) -> Option<bool>| {
+        let n = f.directions.iter().filter(|d| g(d) == Some(true)).count();
+        let of = f.directions.iter().filter(|d| g(d).is_some()).count();
+        if of == 0 {
+            "-".into()
+        } else {
+            format!("{n}/{of}")
+        }
+    };
+    println!(
+        "{:<14} {:>22} {:>22}",
+        "goal survived",
+        count(b, |d| d.survives_goal),
+        count(a, |d| d.survives_goal)
+    );
+    println!(
+        "{:<14} {:>22} {:>22}",
+        "goal felled",
+        count(b, |d| d.falls_at_goal),
+        count(a, |d| d.falls_at_goal)
+    );
+    for (gb, ga) in b.clip_rms_by_group.iter().zip(&a.clip_rms_by_group) {
+        let name = format!("clip {} rms°", gb.group.name());
+        println!("{name:<14} {:>22.2} {:>22.2}", gb.rms_deg, ga.rms_deg);
+    }
+    if b.clip_median_rms_deg.is_some() {
+        println!(
+            "{:<14} {:>22} {:>22}",
+            "clip median°",
+            show(b.clip_median_rms_deg),
+            show(a.clip_median_rms_deg)
+        );
+        println!(
+            "{:<14} {:>22} {:>22}",
+            "clip max°",
+            show(b.clip_max_rms_deg),
+            show(a.clip_max_rms_deg)
+        );
+    }
+    println!(
+        "{:<14} {:>22} {:>22}",
+        "peak assist N·m",
+        show(b.peak_assist_n_m),
+        show(a.peak_assist_n_m)
+    );
+    println!(
+        "{:<14} {:>22.1} {:>22.1}",
+        "effort J (10s)", b.effort_stand_j, a.effort_stand_j
+    );
+    println!(
+        "{:<14} {:>22.2} {:>22.2}",
+        "max violation°", b.max_limit_violation_deg, a.max_limit_violation_deg
+    );
+    for (gb, ga) in b.groups.iter().zip(&a.groups) {
+        let f = |g: &tune::params::GroupNatural| {
+            format!("{} Hz ζ {}", show(g.freq_hz), show(g.damping_ratio))
+        };
+        println!("{:<14} {:>22} {:>22}", gb.group.name(), f(gb), f(ga));
+    }
+    println!(
+        "{} evaluations in {:.1} s ({:.1}/s), score {:.3} -> {:.3}; total {:.1} s",
+        o.search.evaluations,
+        o.search.seconds,
+        o.evaluations_per_s,
+        o.search.start_score,
+        o.search.score,
+        wall_s
+    );
+}
+
+pub fn run(file: &Path, a: &TuneArgs, policy: UriPolicy) -> anyhow::Result<ExitCode> {
+    let t0 = std::time::Instant::now();
+    let mut doc = super::open(file, policy)?;
+    let opts = Options {
+        goals: Goals {
+            survive_dv_m_s: a.survive_dv,
+            fall_dv_m_s: a.fall_dv,
+            clip: a.clip.clone(),
+            assist_max: a.assist,
+        },
+        budget_s: a.budget,
+        seed: a.seed,
+        bisect: a.bisect,
+    };
+    let quiet = a.json;
+    let progress = |p: &tune::Progress| {
+        if !quiet {
+            eprintln!(
+                "{}/{} evaluations, best score {:.3} (start {:.3}), {:.1} s",
+                p.evaluations, p.planned, p.best_score, p.start_score, p.elapsed_s
+            );
+        }
+    };
+    let outcome = tune::tune(&doc, &opts, &AtomicBool::new(false), &progress)?;
+    if let Some(edit) = &outcome.edit {
+        doc.apply(edit)
+            .with_context(|| format!("{}", file.display()))?;
+    }
+    doc.write_to(&a.output)?;
+    let wall_s = t0.elapsed().as_secs_f64();
+    if a.json {
+        println!("{}", report_json(&outcome, wall_s));
+    } else {
+        print_text(&outcome, wall_s);
+        println!("wrote {}", a.output.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,245 @@
+//! Scoring one candidate: its gains written to a copy of the document through the codec,
+//! then the goals' trials on the real simulation. Lower is better; every term is 0 when its
+//! goal is met, so the score also reads as "how far from the goals".
+
+use super::params::Baseline;
+use super::probe::{self, Tracking, Trial, UPRIGHT_DEG};
+use super::Goals;
+use crate::document::{Clip, Document};
+use glam::Vec3;
+
+/// A limit violation up to this is allowed (degrees).
+pub const MAX_VIOLATION_DEG: f32 = 2.0;
+/// How long a push trial runs after the push in the search (s): past the recovery time.
+pub const SEARCH_AFTER_S: f64 = 2.5;
+/// A clip is followed for at most this long in the search (s).
+pub const SEARCH_CLIP_S: f64 = 4.0;
+
+/// The eight horizontal push directions, named by where the push sends the body relative to
+/// the character's forward.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Direction {
+    pub name: &'static str,
+    /// Degrees from forward toward the character's left.
+    pub angle_deg: f64,
+    #[serde(skip)]
+    pub world: Vec3,
+}
+
+/// The eight directions for a character whose forward is `forward` (world, any length).
+pub fn directions(forward: glam::DVec3) -> Vec<Direction> {
+    let f = glam::DVec3::new(forward.x, 0.0, forward.z);
+    let f = if f.length() > 1e-9 {
+        f.normalize()
+    } else {
+        glam::DVec3::Z
+    };
+    let left = glam::DVec3::Y.cross(f);
+    const NAMES: [&str; 8] = [
+        "forward",
+        "forward-left",
+        "left",
+        "back-left",
+        "back",
+        "back-right",
+        "right",
+        "forward-right",
+    ];
+    NAMES
+        .iter()
+        .enumerate()
+        .map(|(i, &name)| {
+            let a = (i as f64 * 45.0).to_radians();
+            Direction {
+                name,
+                angle_deg: i as f64 * 45.0,
+                world: (f * a.cos() + left * a.sin()).as_vec3(),
+            }
+        })
+        .collect()
+}
+
+/// What a candidate's trials measured, in brief (for progress and the score).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Brief {
+    /// Survive pushes withstood / tried.
+    pub survived: (usize, usize),
+    /// Fall pushes that felled it / tried.
+    pub felled: (usize, usize),
+    /// Median joint RMS while following the clip (degrees).
+    pub clip_median_rms_deg: Option<f64>,
+    pub max_violation_deg: f32,
+    /// Motor work over the trials (J).
+    pub work_j: f64,
+}
+
+/// Everything a candidate is scored against, fixed for one search.
+pub struct Problem {
+    pub base: Document,
+    pub baseline: Baseline,
+    pub goals: Goals,
+    pub clip: Option<Clip>,
+    pub dirs: Vec<Direction>,
+    pub mass_kg: f32,
+    /// The assist scale written with every candidate (the goal's cap), if one is set.
+    pub assist: Option<f64>,
+    /// The unchanged document's clip tracking and work: what the clip and effort terms are
+    /// measured against.
+    pub base_tracking: Option<Tracking>,
+    pub base_work_j: Option<f64>,
+}
+
+/// How much of the goals a stage checks: a subset of the directions early, all later.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stage {
+    /// Every `dir_step`-th direction (1: all eight; 2: four).
+    pub dir_step: usize,
+}
+
+/// A figure not measured (NaN) adds nothing to the score.
+fn or_zero(x: f32) -> f32 {
+    if x.is_finite() {
+        x
+    } else {
+        0.0
+    }
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    v.retain(|x| x.is_finite());
+    v.sort_by(f64::total_cmp);
+    (!v.is_empty()).then(|| v[v.len() / 2])
+}
+
+impl Problem {
+    /// The document with the gains of `x`.
+    pub fn candidate(&self, x: &[f64]) -> Document {
+        let mut doc = self.base.clone();
+        // Typed edits of keys that exist: refusing one would be a bug in the edit builder.
+        if let Err(e) = doc.apply(&self.baseline.edit(&self.base, x, self.assist)) {
+            debug_assert!(false, "tune edit refused: {e}");
+        }
+        doc
+    }
+
+    /// The trials of one candidate: (survive trials, fall trials, clip tracking).
+    pub fn trials(&self, doc: &Document, stage: Stage) -> Option<Measured> {
+        let settled = probe::settle(doc).ok()?;
+        let dirs: Vec<&Direction> = self.dirs.iter().step_by(stage.dir_step.max(1)).collect();
+        let run = |dv: Option<f64>| -> Vec<Trial> {
+            dv.map(|dv| {
+                dirs.iter()
+                    .map(|d| {
+                        let p = (d.world, dv as f32, self.mass_kg);
+                        probe::push(&settled, p, SEARCH_AFTER_S, true)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+        };
+        let mut survive = run(self.goals.survive_dv_m_s);
+        if survive.is_empty() {
+            // Standing still is always a goal.
+            survive.push(probe::push(
+                &settled,
+                (Vec3::X, 0.0, self.mass_kg),
+                SEARCH_AFTER_S,
+                true,
+            ));
+        }
+        let fall = run(self.goals.fall_dv_m_s);
+        let tracking = self.clip.as_ref().map(|c| {
+            probe::follow(doc, c, SEARCH_CLIP_S).unwrap_or_else(|_| Tracking {
+                paused: true,
+                ..Default::default()
+            })
+        });
+        Some(Measured {
+            survive,
+            fall,
+            tracking,
+        })
+    }
+
+    /// The score of parameters `x` at `stage`, and its brief.
+    pub fn score(&self, x: &[f64], stage: Stage) -> (f64, Brief) {
+        let doc = self.candidate(x);
+        match self.trials(&doc, stage) {
+            Some(m) => self.score_of(&m),
+            None => (1.0e6, Brief::default()),
+        }
+    }
+
+    fn score_of(&self, m: &Measured) -> (f64, Brief) {
+        let mut score = 0.0;
+        let mut brief = Brief::default();
+        let mut viol = 0.0f32;
+        for t in &m.survive {
+            viol = viol.max(t.max_violation_deg);
+            let fell = t.fell == Some(true) || t.paused;
+            if fell {
+                let early = 1.0 - t.fell_after_s.unwrap_or(0.0) / SEARCH_AFTER_S;
+                score += 10.0 + 5.0 * early.clamp(0.0, 1.0);
+            } else {
+                brief.survived.0 += 1;
+                let late = or_zero(t.late_tilt_deg);
+                score += ((late - UPRIGHT_DEG).max(0.0) / UPRIGHT_DEG) as f64;
+            }
+            brief.work_j += t.work_j;
+        }
+        brief.survived.1 = m.survive.len();
+        for t in &m.fall {
+            if t.fell == Some(true) {
+                brief.felled.0 += 1;
+            } else {
+                let tilt = or_zero(t.max_tilt_deg);
+                score += 3.0 + 3.0 * (1.0 - (tilt / 60.0).clamp(0.0, 1.0)) as f64;
+            }
+        }
+        brief.felled.1 = m.fall.len();
+        if let Some(tr) = &m.tracking {
+            viol = viol.max(tr.max_violation_deg);
+            brief.work_j += tr.work_j;
+            score += self.clip_term(tr, &mut brief);
+        }
+        score += ((viol - MAX_VIOLATION_DEG).max(0.0) / MAX_VIOLATION_DEG) as f64;
+        brief.max_violation_deg = viol;
+        // Least effort: a small term, so it only decides between candidates that meet the rest.
+        if let Some(w0) = self.base_work_j.filter(|w| *w > 0.0) {
+            score += 0.3 * (brief.work_j / w0).min(10.0);
+        }
+        (score, brief)
+    }
+
+    fn clip_term(&self, tr: &Tracking, brief: &mut Brief) -> f64 {
+        if tr.paused {
+            return 50.0;
+        }
+        let rms: Vec<f64> = tr.joints.iter().map(|(_, r)| *r as f64).collect();
+        let med = median(rms.clone());
+        brief.clip_median_rms_deg = med;
+        let base = self.base_tracking.as_ref();
+        let base_med = base
+            .and_then(|b| median(b.joints.iter().map(|(_, r)| *r as f64).collect()))
+            .filter(|m| *m > 1e-6);
+        let mut s = match (med, base_med) {
+            (Some(m), Some(b)) => 5.0 * m / b,
+            (Some(m), None) => m / 10.0,
+            _ => 0.0,
+        };
+        for (i, r) in rms.iter().enumerate() {
+            s += (r - 10.0).max(0.0) / 5.0;
+            if let Some((_, b)) = base.and_then(|b| b.joints.get(i)) {
+                s += (r - *b as f64 - 1.0).max(0.0) / 2.0;
+            }
+        }
+        s
+    }
+}
+
+/// One candidate's trials.
+pub struct Measured {
+    pub survive: Vec<Trial>,
+    pub fall: Vec<Trial>,
+    pub tracking: Option<Tracking>,
+}

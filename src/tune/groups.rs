@@ -1,0 +1,79 @@
+//! The joint groups the search tunes together, from the anatomy layer's roles (never
+//! re-detected here): legs, spine, arms, neck, tail, and the balance controllers.
+
+use crate::anatomy::{Anatomy, Role};
+use crate::document::{BoneId, Document};
+
+/// One group of gains the search moves as one: a natural-frequency and a damping-ratio
+/// factor for every drive in it (or for the balance controllers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Group {
+    Legs,
+    Spine,
+    Arms,
+    Neck,
+    Tail,
+    Balance,
+}
+
+impl Group {
+    pub const ALL: [Group; 6] = [
+        Group::Legs,
+        Group::Spine,
+        Group::Arms,
+        Group::Neck,
+        Group::Tail,
+        Group::Balance,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Group::Legs => "legs",
+            Group::Spine => "spine",
+            Group::Arms => "arms",
+            Group::Neck => "neck",
+            Group::Tail => "tail",
+            Group::Balance => "balance",
+        }
+    }
+
+    /// The drive group of a role; None for roles that follow their parent's group.
+    fn of_role(role: Role) -> Option<Group> {
+        match role {
+            Role::Thigh | Role::Shin | Role::Foot | Role::Toe => Some(Group::Legs),
+            Role::Pelvis | Role::Spine | Role::Chest => Some(Group::Spine),
+            Role::Clavicle | Role::UpperArm | Role::Forearm | Role::Hand | Role::Finger => {
+                Some(Group::Arms)
+            }
+            Role::Neck | Role::Head => Some(Group::Neck),
+            Role::Tail => Some(Group::Tail),
+            Role::Twist | Role::Helper | Role::Other => None,
+        }
+    }
+}
+
+/// Each bone with a drive, and its group: its role's group, else its nearest ancestor's
+/// (a twist or helper bone moves with its limb), else the spine.
+pub fn drive_groups(doc: &Document) -> Vec<(BoneId, Group)> {
+    let anatomy = Anatomy::of(doc);
+    let group_of = |id: BoneId| -> Group {
+        let mut bone = Some(id);
+        while let Some(b) = bone {
+            if let Some(g) = Group::of_role(anatomy.role(b)) {
+                return g;
+            }
+            bone = doc.bone(b).parent;
+        }
+        Group::Spine
+    };
+    doc.bone_ids()
+        .filter(|&b| {
+            doc.bone(b)
+                .physics
+                .as_ref()
+                .is_some_and(|p| p.drive.is_some())
+        })
+        .map(|b| (b, group_of(b)))
+        .collect()
+}

@@ -1,0 +1,203 @@
+//! The search's parameters: per joint group a natural-frequency factor and a damping-ratio
+//! factor, on log scales (x = ln factor; 0 is the document as it is). Each drive keeps its own
+//! inertia ([`crate::joint::inertia`]): its f and ζ are read from its stiffness and damping,
+//! scaled, and written back as k = I(2πf)², c = 2Iζ(2πf). The balance group scales the ankle
+//! and upright controllers the same way, for the whole body's inertia about the ground.
+
+use super::groups::{drive_groups, Group};
+use crate::document::fields::Key;
+use crate::document::{BoneId, Document, Edit, EditTarget};
+use crate::joint::{self, Gains, Natural};
+use serde_json::json;
+
+/// Each factor stays within e^±this (×0.22 .. ×4.5).
+pub const MAX_LOG_FACTOR: f64 = 1.5;
+
+/// One drive as the document has it.
+#[derive(Debug, Clone)]
+struct DriveGains {
+    bone: BoneId,
+    group: Group,
+    gains: Gains,
+    /// What it moves (kg·m²); None when the solver has no joint there (then the factors
+    /// scale k by f² and c by f·ζ, which is what the inertia would give).
+    inertia: Option<f64>,
+}
+
+/// The document's gains the factors apply to, read once.
+#[derive(Debug, Clone)]
+pub struct Baseline {
+    drives: Vec<DriveGains>,
+    ankle: Gains,
+    upright: Gains,
+    body_inertia: Option<f64>,
+    /// The groups present, in [`Group::ALL`] order: the parameter vector is two per group.
+    pub groups: Vec<Group>,
+    /// The balance assist scale as the document has it.
+    pub assist: f64,
+}
+
+/// A group's gains read as a person would: the median natural frequency and damping ratio
+/// of its drives (the balance group: the ankle controller's).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct GroupNatural {
+    pub group: Group,
+    pub freq_hz: Option<f64>,
+    pub damping_ratio: Option<f64>,
+}
+
+fn scaled(g: Gains, inertia: Option<f64>, (xf, xz): (f64, f64)) -> Gains {
+    let (ff, fz) = (xf.exp(), xz.exp());
+    match inertia {
+        Some(i) if g.stiffness > 0.0 => {
+            let n = g.natural(i);
+            Natural {
+                freq_hz: n.freq_hz * ff,
+                damping_ratio: n.damping_ratio * fz,
+            }
+            .gains(i)
+        }
+        _ => Gains {
+            stiffness: g.stiffness * ff * ff,
+            damping: g.damping * ff * fz,
+        },
+    }
+}
+
+/// Six significant digits: what the file keeps of a tuned gain.
+fn round6(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let p = 10f64.powi(5 - x.abs().log10().floor() as i32);
+    (x * p).round() / p
+}
+
+fn set(target: EditTarget, key: Key, v: f64) -> Edit {
+    Edit::Set {
+        target,
+        key: key.path().into(),
+        value: json!(round6(v)),
+    }
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    v.retain(|x| x.is_finite());
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    Some(v[v.len() / 2])
+}
+
+impl Baseline {
+    pub fn of(doc: &Document) -> Self {
+        let drives: Vec<DriveGains> = drive_groups(doc)
+            .into_iter()
+            .filter_map(|(bone, group)| {
+                let d = doc.bone(bone).physics.as_ref()?.drive?;
+                Some(DriveGains {
+                    bone,
+                    group,
+                    gains: Gains {
+                        stiffness: d.stiffness,
+                        damping: d.damping,
+                    },
+                    inertia: joint::joint_inertia(doc, bone),
+                })
+            })
+            .collect();
+        let b = &doc.balance;
+        let groups = Group::ALL
+            .into_iter()
+            .filter(|&g| {
+                if g == Group::Balance {
+                    b.enabled
+                } else {
+                    drives.iter().any(|d| d.group == g)
+                }
+            })
+            .collect();
+        Self {
+            drives,
+            ankle: Gains {
+                stiffness: b.ankle_kp,
+                damping: b.ankle_kd,
+            },
+            upright: Gains {
+                stiffness: b.upright_kp,
+                damping: b.upright_kd,
+            },
+            body_inertia: joint::whole_body_about_ground(doc),
+            groups,
+            assist: b.assist,
+        }
+    }
+
+    /// Parameters: two per group.
+    pub fn dims(&self) -> usize {
+        self.groups.len() * 2
+    }
+
+    fn factors(&self, x: &[f64], g: Group) -> (f64, f64) {
+        let i = self.groups.iter().position(|&h| h == g);
+        i.map_or((0.0, 0.0), |i| {
+            let c = |v: f64| v.clamp(-MAX_LOG_FACTOR, MAX_LOG_FACTOR);
+            (c(x[2 * i]), c(x[2 * i + 1]))
+        })
+    }
+
+    /// The typed edits that write the gains of parameters `x` (and the assist scale, when
+    /// given) to `doc`, as one group (one undo step).
+    pub fn edit(&self, doc: &Document, x: &[f64], assist: Option<f64>) -> Edit {
+        let mut edits = Vec::new();
+        for d in &self.drives {
+            let g = scaled(d.gains, d.inertia, self.factors(x, d.group));
+            let t = doc.bone_target(d.bone);
+            edits.push(set(t, Key::Stiffness, g.stiffness));
+            edits.push(set(t, Key::Damping, g.damping));
+        }
+        if self.groups.contains(&Group::Balance) {
+            let f = self.factors(x, Group::Balance);
+            let t = EditTarget::Document;
+            let a = scaled(self.ankle, self.body_inertia, f);
+            let u = scaled(self.upright, self.body_inertia, f);
+            edits.push(set(t, Key::AnkleKp, a.stiffness));
+            edits.push(set(t, Key::AnkleKd, a.damping));
+            edits.push(set(t, Key::UprightKp, u.stiffness));
+            edits.push(set(t, Key::UprightKd, u.damping));
+        }
+        if let Some(a) = assist {
+            edits.push(set(EditTarget::Document, Key::Assist, a));
+        }
+        Edit::Group(edits)
+    }
+
+    /// Each group's median f and ζ in a document (read back from its gains).
+    pub fn naturals(&self, doc: &Document) -> Vec<GroupNatural> {
+        let now = Baseline::of(doc);
+        self.groups
+            .iter()
+            .map(|&group| {
+                let (f, z): (Vec<f64>, Vec<f64>) = if group == Group::Balance {
+                    now.body_inertia
+                        .map(|i| now.ankle.natural(i))
+                        .map(|n| (vec![n.freq_hz], vec![n.damping_ratio]))
+                        .unwrap_or_default()
+                } else {
+                    now.drives
+                        .iter()
+                        .filter(|d| d.group == group)
+                        .filter_map(|d| Some(d.gains.natural(d.inertia?)))
+                        .map(|n| (n.freq_hz, n.damping_ratio))
+                        .unzip()
+                };
+                GroupNatural {
+                    group,
+                    freq_hz: median(f),
+                    damping_ratio: median(z),
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,194 @@
+//! One simulated trial: a push from one direction, standing still, or following a clip with a
+//! kinematic root, on the real [`Simulation`], measured as `simulate` measures it (falls and
+//! tilt from the simulation's own gauge, limit violations and tracking errors from its
+//! telemetry, the external assist from its effort meter) plus the work the motors do.
+
+use crate::document::{Clip, Document};
+use crate::sim::{ClipDriver, RootMode, SimError, SimSettings, Simulation};
+use glam::Vec3;
+use rapier3d::prelude::*;
+
+/// Within this much of upright (degrees) counts as recovered.
+pub const UPRIGHT_DEG: f32 = 5.0;
+/// ... within this long after a push (s).
+pub const RECOVER_S: f64 = 2.0;
+/// When pushes land: after the character has settled on its feet (s).
+pub const PUSH_AT_S: f64 = 1.0;
+
+/// What one trial measured.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Trial {
+    /// None: falls are not measured for this character.
+    pub fell: Option<bool>,
+    /// Seconds from the push (or start) to the fall.
+    pub fell_after_s: Option<f64>,
+    /// Largest torso tilt over the trial (degrees); NaN when not measured.
+    pub max_tilt_deg: f32,
+    /// Largest torso tilt from [`RECOVER_S`] after the push to the end (degrees).
+    pub late_tilt_deg: f32,
+    pub max_violation_deg: f32,
+    /// None without an upright joint.
+    pub assist_peak_n_m: Option<f32>,
+    /// ∫|τ·ω| dt over the motors (J).
+    pub work_j: f64,
+    /// The stability guard stopped the run.
+    pub paused: bool,
+}
+
+/// The work meter: |τ·ω_rel| of every joint motor over the last step (the solver's motor
+/// impulse over the last substep as the torque, about the joint frame's axes).
+fn motor_power_w(world: &PhysicsWorld, dt_sub: f32) -> f64 {
+    let mut p = 0.0f64;
+    for (_, j) in world.impulse_joints.iter() {
+        let m = &j.data.motors;
+        let local = Vec3::new(m[3].impulse, m[4].impulse, m[5].impulse);
+        if local == Vec3::ZERO {
+            continue;
+        }
+        let (Some(b1), Some(b2)) = (world.bodies.get(j.body1()), world.bodies.get(j.body2()))
+        else {
+            continue;
+        };
+        let frame = b1.rotation() * j.data.local_frame1.rotation;
+        let tau = frame * local / dt_sub;
+        let w = b2.angvel() - b1.angvel();
+        p += tau.dot(w).abs() as f64;
+    }
+    p
+}
+
+/// The simulation settings of every trial: the defaults `simulate` uses.
+pub fn settings() -> SimSettings {
+    SimSettings::default()
+}
+
+/// The character built at rest and run to [`PUSH_AT_S`]: every trial of one candidate starts
+/// from a clone of this (the settling is simulated once).
+pub fn settle(doc: &Document) -> Result<Simulation, SimError> {
+    let mut sim = Simulation::new(doc, settings())?;
+    let steps = (PUSH_AT_S / sim.settings().dt_s as f64).round() as u64;
+    while sim.steps() < steps {
+        if let Err(p) = sim.step() {
+            return Err(SimError::BadInput(p.to_string()));
+        }
+    }
+    Ok(sim)
+}
+
+/// From a settled simulation: an impulse of `dv_m_s` × `mass_kg` along the horizontal unit
+/// vector `dir` at the balance pelvis (none when `dv_m_s` is 0), then `after_s` seconds
+/// (stopping at a fall when `stop_on_fall`).
+pub fn push(
+    settled: &Simulation,
+    (dir, dv_m_s, mass_kg): (Vec3, f32, f32),
+    after_s: f64,
+    stop_on_fall: bool,
+) -> Trial {
+    let mut sim = settled.clone();
+    let at = sim.time_s();
+    let mut trial = Trial::default();
+    if let (true, Some(p)) = (dv_m_s > 0.0, sim.balance_bones().pelvis_bone.clone()) {
+        if sim.apply_impulse(&p, dir * dv_m_s * mass_kg).is_err() {
+            trial.paused = true;
+        }
+    }
+    let steps = sim.steps() + (after_s / sim.settings().dt_s as f64).round() as u64;
+    let (mut max_tilt, mut late) = (0.0f32, 0.0f32);
+    while sim.steps() < steps && !trial.paused {
+        if sim.step().is_err() {
+            trial.paused = true;
+            break;
+        }
+        trial.work_j += motor_power_w(sim.physics(), dt_sub(&sim)) * sim.settings().dt_s as f64;
+        let tilt = sim
+            .telemetry()
+            .body
+            .latest()
+            .map_or(f32::NAN, |b| b[0].torso_tilt_deg);
+        max_tilt = max_tilt.max(tilt);
+        if sim.time_s() >= at + RECOVER_S - 1e-9 {
+            late = late.max(tilt);
+        }
+        if stop_on_fall && sim.fell_at_s().is_some() {
+            break;
+        }
+    }
+    finish(&sim, at, &mut trial);
+    if sim.tilt_measured() {
+        trial.max_tilt_deg = max_tilt;
+        trial.late_tilt_deg = late;
+    }
+    trial
+}
+
+fn dt_sub(sim: &Simulation) -> f32 {
+    let ip = &sim.physics().integration_parameters;
+    ip.dt / ip.num_solver_iterations.max(1) as f32
+}
+
+fn finish(sim: &Simulation, at: f64, trial: &mut Trial) {
+    let t = sim.telemetry();
+    trial.fell = sim.falls_measured().then_some(sim.fell_at_s().is_some());
+    trial.fell_after_s = sim.fell_at_s().map(|s| (s - at).max(0.0));
+    trial.max_tilt_deg = f32::NAN;
+    trial.late_tilt_deg = f32::NAN;
+    trial.max_violation_deg = t
+        .joint_stats
+        .iter()
+        .map(|s| s.max_violation_deg)
+        .fold(0.0, f32::max);
+    trial.assist_peak_n_m = sim.assist_measured().then_some(t.effort.assist_peak_n_m);
+}
+
+/// The whole body's mass (kg): every bone with a collider.
+pub fn total_mass_kg(doc: &Document) -> f64 {
+    doc.bones
+        .iter()
+        .filter_map(|b| b.physics.as_ref())
+        .filter(|p| p.collider.is_some() && p.mass.is_finite() && p.mass > 0.0)
+        .map(|p| p.mass)
+        .sum()
+}
+
+/// A clip trial's tracking: each joint's RMS error (degrees) to the clip's pose.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tracking {
+    pub joints: Vec<(String, f32)>,
+    pub max_violation_deg: f32,
+    pub work_j: f64,
+    pub paused: bool,
+}
+
+/// Plays `clip` once (at most `max_s`) with a kinematic root, as `simulate --clip` does.
+pub fn follow(doc: &Document, clip: &Clip, max_s: f64) -> Result<Tracking, SimError> {
+    let mut sim = Simulation::new(doc, settings())?;
+    let driver = ClipDriver::new(doc, clip.clone(), Default::default(), RootMode::Kinematic);
+    let seconds = (driver.clip.duration_s as f64 / driver.playback.speed.max(1e-6) as f64)
+        .min(max_s)
+        .max(sim.settings().dt_s as f64);
+    // The root follows the clip: the balance controller has nothing to hold.
+    sim.settings_mut().balance = false;
+    sim.set_clip(Some(driver))?;
+    let steps = (seconds / sim.settings().dt_s as f64).round() as u64;
+    let mut out = Tracking::default();
+    while sim.steps() < steps {
+        if sim.step().is_err() {
+            out.paused = true;
+            break;
+        }
+        out.work_j += motor_power_w(sim.physics(), dt_sub(&sim)) * sim.settings().dt_s as f64;
+    }
+    let t = sim.telemetry();
+    out.joints = t
+        .joint_names
+        .iter()
+        .zip(&t.joint_stats)
+        .map(|(n, s)| (n.clone(), s.rms_error_deg()))
+        .collect();
+    out.max_violation_deg = t
+        .joint_stats
+        .iter()
+        .map(|s| s.max_violation_deg)
+        .fold(0.0, f32::max);
+    Ok(out)
+}

@@ -1,0 +1,194 @@
+//! The figures a person reads before and after tuning, measured on the real simulation with
+//! runs as long as `simulate --push` acceptance runs: pushes at [`probe::PUSH_AT_S`] and
+//! [`AFTER_S`] seconds after, per direction the largest Δv survived and the smallest that
+//! fells it (bisection), the goals' pushes, standing 10 s, clip RMS per joint group, peak
+//! assist, effort and the worst limit violation.
+
+use super::eval::{Direction, Problem};
+use super::groups::{drive_groups, Group};
+use super::probe::{self, Trial};
+use crate::document::Document;
+use crate::sim::Simulation;
+use rayon::prelude::*;
+
+/// Seconds after a push (a 6 s `simulate` run with the push at 1 s).
+pub const AFTER_S: f64 = 5.0;
+/// Standing is checked this long (s), from the start.
+pub const STAND_S: f64 = 10.0;
+/// The largest push tried (m/s).
+pub const DV_MAX_M_S: f64 = 3.0;
+
+/// One direction's robustness.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct DirectionFigures {
+    pub direction: &'static str,
+    pub angle_deg: f64,
+    /// The push's direction in the world (horizontal unit vector): `simulate --push
+    /// PELVIS:Δv·m·x,0,Δv·m·z@1` reproduces a trial.
+    pub world: [f32; 3],
+    /// Largest Δv it survived (m/s).
+    pub survived_dv_m_s: f64,
+    /// Smallest Δv that felled it (m/s); None when even [`DV_MAX_M_S`] did not.
+    pub fell_dv_m_s: Option<f64>,
+    /// At the survive goal: stayed up and within 5° of upright 2 s after.
+    pub survives_goal: Option<bool>,
+    /// At the fall goal: fell.
+    pub falls_at_goal: Option<bool>,
+}
+
+/// RMS tracking error of one joint group while following the clip (degrees).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct GroupRms {
+    pub group: Group,
+    pub rms_deg: f64,
+}
+
+/// Everything measured about one version of the document.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Figures {
+    /// Null when falls are not measured for this character.
+    pub stands_10s: Option<bool>,
+    pub directions: Vec<DirectionFigures>,
+    pub clip_rms_by_group: Vec<GroupRms>,
+    /// Per joint (name, RMS degrees), in the telemetry's order.
+    #[serde(skip)]
+    pub clip_rms_by_joint: Vec<(String, f64)>,
+    pub clip_median_rms_deg: Option<f64>,
+    pub clip_max_rms_deg: Option<f64>,
+    /// Null without an upright joint (not measured).
+    pub peak_assist_n_m: Option<f64>,
+    /// ∫|τ·ω| dt of the motors while standing 10 s (J).
+    pub effort_stand_j: f64,
+    pub max_limit_violation_deg: f64,
+    pub groups: Vec<super::params::GroupNatural>,
+}
+
+fn trial(settled: &Simulation, d: &Direction, dv: f64, mass: f32) -> Trial {
+    probe::push(settled, (d.world, dv as f32, mass), AFTER_S, true)
+}
+
+fn survived(t: &Trial, goal: bool) -> bool {
+    let up = t.fell != Some(true) && !t.paused;
+    let recovered = !t.late_tilt_deg.is_finite() || t.late_tilt_deg <= probe::UPRIGHT_DEG;
+    up && (!goal || recovered)
+}
+
+/// Bisection on [0, DV_MAX]: (largest survived, smallest felled).
+fn boundary(s: &Simulation, d: &Direction, mass: f32, steps: usize) -> (f64, Option<f64>) {
+    if survived(&trial(s, d, DV_MAX_M_S, mass), false) {
+        return (DV_MAX_M_S, None);
+    }
+    let (mut lo, mut hi) = (0.0, DV_MAX_M_S);
+    for _ in 0..steps {
+        let mid = 0.5 * (lo + hi);
+        if survived(&trial(s, d, mid, mass), false) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo, Some(hi))
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    v.retain(|x| x.is_finite());
+    v.sort_by(f64::total_cmp);
+    (!v.is_empty()).then(|| v[v.len() / 2])
+}
+
+/// Measures `doc` against the problem's goals; `bisect` steps per direction (0: no boundary
+/// search, only the goals' pushes). None when the character cannot be simulated.
+pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figures> {
+    let settled = probe::settle(doc).ok()?;
+    let mass = problem.mass_kg;
+    let g = &problem.goals;
+    let dirs: Vec<(DirectionFigures, Option<f32>)> = problem
+        .dirs
+        .par_iter()
+        .map(|d| {
+            let (survived_dv, fell_dv) = if bisect > 0 {
+                boundary(&settled, d, mass, bisect)
+            } else {
+                (f64::NAN, None)
+            };
+            let assist = std::cell::Cell::new(None::<f32>);
+            let goal = |dv: Option<f64>, f: &dyn Fn(&Trial) -> bool| {
+                dv.map(|v| {
+                    let t = trial(&settled, d, v, mass);
+                    let peak = t
+                        .assist_peak_n_m
+                        .map(|a| assist.get().map_or(a, |b| a.max(b)));
+                    assist.set(peak.or(assist.get()));
+                    f(&t)
+                })
+            };
+            let figures = DirectionFigures {
+                direction: d.name,
+                angle_deg: d.angle_deg,
+                world: d.world.to_array(),
+                survived_dv_m_s: survived_dv,
+                fell_dv_m_s: fell_dv,
+                survives_goal: goal(g.survive_dv_m_s, &|t| survived(t, true)),
+                falls_at_goal: goal(g.fall_dv_m_s, &|t| t.fell == Some(true)),
+            };
+            (figures, assist.get())
+        })
+        .collect();
+    let push_assist = dirs.iter().filter_map(|d| d.1).reduce(f32::max);
+    let dirs: Vec<DirectionFigures> = dirs.into_iter().map(|d| d.0).collect();
+    let stand = probe::push(
+        &settled,
+        (glam::Vec3::X, 0.0, mass),
+        STAND_S - probe::PUSH_AT_S,
+        false,
+    );
+    let tracking = problem
+        .clip
+        .as_ref()
+        .and_then(|c| probe::follow(doc, c, 10.0).ok());
+    let by_joint: Vec<(String, f64)> = tracking
+        .as_ref()
+        .map(|t| {
+            t.joints
+                .iter()
+                .map(|(n, r)| (n.clone(), *r as f64))
+                .collect()
+        })
+        .unwrap_or_default();
+    let groups = drive_groups(doc);
+    let clip_rms_by_group = Group::ALL
+        .into_iter()
+        .filter_map(|grp| {
+            let sq: Vec<f64> = by_joint
+                .iter()
+                .filter(|(n, _)| {
+                    doc.bone_by_name(n)
+                        .is_some_and(|b| groups.iter().any(|&(gb, gg)| gb == b && gg == grp))
+                })
+                .map(|(_, r)| r * r)
+                .collect();
+            (!sq.is_empty()).then(|| GroupRms {
+                group: grp,
+                rms_deg: (sq.iter().sum::<f64>() / sq.len() as f64).sqrt(),
+            })
+        })
+        .collect();
+    let viol = stand
+        .max_violation_deg
+        .max(tracking.as_ref().map_or(0.0, |t| t.max_violation_deg));
+    Some(Figures {
+        stands_10s: stand.fell.map(|f| !f && !stand.paused),
+        directions: dirs,
+        clip_median_rms_deg: median(by_joint.iter().map(|x| x.1).collect()),
+        clip_max_rms_deg: by_joint.iter().map(|x| x.1).reduce(f64::max),
+        clip_rms_by_group,
+        clip_rms_by_joint: by_joint,
+        peak_assist_n_m: match (stand.assist_peak_n_m, push_assist) {
+            (Some(a), Some(b)) => Some(a.max(b) as f64),
+            (a, b) => a.or(b).map(f64::from),
+        },
+        effort_stand_j: stand.work_j,
+        max_limit_violation_deg: viol as f64,
+        groups: problem.baseline.naturals(doc),
+    })
+}

@@ -1,0 +1,201 @@
+//! The search: CMA-ES (the `cmaes` crate) over the groups' log factors. Each generation's
+//! candidates are evaluated in parallel on every core (rayon, inside the crate), each an
+//! independent deterministic simulation; results are reduced in a fixed order (score, then
+//! the parameters' bits), so a seed gives the same result however the threads ran.
+//!
+//! Stages: the first half of the generations push from four directions, the second from all
+//! eight. The best of the final stage (the final mean and the first stage's best are scored
+//! at it too) wins, and only if it beats the document as it was.
+
+use super::eval::{Brief, Problem, Stage};
+use cmaes::{CMAESOptions, DVector};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Initial step size in log-factor units (a factor of about e^0.4 = 1.5).
+pub const INITIAL_SIGMA: f64 = 0.4;
+
+/// The search's progress after a generation.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Progress {
+    pub evaluations: usize,
+    pub planned: usize,
+    pub best_score: f64,
+    pub best: Brief,
+    /// The document's own score at the final stage.
+    pub start_score: f64,
+    pub elapsed_s: f64,
+}
+
+/// The outcome of a search.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub x: Vec<f64>,
+    pub score: f64,
+    pub brief: Brief,
+    pub start_score: f64,
+    pub start: Brief,
+    pub evaluations: usize,
+    pub seconds: f64,
+    pub cancelled: bool,
+}
+
+/// A scored candidate (deterministic order: score, then parameters).
+#[derive(Debug, Clone)]
+struct Scored {
+    x: Vec<f64>,
+    score: f64,
+    brief: Brief,
+}
+
+fn better(a: &Scored, b: &Scored) -> bool {
+    match a.score.total_cmp(&b.score) {
+        std::cmp::Ordering::Equal => {
+            let bits = |s: &Scored| s.x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            bits(a) < bits(b)
+        }
+        o => o.is_lt(),
+    }
+}
+
+fn out_of_bounds(x: &[f64]) -> f64 {
+    let m = super::params::MAX_LOG_FACTOR;
+    x.iter().map(|v| (v.abs() - m).max(0.0).powi(2)).sum()
+}
+
+/// Generations and population for `evaluations` candidate evaluations in `dims` dimensions.
+pub fn plan(dims: usize, evaluations: usize) -> (usize, usize) {
+    let lambda = (4 + (3.0 * (dims.max(1) as f64).ln()).floor() as usize).max(8);
+    let lambda = lambda + lambda % 2;
+    (lambda, (evaluations / lambda).max(1))
+}
+
+/// Runs the search for `generations` of `lambda` candidates.
+pub fn run(
+    problem: &Problem,
+    (lambda, generations): (usize, usize),
+    seed: u64,
+    cancel: &AtomicBool,
+    progress: &(dyn Fn(&Progress) + Sync),
+) -> Found {
+    let t0 = Instant::now();
+    let dims = problem.baseline.dims();
+    let full = Stage { dir_step: 1 };
+    let score_at = |x: &[f64], st: Stage| {
+        let (s, b) = problem.score(x, st);
+        Scored {
+            x: x.to_vec(),
+            score: s + out_of_bounds(x),
+            brief: b,
+        }
+    };
+    let start = score_at(&vec![0.0; dims], full);
+    let evals = AtomicUsize::new(1);
+    let switch = generations / 2;
+    let stage_no = AtomicUsize::new(if switch == 0 { 1 } else { 0 });
+    let log: Mutex<Vec<Scored>> = Mutex::new(Vec::new());
+    let objective = |x: &DVector<f64>| -> f64 {
+        if cancel.load(Ordering::Relaxed) {
+            return 1.0e9;
+        }
+        let st = Stage {
+            dir_step: if stage_no.load(Ordering::Relaxed) == 0 {
+                2
+            } else {
+                1
+            },
+        };
+        let s = score_at(x.as_slice(), st);
+        let v = if s.score.is_finite() { s.score } else { 1.0e9 };
+        if let Ok(mut l) = log.lock() {
+            l.push(s);
+        }
+        v
+    };
+    let mut best: Option<Scored> = None;
+    let mut stage_best: Option<Scored> = None;
+    let mut cancelled = false;
+    let cma = CMAESOptions::new(vec![0.0; dims], INITIAL_SIGMA)
+        .population_size(lambda)
+        .max_generations(generations)
+        .seed(seed)
+        .build(&objective);
+    let Ok(mut cma) = cma else {
+        return found(start.clone(), start, 1, t0, false);
+    };
+    for g in 0..generations {
+        let done = cma.next_parallel();
+        let mut gen: Vec<Scored> = log
+            .lock()
+            .map(|mut l| l.drain(..).collect())
+            .unwrap_or_default();
+        if cancel.load(Ordering::Relaxed) {
+            cancelled = true;
+            break;
+        }
+        evals.fetch_add(gen.len(), Ordering::Relaxed);
+        gen.sort_by(|a, b| {
+            if better(a, b) {
+                std::cmp::Ordering::Less
+            } else {
+                std::cmp::Ordering::Greater
+            }
+        });
+        if let Some(top) = gen.into_iter().next() {
+            if stage_best.as_ref().is_none_or(|b| better(&top, b)) {
+                stage_best = Some(top);
+            }
+        }
+        if g + 1 == switch {
+            // Into the full stage: the first stage's best, scored again on all directions.
+            stage_no.store(1, Ordering::Relaxed);
+            best = stage_best.take().map(|b| score_at(&b.x, full));
+            evals.fetch_add(1, Ordering::Relaxed);
+        } else if g + 1 > switch {
+            if let Some(s) = stage_best.take() {
+                if best.as_ref().is_none_or(|b| better(&s, b)) {
+                    best = Some(s);
+                }
+            }
+        }
+        if let Some(b) = best.as_ref().or(stage_best.as_ref()) {
+            progress(&Progress {
+                evaluations: evals.load(Ordering::Relaxed),
+                planned: lambda * generations + 3,
+                best_score: b.score,
+                best: b.brief.clone(),
+                start_score: start.score,
+                elapsed_s: t0.elapsed().as_secs_f64(),
+            });
+        }
+        if done.is_some() {
+            break;
+        }
+    }
+    if !cancelled {
+        let mean: Vec<f64> = cma.mean().iter().copied().collect();
+        let m = score_at(&mean, full);
+        evals.fetch_add(1, Ordering::Relaxed);
+        if best.as_ref().is_none_or(|b| better(&m, b)) {
+            best = Some(m);
+        }
+    }
+    let winner = best
+        .filter(|b| better(b, &start))
+        .unwrap_or_else(|| start.clone());
+    found(winner, start, evals.load(Ordering::Relaxed), t0, cancelled)
+}
+
+fn found(w: Scored, start: Scored, evaluations: usize, t0: Instant, cancelled: bool) -> Found {
+    Found {
+        x: w.x,
+        score: w.score,
+        brief: w.brief,
+        start_score: start.score,
+        start: start.brief,
+        evaluations,
+        seconds: t0.elapsed().as_secs_f64(),
+        cancelled,
+    }
+}

@@ -1,0 +1,238 @@
+//! `tune` on real characters: the same seed gives the same bytes; the designed robustness on
+//! the bundled mannequin, checked with independent `simulate --push` runs; a zoo character's
+//! clip tracking; the editor's Auto-tune dialog (run, apply as one undo step, undo).
+
+use crate::common::{self, ragdoll_tuner, run_ok};
+use crate::editor::harness;
+use egui_kittest::kittest::Queryable;
+use std::path::{Path, PathBuf};
+
+fn tune(file: &Path, out: &Path, args: &[&str]) -> serde_json::Value {
+    let o = run_ok(
+        ragdoll_tuner()
+            .arg("tune")
+            .arg(file)
+            .arg("-o")
+            .arg(out)
+            .args(args)
+            .arg("--json"),
+    );
+    serde_json::from_slice(&o.stdout).expect("tune --json prints one object")
+}
+
+fn simulate(file: &Path, args: &[&str]) -> serde_json::Value {
+    let o = run_ok(
+        ragdoll_tuner()
+            .arg("simulate")
+            .arg(file)
+            .args(args)
+            .arg("--json"),
+    );
+    serde_json::from_slice(&o.stdout).expect("simulate --json prints one object")
+}
+
+/// Same seed, same bytes: the generation is evaluated in parallel and reduced in order.
+#[test]
+fn the_same_seed_gives_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.glb"), dir.path().join("b.glb"));
+    // Standing, limits and effort only: the cheapest goals (a test budget).
+    let args = ["--budget", "0", "--bisect", "0", "--seed", "7"];
+    let ra = tune(&common::mannequin(), &a, &args);
+    tune(&common::mannequin(), &b, &args);
+    let (ba, bb) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert_eq!(ba, bb, "same seed, same bytes");
+    assert_ne!(ba, std::fs::read(common::mannequin()).unwrap(), "{ra}");
+    assert!(ra["evaluations"].as_u64().unwrap() >= 8, "{ra}");
+    assert!(ra["evaluations_per_s"].as_f64().unwrap() > 0.0);
+}
+
+/// The push `simulate` runs for direction `i` of 8 (forward +Z for the mannequin, toward
+/// its left +X), Δv m/s on its 76.9 kg.
+fn push_arg(i: usize, dv: f64, mass: f64) -> String {
+    let a = (i as f64 * 45.0).to_radians();
+    let (x, z) = (a.sin() * dv * mass, a.cos() * dv * mass);
+    format!("pelvis:{x:.3},0,{z:.3}@1")
+}
+
+/// The eight push vectors `tune` uses for `file` (N·s for Δv = `dv`), as `simulate --push`
+/// arguments at 1 s on the balance pelvis.
+fn pushes(file: &Path, dv: f64) -> Vec<String> {
+    use ragdoll_tuner::tune::{eval, probe};
+    let doc = ragdoll_tuner::document::Document::open(file).unwrap();
+    let mass = probe::total_mass_kg(&doc);
+    let forward = ragdoll_tuner::anatomy::Anatomy::of(&doc).forward();
+    let pelvis = doc.balance.pelvis_bone.clone().unwrap_or("pelvis".into());
+    eval::directions(forward)
+        .iter()
+        .map(|d| {
+            let j = d.world.as_dvec3() * dv * mass;
+            format!("{pelvis}:{:.4},0,{:.4}@1", j.x, j.z)
+        })
+        .collect()
+}
+
+/// (stands 10 s, pushes of `survive` survived of 8, pushes of `fall` that felled it of 8),
+/// each from an independent `simulate` run of 6 s (the stand: 10 s).
+fn robustness(file: &Path, survive: f64, fall: f64) -> (bool, usize, usize) {
+    let stand = simulate(file, &["--seconds", "10"]);
+    let stood = stand["fell"] == false && stand["paused"].is_null();
+    let fell = |p: &str| {
+        let r = simulate(file, &["--seconds", "6", "--push", p]);
+        r["fell"] == true
+    };
+    let survived = pushes(file, survive).iter().filter(|p| !fell(p)).count();
+    let felled = pushes(file, fall).iter().filter(|p| fell(p)).count();
+    (stood, survived, felled)
+}
+
+/// Designed robustness on the bundled mannequin: after `tune --survive-dv 0.5 --fall-dv 1.5
+/// --assist 0` it stands 10 s and falls at 1.5 m/s from at least 6 of 8 directions, and
+/// survives 0.5 m/s from more directions than before (see the README for the figures of the
+/// full budget: the backward pushes are out of its reach without a step).
+#[test]
+fn designed_robustness_on_the_mannequin() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tuned.glb");
+    let args = [
+        "--survive-dv",
+        "0.5",
+        "--fall-dv",
+        "1.5",
+        "--assist",
+        "0",
+        "--budget",
+        "8",
+        "--bisect",
+        "0",
+    ];
+    let r = tune(&common::mannequin(), &out, &args);
+    assert_eq!(r["changed"], true, "{r}");
+    let zero = dir.path().join("assist0.glb");
+    run_ok(
+        ragdoll_tuner()
+            .arg("edit")
+            .arg(common::mannequin())
+            .args(["--set", "@balance.assist=0", "-o"])
+            .arg(&zero),
+    );
+    let before = robustness(&zero, 0.5, 1.5);
+    let after = robustness(&out, 0.5, 1.5);
+    println!("mannequin, assist 0: before {before:?}, after {after:?}; tune said {r}");
+    assert!(after.0, "stands 10 s");
+    assert!(after.2 >= 6, "falls at 1.5 m/s from {} of 8", after.2);
+    assert!(
+        after.1 > before.1,
+        "survives 0.5 m/s from {} of 8 (before {})",
+        after.1,
+        before.1
+    );
+}
+
+/// (per-joint RMS in degrees by name) of one loop of `clip` with a kinematic root.
+fn clip_rms(file: &Path, clip: &str) -> Vec<(String, f64)> {
+    let r = simulate(file, &["--clip", clip, "--loops", "1"]);
+    assert!(r["paused"].is_null(), "{r}");
+    r["joints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            (
+                j["name"].as_str().unwrap().to_string(),
+                j["rms_error_deg"].as_f64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn median(v: &[(String, f64)]) -> f64 {
+    let mut x: Vec<f64> = v.iter().map(|p| p.1).collect();
+    x.sort_by(f64::total_cmp);
+    x[x.len() / 2]
+}
+
+fn generated(dir: &Path, zoo: &str) -> PathBuf {
+    let out = dir.join(zoo);
+    run_ok(
+        ragdoll_tuner()
+            .arg("generate")
+            .arg(common::shared_asset(&format!("zoo/{zoo}")))
+            .arg("-o")
+            .arg(&out),
+    );
+    out
+}
+
+/// Clip tracking on a zoo humanoid with a walk: the median joint's RMS at least 30% lower
+/// than with the generated defaults, every joint within 10°, none worse by more than 1°.
+#[test]
+fn clip_tracking_on_a_zoo_walk() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = generated(dir.path(), "rigify_lumberjack.glb");
+    let out = dir.path().join("tuned.glb");
+    let r = tune(
+        &file,
+        &out,
+        &["--clip", "Walk", "--budget", "6", "--bisect", "0"],
+    );
+    let (before, after) = (clip_rms(&file, "Walk"), clip_rms(&out, "Walk"));
+    println!(
+        "lumberjack Walk: median {:.3} -> {:.3}, max {:.3} -> {:.3}; tune said {r}",
+        median(&before),
+        median(&after),
+        before.iter().map(|p| p.1).fold(0.0, f64::max),
+        after.iter().map(|p| p.1).fold(0.0, f64::max)
+    );
+    assert!(median(&after) <= 0.7 * median(&before));
+    for ((name, b), (_, a)) in before.iter().zip(&after) {
+        assert!(*a <= 10.0, "{name}: {a:.2}°");
+        assert!(*a <= b + 1.0, "{name}: {b:.2}° -> {a:.2}°");
+    }
+}
+
+/// The editor's Auto-tune dialog: open it from the Edit menu, run a tiny search on the
+/// background thread, apply it as one undo step; undo restores the document's bytes.
+#[test]
+fn the_auto_tune_dialog_applies_as_one_undo_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.glb");
+    std::fs::copy(common::mannequin(), &path).unwrap();
+    let mut h = harness(&path);
+    h.run_steps(3);
+    let original = h.state().state.doc.json().clone();
+    h.get_by_label("Edit").click();
+    h.run_steps(2);
+    h.get_by_label("Auto-tune…").click();
+    h.run_steps(3);
+    // Goals: standing (always) and a small push; no per-direction limits; the least budget.
+    h.get_by_label("Measure push limits per direction").click();
+    h.get_by_label("Time budget (s)").set_value_accesskit(0.0);
+    h.get_by_label("Δv m/s").set_value_accesskit(0.2);
+    h.run_steps(2);
+    h.get_by_label("Run").click();
+    h.run_steps(2);
+    assert!(
+        h.query_by_label("Cancel").is_some(),
+        "a running search can be cancelled"
+    );
+    let t0 = std::time::Instant::now();
+    while !h.state().state.status.starts_with("auto-tune:") {
+        assert!(t0.elapsed().as_secs() < 300, "the search did not finish");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        h.run_steps(1);
+    }
+    assert!(h.query_by_label("Before").is_some(), "a before/after table");
+    println!("{}", h.state().state.status);
+    h.get_by_label("Apply").click();
+    h.run_steps(3);
+    let st = &h.state().state;
+    assert_ne!(st.doc.json(), &original, "{}", st.status);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(3);
+    assert_eq!(
+        h.state().state.doc.json(),
+        &original,
+        "one undo step restores it"
+    );
+}
