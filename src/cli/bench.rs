@@ -97,7 +97,10 @@ fn alternate_many(
             *t += start.elapsed();
         }
     }
-    Ok(tot.iter().map(|(n, t)| *n as f64 / t.as_secs_f64()).collect())
+    Ok(tot
+        .iter()
+        .map(|(n, t)| *n as f64 / t.as_secs_f64())
+        .collect())
 }
 
 fn round1(x: f64) -> f64 {
@@ -213,7 +216,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if args.json {
-        println!("{}", json!({ "rate_hz": 120, "threads": 1, "cases": cases }));
+        println!(
+            "{}",
+            json!({ "rate_hz": 120, "threads": 1, "cases": cases })
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -135,7 +135,10 @@ pub fn counts_agree(a: &WorldCounts, b: &WorldCounts) -> bool {
 pub fn check(fresh: &mut Simulation, bare: &mut BareRapier) -> anyhow::Result<[WorldCounts; 2]> {
     let ours = fresh.world_counts();
     if !counts_agree(&ours, &bare.built) {
-        bail!("the exported scene differs: ours {ours:?}, bare-rapier {:?}", bare.built);
+        bail!(
+            "the exported scene differs: ours {ours:?}, bare-rapier {:?}",
+            bare.built
+        );
     }
     for _ in 0..CHECK_STEPS {
         fresh.step_unhooked();
@@ -143,9 +146,7 @@ pub fn check(fresh: &mut Simulation, bare: &mut BareRapier) -> anyhow::Result<[W
     bare.step(CHECK_STEPS)?;
     let (ours, theirs) = (fresh.world_counts(), bare.counts()?);
     if !counts_agree(&ours, &theirs) {
-        bail!(
-            "after {CHECK_STEPS} steps the worlds differ: ours {ours:?}, bare-rapier {theirs:?}"
-        );
+        bail!("after {CHECK_STEPS} steps the worlds differ: ours {ours:?}, bare-rapier {theirs:?}");
     }
     Ok([ours, theirs])
 }

@@ -18,8 +18,7 @@ fn the_exported_scene_is_the_world_we_step() {
         "--ragdolls",
         "2",
     ]));
-    let scene: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let scene: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     let doc = Document::open(common::mannequin()).unwrap();
     let sim = Simulation::with_copies(&doc, SimSettings::crowd(), 2).unwrap();
     let ours = sim.world_counts();

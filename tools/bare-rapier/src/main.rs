@@ -25,7 +25,8 @@ fn f(v: &Value) -> Res<f32> {
 }
 
 fn u(v: &Value) -> Res<u64> {
-    v.as_u64().ok_or_else(|| format!("not an unsigned integer: {v}"))
+    v.as_u64()
+        .ok_or_else(|| format!("not an unsigned integer: {v}"))
 }
 
 fn b(v: &Value) -> Res<bool> {
@@ -57,7 +58,10 @@ fn quat(v: &Value) -> Res<Rotation> {
 }
 
 fn pose(v: &Value) -> Res<Pose> {
-    Ok(Pose::from_parts(v3(&v["translation"])?, quat(&v["rotation"])?))
+    Ok(Pose::from_parts(
+        v3(&v["translation"])?,
+        quat(&v["rotation"])?,
+    ))
 }
 
 fn groups(v: &Value) -> Res<InteractionGroups> {
@@ -92,33 +96,34 @@ fn params(v: &Value) -> Res<IntegrationParameters> {
             damping_ratio,
         })
     };
-    let mut p = IntegrationParameters::default();
-    p.dt = f(&v["dt"])?;
-    p.min_ccd_dt = f(&v["min_ccd_dt"])?;
-    p.contact_softness = spring(&v["contact_softness"])?;
-    p.static_contact_softness = spring(&v["static_contact_softness"])?;
-    p.warmstart_coefficient = f(&v["warmstart_coefficient"])?;
-    p.length_unit = f(&v["length_unit"])?;
-    p.normalized_allowed_linear_error = f(&v["normalized_allowed_linear_error"])?;
-    p.normalized_max_corrective_velocity = f(&v["normalized_max_corrective_velocity"])?;
-    p.normalized_prediction_distance = f(&v["normalized_prediction_distance"])?;
-    p.normalized_max_linear_velocity = f(&v["normalized_max_linear_velocity"])?;
-    p.num_solver_iterations = u(&v["num_solver_iterations"])? as usize;
-    p.num_internal_pgs_iterations = u(&v["num_internal_pgs_iterations"])? as usize;
-    p.num_internal_stabilization_iterations =
-        u(&v["num_internal_stabilization_iterations"])? as usize;
-    p.max_ccd_substeps = u(&v["max_ccd_substeps"])? as usize;
-    p.contact_clustering = b(&v["contact_clustering"])?;
-    p.contact_recycling = b(&v["contact_recycling"])?;
-    p.normalized_contact_recycle_distance = f(&v["normalized_contact_recycle_distance"])?;
-    p.friction_in_bias_pass = b(&v["friction_in_bias_pass"])?;
-    p.warmstart_joints = b(&v["warmstart_joints"])?;
-    p.friction_model = match s(&v["friction_model"])? {
-        "Simplified" => FrictionModel::Simplified,
-        "Coulomb" => FrictionModel::Coulomb,
-        m => return Err(format!("unknown friction model {m}")),
-    };
-    Ok(p)
+    Ok(IntegrationParameters {
+        dt: f(&v["dt"])?,
+        min_ccd_dt: f(&v["min_ccd_dt"])?,
+        contact_softness: spring(&v["contact_softness"])?,
+        static_contact_softness: spring(&v["static_contact_softness"])?,
+        warmstart_coefficient: f(&v["warmstart_coefficient"])?,
+        length_unit: f(&v["length_unit"])?,
+        normalized_allowed_linear_error: f(&v["normalized_allowed_linear_error"])?,
+        normalized_max_corrective_velocity: f(&v["normalized_max_corrective_velocity"])?,
+        normalized_prediction_distance: f(&v["normalized_prediction_distance"])?,
+        normalized_max_linear_velocity: f(&v["normalized_max_linear_velocity"])?,
+        num_solver_iterations: u(&v["num_solver_iterations"])? as usize,
+        num_internal_pgs_iterations: u(&v["num_internal_pgs_iterations"])? as usize,
+        num_internal_stabilization_iterations: u(&v["num_internal_stabilization_iterations"])?
+            as usize,
+        max_ccd_substeps: u(&v["max_ccd_substeps"])? as usize,
+        contact_clustering: b(&v["contact_clustering"])?,
+        contact_recycling: b(&v["contact_recycling"])?,
+        normalized_contact_recycle_distance: f(&v["normalized_contact_recycle_distance"])?,
+        friction_in_bias_pass: b(&v["friction_in_bias_pass"])?,
+        warmstart_joints: b(&v["warmstart_joints"])?,
+        friction_model: match s(&v["friction_model"])? {
+            "Simplified" => FrictionModel::Simplified,
+            "Coulomb" => FrictionModel::Coulomb,
+            m => return Err(format!("unknown friction model {m}")),
+        },
+        ..IntegrationParameters::default()
+    })
 }
 
 fn body(v: &Value) -> Res<RigidBody> {
@@ -192,16 +197,17 @@ fn collider(v: &Value) -> Res<Collider> {
 }
 
 fn joint(v: &Value) -> Res<GenericJoint> {
-    let mask = |k: &str| -> Res<JointAxesMask> {
-        Ok(JointAxesMask::from_bits_retain(u(&v[k])? as u8))
+    let mask =
+        |k: &str| -> Res<JointAxesMask> { Ok(JointAxesMask::from_bits_retain(u(&v[k])? as u8)) };
+    let mut j = GenericJoint {
+        local_frame1: pose(&v["local_frame1"])?,
+        local_frame2: pose(&v["local_frame2"])?,
+        locked_axes: mask("locked_axes")?,
+        limit_axes: mask("limit_axes")?,
+        motor_axes: mask("motor_axes")?,
+        coupled_axes: mask("coupled_axes")?,
+        ..GenericJoint::default()
     };
-    let mut j = GenericJoint::default();
-    j.local_frame1 = pose(&v["local_frame1"])?;
-    j.local_frame2 = pose(&v["local_frame2"])?;
-    j.locked_axes = mask("locked_axes")?;
-    j.limit_axes = mask("limit_axes")?;
-    j.motor_axes = mask("motor_axes")?;
-    j.coupled_axes = mask("coupled_axes")?;
     let limits = v["limits"].as_array().ok_or("limits")?;
     for (l, x) in j.limits.iter_mut().zip(limits) {
         let [min, max] = arr::<2>(x)?;
@@ -297,7 +303,9 @@ fn serve(w: &mut PhysicsWorld) -> Res<()> {
     let out = std::io::stdout();
     let mut out = out.lock();
     let say = |out: &mut std::io::StdoutLock, line: String| -> Res<()> {
-        writeln!(out, "{line}").and_then(|_| out.flush()).map_err(|e| e.to_string())
+        writeln!(out, "{line}")
+            .and_then(|_| out.flush())
+            .map_err(|e| e.to_string())
     };
     say(&mut out, format!("ready {}", counts(w)))?;
     for line in std::io::stdin().lock().lines() {
@@ -327,7 +335,9 @@ fn serve(w: &mut PhysicsWorld) -> Res<()> {
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = (|| -> Res<()> {
-        let path = args.first().ok_or("usage: bare-rapier SCENE.json [SECONDS | --serve]")?;
+        let path = args
+            .first()
+            .ok_or("usage: bare-rapier SCENE.json [SECONDS | --serve]")?;
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
         let scene: Value = serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
         let mut w = build(&scene).map_err(|e| format!("{path}: {e}"))?;
