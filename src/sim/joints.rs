@@ -366,7 +366,10 @@ pub(crate) fn insert(
     let (b1, b2) = (bodies[spec.parent].body, bodies[spec.child].body);
     let main = world.insert_impulse_joint(b1, b2, built.main);
     let drive_joint = built.drive.map(|d| world.insert_impulse_joint(b2, b1, d));
-    let motor_joint = built.motor.map(|d| world.insert_impulse_joint(b2, b1, d));
+    // Without drives (a passive run) no motor joint: an empty joint still orders the solver.
+    let motor_joint = (built.motor)
+        .filter(|_| gains.is_some())
+        .map(|d| world.insert_impulse_joint(b2, b1, d));
     let cones = built
         .cones
         .into_iter()
@@ -410,7 +413,8 @@ pub(crate) fn update(
         == std::mem::discriminant(&spec.limits)
         && rec.spec.parent == spec.parent
         && rec.spec.child == spec.child
-        && rec.cones.len() == built.cones.len();
+        && rec.cones.len() == built.cones.len()
+        && rec.motor_joint.is_some() == (built.motor.is_some() && gains.is_some());
     if !same_shape {
         let target = rec.target;
         remove(world, rec);
@@ -459,8 +463,17 @@ pub(crate) fn set_target(
     if rec.target == target && rec.motor_gains == gains && rec.target_velocity == t.velocity {
         return false;
     }
+    let ball = matches!(rec.spec.limits, JointLimits::Ball { .. });
+    if ball && rec.motor_joint.is_none() && gains.is_some() {
+        // Drives came on without a sync (never in practice: gains change through `update`).
+        return false;
+    }
     let handle = rec.motor_handle();
-    if let Some(j) = world.impulse_joints.get_mut(handle, true) {
+    if let Some(j) = world
+        .impulse_joints
+        .get_mut(handle, true)
+        .filter(|_| !ball || rec.motor_joint.is_some())
+    {
         match rec.motor_joint {
             Some(_) => {
                 let m = motor_joint(&rec.spec, gains, &t);
