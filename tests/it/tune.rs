@@ -47,14 +47,6 @@ fn the_same_seed_gives_the_same_bytes() {
     assert!(ra["evaluations_per_s"].as_f64().unwrap() > 0.0);
 }
 
-/// The push `simulate` runs for direction `i` of 8 (forward +Z for the mannequin, toward
-/// its left +X), Δv m/s on its 76.9 kg.
-fn push_arg(i: usize, dv: f64, mass: f64) -> String {
-    let a = (i as f64 * 45.0).to_radians();
-    let (x, z) = (a.sin() * dv * mass, a.cos() * dv * mass);
-    format!("pelvis:{x:.3},0,{z:.3}@1")
-}
-
 /// The eight push vectors `tune` uses for `file` (N·s for Δv = `dv`), as `simulate --push`
 /// arguments at 1 s on the balance pelvis.
 fn pushes(file: &Path, dv: f64) -> Vec<String> {
