@@ -206,10 +206,15 @@ pub fn cost_of_reports(problem: &eval::Problem, bisect: usize) -> f64 {
     2.0 * bodies * rate * (pushes * report::AFTER_S + report::STAND_S + clip_s)
 }
 
+/// The fixed cost of an evaluation besides its steps (a copy of the document with the
+/// candidate's edit, building the world, setting a clip up), in body-steps: measured about
+/// 0.13–0.15 CPU-s per evaluation on the mannequin and the Rigify lumberjack.
+pub const EVALUATION_OVERHEAD_BODY_STEPS: f64 = 20_000.0;
+
 /// How many evaluations a budget buys on the reference machine: what the two reports leave,
 /// at the mean cost of the two stages.
 pub fn evaluations_for(problem: &eval::Problem, budget_s: f64, bisect: usize) -> usize {
-    let per_eval = cost_per_evaluation(problem) * 0.75;
+    let per_eval = cost_per_evaluation(problem) * 0.75 + EVALUATION_OVERHEAD_BODY_STEPS;
     let left = budget_s.max(0.0) * REFERENCE_BODY_STEPS_PER_S - cost_of_reports(problem, bisect);
     (left.max(0.0) / per_eval).floor() as usize
 }

@@ -94,7 +94,7 @@ fn designed_robustness_on_the_mannequin() {
         "--assist",
         "0",
         "--budget",
-        "8",
+        "10",
         "--bisect",
         "0",
     ];
@@ -166,7 +166,7 @@ fn clip_tracking_on_a_zoo_walk() {
     let r = tune(
         &file,
         &out,
-        &["--clip", "Walk", "--budget", "6", "--bisect", "0"],
+        &["--clip", "Walk", "--budget", "15", "--bisect", "0"],
     );
     let (before, after) = (clip_rms(&file, "Walk"), clip_rms(&out, "Walk"));
     println!(
