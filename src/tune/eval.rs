@@ -227,10 +227,11 @@ impl Problem {
             (Some(m), None) => m / 10.0,
             _ => 0.0,
         };
+        // Hard limits of the goal, with a margin: every joint within 10°, none worse by 1°.
         for (i, r) in rms.iter().enumerate() {
-            s += (r - 10.0).max(0.0) / 5.0;
+            s += 2.0 * (r - 9.0).max(0.0);
             if let Some((_, b)) = base.and_then(|b| b.joints.get(i)) {
-                s += (r - *b as f64 - 1.0).max(0.0) / 2.0;
+                s += 10.0 * (r - *b as f64 - 0.7).max(0.0);
             }
         }
         s

@@ -27,14 +27,15 @@ impl Group {
         Group::Balance,
     ];
 
+    /// The group's name as the report and the dialog show it.
     pub fn name(self) -> &'static str {
         match self {
-            Group::Legs => "legs",
-            Group::Spine => "spine",
-            Group::Arms => "arms",
-            Group::Neck => "neck",
-            Group::Tail => "tail",
-            Group::Balance => "balance",
+            Group::Legs => "Legs",
+            Group::Spine => "Spine",
+            Group::Arms => "Arms",
+            Group::Neck => "Neck",
+            Group::Tail => "Tail",
+            Group::Balance => "Balance",
         }
     }
 

@@ -66,10 +66,11 @@ impl Default for Options {
     }
 }
 
-/// Body-steps per second the search runs on the reference machine (2 cores, release build,
-/// measured): the budget becomes a fixed number of evaluations, so the result never depends
-/// on how fast the clock ran (same seed, same bytes), and the time is met on that machine.
-pub const REFERENCE_BODY_STEPS_PER_S: f64 = 150_000.0;
+/// Body-steps per second (bodies × fixed steps simulated) on the reference machine, 2 cores:
+/// the budget becomes a fixed number of evaluations, so the result never depends on how fast
+/// the clock ran (same seed, same bytes). Measured: about 126,000 per CPU-second of the search
+/// and reports together (release build, 18- and 20-body characters, on a loaded machine).
+pub const REFERENCE_BODY_STEPS_PER_S: f64 = 200_000.0;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TuneError {
@@ -167,15 +168,20 @@ pub fn prepare(doc: &Document, goals: &Goals) -> Result<eval::Problem, TuneError
     Ok(problem)
 }
 
-/// Simulated body-steps of one evaluation at the full stage.
-pub fn cost_per_evaluation(problem: &eval::Problem) -> f64 {
-    let bodies = problem
+/// The bodies simulated (bones with a collider).
+fn bodies(problem: &eval::Problem) -> f64 {
+    problem
         .base
         .bones
         .iter()
         .filter(|b| b.physics.as_ref().is_some_and(|p| p.collider.is_some()))
         .count()
-        .max(1) as f64;
+        .max(1) as f64
+}
+
+/// Simulated body-steps of one evaluation at the full stage.
+pub fn cost_per_evaluation(problem: &eval::Problem) -> f64 {
+    let bodies = bodies(problem);
     let rate = 1.0 / probe::settings().dt_s as f64;
     let goals = [problem.goals.survive_dv_m_s, problem.goals.fall_dv_m_s];
     let push_goals = goals.iter().filter(|g| g.is_some()).count() as f64;
@@ -188,11 +194,29 @@ pub fn cost_per_evaluation(problem: &eval::Problem) -> f64 {
     bodies * rate * (probe::PUSH_AT_S + pushes * eval::SEARCH_AFTER_S + clip_s)
 }
 
-/// How many evaluations a budget buys on the reference machine: what is left after the two
-/// reports (about a quarter of the budget), at the mean cost of the two stages.
-pub fn evaluations_for(problem: &eval::Problem, budget_s: f64) -> usize {
-    let per_eval = cost_per_evaluation(problem) * 0.75;
-    (budget_s.max(0.0) * 0.75 * REFERENCE_BODY_STEPS_PER_S / per_eval).floor() as usize
+/// Simulated body-steps of the two reports (before and after), at most (falls end early).
+pub fn cost_of_reports(problem: &eval::Problem, bisect: usize) -> f64 {
+    let bodies = bodies(problem);
+    let rate = 1.0 / probe::settings().dt_s as f64;
+    let goals = [problem.goals.survive_dv_m_s, problem.goals.fall_dv_m_s];
+    let pushes = problem.dirs.len() as f64
+        * (goals.iter().filter(|g| g.is_some()).count() + if bisect > 0 { bisect + 1 } else { 0 })
+            as f64;
+    let clip_s = problem.clip.as_ref().map_or(0.0, |c| c.duration_s as f64);
+    2.0 * bodies * rate * (pushes * report::AFTER_S + report::STAND_S + clip_s)
+}
+
+/// The fixed cost of an evaluation besides its steps (a copy of the document with the
+/// candidate's edit, building the world, setting a clip up), in body-steps: measured about
+/// 0.13–0.15 CPU-s per evaluation on the mannequin and the Rigify lumberjack.
+pub const EVALUATION_OVERHEAD_BODY_STEPS: f64 = 20_000.0;
+
+/// How many evaluations a budget buys on the reference machine: what the two reports leave,
+/// at the mean cost of the two stages.
+pub fn evaluations_for(problem: &eval::Problem, budget_s: f64, bisect: usize) -> usize {
+    let per_eval = cost_per_evaluation(problem) * 0.75 + EVALUATION_OVERHEAD_BODY_STEPS;
+    let left = budget_s.max(0.0) * REFERENCE_BODY_STEPS_PER_S - cost_of_reports(problem, bisect);
+    (left.max(0.0) / per_eval).floor() as usize
 }
 
 /// Searches, then measures the document before and after. `cancel` stops the search at the
@@ -212,7 +236,7 @@ pub fn tune(
         opts.bisect,
     )
     .ok_or_else(not_simulated)?;
-    let evals = evaluations_for(&problem, opts.budget_s);
+    let evals = evaluations_for(&problem, opts.budget_s, opts.bisect);
     let (lambda, generations) = search::plan(problem.baseline.dims(), evals);
     let found = search::run(&problem, (lambda, generations), opts.seed, cancel, progress);
     let tuned = problem.candidate(&found.x);
