@@ -66,7 +66,8 @@ impl Default for Options {
     }
 }
 
-/// Body-steps per second (bodies × fixed steps simulated) on the reference machine, 2 cores:
+/// Body-steps per second (bodies × fixed steps simulated, at [`REFERENCE_SUBSTEPS`] solver
+/// substeps) on the reference machine, 2 cores:
 /// the budget becomes a fixed number of evaluations, so the result never depends on how fast
 /// the clock ran (same seed, same bytes). Measured: about 126,000 per CPU-second of the search
 /// and reports together (release build, 18- and 20-body characters, on a loaded machine).
@@ -168,15 +169,20 @@ pub fn prepare(doc: &Document, goals: &Goals) -> Result<eval::Problem, TuneError
     Ok(problem)
 }
 
-/// The bodies simulated (bones with a collider).
+/// Solver substeps per step at which [`REFERENCE_BODY_STEPS_PER_S`] was measured.
+pub const REFERENCE_SUBSTEPS: f64 = 8.0;
+
+/// The bodies simulated (bones with a collider), weighted by the solver's substeps against
+/// the reference's: a step's cost grows with both.
 fn bodies(problem: &eval::Problem) -> f64 {
-    problem
+    let count = problem
         .base
         .bones
         .iter()
         .filter(|b| b.physics.as_ref().is_some_and(|p| p.collider.is_some()))
         .count()
-        .max(1) as f64
+        .max(1) as f64;
+    count * probe::settings().substeps as f64 / REFERENCE_SUBSTEPS
 }
 
 /// Simulated body-steps of one evaluation at the full stage.
