@@ -75,9 +75,11 @@ impl Rig {
             b.deforming = !any_skin || weighted(i);
         }
         let between = between_deforming(&bones);
+        let hubs = deforming_hubs(&bones);
         for (i, b) in bones.iter_mut().enumerate() {
             let candidate = !(b.hints.twist || b.hints.helper) || pinned.contains(&b.node);
-            b.structural = candidate && (b.deforming || between[i] || pinned.contains(&b.node));
+            b.structural =
+                candidate && (b.deforming || between[i] || hubs[i] || pinned.contains(&b.node));
         }
         let mut rig = Rig {
             bones,
@@ -326,6 +328,28 @@ fn between_deforming(bones: &[RigBone]) -> Vec<bool> {
         }
     }
     (0..n).map(|i| above[i] && below[i]).collect()
+}
+
+/// Bones without skin that two or more deforming chains (a deforming child with a deforming
+/// child of its own) hang from: the body a spider's legs attach to when its skin is all on
+/// the legs, abdomen and head. Without it every leg would be a root of its own.
+fn deforming_hubs(bones: &[RigBone]) -> Vec<bool> {
+    let n = bones.len();
+    let mut chain = vec![false; n];
+    for b in bones {
+        if let Some(p) = b.parent.filter(|_| b.deforming) {
+            chain[p] |= bones[p].deforming;
+        }
+    }
+    let mut chains = vec![0usize; n];
+    for (i, b) in bones.iter().enumerate() {
+        if let Some(p) = b.parent.filter(|_| chain[i]) {
+            chains[p] += 1;
+        }
+    }
+    (0..n)
+        .map(|i| !bones[i].deforming && chains[i] >= 2)
+        .collect()
 }
 
 /// Rigify-style numbered copies of a limb bone (`DEF-thigh.L.001` beside `DEF-thigh.L`) are

@@ -74,6 +74,48 @@ fn box_rotation(x: DVec3, y: DVec3) -> DQuat {
     DQuat::from_mat3(&DMat3::from_cols(x, y, z)).normalize()
 }
 
+/// A pelvis without skin that many limbs hang from (a spider's body, its skin all on its
+/// legs, abdomen and head): a ball through its children's joints, so that it has the size
+/// (and so the mass) of what holds them together, not that of a bone-length stub a tenth of
+/// the abdomen hanging from it. None for any other body.
+fn hub_ball(
+    rig: &Rig,
+    a: &Anatomy,
+    i: usize,
+    points: &[DVec3],
+    inflate: f64,
+    min_r: f64,
+) -> Option<BodyShape> {
+    let joints: Vec<DVec3> = rig.s_children[i]
+        .iter()
+        .map(|&c| rig.bones[c].pos)
+        .collect();
+    if a.role[i] != Role::Pelvis
+        || points.len() >= fit::MIN_POINTS
+        || joints.len() < fit::MIN_POINTS
+    {
+        return None;
+    }
+    let pos = rig.bones[i].pos;
+    let mut fit = fit::sphere(
+        &joints,
+        pos,
+        a.up,
+        a.forward,
+        0.12 * a.height,
+        inflate,
+        min_r,
+    );
+    // Fitted to joints, not skin: no coverage to report.
+    fit.coverage = None;
+    let axis = fit.rotation * DVec3::Y;
+    Some(BodyShape {
+        fit,
+        axis,
+        points: points.len(),
+    })
+}
+
 /// Fits the shape of body `i`.
 pub fn fit_body(rig: &Rig, a: &Anatomy, i: usize, points: &[DVec3]) -> BodyShape {
     let h = a.height;
@@ -85,6 +127,9 @@ pub fn fit_body(rig: &Rig, a: &Anatomy, i: usize, points: &[DVec3]) -> BodyShape
     let humanoid = a.kind == CharacterKind::Humanoid;
     let spread = fit::spread(points, [a.left, a.up, a.forward]);
     let flat = spread.z < 0.8 * spread.x;
+    if let Some(shape) = hub_ball(rig, a, i, points, inflate, min_r) {
+        return shape;
+    }
     let fit = match role {
         Role::Pelvis | Role::Spine | Role::Chest if humanoid && (flat || points.is_empty()) => {
             let rot = box_rotation(a.left, a.up);

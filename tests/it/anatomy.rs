@@ -464,3 +464,58 @@ fn a_robed_humanoid_is_a_biped_by_its_names() {
     let (_d, doc) = synthetic(&robed, false);
     assert_ne!(Anatomy::of(&doc).kind(), Kind::Biped, "without names");
 }
+
+/// The body a creature's legs hang from is its pelvis, never one of its legs. The spider's
+/// `Body` carries no skin (its skin is all on its legs, abdomen, thorax and head): measured
+/// before the fix, its eight legs, abdomen and head were roots of their own, a leg
+/// (`MidFrontLeg.R`) was called the pelvis, and the generated ragdoll was six unjointed
+/// pieces whose "fall" was a leg tipping past 60°.
+#[test]
+fn a_creature_hangs_from_its_body_not_from_a_leg() {
+    for file in [
+        "q_spider.glb",
+        "q_horse.glb",
+        "q_rat.glb",
+        "q_dragon_meshopt.glb",
+    ] {
+        let Some(doc) = open(file) else { continue };
+        let a = Anatomy::of(&doc);
+        let pelvis = a.pelvis().unwrap_or_else(|| panic!("{file}: no pelvis"));
+        let legs: Vec<_> = a.limbs().into_iter().filter(|l| l.kind.is_leg()).collect();
+        assert!(!legs.is_empty(), "{file}: no legs");
+        for l in &legs {
+            assert!(
+                !l.path.contains(&pelvis),
+                "{file}: the pelvis {} is in a leg",
+                doc.bone(pelvis).name
+            );
+        }
+        if file == "q_spider.glb" {
+            assert_eq!(doc.bone(pelvis).name, "Body", "{file}");
+            assert_eq!(a.kind(), Kind::MultiLegged, "{file}");
+            assert_eq!(legs.len(), 8, "{file}");
+            assert!(legs.iter().all(|l| l.root == pelvis), "{file}: {legs:?}");
+        }
+    }
+}
+
+/// The spider's ragdoll is one jointed tree from its body: one body without a joint.
+#[test]
+fn the_spider_is_one_ragdoll() {
+    let Some(mut doc) = open("q_spider.glb") else {
+        return;
+    };
+    let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generate");
+    doc.apply(&g.edit).expect("apply");
+    let roots: Vec<String> = doc
+        .bone_ids()
+        .filter(|&id| {
+            doc.bone(id)
+                .physics
+                .as_ref()
+                .is_some_and(|p| p.collider.is_some() && p.constraint.is_none())
+        })
+        .map(|id| doc.bone(id).name.clone())
+        .collect();
+    assert_eq!(roots, vec!["Body".to_string()]);
+}
