@@ -41,24 +41,38 @@ pub struct ClipLink {
     /// Problems reading the animations (shown under the clip picker).
     pub problems: Vec<String>,
     applied: Option<ClipControls>,
-    /// The document's animations and buffers as read (a change means the clips must be
-    /// read again).
-    source: (Option<serde_json::Value>, Option<serde_json::Value>),
+    /// What the clips were read from (a change means they must be read again).
+    source: ClipSource,
 }
 
-/// The parts of the glTF the clips are read from.
-fn clip_source(doc: &Document) -> (Option<serde_json::Value>, Option<serde_json::Value>) {
-    let json = doc.json();
-    (
-        json.get("animations").cloned(),
-        json.get("buffers").cloned(),
-    )
+/// The parts of the glTF the clips are read from: the animations as written, and each
+/// buffer's byte length (a bake appends to them; a buffer's data, which may be a long data
+/// URI, is not copied).
+#[derive(Debug, Clone, Default, PartialEq)]
+struct ClipSource {
+    animations: Option<serde_json::Value>,
+    buffer_lengths: Vec<Option<u64>>,
+}
+
+impl ClipSource {
+    fn of(doc: &Document) -> Self {
+        let json = doc.json();
+        let buffers = json.get("buffers").and_then(|b| b.as_array());
+        Self {
+            animations: json.get("animations").cloned(),
+            buffer_lengths: buffers
+                .into_iter()
+                .flatten()
+                .map(|b| b.get("byteLength").and_then(|l| l.as_u64()))
+                .collect(),
+        }
+    }
 }
 
 impl ClipLink {
     /// Reads the document's clips (the buffers are read once, here).
     pub fn load(doc: &Document) -> Self {
-        let source = clip_source(doc);
+        let source = ClipSource::of(doc);
         match doc.load_animations() {
             Ok(a) => Self {
                 clips: a.clips,
@@ -76,9 +90,7 @@ impl ClipLink {
 
     /// True when `doc`'s animations (or the buffers they read) are not those read.
     pub fn is_stale(&self, doc: &Document) -> bool {
-        let json = doc.json();
-        json.get("animations") != self.source.0.as_ref()
-            || json.get("buffers") != self.source.1.as_ref()
+        ClipSource::of(doc) != self.source
     }
 
     /// Forgets what was applied (a new world was built).

@@ -209,19 +209,10 @@ fn clip_driver(
         eprintln!("{}: {d}", doc.path.display());
     }
     let Some(clip) = anims.find(name).cloned() else {
-        let names: Vec<String> = anims
-            .clips
-            .iter()
-            .map(|c| format!("{} ({})", c.name, c.index))
-            .collect();
         return Err(anyhow!(
             "{}: no animation '{name}'; the file has: {}",
             doc.path.display(),
-            if names.is_empty() {
-                "none".to_string()
-            } else {
-                names.join(", ")
-            }
+            anims.listing()
         ));
     };
     let playback = crate::anim::Playback::default();

@@ -190,15 +190,7 @@ pub(super) fn damping(doc: &Document, model: &Model, out: &mut Vec<Finding>) {
     let undamped: Vec<&model::BodyModel> = model
         .bodies
         .iter()
-        .filter(|b| {
-            let m = doc
-                .bone(b.id)
-                .physics
-                .as_ref()
-                .map(|p| p.material)
-                .unwrap_or_default();
-            m.is_undamped()
-        })
+        .filter(|b| doc.bone(b.id).material().is_undamped())
         .collect();
     if undamped.is_empty() {
         return;

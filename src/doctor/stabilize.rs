@@ -247,12 +247,7 @@ fn fix_limits(model: &Model, out: &mut Out) {
 /// off it at 4-6 s (5.6% of the height per second); with both it comes to rest.
 fn add_damping(doc: &Document, model: &Model, out: &mut Out) {
     for b in &model.bodies {
-        let m = doc
-            .bone(b.id)
-            .physics
-            .as_ref()
-            .map(|p| p.material)
-            .unwrap_or_default();
+        let m = doc.bone(b.id).material();
         let mut added = Vec::new();
         if m.angular_damping_or_default() <= 0.0 {
             out.set(b.id, Key::AngularDamping, json!(STABLE_ANGULAR_DAMPING));

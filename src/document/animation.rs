@@ -71,6 +71,19 @@ impl Animations {
                 self.clips.iter().find(|c| c.index == i)
             })
     }
+
+    /// The clips a user can name, for a message: `Walk (0), Run (1)`, or `none`.
+    pub fn listing(&self) -> String {
+        if self.clips.is_empty() {
+            return "none".into();
+        }
+        let names: Vec<String> = self
+            .clips
+            .iter()
+            .map(|c| format!("{} ({})", c.name, c.index))
+            .collect();
+        names.join(", ")
+    }
 }
 
 /// A node's local transform as glTF composes it: T * R * S.

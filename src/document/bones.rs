@@ -1,6 +1,6 @@
 //! Bones: every skin joint plus every node with `extras.physics`, with typed ids and name lookup.
 
-use super::schema::{BonePhysics, Collider, Constraint};
+use super::schema::{BodyMaterial, BonePhysics, Collider, Constraint};
 use super::skeleton::Skeleton;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -36,6 +36,14 @@ impl Bone {
     /// The bone's joint to its parent, if it has physics with one.
     pub fn constraint(&self) -> Option<&Constraint> {
         self.physics.as_ref()?.constraint.as_ref()
+    }
+
+    /// The bone's body material (friction, damping, ...): the defaults without physics.
+    pub fn material(&self) -> BodyMaterial {
+        self.physics
+            .as_ref()
+            .map(|p| p.material)
+            .unwrap_or_default()
     }
 }
 

@@ -118,28 +118,18 @@ pub fn prepare(doc: &Document, goals: &Goals) -> Result<eval::Problem, TuneError
     check("--survive-dv", goals.survive_dv_m_s)?;
     check("--fall-dv", goals.fall_dv_m_s)?;
     check("--assist", goals.assist_max)?;
-    let clip = match &goals.clip {
-        None => None,
-        Some(name) => {
-            let anims = doc
-                .load_animations()
-                .map_err(|e| TuneError::Doc(file.clone(), e.to_string()))?;
-            let names = || {
-                let n: Vec<String> = anims.clips.iter().map(|c| c.name.clone()).collect();
-                if n.is_empty() {
-                    "none".into()
-                } else {
-                    n.join(", ")
-                }
-            };
-            Some(
-                anims
-                    .find(name)
-                    .cloned()
-                    .ok_or_else(|| TuneError::NoClip(file.clone(), name.clone(), names()))?,
-            )
-        }
-    };
+    let clip =
+        match &goals.clip {
+            None => None,
+            Some(name) => {
+                let anims = doc
+                    .load_animations()
+                    .map_err(|e| TuneError::Doc(file.clone(), e.to_string()))?;
+                Some(anims.find(name).cloned().ok_or_else(|| {
+                    TuneError::NoClip(file.clone(), name.clone(), anims.listing())
+                })?)
+            }
+        };
     let baseline = params::Baseline::of(doc);
     if baseline.dims() == 0 {
         return Err(TuneError::Nothing(file));
