@@ -3,14 +3,15 @@
 
 use super::poses::PoseWriter;
 use crate::document::{Document, UriPolicy};
-use crate::sim::{ClipDriver, RootMode, SimSettings, Simulation};
+use crate::sim::{ClipDriver, RootMode, SimPause, SimSettings, Simulation};
 use crate::timeline::{self, BakeOptions, Recording};
 use anyhow::{anyhow, Context};
 use glam::Vec3;
-use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+
+mod report;
 
 /// The options of one `simulate` run.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -160,42 +161,6 @@ pub fn parse_push(text: &str) -> anyhow::Result<Push> {
     })
 }
 
-/// The external assist: null without an upright joint (not measured, never a made-up 0).
-fn assist_report(sim: &Simulation) -> serde_json::Value {
-    let e = sim.telemetry().effort;
-    if !sim.assist_measured() {
-        return serde_json::Value::Null;
-    }
-    json!({
-        "peak_torque_n_m": r(e.assist_peak_n_m as f64, 2),
-        "impulse_n_m_s": r(e.assist_impulse_n_m_s, 3),
-        "share": e.assist_share().map(|x| r(x, 4)),
-        "ankle_impulse_n_m_s": r(e.ankle_impulse_n_m_s, 3),
-        "drive_impulse_n_m_s": r(e.drive_impulse_n_m_s, 3),
-    })
-}
-
-fn assist_text(sim: &Simulation) -> String {
-    let e = sim.telemetry().effort;
-    if !sim.assist_measured() {
-        return "external assist: not measured (no upright joint)".into();
-    }
-    format!(
-        "external assist: peak {:.1} N·m, impulse {:.2} N·m·s, {} of all corrective torque",
-        e.assist_peak_n_m,
-        e.assist_impulse_n_m_s,
-        e.assist_share().map_or_else(
-            || "no share (no corrective torque)".into(),
-            |x| format!("{:.1}%", x * 100.0)
-        )
-    )
-}
-
-fn r(x: f64, digits: i32) -> f64 {
-    let k = 10f64.powi(digits);
-    (x * k).round() / k
-}
-
 /// The clip driver `--clip` asks for, if any.
 fn clip_driver(
     doc: &crate::document::Document,
@@ -221,31 +186,76 @@ fn clip_driver(
 
 pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<ExitCode> {
     let mut doc = super::open(file, policy)?;
-    let mut branch = match a.branch_at {
-        Some(t) if !(t.is_finite() && t >= 0.0) => {
-            return Err(anyhow!(
-                "--branch-at must be a non-negative number of seconds"
-            ))
-        }
-        Some(at_s) => Some(Branch {
-            at_s,
-            sets: &a.sets,
-            done: false,
-        }),
-        None => {
-            super::edit::apply_sets(&mut doc, &a.sets)
-                .with_context(|| format!("{}", file.display()))?;
-            None
-        }
-    };
-    let pushes: Vec<Push> = a
-        .pushes
-        .iter()
-        .map(|p| parse_push(p))
-        .collect::<anyhow::Result<_>>()?;
+    let mut branch = branch_or_apply_sets(&mut doc, file, a)?;
+    let mut pushes = PushSchedule::parse(&a.pushes)?;
     if !(a.seconds.is_finite() && a.seconds >= 0.0) {
         return Err(anyhow!("--seconds must be a non-negative number"));
     }
+    let mut sim =
+        Simulation::new(&doc, sim_settings(a)).with_context(|| format!("{}", file.display()))?;
+    pushes.check(&sim, branch.as_ref())?;
+    let driver = clip_driver(&doc, a)?;
+    let seconds = run_seconds(driver.as_ref(), a)?;
+    if let Some(b) = branch.as_ref().filter(|b| b.at_s > seconds) {
+        return Err(anyhow!(
+            "--branch-at {} s is after the end of the run ({seconds} s)",
+            b.at_s
+        ));
+    }
+    let clip = attach_clip(&mut sim, driver, file)?;
+    let steps = (seconds / sim.settings().dt_s as f64).round() as u64;
+    let t0 = Instant::now();
+    let mut outputs = StepOutputs::open(&doc, &sim, a, seconds)?;
+    let pause = step_to(
+        steps,
+        &mut doc,
+        &mut sim,
+        &mut branch,
+        &mut pushes,
+        &mut outputs,
+    )?;
+    if let Some(w) = outputs.poses {
+        w.finish()?;
+    }
+    if let (Some(r), Some(out)) = (&outputs.recording, &a.output) {
+        bake_to_file(&mut doc, r, a, out)?;
+    }
+    let outcome = report::Outcome {
+        file,
+        sim: &sim,
+        clip,
+        pause,
+        wall_ms: t0.elapsed().as_secs_f64() * 1e3,
+    };
+    outcome.report(a)
+}
+
+/// With --branch-at: the branch to take (the --set edits wait for it); without: the --set
+/// edits applied now.
+fn branch_or_apply_sets<'a>(
+    doc: &mut Document,
+    file: &Path,
+    a: &'a SimulateArgs,
+) -> anyhow::Result<Option<Branch<'a>>> {
+    match a.branch_at {
+        Some(t) if !(t.is_finite() && t >= 0.0) => Err(anyhow!(
+            "--branch-at must be a non-negative number of seconds"
+        )),
+        Some(at_s) => Ok(Some(Branch {
+            at_s,
+            sets: &a.sets,
+            done: false,
+        })),
+        None => {
+            super::edit::apply_sets(doc, &a.sets).with_context(|| format!("{}", file.display()))?;
+            Ok(None)
+        }
+    }
+}
+
+/// The simulation settings of the flags: balance and drives, and telemetry kept for the
+/// whole run when it is written as CSV.
+fn sim_settings(a: &SimulateArgs) -> SimSettings {
     let mut settings = SimSettings {
         balance: !(a.no_balance || a.passive),
         drives: !a.passive,
@@ -254,35 +264,28 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
     if a.csv.is_some() {
         settings.telemetry_seconds = settings.telemetry_seconds.max(a.seconds as f32 + 1.0);
     }
-    let mut sim = Simulation::new(&doc, settings).with_context(|| format!("{}", file.display()))?;
-    for p in &pushes {
-        if sim.body_handle(&p.bone).is_none() {
-            return Err(anyhow!("--push: no bone named '{}' has a body", p.bone));
-        }
-        if let Some(b) = branch.as_ref().filter(|b| p.at_s < b.at_s) {
-            return Err(anyhow!(
-                "--push at {} s comes before --branch-at {} s: a branch's pushes come at or after it",
-                p.at_s,
-                b.at_s
-            ));
-        }
-    }
-    let driver = clip_driver(&doc, a)?;
-    let seconds = match (&driver, a.loops) {
+    settings
+}
+
+/// The simulated seconds: --loops of the clip, or --seconds.
+fn run_seconds(driver: Option<&ClipDriver>, a: &SimulateArgs) -> anyhow::Result<f64> {
+    match (driver, a.loops) {
         (Some(d), Some(n)) if n.is_finite() && n > 0.0 => {
-            n * d.clip.duration_s as f64 / d.playback.speed.max(1e-6) as f64
+            Ok(n * d.clip.duration_s as f64 / d.playback.speed.max(1e-6) as f64)
         }
         (_, Some(n)) if !(n.is_finite() && n > 0.0) => {
-            return Err(anyhow!("--loops must be a positive number"))
+            Err(anyhow!("--loops must be a positive number"))
         }
-        _ => a.seconds,
-    };
-    if let Some(b) = branch.as_ref().filter(|b| b.at_s > seconds) {
-        return Err(anyhow!(
-            "--branch-at {} s is after the end of the run ({seconds} s)",
-            b.at_s
-        ));
+        _ => Ok(a.seconds),
     }
+}
+
+/// Hands the clip driver to the simulation; the clip's name and root mode, for the report.
+fn attach_clip(
+    sim: &mut Simulation,
+    driver: Option<ClipDriver>,
+    file: &Path,
+) -> anyhow::Result<report::ClipLabels> {
     if driver
         .as_ref()
         .is_some_and(|d| d.root == RootMode::Kinematic)
@@ -290,142 +293,116 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
         // The root follows the clip: the balance controller has nothing to hold.
         sim.settings_mut().balance = false;
     }
-    let steps = (seconds / sim.settings().dt_s as f64).round() as u64;
-    let (clip_name, root_mode) = (
-        driver.as_ref().map(|d| d.clip.name.clone()),
-        driver
+    let labels = report::ClipLabels {
+        name: driver.as_ref().map(|d| d.clip.name.clone()),
+        root_mode: driver
             .as_ref()
             .map(|d| format!("{:?}", d.root).to_lowercase()),
-    );
+    };
     sim.set_clip(driver)
         .with_context(|| format!("{}", file.display()))?;
-    let mut pushed = vec![false; pushes.len()];
-    let t0 = Instant::now();
-    let mut pause = None;
-    let mut poses = a.poses.as_deref().map(PoseWriter::create).transpose()?;
-    if let Some(w) = &mut poses {
-        w.write(&doc, &sim)?;
+    Ok(labels)
+}
+
+/// The --push impulses, each applied once when its time comes.
+struct PushSchedule {
+    pushes: Vec<Push>,
+    applied: Vec<bool>,
+}
+
+impl PushSchedule {
+    fn parse(texts: &[String]) -> anyhow::Result<Self> {
+        let pushes: Vec<Push> = texts
+            .iter()
+            .map(|p| parse_push(p))
+            .collect::<anyhow::Result<_>>()?;
+        let applied = vec![false; pushes.len()];
+        Ok(Self { pushes, applied })
     }
-    let mut rec = a
-        .bake
-        .as_ref()
-        .map(|_| Recording::new(&sim, seconds + f64::from(sim.settings().dt_s)));
-    if let Some(r) = &mut rec {
-        r.push(&sim);
-    }
-    while sim.steps() < steps {
-        if let Some(b) = &mut branch {
-            b.take(&mut doc, &mut sim)?;
+
+    /// Every push names a bone with a body, and comes at or after the branch.
+    fn check(&self, sim: &Simulation, branch: Option<&Branch>) -> anyhow::Result<()> {
+        for p in &self.pushes {
+            if sim.body_handle(&p.bone).is_none() {
+                return Err(anyhow!("--push: no bone named '{}' has a body", p.bone));
+            }
+            if let Some(b) = branch.filter(|b| p.at_s < b.at_s) {
+                return Err(anyhow!(
+                    "--push at {} s comes before --branch-at {} s: a branch's pushes come at or after it",
+                    p.at_s,
+                    b.at_s
+                ));
+            }
         }
-        for (p, done) in pushes.iter().zip(pushed.iter_mut()) {
+        Ok(())
+    }
+
+    /// Applies the pushes whose time has come.
+    fn apply_due(&mut self, sim: &mut Simulation) -> anyhow::Result<()> {
+        for (p, done) in self.pushes.iter().zip(self.applied.iter_mut()) {
             if !*done && sim.time_s() >= p.at_s - 1e-6 {
                 sim.apply_impulse(&p.bone, p.impulse_n_s)?;
                 *done = true;
             }
         }
+        Ok(())
+    }
+}
+
+/// What a run writes as it steps: the --poses CSV and the --bake recording.
+struct StepOutputs {
+    poses: Option<PoseWriter>,
+    recording: Option<Recording>,
+}
+
+impl StepOutputs {
+    /// Opens the outputs and records the rest pose.
+    fn open(
+        doc: &Document,
+        sim: &Simulation,
+        a: &SimulateArgs,
+        seconds: f64,
+    ) -> anyhow::Result<Self> {
+        let poses = a.poses.as_deref().map(PoseWriter::create).transpose()?;
+        let recording = a
+            .bake
+            .as_ref()
+            .map(|_| Recording::new(sim, seconds + f64::from(sim.settings().dt_s)));
+        let mut outputs = Self { poses, recording };
+        outputs.record(doc, sim)?;
+        Ok(outputs)
+    }
+
+    fn record(&mut self, doc: &Document, sim: &Simulation) -> anyhow::Result<()> {
+        if let Some(w) = &mut self.poses {
+            w.write(doc, sim)?;
+        }
+        if let Some(r) = &mut self.recording {
+            r.push(sim);
+        }
+        Ok(())
+    }
+}
+
+/// Steps until `steps`, taking the branch and the pushes when due and recording every step;
+/// the stability guard's pause if it paused the run.
+fn step_to(
+    steps: u64,
+    doc: &mut Document,
+    sim: &mut Simulation,
+    branch: &mut Option<Branch>,
+    pushes: &mut PushSchedule,
+    outputs: &mut StepOutputs,
+) -> anyhow::Result<Option<SimPause>> {
+    while sim.steps() < steps {
+        if let Some(b) = branch {
+            b.take(doc, sim)?;
+        }
+        pushes.apply_due(sim)?;
         if let Err(p) = sim.step() {
-            pause = Some(p);
-            break;
+            return Ok(Some(p));
         }
-        if let Some(w) = &mut poses {
-            w.write(&doc, &sim)?;
-        }
-        if let Some(r) = &mut rec {
-            r.push(&sim);
-        }
+        outputs.record(doc, sim)?;
     }
-    if let Some(w) = poses {
-        w.finish()?;
-    }
-    if let (Some(r), Some(out)) = (&rec, &a.output) {
-        bake_to_file(&mut doc, r, a, out)?;
-    }
-    let wall_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let t = sim.telemetry();
-    let joints: Vec<serde_json::Value> = t
-        .joint_names
-        .iter()
-        .zip(&t.joint_stats)
-        .map(|(name, s)| {
-            json!({
-                "name": name,
-                "rms_error_deg": r(s.rms_error_deg() as f64, 3),
-                "max_error_deg": r(s.max_error_deg as f64, 3),
-                "max_limit_violation_deg": r(s.max_violation_deg as f64, 3),
-            })
-        })
-        .collect();
-    // Not measured (null) when no balance bone was resolved: never a made-up 0.
-    let min_pelvis = (sim.falls_measured() && t.min_pelvis_height_ratio.is_finite())
-        .then_some(t.min_pelvis_height_ratio as f64);
-    let max_tilt = sim.tilt_measured().then_some(t.max_torso_tilt_deg as f64);
-    let fell = sim.falls_measured().then_some(sim.fell_at_s().is_some());
-    let balance = sim.balance_bones().clone();
-    let note = (!sim.falls_measured()).then(|| {
-        format!(
-            "{}: no balance settings and no pelvis or feet found by role: torso tilt, pelvis height and falls are not measured",
-            file.display()
-        )
-    });
-    let assist = assist_report(&sim);
-    let report = json!({
-        "seconds": r(sim.time_s(), 4),
-        "steps": sim.steps(),
-        "fell": fell,
-        "fell_at_s": sim.fell_at_s().map(|x| r(x, 4)),
-        "max_torso_tilt_deg": max_tilt.map(|x| r(x, 3)),
-        "min_pelvis_height_ratio": min_pelvis.map(|x| r(x, 4)),
-        "balance_bones": balance,
-        "external_assist": assist,
-        "clip": clip_name,
-        "root": root_mode,
-        "joints": joints,
-        "paused": pause.as_ref().map(|p| p.to_string()),
-        "wall_ms": r(wall_ms, 1),
-    });
-    if let Some(path) = &a.csv {
-        let f =
-            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-        t.write_csv(std::io::BufWriter::new(f))
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    if let Some(n) = &note {
-        eprintln!("warning: {n}");
-    }
-    if a.json {
-        println!("{report}");
-    } else {
-        let not_measured = || "not measured".to_string();
-        println!(
-            "{:.2} s ({} steps) in {:.0} ms: {}; max torso tilt {}, min pelvis height {}",
-            sim.time_s(),
-            sim.steps(),
-            wall_ms,
-            match (fell, sim.fell_at_s()) {
-                (None, _) => "falls not measured".into(),
-                (_, Some(x)) => format!("fell at {x:.2} s"),
-                _ => "stayed up".into(),
-            },
-            max_tilt.map_or_else(not_measured, |x| format!("{x:.1} deg")),
-            min_pelvis.map_or_else(not_measured, |x| format!("{:.0}% of rest", x * 100.0))
-        );
-        println!("{}", assist_text(&sim));
-        println!(
-            "{:<14} {:>9} {:>9} {:>14}",
-            "joint", "rms err", "max err", "max violation"
-        );
-        for (name, s) in t.joint_names.iter().zip(&t.joint_stats) {
-            println!(
-                "{name:<14} {:>9.2} {:>9.2} {:>14.2}",
-                s.rms_error_deg(),
-                s.max_error_deg,
-                s.max_violation_deg
-            );
-        }
-    }
-    if let Some(p) = pause {
-        eprintln!("{}: {p}", file.display());
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(None)
 }
