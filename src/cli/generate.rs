@@ -6,7 +6,7 @@ use crate::anatomy::Kind;
 use crate::document::{
     write, Diagnostic, Document, ManualAnatomy, RoleAssignment, Severity, UriPolicy,
 };
-use crate::generate::{self, CharacterKind, Options};
+use crate::generate::{self, CharacterKind, Options, Report};
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -119,11 +119,7 @@ pub fn run(file: &Path, a: &GenerateArgs, policy: UriPolicy) -> anyhow::Result<E
     let generate_ms = t0.elapsed().as_secs_f64() * 1e3;
     doc.apply(&g.edit)
         .with_context(|| format!("{}: applying the generated physics", file.display()))?;
-    let new_errors: Vec<&Diagnostic> = doc
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error && !before.contains(d))
-        .collect();
+    let new_errors = new_errors(&doc, &before);
     for d in &g.diagnostics {
         eprintln!("{}: {d}", file.display());
     }
@@ -141,52 +137,69 @@ pub fn run(file: &Path, a: &GenerateArgs, policy: UriPolicy) -> anyhow::Result<E
     if a.json {
         println!("{}", serde_json::to_string(&g.report)?);
     } else {
-        let r = &g.report;
-        println!(
-            "wrote {}: {:?}, {:.3} units tall, {} bodies, {:.2} kg; coverage median {} (limbs min {}); generated in {:.0} ms",
-            a.output.display(),
-            r.character_type,
-            r.height,
-            r.body_count,
-            r.total_mass_kg,
-            fmt_opt(r.coverage.median),
-            fmt_opt(r.coverage.min_limb),
-            generate_ms
-        );
-        for b in &r.bones {
-            println!(
-                "  {:<28} {:<10} {}",
-                b.name,
-                b.role.name(),
-                match (b.shape, b.joint) {
-                    (Some(s), Some(j)) => format!("{s}, {j}"),
-                    (Some(s), None) => format!("{s}, root"),
-                    _ => b.outcome.clone(),
-                }
-            );
-        }
-        for w in &r.widened {
-            let by = if w.twin {
-                "its mirror twin".to_string()
-            } else {
-                w.clips.join(", ")
-            };
-            println!(
-                "  limit widened {}: {} -> {} (for {by})",
-                w.bone, w.from, w.to
-            );
-        }
-        for n in &r.not_widened {
-            println!(
-                "  limit not widened {}: {} kept, {} wanted by {} ({}: held poses, not a motion)",
-                n.bone, n.kept, n.wanted, n.clip, n.evidence
-            );
-        }
-        for [x, y] in &r.kept_apart {
-            println!("  kept apart {x} and {y}: a clip drives them into each other");
-        }
+        print_text(&g.report, &a.output, generate_ms);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The error diagnostics of `doc` that were not in `before`.
+fn new_errors<'a>(doc: &'a Document, before: &[Diagnostic]) -> Vec<&'a Diagnostic> {
+    doc.diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error && !before.contains(d))
+        .collect()
+}
+
+/// The text report: a summary line, one line per bone, then the clip evidence.
+fn print_text(r: &Report, output: &Path, generate_ms: f64) {
+    println!(
+        "wrote {}: {:?}, {:.3} units tall, {} bodies, {:.2} kg; coverage median {} (limbs min {}); generated in {:.0} ms",
+        output.display(),
+        r.character_type,
+        r.height,
+        r.body_count,
+        r.total_mass_kg,
+        fmt_opt(r.coverage.median),
+        fmt_opt(r.coverage.min_limb),
+        generate_ms
+    );
+    for b in &r.bones {
+        println!(
+            "  {:<28} {:<10} {}",
+            b.name,
+            b.role.name(),
+            match (b.shape, b.joint) {
+                (Some(s), Some(j)) => format!("{s}, {j}"),
+                (Some(s), None) => format!("{s}, root"),
+                _ => b.outcome.clone(),
+            }
+        );
+    }
+    print_clip_evidence(r);
+}
+
+/// The limits the clips widened (or did not) and the bodies kept apart.
+fn print_clip_evidence(r: &Report) {
+    for w in &r.widened {
+        let by = if w.twin {
+            "its mirror twin".to_string()
+        } else {
+            w.clips.join(", ")
+        };
+        println!(
+            "  limit widened {}: {} -> {} (for {by})",
+            w.bone, w.from, w.to
+        );
+    }
+    for n in &r.not_widened {
+        println!(
+            "  limit not widened {}: {} kept, {} wanted by {} ({}: held poses, not a motion)",
+            n.bone, n.kept, n.wanted, n.clip, n.evidence
+        );
+    }
+    for [x, y] in &r.kept_apart {
+        println!("  kept apart {x} and {y}: a clip drives them into each other");
+    }
 }
 
 fn fmt_opt(x: Option<f64>) -> String {
