@@ -6,6 +6,18 @@ use super::*;
 
 impl EditorApp {
     pub(super) fn panels(&mut self, ui: &mut egui::Ui, frame: &eframe::Frame) {
+        self.menu_bar(ui);
+        self.status_bar(ui);
+        self.left_panel(ui);
+        self.right_panel(ui);
+        self.plot_panel(ui);
+        self.central_panel(ui, frame);
+        if let Some((bone, impulse)) = self.viewport.pending_push.take() {
+            self.push(bone, impulse);
+        }
+    }
+
+    fn menu_bar(&mut self, ui: &mut egui::Ui) {
         let st = &mut self.state;
         egui::Panel::top("menu")
             .frame(unfilled_side(ui))
@@ -21,37 +33,17 @@ impl EditorApp {
                 };
                 menu::bar(ui, &mut cx)
             });
+    }
+
+    fn status_bar(&mut self, ui: &mut egui::Ui) {
         egui::Panel::bottom("status")
             .frame(unfilled_side(ui))
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    match &self.simulation {
-                        Some(sim) => {
-                            ui.label(format!("sim {:.2} s", sim.time()));
-                            ui.separator();
-                            ui.label(match sim.steps_per_second() {
-                                Some(r) => format!("{r:.0} steps/s"),
-                                None => "– steps/s".into(),
-                            });
-                            ui.separator();
-                            if let Some(t) = sim.timeline() {
-                                ui.label(timeline_panel::megabytes(t.bytes))
-                                    .on_hover_text("Memory of the recorded runs (last 60 s each)");
-                                ui.separator();
-                            }
-                            if let Some(m) = sim.guard_message() {
-                                ui.colored_label(egui::Color32::from_rgb(240, 170, 40), m);
-                                ui.separator();
-                            }
-                        }
-                        None => {
-                            ui.weak("simulation not connected");
-                            ui.separator();
-                        }
-                    }
+                    self.simulation_status(ui);
                     ui.label(format!("frame {:.1} ms", self.frame_ms));
                     ui.separator();
-                    if let Some(l) = &st.loading {
+                    if let Some(l) = &self.state.loading {
                         ui.spinner();
                         ui.label(format!(
                             "loading {} ({:.1} s)",
@@ -60,9 +52,38 @@ impl EditorApp {
                         ));
                         ui.separator();
                     }
-                    ui.label(&st.status);
+                    ui.label(&self.state.status);
                 });
             });
+    }
+
+    /// The status bar's simulation part: time, step rate, timeline memory, guard message.
+    fn simulation_status(&self, ui: &mut egui::Ui) {
+        let Some(sim) = &self.simulation else {
+            ui.weak("simulation not connected");
+            ui.separator();
+            return;
+        };
+        ui.label(format!("sim {:.2} s", sim.time()));
+        ui.separator();
+        ui.label(match sim.steps_per_second() {
+            Some(r) => format!("{r:.0} steps/s"),
+            None => "– steps/s".into(),
+        });
+        ui.separator();
+        if let Some(t) = sim.timeline() {
+            ui.label(timeline_panel::megabytes(t.bytes))
+                .on_hover_text("Memory of the recorded runs (last 60 s each)");
+            ui.separator();
+        }
+        if let Some(m) = sim.guard_message() {
+            ui.colored_label(egui::Color32::from_rgb(240, 170, 40), m);
+            ui.separator();
+        }
+    }
+
+    fn left_panel(&mut self, ui: &mut egui::Ui) {
+        let st = &mut self.state;
         let view = &mut self.view;
         let left = egui::Panel::left("left")
             .frame(unfilled_side(ui))
@@ -84,55 +105,68 @@ impl EditorApp {
                 self.outliner.ui(ui, st);
             });
         view.left_panel_w = left.response.rect.width();
+    }
+
+    fn right_panel(&mut self, ui: &mut egui::Ui) {
         let right = egui::Panel::right("right")
             .frame(unfilled_side(ui))
             .resizable(true)
-            .default_size(view.right_panel_w)
+            .default_size(self.view.right_panel_w)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("right_scroll")
-                    .show(ui, |ui| {
-                        if st.selection.is_none() && empty_state::is_empty(st) {
-                            empty_state::inspector(ui, st);
-                        } else {
-                            inspector::ui(ui, st);
-                        }
-                        ui.separator();
-                        egui::CollapsingHeader::new("Anatomy")
-                            .default_open(true)
-                            .show(ui, |ui| anatomy_panel::ui(ui, st));
-                        egui::CollapsingHeader::new("Collision pairs")
-                            .default_open(false)
-                            .show(ui, |ui| pair_view::ui(ui, st));
-                        egui::CollapsingHeader::new("Balance")
-                            .default_open(false)
-                            .show(ui, |ui| balance::ui(ui, st));
-                        egui::CollapsingHeader::new("Simulation")
-                            .default_open(true)
-                            .show(ui, |ui| self.sim.ui(ui, self.simulation.is_some()));
-                        egui::CollapsingHeader::new("Animation")
-                            .default_open(true)
-                            .show(ui, |ui| {
-                                let (clips, problems) = self
-                                    .simulation
-                                    .as_ref()
-                                    .map(|s| s.clips())
-                                    .unwrap_or_default();
-                                let clock = self.simulation.as_ref().and_then(|s| s.clip_clock());
-                                let view = clip_panel::ClipView {
-                                    clips: &clips,
-                                    problems: &problems,
-                                    clock,
-                                };
-                                clip_panel::ui(ui, &mut self.sim.clip, &view);
-                            });
-                    });
+                    .show(ui, |ui| self.right_sections(ui));
             });
-        view.right_panel_w = right.response.rect.width();
+        self.view.right_panel_w = right.response.rect.width();
+    }
+
+    /// The right panel's contents: the inspector, then the collapsing sections.
+    fn right_sections(&mut self, ui: &mut egui::Ui) {
+        let st = &mut self.state;
+        if st.selection.is_none() && empty_state::is_empty(st) {
+            empty_state::inspector(ui, st);
+        } else {
+            inspector::ui(ui, st);
+        }
+        ui.separator();
+        egui::CollapsingHeader::new("Anatomy")
+            .default_open(true)
+            .show(ui, |ui| anatomy_panel::ui(ui, st));
+        egui::CollapsingHeader::new("Collision pairs")
+            .default_open(false)
+            .show(ui, |ui| pair_view::ui(ui, st));
+        egui::CollapsingHeader::new("Balance")
+            .default_open(false)
+            .show(ui, |ui| balance::ui(ui, st));
+        egui::CollapsingHeader::new("Simulation")
+            .default_open(true)
+            .show(ui, |ui| self.sim.ui(ui, self.simulation.is_some()));
+        egui::CollapsingHeader::new("Animation")
+            .default_open(true)
+            .show(ui, |ui| self.animation_section(ui));
+    }
+
+    fn animation_section(&mut self, ui: &mut egui::Ui) {
+        let (clips, problems) = self
+            .simulation
+            .as_ref()
+            .map(|s| s.clips())
+            .unwrap_or_default();
+        let clock = self.simulation.as_ref().and_then(|s| s.clip_clock());
+        let view = clip_panel::ClipView {
+            clips: &clips,
+            problems: &problems,
+            clock,
+        };
+        clip_panel::ui(ui, &mut self.sim.clip, &view);
+    }
+
+    fn plot_panel(&mut self, ui: &mut egui::Ui) {
+        let st = &mut self.state;
         let plots = egui::Panel::bottom("plots")
             .frame(unfilled_side(ui))
             .resizable(true)
-            .default_size(view.plot_panel_h)
+            .default_size(self.view.plot_panel_h)
             .show(ui, |ui| {
                 let view = self.simulation.as_ref().and_then(|s| s.timeline());
                 egui::Panel::bottom("timeline")
@@ -148,7 +182,11 @@ impl EditorApp {
                     self.files.ask(files::PathAction::ExportCsv, st);
                 }
             });
-        view.plot_panel_h = plots.response.rect.height();
+        self.view.plot_panel_h = plots.response.rect.height();
+    }
+
+    fn central_panel(&mut self, ui: &mut egui::Ui, frame: &eframe::Frame) {
+        let st = &mut self.state;
         let central = egui::Frame::central_panel(ui.style()).fill(egui::Color32::TRANSPARENT);
         egui::CentralPanel::default().frame(central).show(ui, |ui| {
             self.viewport.toolbar(ui, st);
@@ -158,8 +196,5 @@ impl EditorApp {
                 empty_state::viewport(ui, rect, st);
             }
         });
-        if let Some((bone, impulse)) = self.viewport.pending_push.take() {
-            self.push(bone, impulse);
-        }
     }
 }
