@@ -120,6 +120,45 @@ impl Default for PlotPanel {
     }
 }
 
+/// One of the three plots side by side.
+struct PlotSpec {
+    id: &'static str,
+    kind: PlotKind,
+    y_label: &'static str,
+    /// Its share of the panel's width.
+    width_share: f32,
+}
+
+const PLOTS: [PlotSpec; 3] = [
+    PlotSpec {
+        id: "angles",
+        kind: PlotKind::JointError,
+        y_label: "joint angle error (deg)",
+        width_share: 0.5,
+    },
+    PlotSpec {
+        id: "tilt",
+        kind: PlotKind::Tilt,
+        y_label: "torso tilt (deg)",
+        width_share: 0.25,
+    },
+    PlotSpec {
+        id: "com",
+        kind: PlotKind::ComHeight,
+        y_label: "CoM height (m)",
+        width_share: 0.25,
+    },
+];
+
+/// What every plot of a frame shares: the time window and the panel's size.
+struct PlotFrame {
+    t0_s: f64,
+    t1_s: f64,
+    panel_width_pt: f32,
+    height_pt: f32,
+    pixels_per_point: f32,
+}
+
 impl PlotPanel {
     /// Draws the plots; joint lines are those of `selected` unless "All joints" is on.
     pub fn ui(
@@ -129,8 +168,32 @@ impl PlotPanel {
         now: f64,
         selected: Option<&str>,
     ) -> Option<String> {
+        let panel_width_pt = ui.available_width();
+        let csv = self.controls(ui, series, now);
+        if self.all_joints {
+            joint_key(ui, series);
+        }
+        let (t0_s, t1_s) = self.time_window(now);
+        self.clicked_at = None;
+        self.lines.clear();
+        let frame = PlotFrame {
+            t0_s,
+            t1_s,
+            panel_width_pt,
+            height_pt: ui.available_height().max(80.0),
+            pixels_per_point: ui.ctx().pixels_per_point(),
+        };
+        ui.horizontal(|ui| {
+            for spec in &PLOTS {
+                self.plot(ui, spec, &frame, series, selected);
+            }
+        });
+        csv
+    }
+
+    /// The row above the plots; the CSV of every series when "Export CSV…" was clicked.
+    fn controls(&mut self, ui: &mut egui::Ui, series: &[Series], now: f64) -> Option<String> {
         let mut csv = None;
-        let total = ui.available_width();
         ui.horizontal_wrapped(|ui| {
             ui.checkbox(&mut self.all_joints, "All joints in plot");
             let mut paused = self.paused_at.is_some();
@@ -151,106 +214,114 @@ impl PlotPanel {
                 ui.weak("No telemetry yet (simulation not connected).");
             }
         });
-        if self.all_joints {
-            joint_key(ui, series);
-        }
+        csv
+    }
+
+    /// The window's start and end times (s): it ends now (or where paused) and follows the
+    /// timeline cursor when that leaves it.
+    fn time_window(&self, now: f64) -> (f64, f64) {
         let mut t1 = self.paused_at.unwrap_or(now).max(self.window);
         if let Some(c) = self.cursor.filter(|&c| c < t1 - self.window || c > t1) {
             t1 = (c + self.window / 2.0).max(self.window);
         }
-        let t0 = t1 - self.window;
-        self.clicked_at = None;
-        self.lines.clear();
-        let height = ui.available_height().max(80.0);
-        let ppp = ui.ctx().pixels_per_point();
-        let plots = [
-            (
-                "angles",
-                PlotKind::JointError,
-                "joint angle error (deg)",
-                0.5,
-            ),
-            ("tilt", PlotKind::Tilt, "torso tilt (deg)", 0.25),
-            ("com", PlotKind::ComHeight, "CoM height (m)", 0.25),
-        ];
-        ui.horizontal(|ui| {
-            for (id, kind, ylabel, share) in plots {
-                let width = ((total - 48.0) * share).max(80.0);
-                let columns = (width * ppp) as usize;
-                let mut plot = Plot::new(id);
-                // Every joint's name does not fit in the plot: they are listed above it.
-                if !(self.all_joints && kind == PlotKind::JointError) {
-                    // No legend box over the data.
-                    plot = plot.legend(
-                        Legend::default()
-                            .background_alpha(0.0)
-                            .text_style(egui::TextStyle::Small),
-                    );
-                }
-                let shown = plot
-                    .width(width)
-                    .height(height)
-                    .x_axis_label("time (s)")
-                    .y_axis_label(ylabel)
-                    .include_x(t0)
-                    .include_x(t1)
-                    .allow_scroll(false)
-                    // The panel colour is the background: no second fill of the plot area.
-                    .show_background(false)
-                    .show(ui, |p| {
-                        let wanted = |s: &&Series| {
-                            s.plot == kind
-                                && (kind != PlotKind::JointError
-                                    || self.all_joints
-                                    || selected == Some(s.name.as_str()))
-                        };
-                        // Joint series share one time axis: find the columns once.
-                        let mut shared: Option<(*const f64, usize, Vec<usize>)> = None;
-                        for (i, s) in series.iter().filter(wanted).enumerate() {
-                            let key = (s.times.as_ptr(), s.times.len());
-                            if shared.as_ref().is_none_or(|(p, n, _)| (*p, *n) != key) {
-                                let n = s.times.len().min(s.values.len());
-                                let b = column_bounds(&s.times[..n], t0, t1, columns);
-                                shared = Some((key.0, key.1, b));
-                            }
-                            let bounds =
-                                shared.as_ref().map(|(_, _, b)| b.as_slice()).unwrap_or(&[]);
-                            let mut pts = Vec::with_capacity(2 * bounds.len());
-                            decimate_into(bounds, s.times, s.values, &mut pts);
-                            let (name, color) = match &s.overlay {
-                                Some(run) => (format!("{}{run}", s.name), OVERLAY),
-                                None => (s.name.clone(), auto_color(i)),
-                            };
-                            self.lines.push(name.clone());
-                            p.add(ColumnLine::new(name, color, &pts, s.limit));
-                        }
-                        if let Some(c) = self.cursor {
-                            p.add(egui_plot::VLine::new("", c).color(CURSOR).width(1.5));
-                        }
-                    });
-                if shown.response.clicked() {
-                    self.clicked_at = shown
-                        .response
-                        .interact_pointer_pos()
-                        .map(|pos| shown.transform.value_from_position(pos).x);
-                }
-                let any = series.iter().any(|s| {
-                    s.plot == kind
-                        && !s.values.is_empty()
-                        && (kind != PlotKind::JointError
-                            || self.all_joints
-                            || selected == Some(s.name.as_str()))
-                });
-                if !any {
-                    let none = !series
-                        .iter()
-                        .any(|s| s.plot == kind && !s.values.is_empty());
-                    placeholder(ui, shown.response.rect, kind, none);
-                }
-            }
-        });
-        csv
+        (t1 - self.window, t1)
     }
+
+    fn plot(
+        &mut self,
+        ui: &mut egui::Ui,
+        spec: &PlotSpec,
+        frame: &PlotFrame,
+        series: &[Series],
+        selected: Option<&str>,
+    ) {
+        let kind = spec.kind;
+        let width = ((frame.panel_width_pt - 48.0) * spec.width_share).max(80.0);
+        let columns = (width * frame.pixels_per_point) as usize;
+        let mut plot = Plot::new(spec.id);
+        // Every joint's name does not fit in the plot: they are listed above it.
+        if !(self.all_joints && kind == PlotKind::JointError) {
+            // No legend box over the data.
+            plot = plot.legend(
+                Legend::default()
+                    .background_alpha(0.0)
+                    .text_style(egui::TextStyle::Small),
+            );
+        }
+        let shown = plot
+            .width(width)
+            .height(frame.height_pt)
+            .x_axis_label("time (s)")
+            .y_axis_label(spec.y_label)
+            .include_x(frame.t0_s)
+            .include_x(frame.t1_s)
+            .allow_scroll(false)
+            // The panel colour is the background: no second fill of the plot area.
+            .show_background(false)
+            .show(ui, |p| {
+                self.add_lines(p, kind, frame, columns, series, selected)
+            });
+        if shown.response.clicked() {
+            self.clicked_at = shown
+                .response
+                .interact_pointer_pos()
+                .map(|pos| shown.transform.value_from_position(pos).x);
+        }
+        let any = series
+            .iter()
+            .any(|s| !s.values.is_empty() && drawn(s, kind, self.all_joints, selected));
+        if !any {
+            let none = !series
+                .iter()
+                .any(|s| s.plot == kind && !s.values.is_empty());
+            placeholder(ui, shown.response.rect, kind, none);
+        }
+    }
+
+    /// The plot's lines, each decimated to its pixel columns, and the timeline cursor.
+    fn add_lines(
+        &mut self,
+        p: &mut egui_plot::PlotUi,
+        kind: PlotKind,
+        frame: &PlotFrame,
+        columns: usize,
+        series: &[Series],
+        selected: Option<&str>,
+    ) {
+        // Joint series share one time axis: find the columns once.
+        let mut shared: Option<(*const f64, usize, Vec<usize>)> = None;
+        let all_joints = self.all_joints;
+        let wanted = series
+            .iter()
+            .filter(|s| drawn(s, kind, all_joints, selected));
+        for (i, s) in wanted.enumerate() {
+            let key = (s.times.as_ptr(), s.times.len());
+            if shared.as_ref().is_none_or(|(p, n, _)| (*p, *n) != key) {
+                let n = s.times.len().min(s.values.len());
+                let b = column_bounds(&s.times[..n], frame.t0_s, frame.t1_s, columns);
+                shared = Some((key.0, key.1, b));
+            }
+            let bounds = shared.as_ref().map(|(_, _, b)| b.as_slice()).unwrap_or(&[]);
+            let mut pts = Vec::with_capacity(2 * bounds.len());
+            decimate_into(bounds, s.times, s.values, &mut pts);
+            let (name, color) = match &s.overlay {
+                Some(run) => (format!("{}{run}", s.name), OVERLAY),
+                None => (s.name.clone(), auto_color(i)),
+            };
+            self.lines.push(name.clone());
+            p.add(ColumnLine::new(name, color, &pts, s.limit));
+        }
+        if let Some(c) = self.cursor {
+            p.add(egui_plot::VLine::new("", c).color(CURSOR).width(1.5));
+        }
+    }
+}
+
+/// Whether `s` is drawn in the plot of `kind`: joint lines are the selected joint's unless
+/// all joints are shown.
+fn drawn(s: &Series, kind: PlotKind, all_joints: bool, selected: Option<&str>) -> bool {
+    s.plot == kind
+        && (kind != PlotKind::JointError || all_joints || selected == Some(s.name.as_str()))
 }
 
 /// What an empty plot will show, written across it.
