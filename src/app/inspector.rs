@@ -3,15 +3,43 @@
 use super::state::EditorState;
 use super::widgets::{self, Num};
 use crate::document::fields::Key;
-use crate::document::{BoneId, BonePhysics, ColliderShape, ConstraintKind, EditTarget};
+use crate::document::{
+    BoneId, BonePhysics, Collider, ColliderShape, ConstraintKind, Drive, EditTarget,
+};
 
 pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     let Some(id) = st.selection else {
         ui.weak("Select a bone in the outliner or the viewport.");
         return;
     };
-    let bone = st.doc.bone(id);
-    ui.heading(format!("Bone: {}", bone.name));
+    header(ui, st, id);
+    let target = st.doc.bone_target(id);
+    joint_buttons(ui, st, id);
+    let Some(p) = st.doc.bone(id).physics.clone() else {
+        ui.weak("This bone has no physics.");
+        if ui.button("Add capsule collider").clicked() {
+            st.edit(target, Key::Collider.path(), "capsule".into(), None);
+        }
+        return;
+    };
+    let bones: Vec<String> = st.doc.bones.iter().map(|b| b.name.clone()).collect();
+    widgets::section(ui, "Collider", |ui| collider(ui, st, target, &p));
+    if p.collider.is_some() {
+        widgets::section(ui, "Material and damping", |ui| {
+            super::material_panel::ui(ui, st, target, &p)
+        });
+    }
+    widgets::section(ui, "Constraint", |ui| {
+        constraint(ui, st, (target, id), &p, &bones)
+    });
+    if let Some(d) = p.drive {
+        widgets::section(ui, "Drive", |ui| drive(ui, st, (target, id), &d));
+    }
+}
+
+/// The bone's name and, with several selected, how an edit applies.
+fn header(ui: &mut egui::Ui, st: &EditorState, id: BoneId) {
+    ui.heading(format!("Bone: {}", st.doc.bone(id).name));
     let count = st.selected_bones().len();
     if count > 1 {
         ui.label(format!(
@@ -19,8 +47,11 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
         ))
         .on_hover_text("Fields whose values differ show as mixed (—)");
     }
-    let has_joint = bone.constraint().is_some();
-    let target = st.doc.bone_target(id);
+}
+
+/// Copy and paste of the joint, and the symmetric toggle when the bone has a mirror twin.
+fn joint_buttons(ui: &mut egui::Ui, st: &mut EditorState, id: BoneId) {
+    let has_joint = st.doc.bone(id).constraint().is_some();
     ui.horizontal(|ui| {
         if ui
             .add_enabled(has_joint, egui::Button::new("Copy joint"))
@@ -47,53 +78,35 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
                 ));
         }
     });
-    let Some(p) = st.doc.bone(id).physics.clone() else {
-        ui.weak("This bone has no physics.");
-        if ui.button("Add capsule collider").clicked() {
-            st.edit(target, Key::Collider.path(), "capsule".into(), None);
-        }
-        return;
-    };
-    let bones: Vec<String> = st.doc.bones.iter().map(|b| b.name.clone()).collect();
-    widgets::section(ui, "Collider", |ui| collider(ui, st, target, &p));
-    if p.collider.is_some() {
-        widgets::section(ui, "Material and damping", |ui| {
-            super::material_panel::ui(ui, st, target, &p)
-        });
-    }
-    widgets::section(ui, "Constraint", |ui| {
-        constraint(ui, st, (target, id), &p, &bones)
-    });
-    if let Some(d) = p.drive {
-        widgets::section(ui, "Drive", |ui| {
-            let rows = [
-                (
-                    "Stiffness",
-                    d.stiffness,
-                    Key::Stiffness.path(),
-                    "N·m/rad",
-                    5.0,
-                ),
-                ("Damping", d.damping, Key::Damping.path(), "N·m·s/rad", 0.5),
-                (
-                    "Max torque",
-                    d.max_torque,
-                    Key::MaxTorque.path(),
-                    "N·m",
-                    1.0,
-                ),
-                (
-                    "Follow strength",
-                    d.follow_strength,
-                    Key::FollowStrength.path(),
-                    "×",
-                    0.05,
-                ),
-            ];
-            widgets::gains(ui, st, target, &rows);
-            super::natural::drive(ui, st, id);
-        });
-    }
+}
+
+fn drive(ui: &mut egui::Ui, st: &mut EditorState, (target, id): (EditTarget, BoneId), d: &Drive) {
+    let rows = [
+        (
+            "Stiffness",
+            d.stiffness,
+            Key::Stiffness.path(),
+            "N·m/rad",
+            5.0,
+        ),
+        ("Damping", d.damping, Key::Damping.path(), "N·m·s/rad", 0.5),
+        (
+            "Max torque",
+            d.max_torque,
+            Key::MaxTorque.path(),
+            "N·m",
+            1.0,
+        ),
+        (
+            "Follow strength",
+            d.follow_strength,
+            Key::FollowStrength.path(),
+            "×",
+            0.05,
+        ),
+    ];
+    widgets::gains(ui, st, target, &rows);
+    super::natural::drive(ui, st, id);
 }
 
 fn collider(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &BonePhysics) {
@@ -109,51 +122,61 @@ fn collider(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &Bon
         &shapes,
     );
     if let Some(c) = &p.collider {
-        let m = |label, value, key| Num {
-            label,
-            value,
-            key,
-            unit: "m",
-            range: 0.001..=10.0,
-            speed: 0.002,
-            slider: false,
-        };
-        match c.shape {
-            ColliderShape::Capsule {
-                radius,
-                half_height,
-            } => {
-                widgets::num(ui, st, target, m("Radius", radius, Key::Radius.path()));
-                widgets::num(
-                    ui,
-                    st,
-                    target,
-                    m("Half height", half_height, Key::HalfHeight.path()),
-                );
-            }
-            ColliderShape::Sphere { radius } => {
-                widgets::num(ui, st, target, m("Radius", radius, Key::Radius.path()))
-            }
-            ColliderShape::Box { half_extents } => widgets::vec3(
+        shape_fields(ui, st, target, c);
+    }
+    body_fields(ui, st, target, p);
+}
+
+/// The collider's dimensions (m) and its offset from the bone.
+fn shape_fields(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, c: &Collider) {
+    let m = |label, value, key| Num {
+        label,
+        value,
+        key,
+        unit: "m",
+        range: 0.001..=10.0,
+        speed: 0.002,
+        slider: false,
+    };
+    match c.shape {
+        ColliderShape::Capsule {
+            radius,
+            half_height,
+        } => {
+            widgets::num(ui, st, target, m("Radius", radius, Key::Radius.path()));
+            widgets::num(
                 ui,
                 st,
                 target,
-                ("Half extents", Key::HalfExtents.path(), " m", 0.002),
-                half_extents,
-            ),
+                m("Half height", half_height, Key::HalfHeight.path()),
+            );
         }
-        let t = c.offset.translation.unwrap_or_else(|| {
-            let id = st.selection.unwrap_or(crate::document::BoneId(0));
-            st.doc.collider_placement(id, c).translation.to_array()
-        });
-        widgets::vec3(
+        ColliderShape::Sphere { radius } => {
+            widgets::num(ui, st, target, m("Radius", radius, Key::Radius.path()))
+        }
+        ColliderShape::Box { half_extents } => widgets::vec3(
             ui,
             st,
             target,
-            ("Offset", Key::OffsetTranslation.path(), " m", 0.002),
-            t,
-        );
+            ("Half extents", Key::HalfExtents.path(), " m", 0.002),
+            half_extents,
+        ),
     }
+    let t = c.offset.translation.unwrap_or_else(|| {
+        let id = st.selection.unwrap_or(crate::document::BoneId(0));
+        st.doc.collider_placement(id, c).translation.to_array()
+    });
+    widgets::vec3(
+        ui,
+        st,
+        target,
+        ("Offset", Key::OffsetTranslation.path(), " m", 0.002),
+        t,
+    );
+}
+
+/// Mass and collision filtering.
+fn body_fields(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &BonePhysics) {
     let mass = Num {
         label: "Mass",
         value: p.mass,
@@ -221,15 +244,6 @@ fn constraint(
         &parent,
         bones,
     );
-    let deg = |label, value, key, range| Num {
-        label,
-        value,
-        key,
-        unit: "deg",
-        range,
-        speed: 0.5,
-        slider: true,
-    };
     match c.kind {
         ConstraintKind::BallSocket {
             swing_limit_deg,
@@ -247,36 +261,54 @@ fn constraint(
             hinge_axis,
             limit_min_deg,
             limit_max_deg,
-        } => {
-            widgets::vec3(
-                ui,
-                st,
-                target,
-                ("Hinge axis", Key::HingeAxis.path(), "", 0.01),
-                hinge_axis,
-            );
-            widgets::num(
-                ui,
-                st,
-                target,
-                deg(
-                    "Min angle",
-                    limit_min_deg,
-                    Key::LimitMin.path(),
-                    -180.0..=180.0,
-                ),
-            );
-            widgets::num(
-                ui,
-                st,
-                target,
-                deg(
-                    "Max angle",
-                    limit_max_deg,
-                    Key::LimitMax.path(),
-                    -180.0..=180.0,
-                ),
-            );
-        }
+        } => hinge_fields(ui, st, target, hinge_axis, [limit_min_deg, limit_max_deg]),
     }
+}
+
+/// A hinge's axis and its angle range.
+fn hinge_fields(
+    ui: &mut egui::Ui,
+    st: &mut EditorState,
+    target: EditTarget,
+    hinge_axis: [f64; 3],
+    [limit_min_deg, limit_max_deg]: [f64; 2],
+) {
+    let deg = |label, value, key, range| Num {
+        label,
+        value,
+        key,
+        unit: "deg",
+        range,
+        speed: 0.5,
+        slider: true,
+    };
+    widgets::vec3(
+        ui,
+        st,
+        target,
+        ("Hinge axis", Key::HingeAxis.path(), "", 0.01),
+        hinge_axis,
+    );
+    widgets::num(
+        ui,
+        st,
+        target,
+        deg(
+            "Min angle",
+            limit_min_deg,
+            Key::LimitMin.path(),
+            -180.0..=180.0,
+        ),
+    );
+    widgets::num(
+        ui,
+        st,
+        target,
+        deg(
+            "Max angle",
+            limit_max_deg,
+            Key::LimitMax.path(),
+            -180.0..=180.0,
+        ),
+    );
 }
