@@ -103,50 +103,42 @@ impl Files {
 
     /// The typed-path window and the unsaved-changes prompt.
     pub fn windows(&mut self, ctx: &egui::Context, st: &mut EditorState) {
-        if let Some((action, mut text)) = self.typed.take() {
-            let mut open = true;
-            let mut go = false;
-            egui::Window::new("Type a path")
-                .open(&mut open)
-                .collapsible(false)
-                .show(ctx, |ui| {
-                    ui.label("No file dialog is available (or it was cancelled). Type the path:");
-                    let l = ui.label("Path");
-                    let r = ui
-                        .add(egui::TextEdit::singleline(&mut text).desired_width(420.0))
-                        .labelled_by(l.id);
-                    go = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                    go |= ui.button("OK").clicked();
-                });
-            if go {
-                self.run(action, PathBuf::from(text.trim()), st);
-            } else if open {
-                self.typed = Some((action, text));
-            }
-        }
-        if let Some(edits) = &st.recovery {
-            let n = edits.len();
-            let mut choice = None;
-            egui::Modal::new(egui::Id::unique("recovery")).show(ctx, |ui| {
-                ui.heading("Recover unsaved edits?");
-                ui.label(format!(
-                    "An autosave of {} holds {n} unsaved change(s) from an earlier session.",
-                    st.doc.path.display()
-                ));
-                ui.horizontal(|ui| {
-                    if ui.button("Recover").clicked() {
-                        choice = Some(true);
-                    }
-                    if ui.button("Discard autosave").clicked() {
-                        choice = Some(false);
-                    }
-                });
-            });
-            if let Some(c) = choice {
-                st.resolve_recovery(c);
-            }
+        self.typed_path_window(ctx, st);
+        if st.recovery.is_some() {
+            recovery_modal(ctx, st);
             return;
         }
+        self.unsaved_modal(ctx, st);
+    }
+
+    /// The window to type a path in when no file dialog is available.
+    fn typed_path_window(&mut self, ctx: &egui::Context, st: &mut EditorState) {
+        let Some((action, mut text)) = self.typed.take() else {
+            return;
+        };
+        let mut open = true;
+        let mut go = false;
+        egui::Window::new("Type a path")
+            .open(&mut open)
+            .collapsible(false)
+            .show(ctx, |ui| {
+                ui.label("No file dialog is available (or it was cancelled). Type the path:");
+                let l = ui.label("Path");
+                let r = ui
+                    .add(egui::TextEdit::singleline(&mut text).desired_width(420.0))
+                    .labelled_by(l.id);
+                go = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                go |= ui.button("OK").clicked();
+            });
+        if go {
+            self.run(action, PathBuf::from(text.trim()), st);
+        } else if open {
+            self.typed = Some((action, text));
+        }
+    }
+
+    /// Asks what to do with unsaved edits before the pending open or close, and does it.
+    fn unsaved_modal(&mut self, ctx: &egui::Context, st: &mut EditorState) {
         let Some(pending) = self.pending.clone() else {
             return;
         };
@@ -156,26 +148,27 @@ impl Files {
             ui.label(format!("{} has unsaved edits.", st.doc.path.display()));
             ui.horizontal(|ui| {
                 if ui.button("Save").clicked() {
-                    choice = Some(0);
+                    choice = Some(UnsavedChoice::Save);
                 }
                 if ui.button("Discard").clicked() {
-                    choice = Some(1);
+                    choice = Some(UnsavedChoice::Discard);
                 }
                 if ui.button("Cancel").clicked() {
-                    choice = Some(2);
+                    choice = Some(UnsavedChoice::Cancel);
                 }
             });
         });
         let Some(c) = choice else { return };
         self.pending = None;
-        if c == 2 {
-            return;
-        }
-        if c == 0 {
-            st.save();
-            if st.doc.is_dirty() {
-                return;
+        match c {
+            UnsavedChoice::Cancel => return,
+            UnsavedChoice::Save => {
+                st.save();
+                if st.doc.is_dirty() {
+                    return;
+                }
             }
+            UnsavedChoice::Discard => {}
         }
         match pending {
             Pending::Open(p) => st.open(&p),
@@ -185,5 +178,40 @@ impl Files {
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
         }
+    }
+}
+
+/// The answer to "Unsaved changes".
+#[derive(Clone, Copy)]
+enum UnsavedChoice {
+    Save,
+    Discard,
+    Cancel,
+}
+
+/// Asks whether to recover the autosaved edits of an earlier session.
+fn recovery_modal(ctx: &egui::Context, st: &mut EditorState) {
+    let Some(edits) = &st.recovery else {
+        return;
+    };
+    let n = edits.len();
+    let mut choice = None;
+    egui::Modal::new(egui::Id::unique("recovery")).show(ctx, |ui| {
+        ui.heading("Recover unsaved edits?");
+        ui.label(format!(
+            "An autosave of {} holds {n} unsaved change(s) from an earlier session.",
+            st.doc.path.display()
+        ));
+        ui.horizontal(|ui| {
+            if ui.button("Recover").clicked() {
+                choice = Some(true);
+            }
+            if ui.button("Discard autosave").clicked() {
+                choice = Some(false);
+            }
+        });
+    });
+    if let Some(c) = choice {
+        st.resolve_recovery(c);
     }
 }
