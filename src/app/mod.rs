@@ -39,14 +39,15 @@ pub mod tune_dialog;
 pub mod view_settings;
 mod viewport;
 mod widgets;
+mod window;
 
 use crate::document::{Document, UriPolicy};
 use files::{Files, Pending};
 use headless::{Hook, Outcome};
 use sim_link::SimControls;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Instant;
+pub use window::run;
 
 /// Command-line options of the editor.
 #[derive(Debug, Clone, Default)]
@@ -118,20 +119,7 @@ impl EditorApp {
         doc: Document,
         opts: &Options,
     ) -> Self {
-        let mut state = state::EditorState::new(doc, opts.policy);
-        if let Some(s) = storage.and_then(|s| s.get_string("recent")) {
-            state.recent = s
-                .lines()
-                .filter(|l| !l.is_empty())
-                .map(PathBuf::from)
-                .collect();
-        }
-        if let Some(name) = &opts.select {
-            state.selection = state.doc.bone_by_name(name);
-            if state.selection.is_none() {
-                state.status = format!("no bone named '{name}'");
-            }
-        }
+        let mut state = initial_state(doc, storage, opts);
         let view = view_settings::ViewSettings::load(storage);
         let mut viewport = viewport::Viewport::new(cc.gl.is_some());
         viewport.show_mesh = view.show_mesh;
@@ -143,14 +131,7 @@ impl EditorApp {
             all_joints: view.plot_all_joints,
             ..Default::default()
         };
-        let hook = match (&opts.screenshot, opts.bench_frames) {
-            (Some(p), _) => Some(Hook::screenshot(p.clone())),
-            (None, Some(n)) => {
-                plot.all_joints = true;
-                Some(Hook::bench(n))
-            }
-            _ => None,
-        };
+        let hook = headless_hook(opts, &mut plot);
         if hook.is_some() {
             // A headless run shows the file as it is: it offers no crash recovery (the
             // sidecar stays for the next interactive session).
@@ -454,84 +435,44 @@ impl eframe::App for EditorApp {
     }
 }
 
+/// The editor state of a new window: the recent files from `storage`, the bone `--select`ed.
+fn initial_state(
+    doc: Document,
+    storage: Option<&dyn eframe::Storage>,
+    opts: &Options,
+) -> state::EditorState {
+    let mut state = state::EditorState::new(doc, opts.policy);
+    if let Some(s) = storage.and_then(|s| s.get_string("recent")) {
+        state.recent = s
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(PathBuf::from)
+            .collect();
+    }
+    if let Some(name) = &opts.select {
+        state.selection = state.doc.bone_by_name(name);
+        if state.selection.is_none() {
+            state.status = format!("no bone named '{name}'");
+        }
+    }
+    state
+}
+
+/// The headless hook of `--screenshot` or `--bench-frames` (which plots every joint).
+fn headless_hook(opts: &Options, plot: &mut plot::PlotPanel) -> Option<Hook> {
+    match (&opts.screenshot, opts.bench_frames) {
+        (Some(p), _) => Some(Hook::screenshot(p.clone())),
+        (None, Some(n)) => {
+            plot.all_joints = true;
+            Some(Hook::bench(n))
+        }
+        _ => None,
+    }
+}
+
 /// A side or top panel's frame without its fill. Panels are filled with `panel_fill`, the
 /// colour the whole window is cleared to first (see `clear_color`), so painting it again only
 /// costs time: under a software renderer the UI's price is its painted pixels.
 fn unfilled_side(ui: &egui::Ui) -> egui::Frame {
     egui::Frame::side_top_panel(ui.style()).fill(egui::Color32::TRANSPARENT)
-}
-
-/// Opens the editor window; returns when it closes.
-pub fn run(opts: Options) -> ExitCode {
-    let doc = match &opts.file {
-        Some(p) => match Document::open_with(p, opts.policy) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        },
-        None => state::EditorState::mannequin_document(),
-    };
-    let headless = opts.screenshot.is_some() || opts.bench_frames.is_some();
-    // Headless and scripted runs start from a clean layout and leave the user's settings alone.
-    let scratch = headless || !opts.apply.is_empty();
-    let native = eframe::NativeOptions {
-        renderer: eframe::Renderer::Glow,
-        depth_buffer: 24,
-        persist_window: !scratch,
-        persistence_path: scratch.then(|| {
-            std::env::temp_dir().join(format!("ragdoll-tuner-headless-{}", std::process::id()))
-        }),
-        viewport: egui::ViewportBuilder::default()
-            .with_inner_size([1280.0, 800.0])
-            .with_title("ragdoll-tuner")
-            .with_drag_and_drop(true),
-        ..Default::default()
-    };
-    let outcome = Outcome::default();
-    let out = outcome.clone();
-    let res = eframe::run_native(
-        "ragdoll-tuner",
-        native,
-        Box::new(move |cc| {
-            let mut app = EditorApp::new(cc, doc, &opts);
-            app.outcome = out;
-            if let Some(c) = &opts.clip {
-                app.select_clip(c);
-            }
-            if let Some(s) = opts.sim_seconds {
-                app.fast_forward(s);
-            }
-            if let Some(t) = opts.scrub {
-                app.timeline.pending.push(timeline_panel::Request::Scrub(t));
-            }
-            if let (Some(t), Some(s)) = (opts.branch_at, opts.sim_seconds) {
-                app.branch_and_compare(t, &opts.branch_set, s);
-            }
-            // The frame benchmark measures the editor with the simulation running.
-            app.sim.playing = opts.bench_frames.is_some();
-            Ok(Box::new(app))
-        }),
-    );
-    if let Err(e) = res {
-        eprintln!("error: the window could not be opened: {e}");
-        return ExitCode::from(2);
-    }
-    let result = outcome.lock().ok().and_then(|mut o| o.take());
-    match result {
-        Some(Ok(line)) => {
-            println!("{line}");
-            ExitCode::SUCCESS
-        }
-        Some(Err(e)) => {
-            eprintln!("error: {e}");
-            ExitCode::from(1)
-        }
-        None if headless => {
-            eprintln!("error: the window closed before the headless hook finished");
-            ExitCode::from(1)
-        }
-        None => ExitCode::SUCCESS,
-    }
 }
