@@ -1,9 +1,9 @@
 //! The document-level balance gains.
 
 use super::state::EditorState;
-use super::widgets;
+use super::widgets::{self, GainRow};
 use crate::document::fields::Key;
-use crate::document::EditTarget;
+use crate::document::{BalanceSettings, EditTarget};
 use serde_json::Value;
 
 /// Shown for a balance bone the file leaves to the default (found by the simulation).
@@ -39,45 +39,49 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
                 b.pelvis_bone.as_deref().unwrap_or(DEFAULT_BY_ROLE),
                 &bones,
             );
-            let rows = [
-                (
-                    "Upright kp",
-                    b.upright_kp,
-                    Key::UprightKp.path(),
-                    "N·m/rad",
-                    10.0,
-                ),
-                (
-                    "Upright kd",
-                    b.upright_kd,
-                    Key::UprightKd.path(),
-                    "N·m·s/rad",
-                    1.0,
-                ),
-                (
-                    "Upright max torque",
-                    b.upright_max_torque,
-                    Key::UprightMaxTorque.path(),
-                    "N·m",
-                    5.0,
-                ),
-                ("Ankle kp", b.ankle_kp, Key::AnkleKp.path(), "N·m/rad", 5.0),
-                (
-                    "Ankle kd",
-                    b.ankle_kd,
-                    Key::AnkleKd.path(),
-                    "N·m·s/rad",
-                    0.5,
-                ),
-                (
-                    "Ankle max torque",
-                    b.ankle_max_torque,
-                    Key::AnkleMaxTorque.path(),
-                    "N·m",
-                    1.0,
-                ),
-            ];
-            widgets::gains(ui, st, t, &rows);
+            widgets::gains(ui, st, t, &gain_rows(&b));
             super::natural::balance(ui, st);
         });
+}
+
+/// The upright and ankle gains, with their units.
+fn gain_rows(b: &BalanceSettings) -> [GainRow<'_>; 6] {
+    [
+        (
+            "Upright kp",
+            b.upright_kp,
+            Key::UprightKp.path(),
+            "N·m/rad",
+            10.0,
+        ),
+        (
+            "Upright kd",
+            b.upright_kd,
+            Key::UprightKd.path(),
+            "N·m·s/rad",
+            1.0,
+        ),
+        (
+            "Upright max torque",
+            b.upright_max_torque,
+            Key::UprightMaxTorque.path(),
+            "N·m",
+            5.0,
+        ),
+        ("Ankle kp", b.ankle_kp, Key::AnkleKp.path(), "N·m/rad", 5.0),
+        (
+            "Ankle kd",
+            b.ankle_kd,
+            Key::AnkleKd.path(),
+            "N·m·s/rad",
+            0.5,
+        ),
+        (
+            "Ankle max torque",
+            b.ankle_max_torque,
+            Key::AnkleMaxTorque.path(),
+            "N·m",
+            1.0,
+        ),
+    ]
 }
