@@ -24,9 +24,18 @@ pub fn ui(ui: &mut egui::Ui, c: &mut ClipControls, view: &ClipView) {
     if view.clips.is_empty() {
         return;
     }
+    clip_picker(ui, c, view.clips);
+    if c.selected.is_none() {
+        return;
+    }
+    playback(ui, c, view.clock);
+}
+
+/// The clip combo box: none (the rest pose) or one of the clips.
+fn clip_picker(ui: &mut egui::Ui, c: &mut ClipControls, clips: &[(String, f32)]) {
     let current = c
         .selected
-        .and_then(|i| view.clips.get(i))
+        .and_then(|i| clips.get(i))
         .map_or("none (rest pose)".to_string(), |(n, d)| {
             format!("{n} ({d:.2} s)")
         });
@@ -35,15 +44,16 @@ pub fn ui(ui: &mut egui::Ui, c: &mut ClipControls, view: &ClipView) {
         .selected_text(current)
         .show_ui(ui, |ui| {
             ui.selectable_value(&mut c.selected, None, "none (rest pose)");
-            for (i, (n, d)) in view.clips.iter().enumerate() {
+            for (i, (n, d)) in clips.iter().enumerate() {
                 ui.selectable_value(&mut c.selected, Some(i), format!("{n} ({d:.2} s)"));
             }
         })
         .response
         .labelled_by(l.id);
-    if c.selected.is_none() {
-        return;
-    }
+}
+
+/// Play/pause, loop, the clip time (s), the speed and the root mode of the clip playing.
+fn playback(ui: &mut egui::Ui, c: &mut ClipControls, clock: Option<(f32, f32)>) {
     ui.horizontal(|ui| {
         let label = if c.playing { "Pause clip" } else { "Play clip" };
         if ui.button(label).clicked() {
@@ -51,7 +61,7 @@ pub fn ui(ui: &mut egui::Ui, c: &mut ClipControls, view: &ClipView) {
         }
         ui.checkbox(&mut c.looping, "Loop");
     });
-    if let Some((t, d)) = view.clock {
+    if let Some((t, d)) = clock {
         let mut scrub = t;
         let l = ui.label("Clip time");
         let r = ui
