@@ -297,79 +297,132 @@ fn goal_count(f: &Figures, g: fn(&tune::report::DirectionFigures) -> Option<bool
 }
 
 /// The before/after table.
-fn table(ui: &mut egui::Ui, b: &Figures, a: &Figures) {
-    let yes = |x: Option<bool>| match x {
-        Some(true) => "yes",
-        Some(false) => "no",
-        None => "-",
-    };
-    let mut rows: Vec<(String, String, String)> = vec![
-        (
-            "Stands 10 s".into(),
-            yes(b.stands_10s).into(),
-            yes(a.stands_10s).into(),
-        ),
-        (
-            "Survive goal".into(),
-            goal_count(b, |d| d.survives_goal),
-            goal_count(a, |d| d.survives_goal),
-        ),
-        (
-            "Fall goal".into(),
-            goal_count(b, |d| d.falls_at_goal),
-            goal_count(a, |d| d.falls_at_goal),
-        ),
-    ];
-    for (db, da) in b.directions.iter().zip(&a.directions) {
-        if db.survived_dv_m_s.is_finite() {
-            let f = |d: &tune::report::DirectionFigures| {
-                format!("{:.2} / {}", d.survived_dv_m_s, opt(d.fell_dv_m_s))
-            };
-            rows.push((
-                format!("{} survives / fells (m/s)", db.direction),
-                f(db),
-                f(da),
-            ));
+/// One row of the before/after table.
+struct CompareRow {
+    label: String,
+    before: String,
+    after: String,
+}
+
+impl CompareRow {
+    fn new(label: impl Into<String>, before: String, after: String) -> Self {
+        Self {
+            label: label.into(),
+            before,
+            after,
         }
     }
-    for (gb, ga) in b.clip_rms_by_group.iter().zip(&a.clip_rms_by_group) {
-        rows.push((
-            format!("Clip RMS {} (°)", gb.group.name()),
-            format!("{:.2}", gb.rms_deg),
-            format!("{:.2}", ga.rms_deg),
-        ));
-    }
-    rows.push((
-        "Peak assist (N·m)".into(),
-        opt(b.peak_assist_n_m),
-        opt(a.peak_assist_n_m),
-    ));
-    rows.push((
-        "Effort, 10 s (J)".into(),
-        format!("{:.1}", b.effort_stand_j),
-        format!("{:.1}", a.effort_stand_j),
-    ));
-    rows.push((
-        "Max limit violation (°)".into(),
-        format!("{:.2}", b.max_limit_violation_deg),
-        format!("{:.2}", a.max_limit_violation_deg),
-    ));
-    for (gb, ga) in b.groups.iter().zip(&a.groups) {
-        let f = |g: &tune::params::GroupNatural| {
-            format!("{} Hz, ζ {}", opt(g.freq_hz), opt(g.damping_ratio))
-        };
-        rows.push((gb.group.name().to_string(), f(gb), f(ga)));
-    }
+}
+
+fn table(ui: &mut egui::Ui, b: &Figures, a: &Figures) {
+    let mut rows = goal_rows(b, a);
+    rows.extend(direction_rows(b, a));
+    rows.extend(clip_rows(b, a));
+    rows.extend(effort_rows(b, a));
+    rows.extend(group_rows(b, a));
     egui::Grid::new("tune_table").striped(true).show(ui, |ui| {
         ui.strong("");
         ui.strong("Before");
         ui.strong("After");
         ui.end_row();
-        for (k, b, a) in rows {
-            ui.label(k);
-            ui.label(b);
-            ui.label(a);
+        for r in rows {
+            ui.label(r.label);
+            ui.label(r.before);
+            ui.label(r.after);
             ui.end_row();
         }
     });
+}
+
+/// Standing, and how many push directions meet the survive and fall goals.
+fn goal_rows(b: &Figures, a: &Figures) -> Vec<CompareRow> {
+    let yes = |x: Option<bool>| match x {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "-",
+    };
+    vec![
+        CompareRow::new(
+            "Stands 10 s",
+            yes(b.stands_10s).into(),
+            yes(a.stands_10s).into(),
+        ),
+        CompareRow::new(
+            "Survive goal",
+            goal_count(b, |d| d.survives_goal),
+            goal_count(a, |d| d.survives_goal),
+        ),
+        CompareRow::new(
+            "Fall goal",
+            goal_count(b, |d| d.falls_at_goal),
+            goal_count(a, |d| d.falls_at_goal),
+        ),
+    ]
+}
+
+/// Per measured push direction: the speed change survived and the one that fells (m/s).
+fn direction_rows(b: &Figures, a: &Figures) -> Vec<CompareRow> {
+    let f = |d: &tune::report::DirectionFigures| {
+        format!("{:.2} / {}", d.survived_dv_m_s, opt(d.fell_dv_m_s))
+    };
+    b.directions
+        .iter()
+        .zip(&a.directions)
+        .filter(|(db, _)| db.survived_dv_m_s.is_finite())
+        .map(|(db, da)| {
+            CompareRow::new(
+                format!("{} survives / fells (m/s)", db.direction),
+                f(db),
+                f(da),
+            )
+        })
+        .collect()
+}
+
+/// The clip tracking error per joint group (deg).
+fn clip_rows(b: &Figures, a: &Figures) -> Vec<CompareRow> {
+    b.clip_rms_by_group
+        .iter()
+        .zip(&a.clip_rms_by_group)
+        .map(|(gb, ga)| {
+            CompareRow::new(
+                format!("Clip RMS {} (°)", gb.group.name()),
+                format!("{:.2}", gb.rms_deg),
+                format!("{:.2}", ga.rms_deg),
+            )
+        })
+        .collect()
+}
+
+/// Peak assist, standing effort and the worst limit violation.
+fn effort_rows(b: &Figures, a: &Figures) -> Vec<CompareRow> {
+    vec![
+        CompareRow::new(
+            "Peak assist (N·m)",
+            opt(b.peak_assist_n_m),
+            opt(a.peak_assist_n_m),
+        ),
+        CompareRow::new(
+            "Effort, 10 s (J)",
+            format!("{:.1}", b.effort_stand_j),
+            format!("{:.1}", a.effort_stand_j),
+        ),
+        CompareRow::new(
+            "Max limit violation (°)",
+            format!("{:.2}", b.max_limit_violation_deg),
+            format!("{:.2}", a.max_limit_violation_deg),
+        ),
+    ]
+}
+
+/// Per joint group: its natural frequency (Hz) and damping ratio.
+fn group_rows(b: &Figures, a: &Figures) -> Vec<CompareRow> {
+    let f = |g: &tune::params::GroupNatural| {
+        format!("{} Hz, ζ {}", opt(g.freq_hz), opt(g.damping_ratio))
+    };
+    b.groups
+        .iter()
+        .zip(&a.groups)
+        .map(|(gb, ga)| CompareRow::new(gb.group.name(), f(gb), f(ga)))
+        .collect()
 }
