@@ -4,21 +4,38 @@
 use super::state::EditorState;
 use super::widgets::{self, Num};
 use crate::document::fields::Key;
-use crate::document::{BonePhysics, Edit, EditTarget};
+use crate::document::{BodyMaterial, BonePhysics, Edit, EditTarget};
 
 pub fn ui(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &BonePhysics) {
     let m = p.material;
-    let global = f64::from(crate::sim::SimSettings::default().friction);
-    let rows = [
-        (
+    for n in number_fields(&m) {
+        widgets::num(ui, st, target, n);
+    }
+    ccd_checkbox(ui, st, target, &m);
+}
+
+/// Friction, restitution, damping and the angular speed cap, each its default when unset.
+fn number_fields(m: &BodyMaterial) -> [Num<'static>; 5] {
+    let defaults = crate::sim::SimSettings::default();
+    let num = |label, key: Key, value, unit, range, speed| Num {
+        label,
+        value,
+        key: key.path(),
+        unit,
+        range,
+        speed,
+        slider: false,
+    };
+    [
+        num(
             "Friction",
             Key::Friction,
-            m.friction.unwrap_or(global),
+            m.friction.unwrap_or(f64::from(defaults.friction)),
             "",
             0.0..=10.0,
             0.01,
         ),
-        (
+        num(
             "Restitution",
             Key::Restitution,
             m.restitution_or_default(),
@@ -26,7 +43,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &BoneP
             0.0..=1.0,
             0.01,
         ),
-        (
+        num(
             "Linear damping",
             Key::LinearDamping,
             m.linear_damping_or_default(),
@@ -34,7 +51,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &BoneP
             0.0..=100.0,
             0.01,
         ),
-        (
+        num(
             "Angular damping",
             Key::AngularDamping,
             m.angular_damping_or_default(),
@@ -42,31 +59,20 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &BoneP
             0.0..=100.0,
             0.05,
         ),
-    ];
-    for (label, key, value, unit, range, speed) in rows {
-        let n = Num {
-            label,
-            value,
-            key: key.path(),
-            unit,
-            range,
-            speed,
-            slider: false,
-        };
-        widgets::num(ui, st, target, n);
-    }
-    let cap = Num {
-        label: "Max angular speed",
-        value: m.max_angular_speed.unwrap_or(f64::from(
-            crate::sim::SimSettings::default().max_angular_speed_rad_s,
-        )),
-        key: Key::MaxAngularSpeed.path(),
-        unit: "rad/s",
-        range: 0.1..=1.0e4,
-        speed: 1.0,
-        slider: false,
-    };
-    widgets::num(ui, st, target, cap);
+        num(
+            "Max angular speed",
+            Key::MaxAngularSpeed,
+            m.max_angular_speed
+                .unwrap_or(f64::from(defaults.max_angular_speed_rad_s)),
+            "rad/s",
+            0.1..=1.0e4,
+            1.0,
+        ),
+    ]
+}
+
+/// Continuous collision detection, one undo step per toggle.
+fn ccd_checkbox(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, m: &BodyMaterial) {
     let mut ccd = m.ccd.unwrap_or(false);
     let help = crate::document::fields::help(Key::Ccd.path());
     if ui.checkbox(&mut ccd, "CCD").on_hover_text(help).changed() {
