@@ -147,60 +147,13 @@ impl Viewport {
     /// Rebuilds what depends on the document, pose, selection and toggles, when they changed.
     pub fn sync(&mut self, st: &mut EditorState) {
         if self.seen_bones != st.bones_gen {
-            // A new document, or the same one with its bones renumbered: everything indexed
-            // by bone is rebuilt; the camera moves only for a new document.
-            self.seen_bones = st.bones_gen;
-            let geo = st
-                .loaded_geometry
-                .take()
-                .unwrap_or_else(|| st.doc.load_geometry().map_err(|e| e.to_string()))
-                .unwrap_or_else(|e| {
-                    st.status = format!("mesh not shown: {e}");
-                    Geometry::default()
-                });
-            let model = SkinModel::new(&st.doc, geo);
-            self.rest = Arc::new(Pose::rest(&st.doc));
-            let bounds = character_bounds(&model, &self.rest);
-            self.model = Some(Arc::new(model));
-            self.pose = self.rest.clone();
-            self.pose_gen += 1;
-            self.seen = (u64::MAX, u64::MAX, Vec::new(), false);
-            if self.seen_load != st.load_gen {
-                self.seen_load = st.load_gen;
-                self.character_m = character_size_m(bounds);
-                self.home =
-                    bounds.map_or_else(OrbitCamera::default, |(lo, hi)| OrbitCamera::home(lo, hi));
-                self.camera = self.home;
-            }
+            self.rebuild_for_bones(st);
         }
         let chosen = st.selected_bones();
         let key = (st.doc_gen(), self.pose_gen, chosen.clone(), self.all_joints);
         if key != self.seen {
             self.seen = key;
-            let (rest, pose) = (&self.rest.world_from_bone, &self.pose.world_from_bone);
-            let mut segs = Vec::new();
-            for id in st.doc.bone_ids() {
-                let selected = chosen.contains(&id);
-                if !self.all_joints && !selected {
-                    continue;
-                }
-                if let Some(mut j) = joint_gizmo(&st.doc, id, rest, pose) {
-                    // The selected joint's gizmo is drawn larger so its limits read clearly.
-                    j.size = gizmo_size_m(st, &self.rest, id, self.character_m)
-                        * if selected { 1.8 } else { 1.0 };
-                    let thick = if selected { 0.006 } else { 0.0035 };
-                    let thick = thick * self.character_m / REFERENCE_SIZE_M;
-                    joint_segments(&j, &mut segs, thick);
-                }
-            }
-            if let Some(g) = &self.ghost {
-                let thick = 0.004 * self.character_m / REFERENCE_SIZE_M;
-                segs.extend(crate::render::gizmo::ghost_segments(
-                    &st.doc,
-                    &g.world_from_bone,
-                    thick,
-                ));
-            }
+            let segs = self.gizmo_segments(st, &chosen);
             // The scene also rings the joints the doctor flags.
             let mut drawn = segs.clone();
             super::pair_view::joint_marks(st, &self.pose, self.character_m, &mut drawn);
@@ -209,6 +162,64 @@ impl Viewport {
             self.segments_gen += 1;
             self.colliders = Arc::new(placed_colliders(&st.doc, &self.pose));
         }
+    }
+
+    /// A new document, or the same one with its bones renumbered: everything indexed by bone
+    /// is rebuilt; the camera moves only for a new document.
+    fn rebuild_for_bones(&mut self, st: &mut EditorState) {
+        self.seen_bones = st.bones_gen;
+        let geo = st
+            .loaded_geometry
+            .take()
+            .unwrap_or_else(|| st.doc.load_geometry().map_err(|e| e.to_string()))
+            .unwrap_or_else(|e| {
+                st.status = format!("mesh not shown: {e}");
+                Geometry::default()
+            });
+        let model = SkinModel::new(&st.doc, geo);
+        self.rest = Arc::new(Pose::rest(&st.doc));
+        let bounds = character_bounds(&model, &self.rest);
+        self.model = Some(Arc::new(model));
+        self.pose = self.rest.clone();
+        self.pose_gen += 1;
+        self.seen = (u64::MAX, u64::MAX, Vec::new(), false);
+        if self.seen_load != st.load_gen {
+            self.seen_load = st.load_gen;
+            self.character_m = character_size_m(bounds);
+            self.home =
+                bounds.map_or_else(OrbitCamera::default, |(lo, hi)| OrbitCamera::home(lo, hi));
+            self.camera = self.home;
+        }
+    }
+
+    /// The joint gizmos (every joint's, or the chosen ones') and the ghost pose, as line
+    /// segments.
+    fn gizmo_segments(&self, st: &EditorState, chosen: &[BoneId]) -> Vec<Segment> {
+        let (rest, pose) = (&self.rest.world_from_bone, &self.pose.world_from_bone);
+        let mut segs = Vec::new();
+        for id in st.doc.bone_ids() {
+            let selected = chosen.contains(&id);
+            if !self.all_joints && !selected {
+                continue;
+            }
+            if let Some(mut j) = joint_gizmo(&st.doc, id, rest, pose) {
+                // The selected joint's gizmo is drawn larger so its limits read clearly.
+                j.size = gizmo_size_m(st, &self.rest, id, self.character_m)
+                    * if selected { 1.8 } else { 1.0 };
+                let thick = if selected { 0.006 } else { 0.0035 };
+                let thick = thick * self.character_m / REFERENCE_SIZE_M;
+                joint_segments(&j, &mut segs, thick);
+            }
+        }
+        if let Some(g) = &self.ghost {
+            let thick = 0.004 * self.character_m / REFERENCE_SIZE_M;
+            segs.extend(crate::render::gizmo::ghost_segments(
+                &st.doc,
+                &g.world_from_bone,
+                thick,
+            ));
+        }
+        segs
     }
 
     /// Shows a new pose (from the simulation); the mesh is re-skinned on the next frame.
