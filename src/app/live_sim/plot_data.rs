@@ -4,6 +4,7 @@
 use super::{LiveSim, RECORD_SECONDS};
 use crate::app::plot::{PlotKind, Series};
 use crate::document::{ConstraintKind, Document};
+use crate::sim::Telemetry;
 
 /// Plot buffers rebuilt from the telemetry rings when the simulation moved; they keep what
 /// the recording keeps, so a scrubbed or compared run plots whole.
@@ -32,46 +33,10 @@ impl LiveSim {
         }
         let tel = sim.telemetry();
         let d = &mut self.plot;
-        let n = tel.joint_names.len();
-        if d.joint_names.len() != n || d.at_step == u64::MAX {
-            d.joint_names = tel.joint_names.clone();
-            d.joint_limit_deg = tel
-                .joint_names
-                .iter()
-                .map(|name| limit_of(doc, name))
-                .collect();
-        }
+        d.refresh_joints(tel, doc);
         let len = tel.body.len();
-        let last_step = d.last_step;
-        // Frames newer than the last one copied, oldest first.
-        let fresh = match last_step {
-            Some(s) if d.joint_error.len() == n => (0..len)
-                .rev()
-                .take_while(|&i| tel.body.frame(i).is_some_and(|f| f[0].step > s))
-                .count(),
-            _ => {
-                d.times.clear();
-                d.tilt.clear();
-                d.com.clear();
-                d.joint_error.resize_with(n, Vec::new);
-                for e in &mut d.joint_error {
-                    e.clear();
-                }
-                len
-            }
-        };
-        for i in len - fresh..len {
-            let (Some(b), Some(j)) = (tel.body.frame(i), tel.joints.frame(i)) else {
-                continue;
-            };
-            d.times.push(b[0].time_s);
-            d.tilt.push(b[0].torso_tilt_deg as f64);
-            d.com.push(b[0].com_height_m as f64);
-            for (e, s) in d.joint_error.iter_mut().zip(j) {
-                e.push(s.error_deg as f64);
-            }
-            d.last_step = Some(b[0].step);
-        }
+        let fresh = d.fresh_frames(tel);
+        d.append_frames(tel, len - fresh..len);
         // Keep what the recording keeps; trim in batches so the copy is rare.
         let per_s = 1.0 / f64::from(sim.settings().dt_s).max(1e-6);
         let cap = tel
@@ -79,15 +44,72 @@ impl LiveSim {
             .capacity()
             .max((RECORD_SECONDS * per_s) as usize + 1);
         if d.times.len() > cap + cap / 4 {
-            let cut = d.times.len() - cap;
-            d.times.drain(..cut);
-            d.tilt.drain(..cut);
-            d.com.drain(..cut);
-            for e in &mut d.joint_error {
-                e.drain(..cut.min(e.len()));
-            }
+            d.drop_oldest(d.times.len() - cap);
         }
         d.at_step = sim.steps();
+    }
+}
+
+impl PlotData {
+    /// The joints' names and limits, again when the joints changed or after a reset.
+    fn refresh_joints(&mut self, tel: &Telemetry, doc: &Document) {
+        if self.joint_names.len() != tel.joint_names.len() || self.at_step == u64::MAX {
+            self.joint_names = tel.joint_names.clone();
+            self.joint_limit_deg = tel
+                .joint_names
+                .iter()
+                .map(|name| limit_of(doc, name))
+                .collect();
+        }
+    }
+
+    /// How many of the rings' frames are newer than the last one copied (the newest last);
+    /// all of them, with the buffers cleared, after a reset or when the joints changed.
+    fn fresh_frames(&mut self, tel: &Telemetry) -> usize {
+        let n = tel.joint_names.len();
+        let len = tel.body.len();
+        match self.last_step {
+            Some(s) if self.joint_error.len() == n => (0..len)
+                .rev()
+                .take_while(|&i| tel.body.frame(i).is_some_and(|f| f[0].step > s))
+                .count(),
+            _ => {
+                self.times.clear();
+                self.tilt.clear();
+                self.com.clear();
+                self.joint_error.resize_with(n, Vec::new);
+                for e in &mut self.joint_error {
+                    e.clear();
+                }
+                len
+            }
+        }
+    }
+
+    /// Copies the rings' frames `frames` (oldest first) to the buffers.
+    fn append_frames(&mut self, tel: &Telemetry, frames: std::ops::Range<usize>) {
+        for i in frames {
+            let (Some(b), Some(j)) = (tel.body.frame(i), tel.joints.frame(i)) else {
+                continue;
+            };
+            self.times.push(b[0].time_s);
+            self.tilt.push(b[0].torso_tilt_deg as f64);
+            self.com.push(b[0].com_height_m as f64);
+            for (e, s) in self.joint_error.iter_mut().zip(j) {
+                e.push(s.error_deg as f64);
+            }
+            self.last_step = Some(b[0].step);
+        }
+    }
+
+    /// Drops the `cut` oldest samples of every buffer.
+    fn drop_oldest(&mut self, cut: usize) {
+        self.times.drain(..cut);
+        self.tilt.drain(..cut);
+        self.com.drain(..cut);
+        for e in &mut self.joint_error {
+            e.drain(..cut.min(e.len()));
+        }
     }
 }
 
