@@ -142,11 +142,11 @@ impl Document {
                 match self.read_channel(anim, ch, &slices) {
                     Ok(Some(channel)) => clip.channels.push(channel),
                     Ok(None) => {}
-                    Err((what, msg)) => out.diagnostics.push(Diagnostic::error(
+                    Err(p) => out.diagnostics.push(Diagnostic::error(
                         None,
                         &format!("animation '{}'", clip.name),
-                        &format!("{key}{what}"),
-                        format!("{msg}; the channel is ignored"),
+                        &format!("{key}{}", p.key_suffix),
+                        format!("{}; the channel is ignored", p.message),
                     )),
                 }
             }
@@ -171,67 +171,29 @@ impl Document {
         anim: &Value,
         ch: &Value,
         buffers: &[&[u8]],
-    ) -> Result<Option<Channel>, (String, String)> {
-        let target = ch.get("target");
-        let Some(path) = path(target.and_then(|t| t.get("path")).and_then(Value::as_str)) else {
+    ) -> Result<Option<Channel>, ChannelProblem> {
+        let Some((path, node)) = self.channel_target(ch)? else {
             return Ok(None);
         };
-        let path = path.map_err(|m| (".target.path".into(), m))?;
-        let node = target
-            .and_then(|t| t.get("node"))
-            .and_then(Value::as_u64)
-            .map(|n| n as usize)
-            .filter(|&n| n < self.skeleton.nodes.len())
-            .ok_or_else(|| {
-                (
-                    ".target.node".into(),
-                    "the target node does not exist".into(),
-                )
-            })?;
         let s = ch
             .get("sampler")
             .and_then(Value::as_u64)
             .and_then(|s| anim.get("samplers")?.get(s as usize))
-            .ok_or_else(|| (".sampler".into(), "the sampler does not exist".into()))?;
+            .ok_or_else(|| ChannelProblem::new(".sampler", "the sampler does not exist"))?;
         let interp = interpolation(s.get("interpolation").and_then(Value::as_str))
-            .map_err(|m| (".sampler.interpolation".into(), m))?;
-        let acc = |k: &str| -> Result<Floats, (String, String)> {
+            .map_err(|m| ChannelProblem::new(".sampler.interpolation", m))?;
+        let acc = |k: &str| -> Result<Floats, ChannelProblem> {
+            let key = format!(".sampler.{k}");
             let i = s
                 .get(k)
                 .and_then(Value::as_u64)
-                .ok_or_else(|| (format!(".sampler.{k}"), "missing accessor".to_string()))?;
-            read_floats(self.json(), buffers, i as usize).map_err(|m| (format!(".sampler.{k}"), m))
+                .ok_or_else(|| ChannelProblem::new(&key, "missing accessor"))?;
+            read_floats(self.json(), buffers, i as usize).map_err(|m| ChannelProblem::new(&key, m))
         };
         let (input, output) = (acc("input")?, acc("output")?);
         let times_s = input.values;
-        if times_s.iter().any(|t| !t.is_finite()) || times_s.windows(2).any(|w| w[1] <= w[0]) {
-            return Err((
-                ".sampler.input".into(),
-                "key times must be finite and strictly increasing".into(),
-            ));
-        }
-        let width = if path == ChannelPath::Rotation { 4 } else { 3 };
-        let per_key = if interp == Interpolation::CubicSpline {
-            3
-        } else {
-            1
-        };
-        if output.width != width || output.count() != times_s.len() * per_key || times_s.is_empty()
-        {
-            return Err((
-                ".sampler.output".into(),
-                format!(
-                    "{} values of {} numbers for {} key times; expected {} of {width}",
-                    output.count(),
-                    output.width,
-                    times_s.len(),
-                    times_s.len() * per_key
-                ),
-            ));
-        }
-        if output.values.iter().any(|v| !v.is_finite()) {
-            return Err((".sampler.output".into(), "a key value is not finite".into()));
-        }
+        check_key_times(&times_s)?;
+        check_key_values(path, interp, &output, times_s.len())?;
         let values = (0..output.count())
             .filter_map(|i| output.get(i))
             .map(|e| [e[0], e[1], e[2], e.get(3).copied().unwrap_or(0.0)])
@@ -244,6 +206,83 @@ impl Document {
             values,
         }))
     }
+
+    /// The channel's target: its path and node; None for a path we do not animate.
+    fn channel_target(&self, ch: &Value) -> Result<Option<(ChannelPath, usize)>, ChannelProblem> {
+        let target = ch.get("target");
+        let Some(path) = path(target.and_then(|t| t.get("path")).and_then(Value::as_str)) else {
+            return Ok(None);
+        };
+        let path = path.map_err(|m| ChannelProblem::new(".target.path", m))?;
+        let node = target
+            .and_then(|t| t.get("node"))
+            .and_then(Value::as_u64)
+            .map(|n| n as usize)
+            .filter(|&n| n < self.skeleton.nodes.len())
+            .ok_or_else(|| ChannelProblem::new(".target.node", "the target node does not exist"))?;
+        Ok(Some((path, node)))
+    }
+}
+
+/// What is wrong with a channel: the suffix of its key (`.sampler.input`) and a message.
+struct ChannelProblem {
+    key_suffix: String,
+    message: String,
+}
+
+impl ChannelProblem {
+    fn new(key_suffix: &str, message: impl Into<String>) -> Self {
+        Self {
+            key_suffix: key_suffix.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Key times are finite and strictly increasing.
+fn check_key_times(times_s: &[f32]) -> Result<(), ChannelProblem> {
+    if times_s.iter().any(|t| !t.is_finite()) || times_s.windows(2).any(|w| w[1] <= w[0]) {
+        return Err(ChannelProblem::new(
+            ".sampler.input",
+            "key times must be finite and strictly increasing",
+        ));
+    }
+    Ok(())
+}
+
+/// The output holds, per key time, one finite value (three with cubic-spline tangents) of
+/// the path's width; at least one key.
+fn check_key_values(
+    path: ChannelPath,
+    interp: Interpolation,
+    output: &Floats,
+    key_count: usize,
+) -> Result<(), ChannelProblem> {
+    let width = if path == ChannelPath::Rotation { 4 } else { 3 };
+    let per_key = if interp == Interpolation::CubicSpline {
+        3
+    } else {
+        1
+    };
+    if output.width != width || output.count() != key_count * per_key || key_count == 0 {
+        return Err(ChannelProblem::new(
+            ".sampler.output",
+            format!(
+                "{} values of {} numbers for {} key times; expected {} of {width}",
+                output.count(),
+                output.width,
+                key_count,
+                key_count * per_key
+            ),
+        ));
+    }
+    if output.values.iter().any(|v| !v.is_finite()) {
+        return Err(ChannelProblem::new(
+            ".sampler.output",
+            "a key value is not finite",
+        ));
+    }
+    Ok(())
 }
 
 fn quat(v: [f32; 4]) -> DQuat {
