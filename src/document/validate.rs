@@ -50,34 +50,10 @@ fn resolve_parent(
     let key = Key::ParentBone.path();
     let parent = match &c.parent_bone {
         Some(p) => p.clone(),
-        None => {
-            let nearest = std::iter::successors(bones[i].parent, |p| bones[p.index()].parent)
-                .find(|p| bones[p.index()].collider().is_some());
-            let Some(p) = nearest else {
-                diags.push(Diagnostic::error(
-                    Some(node),
-                    &name,
-                    key,
-                    "missing, and no ancestor bone has a collider to default to",
-                ));
-                return;
-            };
-            let pname = bones[p.index()].name.clone();
-            diags.push(Diagnostic::warning(
-                Some(node),
-                &name,
-                key,
-                format!("missing; using '{pname}', the nearest ancestor bone with a collider"),
-            ));
-            if let Some(c) = bones[i]
-                .physics
-                .as_mut()
-                .and_then(|p| p.constraint.as_mut())
-            {
-                c.parent_bone = Some(pname.clone());
-            }
-            pname
-        }
+        None => match default_parent(bones, i, diags) {
+            Some(pname) => pname,
+            None => return,
+        },
     };
     if parent == name {
         diags.push(Diagnostic::error(
@@ -97,19 +73,64 @@ fn resolve_parent(
         ));
         return;
     };
-    if bones[i].collider().is_none() {
-        diags.push(Diagnostic::error(
-            Some(node),
-            &name,
-            Key::Collider.path(),
-            format!("the constraint to '{parent}' needs a collider on this bone, which has none"),
-        ));
-    }
-    if bones[pid.index()].collider().is_none() {
+    check_joined_colliders(bones, i, *pid, &parent, diags);
+}
+
+/// A constraint without a parent bone joins the nearest ancestor with a collider (a warning,
+/// and the constraint is given it); None, with an error, when there is none.
+fn default_parent(bones: &mut [Bone], i: usize, diags: &mut Vec<Diagnostic>) -> Option<String> {
+    let (node, name) = (bones[i].node, bones[i].name.clone());
+    let key = Key::ParentBone.path();
+    let nearest = std::iter::successors(bones[i].parent, |p| bones[p.index()].parent)
+        .find(|p| bones[p.index()].collider().is_some());
+    let Some(p) = nearest else {
         diags.push(Diagnostic::error(
             Some(node),
             &name,
             key,
+            "missing, and no ancestor bone has a collider to default to",
+        ));
+        return None;
+    };
+    let pname = bones[p.index()].name.clone();
+    diags.push(Diagnostic::warning(
+        Some(node),
+        &name,
+        key,
+        format!("missing; using '{pname}', the nearest ancestor bone with a collider"),
+    ));
+    if let Some(c) = bones[i]
+        .physics
+        .as_mut()
+        .and_then(|p| p.constraint.as_mut())
+    {
+        c.parent_bone = Some(pname.clone());
+    }
+    Some(pname)
+}
+
+/// Both bones a constraint joins need a collider.
+fn check_joined_colliders(
+    bones: &[Bone],
+    i: usize,
+    parent_id: BoneId,
+    parent: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let (node, name) = (bones[i].node, &bones[i].name);
+    if bones[i].collider().is_none() {
+        diags.push(Diagnostic::error(
+            Some(node),
+            name,
+            Key::Collider.path(),
+            format!("the constraint to '{parent}' needs a collider on this bone, which has none"),
+        ));
+    }
+    if bones[parent_id.index()].collider().is_none() {
+        diags.push(Diagnostic::error(
+            Some(node),
+            name,
+            Key::ParentBone.path(),
             format!("the parent bone '{parent}' has no collider, so the constraint cannot join anything"),
         ));
     }
