@@ -200,21 +200,83 @@ fn floats(out: &mut Vec<u8>, xs: impl IntoIterator<Item = f32>) {
 
 /// The edit that adds `baked` to `doc` as the animation `name`.
 pub fn append_edit(doc: &Document, baked: &Baked, name: &str) -> Edit {
-    let len = |k: &str| {
-        doc.json()
-            .get(k)
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len)
+    let mut data = BakedData::after(doc);
+    let k = baked.times_s.len();
+    let input = data.add_floats(baked.times_s.clone(), "SCALAR", k, true);
+    let mut clip = ClipJson {
+        input,
+        channels: Vec::new(),
+        samplers: Vec::new(),
     };
-    let (buffer, view0, acc0) = (len("buffers"), len("bufferViews"), len("accessors"));
-    let mut bytes = Vec::new();
-    let mut views = Vec::new();
-    let mut accessors = Vec::new();
-    let mut add = |bytes: &mut Vec<u8>, data: Vec<f32>, ty: &str, count: usize, minmax: bool| {
-        let offset = bytes.len();
-        floats(bytes, data.iter().copied());
-        views.push(json!({"buffer": buffer, "byteOffset": offset, "byteLength": data.len() * 4}));
-        let mut a = json!({"bufferView": view0 + views.len() - 1, "componentType": 5126, "count": count, "type": ty});
+    for (node, keys) in &baked.rotations {
+        let out = data.add_floats(keys.iter().flatten().copied().collect(), "VEC4", k, false);
+        clip.channel(*node, "rotation", out);
+    }
+    for (node, keys) in &baked.translations {
+        let out = data.add_floats(keys.iter().flatten().copied().collect(), "VEC3", k, false);
+        clip.channel(*node, "translation", out);
+    }
+    let uri = format!(
+        "data:application/octet-stream;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&data.bytes)
+    );
+    Edit::Append {
+        arrays: vec![
+            (
+                "buffers".into(),
+                vec![
+                    json!({"byteLength": data.bytes.len(), "uri": uri, "name": format!("{name} (baked)")}),
+                ],
+            ),
+            ("bufferViews".into(), data.views),
+            ("accessors".into(), data.accessors),
+            (
+                "animations".into(),
+                vec![json!({"name": name, "channels": clip.channels, "samplers": clip.samplers})],
+            ),
+        ],
+    }
+}
+
+/// The baked clip's one new buffer, with its buffer views and accessors, numbered after the
+/// document's own.
+struct BakedData {
+    buffer: usize,
+    first_view: usize,
+    first_accessor: usize,
+    bytes: Vec<u8>,
+    views: Vec<Value>,
+    accessors: Vec<Value>,
+}
+
+impl BakedData {
+    fn after(doc: &Document) -> Self {
+        let len = |k: &str| {
+            doc.json()
+                .get(k)
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len)
+        };
+        Self {
+            buffer: len("buffers"),
+            first_view: len("bufferViews"),
+            first_accessor: len("accessors"),
+            bytes: Vec::new(),
+            views: Vec::new(),
+            accessors: Vec::new(),
+        }
+    }
+
+    /// Appends `data` as floats with a view and an accessor (with min and max when asked);
+    /// the accessor's index.
+    fn add_floats(&mut self, data: Vec<f32>, ty: &str, count: usize, minmax: bool) -> usize {
+        let offset = self.bytes.len();
+        floats(&mut self.bytes, data.iter().copied());
+        self.views.push(
+            json!({"buffer": self.buffer, "byteOffset": offset, "byteLength": data.len() * 4}),
+        );
+        let view = self.first_view + self.views.len() - 1;
+        let mut a = json!({"bufferView": view, "componentType": 5126, "count": count, "type": ty});
         if minmax {
             let (lo, hi) = data
                 .iter()
@@ -222,56 +284,25 @@ pub fn append_edit(doc: &Document, baked: &Baked, name: &str) -> Edit {
             a["min"] = json!([lo]);
             a["max"] = json!([hi]);
         }
-        accessors.push(a);
-        acc0 + accessors.len() - 1
-    };
-    let k = baked.times_s.len();
-    let input = add(&mut bytes, baked.times_s.clone(), "SCALAR", k, true);
-    let mut channels = Vec::new();
-    let mut samplers = Vec::new();
-    let mut channel = |node: usize, path: &str, output: usize| {
-        samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
-        channels
-            .push(json!({"sampler": samplers.len() - 1, "target": {"node": node, "path": path}}));
-    };
-    for (node, keys) in &baked.rotations {
-        let out = add(
-            &mut bytes,
-            keys.iter().flatten().copied().collect(),
-            "VEC4",
-            k,
-            false,
-        );
-        channel(*node, "rotation", out);
+        self.accessors.push(a);
+        self.first_accessor + self.accessors.len() - 1
     }
-    for (node, keys) in &baked.translations {
-        let out = add(
-            &mut bytes,
-            keys.iter().flatten().copied().collect(),
-            "VEC3",
-            k,
-            false,
+}
+
+/// The baked clip's channels, each with its own linear sampler over the shared key times.
+struct ClipJson {
+    /// The key times' accessor.
+    input: usize,
+    channels: Vec<Value>,
+    samplers: Vec<Value>,
+}
+
+impl ClipJson {
+    fn channel(&mut self, node: usize, path: &str, output: usize) {
+        self.samplers
+            .push(json!({"input": self.input, "output": output, "interpolation": "LINEAR"}));
+        self.channels.push(
+            json!({"sampler": self.samplers.len() - 1, "target": {"node": node, "path": path}}),
         );
-        channel(*node, "translation", out);
-    }
-    let uri = format!(
-        "data:application/octet-stream;base64,{}",
-        base64::engine::general_purpose::STANDARD.encode(&bytes)
-    );
-    Edit::Append {
-        arrays: vec![
-            (
-                "buffers".into(),
-                vec![
-                    json!({"byteLength": bytes.len(), "uri": uri, "name": format!("{name} (baked)")}),
-                ],
-            ),
-            ("bufferViews".into(), views),
-            ("accessors".into(), accessors),
-            (
-                "animations".into(),
-                vec![json!({"name": name, "channels": channels, "samplers": samplers})],
-            ),
-        ],
     }
 }
