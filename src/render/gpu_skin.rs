@@ -189,6 +189,79 @@ fn vertex_joints(p: &SkinnedPrimitive, matrix_count: usize) -> (Vec<Vec4>, Vec<V
     (idx, w)
 }
 
+/// Whether this GPU's vertex uniforms hold `max_joints` matrices (16 floats each) and room
+/// for the other uniforms.
+fn check_uniform_room(ctx: &Context, max_joints: usize) -> Result<(), String> {
+    // SAFETY: a plain query of a limit on the current context.
+    let limit = unsafe {
+        use three_d::context::HasContext;
+        ctx.get_parameter_i32(three_d::context::MAX_VERTEX_UNIFORM_COMPONENTS)
+    };
+    if (max_joints * 16 + 64) as i64 > limit as i64 {
+        return Err(format!(
+            "{max_joints} skin joints need more vertex uniforms than the GPU has ({limit})"
+        ));
+    }
+    Ok(())
+}
+
+impl Vertices {
+    /// The primitive's vertices; normals it lacks point up.
+    fn of(p: &SkinnedPrimitive, matrix_count: usize) -> Self {
+        let (joint_index, joint_weight) = vertex_joints(p, matrix_count);
+        let v3 = |xs: &[[f32; 3]]| {
+            xs.iter()
+                .map(|v| vec3(v[0], v[1], v[2]))
+                .collect::<Vec<_>>()
+        };
+        let mut normals = v3(&p.prim.normals);
+        normals.resize(p.prim.positions.len(), vec3(0.0, 1.0, 0.0));
+        Self {
+            positions: v3(&p.prim.positions),
+            normals,
+            joint_index,
+            joint_weight,
+        }
+    }
+}
+
+/// The primitive's triangles whose indices are inside the vertex arrays: the others would
+/// read outside the buffers (the CPU path's mesh builder refuses them too).
+fn in_range_indices(p: &SkinnedPrimitive) -> Vec<u32> {
+    let n = p.prim.positions.len() as u32;
+    p.prim
+        .indices
+        .chunks_exact(3)
+        .filter(|t| t.iter().all(|&i| i < n))
+        .flatten()
+        .copied()
+        .collect()
+}
+
+impl GpuPrimitive {
+    /// Uploads a primitive: its full mesh, then each coarser level of detail its share of
+    /// [`LOD_TRIANGLES`] gives (of the model's `total_indices`).
+    fn upload(ctx: &Context, p: &SkinnedPrimitive, total_indices: usize) -> Self {
+        let matrices = vec![Mat4::IDENTITY; p.joints.len().max(1) + 1];
+        let vertices = Vertices::of(p, matrices.len());
+        let indices = in_range_indices(p);
+        let mut levels = vec![Level::new(ctx, &vertices, &indices, 0.0)];
+        let mut fewest = indices.len();
+        for total in LOD_TRIANGLES {
+            let budget = total * indices.len() / total_indices.max(1);
+            let Some(l) = super::lod::simplify(&p.prim.positions, &indices, budget) else {
+                continue;
+            };
+            // A budget the mesh's shape cannot go below gives the same level again.
+            if l.indices.len() < fewest {
+                fewest = l.indices.len();
+                levels.push(Level::new(ctx, &vertices, &l.indices, l.error));
+            }
+        }
+        GpuPrimitive { levels, matrices }
+    }
+}
+
 impl GpuSkin {
     /// Uploads a model. Fails (and the caller skins on the CPU instead) when the shader does
     /// not compile or the model has more joints than this GPU's vertex uniforms hold.
@@ -199,17 +272,7 @@ impl GpuSkin {
             .map(|p| p.joints.len().max(1) + 1)
             .max()
             .unwrap_or(2);
-        // SAFETY: a plain query of a limit on the current context.
-        let limit = unsafe {
-            use three_d::context::HasContext;
-            ctx.get_parameter_i32(three_d::context::MAX_VERTEX_UNIFORM_COMPONENTS)
-        };
-        // 16 floats per matrix, and room for the other uniforms.
-        if (max_joints * 16 + 64) as i64 > limit as i64 {
-            return Err(format!(
-                "{max_joints} skin joints need more vertex uniforms than the GPU has ({limit})"
-            ));
-        }
+        check_uniform_room(ctx, max_joints)?;
         let vs = VERTEX.replace("MAX_JOINTS", &max_joints.to_string());
         let program = Program::from_source(ctx, &vs, FRAGMENT).map_err(|e| e.to_string())?;
         let total_indices: usize = model.primitives.iter().map(|p| p.prim.indices.len()).sum();
@@ -217,48 +280,7 @@ impl GpuSkin {
             .primitives
             .iter()
             .filter(|p| !p.prim.indices.is_empty())
-            .map(|p| {
-                let matrices = vec![Mat4::IDENTITY; p.joints.len().max(1) + 1];
-                let (idx, w) = vertex_joints(p, matrices.len());
-                let v3 = |xs: &[[f32; 3]]| {
-                    xs.iter()
-                        .map(|v| vec3(v[0], v[1], v[2]))
-                        .collect::<Vec<_>>()
-                };
-                let mut normals = v3(&p.prim.normals);
-                normals.resize(p.prim.positions.len(), vec3(0.0, 1.0, 0.0));
-                // Indices past the vertex arrays would read outside the buffers: drop those
-                // triangles (the CPU path's mesh builder refuses them too).
-                let n = p.prim.positions.len() as u32;
-                let indices: Vec<u32> = p
-                    .prim
-                    .indices
-                    .chunks_exact(3)
-                    .filter(|t| t.iter().all(|&i| i < n))
-                    .flatten()
-                    .copied()
-                    .collect();
-                let vertices = Vertices {
-                    positions: v3(&p.prim.positions),
-                    normals,
-                    joint_index: idx,
-                    joint_weight: w,
-                };
-                let mut levels = vec![Level::new(ctx, &vertices, &indices, 0.0)];
-                let mut fewest = indices.len();
-                for total in LOD_TRIANGLES {
-                    let budget = total * indices.len() / total_indices.max(1);
-                    let Some(l) = super::lod::simplify(&p.prim.positions, &indices, budget) else {
-                        continue;
-                    };
-                    // A budget the mesh's shape cannot go below gives the same level again.
-                    if l.indices.len() < fewest {
-                        fewest = l.indices.len();
-                        levels.push(Level::new(ctx, &vertices, &l.indices, l.error));
-                    }
-                }
-                GpuPrimitive { levels, matrices }
-            })
+            .map(|p| GpuPrimitive::upload(ctx, p, total_indices))
             .collect();
         Ok(Self {
             program,
