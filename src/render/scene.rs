@@ -216,6 +216,61 @@ const BACKGROUND: ClearState = ClearState {
     depth: Some(1.0),
 };
 
+impl FrameGeometry {
+    /// A new model: skinned on the GPU unless that fails (or [`CPU_SKIN_ENV`] is set); the
+    /// pose is drawn again.
+    fn upload_model(&mut self, ctx: &Context, input: &SceneInput) {
+        self.model_gen = Some(input.model_gen);
+        self.pose_gen = None;
+        self.meshes.clear();
+        self.gpu_skin = input.model.as_ref().map(|m| {
+            if std::env::var_os(CPU_SKIN_ENV).is_some() {
+                return Err(format!("{CPU_SKIN_ENV} is set"));
+            }
+            GpuSkin::new(ctx, m)
+        });
+        if let Some(Err(e)) = &self.gpu_skin {
+            eprintln!("note: skinning on the CPU: {e}");
+        }
+    }
+
+    /// The collider shells, rebuilt when the shapes or the character's size changed, and
+    /// their placed batch, rebuilt when the placements or colours changed.
+    fn sync_colliders(&mut self, ctx: &Context, input: &SceneInput) {
+        let shapes = input.colliders.iter().map(|c| &c.shape);
+        if !shapes.clone().eq(&self.collider_shapes) || self.shells_for_m != input.character_m {
+            self.collider_shapes = shapes.cloned().collect();
+            self.shells_for_m = input.character_m;
+            self.shells = self
+                .collider_shapes
+                .iter()
+                .map(|s| shell(s, input.character_m))
+                .collect();
+            self.colliders = None;
+        }
+        let key = (input.colliders.as_ptr(), input.shell_colors.clone());
+        if self.colliders.as_ref().is_none_or(|(k, _)| *k != key) {
+            let placed = input.colliders.iter().zip(&self.shells).enumerate();
+            let placed = placed.map(|(i, (c, s))| Placed {
+                positions: &s.positions,
+                indices: &s.indices,
+                world_from_local: c.world_from_collider,
+                color: input.shell_colors.get(i).copied().unwrap_or(
+                    if input.selected.contains(&c.bone) {
+                        super::tint::SELECTED
+                    } else {
+                        super::tint::PLAIN
+                    },
+                ),
+            });
+            self.colliders = Some((
+                key,
+                batch_gm(ctx, &batch::merge(placed), Layer::Translucent),
+            ));
+        }
+    }
+}
+
 impl GpuScene {
     pub fn new(gl: Arc<three_d::context::Context>) -> Result<Self, String> {
         let ctx = Context::from_gl_context(gl).map_err(|e| e.to_string())?;
@@ -231,20 +286,8 @@ impl GpuScene {
     }
 
     fn sync(ctx: &Context, f: &mut FrameGeometry, input: &SceneInput) {
-        let eye = input.camera.eye();
         if f.model_gen != Some(input.model_gen) {
-            f.model_gen = Some(input.model_gen);
-            f.pose_gen = None;
-            f.meshes.clear();
-            f.gpu_skin = input.model.as_ref().map(|m| {
-                if std::env::var_os(CPU_SKIN_ENV).is_some() {
-                    return Err(format!("{CPU_SKIN_ENV} is set"));
-                }
-                GpuSkin::new(ctx, m)
-            });
-            if let Some(Err(e)) = &f.gpu_skin {
-                eprintln!("note: skinning on the CPU: {e}");
-            }
+            f.upload_model(ctx, input);
         }
         if f.pose_gen != Some(input.pose_gen) {
             f.pose_gen = Some(input.pose_gen);
@@ -254,40 +297,10 @@ impl GpuScene {
                 f.meshes = cpu_meshes(ctx, input);
             }
         }
-        let shapes = input.colliders.iter().map(|c| &c.shape);
-        if !shapes.clone().eq(&f.collider_shapes) || f.shells_for_m != input.character_m {
-            f.collider_shapes = shapes.cloned().collect();
-            f.shells_for_m = input.character_m;
-            f.shells = f
-                .collider_shapes
-                .iter()
-                .map(|s| shell(s, input.character_m))
-                .collect();
-            f.colliders = None;
-        }
-        let key = (input.colliders.as_ptr(), input.shell_colors.clone());
-        if f.colliders.as_ref().is_none_or(|(k, _)| *k != key) {
-            let placed = input.colliders.iter().zip(&f.shells).enumerate();
-            let placed = placed.map(|(i, (c, s))| Placed {
-                positions: &s.positions,
-                indices: &s.indices,
-                world_from_local: c.world_from_collider,
-                color: input.shell_colors.get(i).copied().unwrap_or(
-                    if input.selected.contains(&c.bone) {
-                        super::tint::SELECTED
-                    } else {
-                        super::tint::PLAIN
-                    },
-                ),
-            });
-            f.colliders = Some((
-                key,
-                batch_gm(ctx, &batch::merge(placed), Layer::Translucent),
-            ));
-        }
-        let key = (input.segments_gen, eye);
+        f.sync_colliders(ctx, input);
+        let key = (input.segments_gen, input.camera.eye());
         if f.lines.as_ref().is_none_or(|(k, _)| *k != key) {
-            let b = batch::ribbons(&input.segments, eye);
+            let b = batch::ribbons(&input.segments, key.1);
             f.lines = Some((key, batch_gm(ctx, &b, Layer::Overlay)));
         }
     }
