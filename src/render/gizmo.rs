@@ -2,7 +2,7 @@
 //! (drawn later as thin cylinders). Pure glam, so it can be tested without GL.
 
 use super::joint::{joint_direction, JointGizmo};
-use crate::joint::JointLimits;
+use crate::joint::{JointLimits, SwingBoundary};
 use glam::{DQuat, DVec3, Vec3};
 
 /// One 3D line segment with a radius (m) and an sRGBA colour.
@@ -55,66 +55,110 @@ const BOUNDARY_SAMPLES: usize = 72;
 /// socket's swing boundary (the exact curve, with spokes) and its twist range; a hinge's arc
 /// from min to max; both with a needle for the current angle, coloured by limit use.
 pub fn joint_segments(j: &JointGizmo, out: &mut Vec<Segment>, thick: f32) {
-    let color = limit_color(j.measure.limit_use);
-    let r = j.size * 0.6;
     let frame = j.world_from_parent_joint;
-    let axis_w = (frame * DVec3::X).normalize();
-    let zero_w = (frame * DVec3::Y).normalize();
+    let style = GizmoStyle {
+        radius_m: j.size * 0.6,
+        thick,
+        color: limit_color(j.measure.limit_use),
+        axis_w: (frame * DVec3::X).normalize(),
+        zero_w: (frame * DVec3::Y).normalize(),
+    };
     match &j.limits {
         JointLimits::Ball {
             swing,
             twist_min_rad,
             twist_max_rad,
-        } => {
-            let rim: Vec<DVec3> = (0..=BOUNDARY_SAMPLES)
-                .map(|i| {
-                    let psi = std::f64::consts::TAU * i as f64 / BOUNDARY_SAMPLES as f64;
-                    let tilt = swing.max_tilt_rad(psi);
-                    j.origin + frame * joint_direction(tilt, psi) * r
-                })
-                .collect();
-            push_polyline(out, &rim, thick, color);
-            for k in 0..8 {
-                let p = rim[k * BOUNDARY_SAMPLES / 8];
-                push_polyline(out, &[j.origin, p], thick * 0.6, color);
-            }
-            // Twist range around the rest axis, a third of the way up; the tick is the twist now.
-            let c = j.origin + axis_w * r * 0.35;
-            let twist_arc = arc(c, axis_w, zero_w, r * 0.45, *twist_min_rad, *twist_max_rad);
-            push_polyline(out, &twist_arc, thick, color);
-            let tick = DQuat::from_axis_angle(axis_w, j.measure.twist_rad) * zero_w;
-            push_polyline(out, &[c, c + tick * r * 0.55], thick * 0.8, NEEDLE);
-            // Needle: the bone's current primary axis.
-            let needle = (j.world_from_child_joint * DVec3::X).normalize();
-            push_polyline(
-                out,
-                &[j.origin, j.origin + needle * r * 1.15],
-                thick * 1.2,
-                NEEDLE,
-            );
-        }
+        } => ball_segments(j, swing, [*twist_min_rad, *twist_max_rad], &style, out),
         JointLimits::Hinge { min_rad, max_rad } => {
-            let pts = arc(j.origin, axis_w, zero_w, r, *min_rad, *max_rad);
-            push_polyline(out, &pts, thick * 1.3, color);
-            if let (Some(first), Some(last)) = (pts.first(), pts.last()) {
-                push_polyline(out, &[j.origin, *first], thick * 0.6, LIMIT_GREY);
-                push_polyline(out, &[j.origin, *last], thick * 0.6, LIMIT_GREY);
-            }
-            push_polyline(
-                out,
-                &[j.origin - axis_w * r * 0.3, j.origin + axis_w * r * 0.3],
-                thick * 0.6,
-                LIMIT_GREY,
-            );
-            let needle = DQuat::from_axis_angle(axis_w, j.measure.twist_rad) * zero_w;
-            push_polyline(
-                out,
-                &[j.origin, j.origin + needle * r * 1.15],
-                thick * 1.2,
-                NEEDLE,
-            );
+            hinge_segments(j, [*min_rad, *max_rad], &style, out)
         }
     }
+}
+
+/// What a joint's limit drawing shares: its radius (m), line thickness (m), limit-use
+/// colour, and the parent joint frame's rest axis and zero direction in the world.
+struct GizmoStyle {
+    radius_m: f64,
+    thick: f32,
+    color: [u8; 4],
+    axis_w: DVec3,
+    zero_w: DVec3,
+}
+
+/// A ball socket: the swing boundary's rim and spokes, the twist range and the twist now,
+/// and the needle along the bone's current axis.
+fn ball_segments(
+    j: &JointGizmo,
+    swing: &SwingBoundary,
+    [twist_min_rad, twist_max_rad]: [f64; 2],
+    s: &GizmoStyle,
+    out: &mut Vec<Segment>,
+) {
+    let (r, thick, color) = (s.radius_m, s.thick, s.color);
+    let frame = j.world_from_parent_joint;
+    let rim: Vec<DVec3> = (0..=BOUNDARY_SAMPLES)
+        .map(|i| {
+            let psi = std::f64::consts::TAU * i as f64 / BOUNDARY_SAMPLES as f64;
+            let tilt = swing.max_tilt_rad(psi);
+            j.origin + frame * joint_direction(tilt, psi) * r
+        })
+        .collect();
+    push_polyline(out, &rim, thick, color);
+    for k in 0..8 {
+        let p = rim[k * BOUNDARY_SAMPLES / 8];
+        push_polyline(out, &[j.origin, p], thick * 0.6, color);
+    }
+    // Twist range around the rest axis, a third of the way up; the tick is the twist now.
+    let c = j.origin + s.axis_w * r * 0.35;
+    let twist_arc = arc(
+        c,
+        s.axis_w,
+        s.zero_w,
+        r * 0.45,
+        twist_min_rad,
+        twist_max_rad,
+    );
+    push_polyline(out, &twist_arc, thick, color);
+    let tick = DQuat::from_axis_angle(s.axis_w, j.measure.twist_rad) * s.zero_w;
+    push_polyline(out, &[c, c + tick * r * 0.55], thick * 0.8, NEEDLE);
+    // Needle: the bone's current primary axis.
+    let needle = (j.world_from_child_joint * DVec3::X).normalize();
+    push_polyline(
+        out,
+        &[j.origin, j.origin + needle * r * 1.15],
+        thick * 1.2,
+        NEEDLE,
+    );
+}
+
+/// A hinge: the arc of its range with its end spokes, the axis, and the needle at the angle
+/// now.
+fn hinge_segments(
+    j: &JointGizmo,
+    [min_rad, max_rad]: [f64; 2],
+    s: &GizmoStyle,
+    out: &mut Vec<Segment>,
+) {
+    let (r, thick, axis_w) = (s.radius_m, s.thick, s.axis_w);
+    let pts = arc(j.origin, axis_w, s.zero_w, r, min_rad, max_rad);
+    push_polyline(out, &pts, thick * 1.3, s.color);
+    if let (Some(first), Some(last)) = (pts.first(), pts.last()) {
+        push_polyline(out, &[j.origin, *first], thick * 0.6, LIMIT_GREY);
+        push_polyline(out, &[j.origin, *last], thick * 0.6, LIMIT_GREY);
+    }
+    push_polyline(
+        out,
+        &[j.origin - axis_w * r * 0.3, j.origin + axis_w * r * 0.3],
+        thick * 0.6,
+        LIMIT_GREY,
+    );
+    let needle = DQuat::from_axis_angle(axis_w, j.measure.twist_rad) * s.zero_w;
+    push_polyline(
+        out,
+        &[j.origin, j.origin + needle * r * 1.15],
+        thick * 1.2,
+        NEEDLE,
+    );
 }
 
 /// The colour of the animation target's ghost skeleton.
