@@ -144,74 +144,112 @@ fn part_physics(p: Part) -> BonePhysics {
 /// Adds 5 fingers of 3 phalanges per hand, a toe per foot and a jaw: 33 bones.
 fn add_extra_bones(bones: &mut Vec<DenseBone>) -> Result<(), String> {
     for (hand, side) in [("hand_l", 1.0), ("hand_r", -1.0)] {
-        let h = index_of(bones, hand)?;
-        let (group, mask) = group_and_mask(&bones[h]);
-        let palm = bones[h].world_m + DVec3::new(0.0, -0.115, 0.0);
-        // Middle finger first: a bone's first child is listed first.
-        let fingers = [
-            ("middle", 0.0, 0.0, [0.028, 0.022, 0.018]),
-            ("index", 0.0, 0.019, [0.026, 0.02, 0.016]),
-            ("ring", 0.0, -0.019, [0.026, 0.02, 0.016]),
-            ("pinky", 0.0, -0.036, [0.02, 0.016, 0.014]),
-            ("thumb", -0.018 * side, 0.034, [0.024, 0.02, 0.018]),
-        ];
-        for (finger, dx, dz, lengths) in fingers {
-            let mut parent = h;
-            let start_y = if finger == "thumb" { 0.05 } else { 0.0 };
-            let mut at = palm + DVec3::new(dx, start_y, dz);
-            for (k, len) in lengths.into_iter().enumerate() {
-                let name = format!("{finger}_{}_{}", k + 1, &hand[5..]);
-                let radius: f64 = if finger == "thumb" { 0.009 } else { 0.0075 };
-                let extras = part_physics(Part {
-                    collider: ColliderShape::Capsule {
-                        radius,
-                        half_height: (len * 0.5 - radius).max(0.002),
-                    },
-                    offset_m: DVec3::new(0.0, -len * 0.5, 0.0),
-                    mass_kg: 0.03,
-                    // Fingers hang down, palms facing the body: they curl about the
-                    // forward axis, towards the palm.
-                    axis: [0.0, 0.0, -side],
-                    limits_deg: [-10.0, 90.0],
-                    drive: [2.0, 0.1, 2.0],
-                    parent: &bones[parent].name.clone(),
-                    group: &group,
-                    mask: &mask,
-                });
-                bones.push(DenseBone {
-                    name,
-                    parent: Some(parent),
-                    world_m: at,
-                    physics: extras,
-                });
-                parent = bones.len() - 1;
-                at += DVec3::new(0.0, -len, 0.0);
-            }
-        }
+        add_fingers(bones, hand, side)?;
     }
     for foot in ["foot_l", "foot_r"] {
-        let f = index_of(bones, foot)?;
-        let (group, mask) = group_and_mask(&bones[f]);
+        add_toe(bones, foot)?;
+    }
+    add_jaw(bones)
+}
+
+/// One finger: its name, where it starts on the palm (m, sideways and forward) and its three
+/// phalanges' lengths (m), palm first.
+struct Finger {
+    name: &'static str,
+    dx_m: f64,
+    dz_m: f64,
+    lengths_m: [f64; 3],
+}
+
+/// Five fingers of three phalanges each under `hand`; `side` is +1 left, -1 right.
+fn add_fingers(bones: &mut Vec<DenseBone>, hand: &str, side: f64) -> Result<(), String> {
+    let h = index_of(bones, hand)?;
+    let finger = |name, dx_m, dz_m, lengths_m| Finger {
+        name,
+        dx_m,
+        dz_m,
+        lengths_m,
+    };
+    // Middle finger first: a bone's first child is listed first.
+    let fingers = [
+        finger("middle", 0.0, 0.0, [0.028, 0.022, 0.018]),
+        finger("index", 0.0, 0.019, [0.026, 0.02, 0.016]),
+        finger("ring", 0.0, -0.019, [0.026, 0.02, 0.016]),
+        finger("pinky", 0.0, -0.036, [0.02, 0.016, 0.014]),
+        finger("thumb", -0.018 * side, 0.034, [0.024, 0.02, 0.018]),
+    ];
+    for f in &fingers {
+        add_finger(bones, h, hand, side, f);
+    }
+    Ok(())
+}
+
+/// A finger's phalanges, each a child of the one before, hanging down from the palm.
+fn add_finger(bones: &mut Vec<DenseBone>, h: usize, hand: &str, side: f64, f: &Finger) {
+    let (group, mask) = group_and_mask(&bones[h]);
+    let palm = bones[h].world_m + DVec3::new(0.0, -0.115, 0.0);
+    let thumb = f.name == "thumb";
+    let mut parent = h;
+    let start_y = if thumb { 0.05 } else { 0.0 };
+    let mut at = palm + DVec3::new(f.dx_m, start_y, f.dz_m);
+    for (k, len) in f.lengths_m.into_iter().enumerate() {
+        let name = format!("{}_{}_{}", f.name, k + 1, &hand[5..]);
+        let radius: f64 = if thumb { 0.009 } else { 0.0075 };
         let extras = part_physics(Part {
-            collider: ColliderShape::Box {
-                half_extents: [0.045, 0.02, 0.025],
+            collider: ColliderShape::Capsule {
+                radius,
+                half_height: (len * 0.5 - radius).max(0.002),
             },
-            offset_m: DVec3::new(0.0, 0.0, 0.025),
-            mass_kg: 0.15,
-            axis: [1.0, 0.0, 0.0],
-            limits_deg: [-40.0, 30.0],
-            drive: [40.0, 2.0, 30.0],
-            parent: foot,
+            offset_m: DVec3::new(0.0, -len * 0.5, 0.0),
+            mass_kg: 0.03,
+            // Fingers hang down, palms facing the body: they curl about the
+            // forward axis, towards the palm.
+            axis: [0.0, 0.0, -side],
+            limits_deg: [-10.0, 90.0],
+            drive: [2.0, 0.1, 2.0],
+            parent: &bones[parent].name.clone(),
             group: &group,
             mask: &mask,
         });
         bones.push(DenseBone {
-            name: format!("toe_{}", &foot[5..]),
-            parent: Some(f),
-            world_m: bones[f].world_m + DVec3::new(0.0, -0.06, 0.185),
+            name,
+            parent: Some(parent),
+            world_m: at,
             physics: extras,
         });
+        parent = bones.len() - 1;
+        at += DVec3::new(0.0, -len, 0.0);
     }
+}
+
+/// A toe hinged at the front of `foot`.
+fn add_toe(bones: &mut Vec<DenseBone>, foot: &str) -> Result<(), String> {
+    let f = index_of(bones, foot)?;
+    let (group, mask) = group_and_mask(&bones[f]);
+    let extras = part_physics(Part {
+        collider: ColliderShape::Box {
+            half_extents: [0.045, 0.02, 0.025],
+        },
+        offset_m: DVec3::new(0.0, 0.0, 0.025),
+        mass_kg: 0.15,
+        axis: [1.0, 0.0, 0.0],
+        limits_deg: [-40.0, 30.0],
+        drive: [40.0, 2.0, 30.0],
+        parent: foot,
+        group: &group,
+        mask: &mask,
+    });
+    bones.push(DenseBone {
+        name: format!("toe_{}", &foot[5..]),
+        parent: Some(f),
+        world_m: bones[f].world_m + DVec3::new(0.0, -0.06, 0.185),
+        physics: extras,
+    });
+    Ok(())
+}
+
+/// The jaw, hinged under the head.
+fn add_jaw(bones: &mut Vec<DenseBone>) -> Result<(), String> {
     let head = index_of(bones, "head")?;
     let (group, mask) = group_and_mask(&bones[head]);
     let extras = part_physics(Part {

@@ -65,6 +65,34 @@ fn dec3(v: [f32; 3]) -> [f64; 3] {
 
 /// The typed physics of a spec bone.
 fn physics(b: &BoneSpec) -> BonePhysics {
+    let kind = constraint_kind(b.joint);
+    let [stiffness, damping, max_torque] = b.drive.map(dec);
+    BonePhysics {
+        collider: Some(collider(b)),
+        mass: dec(b.mass_kg),
+        drive: kind.as_ref().map(|_| Drive {
+            stiffness,
+            damping,
+            max_torque,
+            ..Drive::default()
+        }),
+        constraint: kind.map(|kind| Constraint {
+            kind,
+            parent_bone: Some(b.parent.unwrap_or_default().to_string()),
+            parent_defaulted: false,
+        }),
+        collision_group: b.group.to_string(),
+        collision_mask: b.mask.to_string(),
+        material: BodyMaterial {
+            angular_damping: Some(crate::generate::emit::angular_damping(spec::height_m())),
+            ..BodyMaterial::default()
+        },
+        ..BonePhysics::default()
+    }
+}
+
+/// The bone's collider, in the document's decimal numbers.
+fn collider(b: &BoneSpec) -> Collider {
     let shape = match b.shape {
         Shape::Capsule {
             radius,
@@ -84,8 +112,12 @@ fn physics(b: &BoneSpec) -> BonePhysics {
         translation: b.offset_m.map(dec3),
         rotation: b.offset_rotation.map(|r| r.map(dec)),
     };
-    let parent = Some(b.parent.unwrap_or_default().to_string());
-    let kind = match b.joint {
+    Collider { shape, offset }
+}
+
+/// The joint's constraint kind; None for the root.
+fn constraint_kind(joint: Joint) -> Option<ConstraintKind> {
+    match joint {
         Joint::Root => None,
         Joint::Ball { swing, twist } => Some(ConstraintKind::BallSocket {
             swing_limit_deg: SwingExtentsDeg::circular(dec(swing)),
@@ -105,29 +137,6 @@ fn physics(b: &BoneSpec) -> BonePhysics {
             limit_min_deg: dec(min),
             limit_max_deg: dec(max),
         }),
-    };
-    let [stiffness, damping, max_torque] = b.drive.map(dec);
-    BonePhysics {
-        collider: Some(Collider { shape, offset }),
-        mass: dec(b.mass_kg),
-        drive: kind.as_ref().map(|_| Drive {
-            stiffness,
-            damping,
-            max_torque,
-            ..Drive::default()
-        }),
-        constraint: kind.map(|kind| Constraint {
-            kind,
-            parent_bone: parent,
-            parent_defaulted: false,
-        }),
-        collision_group: b.group.to_string(),
-        collision_mask: b.mask.to_string(),
-        material: BodyMaterial {
-            angular_damping: Some(crate::generate::emit::angular_damping(spec::height_m())),
-            ..BodyMaterial::default()
-        },
-        ..BonePhysics::default()
     }
 }
 
