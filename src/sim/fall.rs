@@ -140,10 +140,7 @@ impl FallGauge {
     /// only where a pelvis or torso is (a character whose balance bones are unresolved has
     /// no fall measured at all).
     pub fn fallen(&self, r: f32, com_y: f32, tilt_deg: f32) -> bool {
-        let low = self.measured()
-            && self
-                .com
-                .is_some_and(|c| c.share(com_y) < FELL_COM_SHARE);
+        let low = self.measured() && self.com.is_some_and(|c| c.share(com_y) < FELL_COM_SHARE);
         r < self.fell_ratio || tilt_deg > FELL_TILT_DEG || low
     }
 

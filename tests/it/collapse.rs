@@ -88,7 +88,7 @@ fn every_character_with_legs_stands_10_s_not_fallen() {
             }
         }
         let tilt = sim.telemetry().max_torso_tilt_deg;
-        if sim.fell_at_s().is_some() || paused.is_some() || !(tilt <= 10.0) {
+        if sim.fell_at_s().is_some() || paused.is_some() || !tilt.is_finite() || tilt > 10.0 {
             failures.push(format!(
                 "{}: fell at {:?}, tilt {tilt:.1}°, paused {paused:?}",
                 name(&p),
