@@ -7,8 +7,9 @@
 //!   grounded feet, capped at `ankle_max_torque`, on the pelvis and opposite, split over the
 //!   grounded feet.
 //!
-//! "Fell": the pelvis below 50% of its rest height, or the torso tilted past 60 degrees from
-//! its rest orientation, both measured from the character's own rest pose (`fall.rs`).
+//! "Fell": the pelvis below 50% of its rest height, the whole body's centre of mass below
+//! 55% of the way from lying to its rest height, or the torso tilted past 60 degrees from
+//! its rest orientation, all measured from the character's own rest pose (`fall.rs`).
 //! After a fall the upright joint is disabled.
 //!
 //! The bones: the document's balance settings; without settings, the default names when
@@ -25,6 +26,9 @@ use rapier3d::prelude::*;
 
 /// Pelvis height ratio below which the figure has fallen.
 pub const FELL_PELVIS_RATIO: f32 = 0.5;
+/// The whole body's centre of mass below this share of the way from its lying height to its
+/// rest height: it has fallen (`fall.rs`).
+pub const FELL_COM_SHARE: f32 = 0.55;
 /// Torso tilt above which the figure has fallen (degrees).
 pub const FELL_TILT_DEG: f32 = 60.0;
 

@@ -7,10 +7,18 @@
 //!   prop its hips at 45% of their height has fallen; a human's pelvis, whose lying height is
 //!   small, falls at about half its rest height as before. A body that lies on the ground at
 //!   rest (a snake's, a crawler's) cannot fall by height: not measured;
+//! - the whole body: its centre of mass below [`FELL_COM_SHARE`] of the way from its lying
+//!   height (every body's collider on the ground, mass-weighted) to its rest height. A body
+//!   propped on its limbs at their limits, a spider's sunk body or a chibi crouched on its
+//!   heels, has fallen even when its pelvis collider's centre says nothing (a big pelvis
+//!   sphere's lying height is most of its rest height); one standing with balance keeps its
+//!   centre of mass near its rest height (the lowest in the corpus, the spider standing,
+//!   0.67 of the way up; measured ones collapse to 0.5 or less). Judged only where a pelvis
+//!   or torso is resolved;
 //! - tilt: the torso body's rest "up" (world +Y at rest, in the body's own frame) against
 //!   world +Y now, so a quadruped's horizontal spine or a chibi's leaning root read 0 at rest.
 
-use super::balance::{BalanceRig, FELL_PELVIS_RATIO, FELL_TILT_DEG};
+use super::balance::{BalanceRig, FELL_COM_SHARE, FELL_PELVIS_RATIO, FELL_TILT_DEG};
 use super::world::{BodyRec, GROUND_Y};
 use glam::Vec3;
 use rapier3d::prelude::*;
@@ -25,7 +33,48 @@ pub(crate) struct FallGauge {
     fell_ratio: f32,
     /// Torso body slot and its rest "up" direction in its own frame.
     torso: Option<(usize, Vec3)>,
+    /// The whole body's centre of mass height: at rest and lying. None when it cannot fall
+    /// by height (it lies at rest).
+    com: Option<ComHeight>,
 }
+
+/// The whole body's centre of mass height above the ground (world units): in the rest pose,
+/// and lying (every body on the ground at its own lying height, mass-weighted).
+#[derive(Debug, Clone, Copy)]
+struct ComHeight {
+    rest: f32,
+    lying: f32,
+}
+
+impl ComHeight {
+    fn new(world: &PhysicsWorld, bodies: &[BodyRec]) -> Option<Self> {
+        let (mut m, mut rest, mut lying) = (0.0f32, 0.0f32, 0.0f32);
+        for b in bodies {
+            let Some(col) = world.colliders.get(b.collider) else {
+                continue;
+            };
+            let local = col
+                .position_wrt_parent()
+                .map_or(Vec3::ZERO, |q| q.translation);
+            let pose = b.world_from_body_rest;
+            m += b.mass_kg;
+            rest += b.mass_kg * ((pose.translation + pose.rotation * local).y - GROUND_Y);
+            lying += b.mass_kg * lying_height(col.shared_shape());
+        }
+        let (rest, lying) = (rest / m, lying / m);
+        (m > 0.0 && rest.is_finite() && rest > COM_STANDS_ABOVE_LYING * lying)
+            .then_some(Self { rest, lying })
+    }
+
+    /// How far up from lying to rest the centre of mass at height `y` is (0 lying, 1 rest).
+    fn share(&self, y: f32) -> f32 {
+        (y - GROUND_Y - self.lying) / (self.rest - self.lying)
+    }
+}
+
+/// A centre of mass at rest less than this many times its lying height lies at rest (a
+/// snake, a crawler): it cannot fall by height.
+const COM_STANDS_ABOVE_LYING: f32 = 1.25;
 
 /// The smallest height above the ground a collider's centre can have when it lies on it.
 fn lying_height(shape: &SharedShape) -> f32 {
@@ -64,6 +113,7 @@ impl FallGauge {
             pelvis,
             fell_ratio,
             torso,
+            com: ComHeight::new(world, bodies),
         }
     }
 
@@ -85,9 +135,13 @@ impl FallGauge {
         })
     }
 
-    /// True when the pelvis height ratio `r` or the torso tilt (degrees) says it has fallen.
-    pub fn fallen(&self, r: f32, tilt_deg: f32) -> bool {
-        r < self.fell_ratio || tilt_deg > FELL_TILT_DEG
+    /// True when the pelvis height ratio `r`, the whole body's centre of mass height `com_y`
+    /// (world) or the torso tilt (degrees) says it has fallen. The centre of mass is judged
+    /// only where a pelvis or torso is (a character whose balance bones are unresolved has
+    /// no fall measured at all).
+    pub fn fallen(&self, r: f32, com_y: f32, tilt_deg: f32) -> bool {
+        let low = self.measured() && self.com.is_some_and(|c| c.share(com_y) < FELL_COM_SHARE);
+        r < self.fell_ratio || tilt_deg > FELL_TILT_DEG || low
     }
 
     /// The pelvis centre's height as a share of its rest height; NaN when not measured.

@@ -6,6 +6,7 @@ mod animation;
 mod cli;
 mod clips;
 mod codec;
+mod collapse;
 mod commands;
 mod common;
 mod diagnostics;
