@@ -12,9 +12,9 @@ use super::checks::{narrow_ranges, rest_outside, stiffness_cap};
 use super::model::Model;
 use super::MIN_RANGE_DEG;
 use crate::document::fields::Key;
-use crate::joint::mass_ratio;
 use crate::document::write::{self, leaf};
 use crate::document::{ConstraintKind, Document, Edit, SwingExtentsDeg};
+use crate::joint::mass_ratio;
 use crate::sim::SimSettings;
 use serde_json::{json, Value};
 

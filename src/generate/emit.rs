@@ -240,4 +240,3 @@ pub fn node_extras(current: Option<&Value>, physics: Option<Value>) -> Option<Op
     }
     Some(Some(Value::Object(obj)))
 }
-

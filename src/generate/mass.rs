@@ -200,7 +200,11 @@ mod tests {
         let parents: Vec<_> = human.iter().map(|b| b.parent).collect();
         let before = distribute(CharacterKind::Humanoid, &human, 30.0);
         let mut m = before.clone();
-        even_limbs(&mut m, &parents, &by_volume(CharacterKind::Humanoid, &human));
+        even_limbs(
+            &mut m,
+            &parents,
+            &by_volume(CharacterKind::Humanoid, &human),
+        );
         assert_eq!(m, before);
     }
 }

@@ -111,12 +111,17 @@ mod tests {
         let mut m = [10.0, 1.59, 0.23, 0.44];
         let chain = chains(&parent);
         assert_eq!(chain, vec![vec![0, 1, 2, 3]]);
-        even(&mut m, &parent, &[1, 2, 3], [JOLT_MIN_MASS_RATIO, JOLT_MAX_MASS_RATIO]);
+        even(
+            &mut m,
+            &parent,
+            &[1, 2, 3],
+            [JOLT_MIN_MASS_RATIO, JOLT_MAX_MASS_RATIO],
+        );
         assert_eq!(m[0], 10.0, "outside the set");
         assert!((m[1] + m[2] + m[3] - 2.26).abs() < 1e-12, "{m:?}");
         for (c, p) in [(2, 1), (3, 2)] {
             let ratio = m[c] / m[p];
-            assert!(ratio >= 0.8 - 1e-12 && ratio <= 1.2 + 1e-12, "{m:?}");
+            assert!((0.8 - 1e-12..=1.2 + 1e-12).contains(&ratio), "{m:?}");
         }
     }
 
@@ -138,7 +143,14 @@ mod tests {
         c.sort();
         assert_eq!(
             c,
-            vec![vec![0], vec![1, 2], vec![3, 4], vec![5], vec![6, 7], vec![8]]
+            vec![
+                vec![0],
+                vec![1, 2],
+                vec![3, 4],
+                vec![5],
+                vec![6, 7],
+                vec![8]
+            ]
         );
         let t = trees(&parent);
         assert_eq!(t, vec![vec![0, 1, 6, 2, 7, 3, 5, 4], vec![8]]);
