@@ -27,8 +27,8 @@ use crate::sim::SimSettings;
 use model::Model;
 
 /// A mass ratio across a joint above this is an error (the generator keeps every jointed pair
-/// within 10).
-pub const MAX_MASS_RATIO: f64 = 10.0;
+/// within it).
+pub use crate::joint::mass_ratio::MAX_MASS_RATIO;
 /// A child heavier than its parent by more than this is a warning (a heavy body hanging on a
 /// light one).
 pub const HEAVY_CHILD_RATIO: f64 = 2.0;

@@ -1,7 +1,8 @@
 //! Stabilize: the doctor's fixes as one edit (one undo step), every change reported.
 //! Anchored on Jolt's `RagdollSettings::Stabilize` (after Strunk, "Stop my constraints from
-//! blowing up"): parent/child mass ratios clamped (Jolt keeps them within 0.8..1.2), the masses
-//! then scaled so each ragdoll keeps its total. Jolt also raises parent inertia; the schema
+//! blowing up"): each connected ragdoll's masses evened (each body its parent's new mass times
+//! its old ratio to it, clamped; Jolt keeps them within 0.8..1.2), then scaled so it keeps its
+//! total. Jolt also raises parent inertia; the schema
 //! has no inertia key, so that is reported as not done (the simulation's inertia floor raises
 //! only tiny moments). Then: pairs overlapping at rest disabled, tiny limits widened to 5° and
 //! rest poses brought inside their limits, damping added where a body has none, and drives
@@ -13,11 +14,11 @@ use super::MIN_RANGE_DEG;
 use crate::document::fields::Key;
 use crate::document::write::{self, leaf};
 use crate::document::{ConstraintKind, Document, Edit, SwingExtentsDeg};
+use crate::joint::mass_ratio;
 use crate::sim::SimSettings;
 use serde_json::{json, Value};
 
-/// Jolt's largest parent/child mass ratio (its `cMaxMassRatio`).
-pub const JOLT_MAX_MASS_RATIO: f64 = 1.2;
+pub use crate::joint::mass_ratio::JOLT_MAX_MASS_RATIO;
 /// Damping Stabilize (and the generator) gives a body that has none (1/s).
 pub const STABLE_ANGULAR_DAMPING: f64 = 4.0;
 pub const STABLE_LINEAR_DAMPING: f64 = 0.4;
@@ -101,44 +102,19 @@ pub fn stabilize(doc: &Document, opts: &StabilizeOptions) -> Stabilized {
     }
 }
 
-/// Masses with every jointed pair within `r` either way (parents first, as Jolt), then
-/// scaled so each connected ragdoll keeps its total mass.
+/// Masses with every jointed pair within `r` either way, each connected ragdoll evened as
+/// Jolt does (parents first, its total mass kept): the one evening the generator also applies
+/// to its limbs ([`mass_ratio::even`]).
 fn clamp_masses(model: &Model, r: f64) -> Vec<f64> {
     let n = model.bodies.len();
     let parent: Vec<Option<usize>> = (0..n)
         .map(|i| model.joints.iter().find(|j| j.child == i).map(|j| j.parent))
         .collect();
-    let root = |mut i: usize| {
-        for _ in 0..n {
-            match parent[i] {
-                Some(p) => i = p,
-                None => break,
-            }
-        }
-        i
-    };
-    let depth = |mut i: usize| {
-        (0..n)
-            .take_while(|_| parent[i].map(|p| i = p).is_some())
-            .count()
-    };
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| depth(i));
     let mut m: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg).collect();
-    for &i in &order {
-        if let Some(p) = parent[i] {
-            m[i] = m[i].clamp(m[p] / r, m[p] * r);
-        }
+    for tree in mass_ratio::trees(&parent) {
+        mass_ratio::even(&mut m, &parent, &tree, [1.0 / r, r]);
     }
-    let mut before = vec![0.0; n];
-    let mut after = vec![0.0; n];
-    for i in 0..n {
-        before[root(i)] += model.bodies[i].mass_kg;
-        after[root(i)] += m[i];
-    }
-    (0..n)
-        .map(|i| round6(m[i] * before[root(i)] / after[root(i)]))
-        .collect()
+    m.into_iter().map(round6).collect()
 }
 
 /// Six significant digits.

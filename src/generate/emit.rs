@@ -76,19 +76,30 @@ pub struct BodyOut<'a> {
 /// Angular damping of every generated body (1/s), so that limbs come to rest: the stability
 /// doctor's value for a 1.75 m character, scaled like its natural frequencies (1/sqrt of the
 /// height), so every size gets the same damping per swing (a mannequin at a tenth of its size
-/// with 4/s went 2.02° past a limit in a passive collapse). No linear damping: it slows falls,
-/// and with 0.4/s (Stabilize's) the mirrored CesiumMan's sides parted by 1° at 0.20 s of a
-/// passive collapse instead of 0.32 s.
+/// with 4/s went 2.02° past a limit in a passive collapse). Linear damping only on bodies that
+/// roll ([`ROLLING_LINEAR_SHARE`]): it slows falls, and with 0.4/s on every body (Stabilize's)
+/// the mirrored CesiumMan's sides parted by 1° at 0.20 s of a passive collapse instead of
+/// 0.32 s.
 pub fn angular_damping(height: f64) -> f64 {
     let unit = (height / super::mass::REFERENCE_HEIGHT_M).clamp(1e-3, 1e3);
     round(crate::doctor::STABLE_ANGULAR_DAMPING / unit.sqrt())
 }
 
-/// A sphere's linear damping as a share of its angular damping. Angular damping reaches only a
-/// body's spin (I * w); a sphere rolling on the ground carries m * r^2 more about its contact
-/// (2.5 times its spin's inertia), which only linear damping reaches: heads rolled on after
-/// a passive collapse with angular damping alone.
-pub const ROLLING_LINEAR_SHARE: f64 = 0.1;
+/// Linear damping of a body that rolls (a sphere or a capsule), as a share of its angular
+/// damping. Angular damping reaches only a body's spin (I * w); a sphere rolling on the ground
+/// carries m * r^2 more about its contact (2.5 times its spin's inertia; a capsule rolling
+/// about its axis, about twice), which only linear damping reaches: heads rolled on after a
+/// passive collapse with angular damping alone. Boxes do not roll and get none (linear
+/// damping slows a fall). Measured on the zoo's passive runs (`tests/it/doctor.rs`): spheres
+/// alone at 0.1, 2 characters still moved in the last second; spheres and capsules at 0.1, 4;
+/// at 0.15, none; every body at 0.15, 1; at 0.25, 2 (the runs are chaotic: these counts move
+/// by a few with any change).
+pub const ROLLING_LINEAR_SHARE: f64 = 0.15;
+
+/// True for a shape that rolls on the ground.
+pub fn rolls(shape: &Shape) -> bool {
+    matches!(shape, Shape::Sphere { .. } | Shape::Capsule { .. })
+}
 
 /// The typed physics of a body, in its bone's own coordinates, rounded.
 pub fn typed(b: &BodyOut) -> BonePhysics {
@@ -134,7 +145,7 @@ pub fn typed(b: &BodyOut) -> BonePhysics {
         collision_mask: b.mask.to_string(),
         material: BodyMaterial {
             angular_damping: Some(b.angular_damping),
-            linear_damping: matches!(b.fit.shape, Shape::Sphere { .. })
+            linear_damping: rolls(&b.fit.shape)
                 .then_some(round(b.angular_damping * ROLLING_LINEAR_SHARE)),
             ..BodyMaterial::default()
         },

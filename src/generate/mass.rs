@@ -1,11 +1,19 @@
 //! Masses: the total from size (a 1.75 m humanoid is about 70 kg, scaling with the cube of
 //! the height), spread over a humanoid by Winter's segment fractions and over anything else by
-//! volume; then no jointed pair is left with a mass ratio above [`MAX_MASS_RATIO`].
+//! volume; then each limb whose masses come from volume is evened as Jolt's `Stabilize` does
+//! (neighbours within [`LIMB_MASS_RATIOS`], the limb's total kept), and no jointed pair is
+//! left with a mass ratio above [`MAX_MASS_RATIO`].
 
 use super::roles::{CharacterKind, Role};
+use crate::joint::mass_ratio;
+pub use crate::joint::mass_ratio::MAX_MASS_RATIO;
 
-/// The stability rule of every engine's documentation.
-pub const MAX_MASS_RATIO: f64 = 10.0;
+/// Child/parent mass ratio bounds within a limb (a chain of the body tree, see
+/// [`mass_ratio::chains`]): Jolt's.
+pub const LIMB_MASS_RATIOS: [f64; 2] = [
+    mass_ratio::JOLT_MIN_MASS_RATIO,
+    mass_ratio::JOLT_MAX_MASS_RATIO,
+];
 /// Reference humanoid: height (m) and mass (kg).
 pub const REFERENCE_HEIGHT_M: f64 = 1.75;
 pub const REFERENCE_MASS_KG: f64 = 70.0;
@@ -60,17 +68,48 @@ pub fn distribute(kind: CharacterKind, bodies: &[MassInput], total: f64) -> Vec<
         .iter()
         .map(|b| {
             let by_volume = b.volume.max(0.0) / vol_sum;
-            match (kind, winter_fraction(b.role, has_neck)) {
-                (CharacterKind::Humanoid, Some(f)) => f / b.same_role_count.max(1) as f64,
-                _ => by_volume,
-            }
-            .max(1e-9)
+            tabled_fraction(kind, b, has_neck)
+                .unwrap_or(by_volume)
+                .max(1e-9)
         })
         .collect();
     normalise(&mut m, total);
     let parents: Vec<Option<usize>> = bodies.iter().map(|b| b.parent).collect();
     cap_ratios(&mut m, &parents, total);
     m
+}
+
+/// A body's share from Winter's table (humanoids), if it has one.
+fn tabled_fraction(kind: CharacterKind, b: &MassInput, has_neck: bool) -> Option<f64> {
+    match (kind, winter_fraction(b.role, has_neck)) {
+        (CharacterKind::Humanoid, Some(f)) => Some(f / b.same_role_count.max(1) as f64),
+        _ => None,
+    }
+}
+
+/// Which bodies take their mass share from collider volume (not from Winter's table).
+pub fn by_volume(kind: CharacterKind, bodies: &[MassInput]) -> Vec<bool> {
+    let has_neck = bodies.iter().any(|b| b.role == Role::Neck);
+    bodies
+        .iter()
+        .map(|b| tabled_fraction(kind, b, has_neck).is_none())
+        .collect()
+}
+
+/// Evens the masses of every limb whose masses come from collider volumes, as Jolt's
+/// `Stabilize` does: each chain of the body tree ([`mass_ratio::chains`]), split where a body
+/// takes its share from Winter's table, gets neighbours within [`LIMB_MASS_RATIOS`] and keeps
+/// its total. Volume follows the fitted collider, and a thin collider on one link of a limb
+/// makes a light body between heavy ones (a generated spider's middle leg links, 0.23 kg
+/// between 1.59 and 0.44 kg, jittered at their limits); Winter's fractions are measured human
+/// segments, kept as they are (evened, a humanoid's hands and feet gain mass and its passive
+/// collapse slows: vrm1_rigid_parts fell at 0.91 s instead of 0.71 s).
+pub fn even_limbs(m: &mut [f64], parents: &[Option<usize>], by_volume: &[bool]) {
+    for chain in mass_ratio::chains(parents) {
+        for run in chain.split(|&i| !by_volume[i]) {
+            mass_ratio::even(m, parents, run, LIMB_MASS_RATIOS);
+        }
+    }
 }
 
 /// Raises the lighter body of every jointed pair over [`MAX_MASS_RATIO`] (the total kept).
@@ -120,5 +159,52 @@ mod tests {
         assert!((m[0] + m[1] - 50.0).abs() < 1e-9);
         assert!(m[0] / m[1] <= MAX_MASS_RATIO + 1e-9, "{m:?}");
         assert!((total_from_height(1.75) - 70.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn volume_limbs_are_evened_and_winter_limbs_kept() {
+        let b = |role, parent, volume| MassInput {
+            role,
+            same_role_count: 1,
+            volume,
+            parent,
+        };
+        // A body with two legs, each with a thin middle link (7:1 to its thigh).
+        let leg = [
+            b(Role::Other, None, 12.0),
+            b(Role::Other, Some(0), 1.59),
+            b(Role::Other, Some(1), 0.23),
+            b(Role::Other, Some(2), 0.44),
+            b(Role::Other, Some(0), 1.59),
+            b(Role::Other, Some(4), 0.23),
+            b(Role::Other, Some(5), 0.44),
+        ];
+        let parents: Vec<_> = leg.iter().map(|b| b.parent).collect();
+        let before = distribute(CharacterKind::Other, &leg, 16.52);
+        let mut m = before.clone();
+        even_limbs(&mut m, &parents, &by_volume(CharacterKind::Other, &leg));
+        assert_eq!(m[0], before[0], "the body is in no leg");
+        let leg_total = |m: &[f64]| m[1] + m[2] + m[3];
+        assert!((leg_total(&m) - leg_total(&before)).abs() < 1e-9, "{m:?}");
+        for (c, p) in [(2, 1), (3, 2), (5, 4), (6, 5)] {
+            let r = m[c] / m[p];
+            assert!((0.8 - 1e-9..=1.2 + 1e-9).contains(&r), "{m:?}");
+        }
+        // A humanoid's thigh, shin and foot keep Winter's fractions.
+        let human = [
+            b(Role::Pelvis, None, 1.0),
+            b(Role::Thigh, Some(0), 1.0),
+            b(Role::Shin, Some(1), 1.0),
+            b(Role::Foot, Some(2), 1.0),
+        ];
+        let parents: Vec<_> = human.iter().map(|b| b.parent).collect();
+        let before = distribute(CharacterKind::Humanoid, &human, 30.0);
+        let mut m = before.clone();
+        even_limbs(
+            &mut m,
+            &parents,
+            &by_volume(CharacterKind::Humanoid, &human),
+        );
+        assert_eq!(m, before);
     }
 }

@@ -350,15 +350,17 @@ fn assign_masses(a: &Anatomy, list: &mut [Body], total: f64) {
         })
         .collect();
     let m = mass::distribute(a.kind, &inputs, total);
+    let by_volume = mass::by_volume(a.kind, &inputs);
     for (b, m) in list.iter_mut().zip(m) {
         b.mass_kg = m;
     }
-    // Evening twins can undo the ratio cap and the cap can part twins: alternate, the cap last
-    // (the solver's limit matters more than a twin's last gram).
+    // Evening twins can undo the ratio cap and the cap can part twins: alternate, limbs evened
+    // before the cap, the cap last (the solver's limit matters more than a twin's last gram).
     let parents: Vec<Option<usize>> = list.iter().map(|b| b.parent).collect();
     for _ in 0..4 {
         symmetry::even_masses(a, list);
         let mut m: Vec<f64> = list.iter().map(|b| b.mass_kg).collect();
+        mass::even_limbs(&mut m, &parents, &by_volume);
         mass::cap_ratios(&mut m, &parents, total);
         for (b, m) in list.iter_mut().zip(m) {
             b.mass_kg = m;

@@ -5,12 +5,14 @@
 //! - [`frame`]: the resolved parent and the joint frame of a constraint;
 //! - [`swing_twist`]: the swing-twist decomposition (`q = q_swing * q_twist` about X);
 //! - [`boundary`]: the asymmetric swing boundary, its containment and its cones;
-//! - [`limits`]: limit use (0..1) and violation of a relative rotation.
+//! - [`limits`]: limit use (0..1) and violation of a relative rotation;
+//! - [`mass_ratio`]: mass ratios across joints (the bound, and Jolt's evening of a chain).
 
 pub mod boundary;
 pub mod frame;
 pub mod inertia;
 pub mod limits;
+pub mod mass_ratio;
 pub mod swing_twist;
 
 pub use boundary::{Cone, SwingBoundary};

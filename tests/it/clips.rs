@@ -93,7 +93,7 @@ fn file_name(p: &std::path::Path) -> String {
 /// Measured figures (median, worst joint RMS in degrees, two loops of the acceptance clip)
 /// of every character with clips; a regression past them (with room for float noise) fails.
 const MEASURED: [(&str, f32, f32); 11] = [
-    ("godot_robot.glb", 0.32, 1.08),
+    ("godot_robot.glb", 0.31, 1.07),
     ("kaykit_mannequin.glb", 0.59, 1.32),
     // 1.28 / 3.15 at 8 solver substeps; at 16 (the default since the zoo settles with it) its
     // worst joint, the right hand, tracks at 4.34 (the acceptance is 10).
@@ -101,8 +101,9 @@ const MEASURED: [(&str, f32, f32); 11] = [
     ("q_dragon_meshopt.glb", 0.07, 1.10),
     ("q_horse.glb", 0.11, 0.42),
     ("q_rat.glb", 0.14, 0.77),
-    ("q_snake.glb", 0.19, 0.74),
-    ("q_spider.glb", 0.29, 0.95),
+    ("q_snake.glb", 0.19, 0.68),
+    // Its legs' masses evened (the generator's limb evening): 0.29 / 0.95 before.
+    ("q_spider.glb", 0.26, 0.55),
     ("rigify_lumberjack.glb", 0.69, 1.41),
     ("CesiumMan.glb", 0.79, 2.02),
     ("Fox.glb", 0.37, 3.70),
