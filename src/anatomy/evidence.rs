@@ -46,6 +46,16 @@ struct Work {
     notes: Vec<(Option<usize>, String)>,
 }
 
+impl Work {
+    fn new(bones: usize) -> Self {
+        Work {
+            evidence: vec![Evidence::Geometry; bones],
+            strength: vec![0.0; bones],
+            notes: Vec::new(),
+        }
+    }
+}
+
 pub(super) fn merge(
     rig: &Rig,
     (mut a, kind): (Indexed, Kind),
@@ -53,47 +63,19 @@ pub(super) fn merge(
     names: &[Option<NameRole>],
     manual: &[Option<RoleAssignment>],
 ) -> Merged {
-    let n = rig.len();
-    let mut w = Work {
-        evidence: vec![Evidence::Geometry; n],
-        strength: vec![0.0; n],
-        notes: Vec::new(),
-    };
+    let mut w = Work::new(rig.len());
     if kind == Kind::Biped {
-        for k in 0..a.limbs.len() {
-            renumber_limb(rig, &mut a, k, names, &mut w);
-        }
-        let chest = a.chest;
-        torso_names(rig, &mut a, names, &mut w);
-        keep_a_chest(rig, &mut a, chest);
+        biped_names(rig, &mut a, names, &mut w);
     }
     if let Some(map) = map {
-        for (i, m) in map.iter().enumerate() {
-            if let Some(m) = m {
-                a.role[i] = m.role;
-                a.side[i] = m.side;
-                w.evidence[i] = Evidence::Vrm;
-                w.strength[i] = 1.0;
-            }
-        }
+        vrm_roles(&mut a, map, &mut w);
     }
     manual_roles(&mut a, manual, &mut w);
     single_roles(rig, &mut a, &mut w);
     a.pelvis = only(&a, Role::Pelvis).or(a.pelvis.filter(|&p| a.role[p] == Role::Pelvis));
     a.head = only(&a, Role::Head).or(a.head.filter(|&h| a.role[h] == Role::Head));
     a.chest = only(&a, Role::Chest).or(a.chest.filter(|&c| a.role[c] == Role::Chest));
-    let facts = (0..n)
-        .map(|i| BoneFacts {
-            role: a.role[i],
-            side: a.side[i],
-            confidence: match w.evidence[i] {
-                Evidence::Name => Evidence::Name.confidence() * (0.5 + 0.5 * w.strength[i]),
-                e => e.confidence(),
-            },
-            evidence: w.evidence[i],
-            deforming: rig.bones[i].deforming,
-        })
-        .collect();
+    let facts = bone_facts(rig, &a, &w);
     let kind_confidence = match () {
         _ if map.is_some() || manual.iter().any(Option::is_some) => 1.0,
         _ if w.evidence.contains(&Evidence::NameAndGeometry) => 0.95,
@@ -106,6 +88,45 @@ pub(super) fn merge(
         facts,
         notes: w.notes,
     }
+}
+
+/// On a biped, names correct the geometry's roles: limb by limb, then on the torso.
+fn biped_names(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>], w: &mut Work) {
+    for k in 0..a.limbs.len() {
+        renumber_limb(rig, a, k, names, w);
+    }
+    let chest = a.chest;
+    torso_names(rig, a, names, w);
+    keep_a_chest(rig, a, chest);
+}
+
+/// The VRM map's roles and sides, over the geometry's and the names'.
+fn vrm_roles(a: &mut Indexed, map: &[Option<MappedBone>], w: &mut Work) {
+    for (i, m) in map.iter().enumerate() {
+        if let Some(m) = m {
+            a.role[i] = m.role;
+            a.side[i] = m.side;
+            w.evidence[i] = Evidence::Vrm;
+            w.strength[i] = 1.0;
+        }
+    }
+}
+
+/// Each bone's role and side with the evidence behind them and its confidence (a name's
+/// confidence scales with its strength).
+fn bone_facts(rig: &Rig, a: &Indexed, w: &Work) -> Vec<BoneFacts> {
+    (0..rig.len())
+        .map(|i| BoneFacts {
+            role: a.role[i],
+            side: a.side[i],
+            confidence: match w.evidence[i] {
+                Evidence::Name => Evidence::Name.confidence() * (0.5 + 0.5 * w.strength[i]),
+                e => e.confidence(),
+            },
+            evidence: w.evidence[i],
+            deforming: rig.bones[i].deforming,
+        })
+        .collect()
 }
 
 /// A person's assignments, over everything else. A paired role given without a side keeps
@@ -203,8 +224,8 @@ fn renumber_limb(rig: &Rig, a: &mut Indexed, k: usize, names: &[Option<NameRole>
 /// only fill bones the geometry left without a role (the geometry tells the chest by where
 /// the arms hang).
 fn torso_names(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>], w: &mut Work) {
-    for i in 0..rig.len() {
-        let Some(nr) = names[i] else { continue };
+    for (i, nr) in names.iter().enumerate() {
+        let Some(nr) = *nr else { continue };
         if !rig.bones[i].structural || a.limb_of[i].is_some() {
             continue;
         }

@@ -54,6 +54,104 @@ fn size_of(rig: &Rig, samples: &Samples, i: usize) -> f64 {
     len.max(ext)
 }
 
+/// What a bone's fate depends on besides the bone itself.
+struct FateRules<'a> {
+    rig: &'a Rig,
+    samples: &'a Samples,
+    anatomy: &'a Anatomy,
+    opts: &'a Options,
+    has_physics: &'a [bool],
+    /// Bones smaller than this merge into their parent (file units).
+    min_size: f64,
+    /// The root body's ancestors (helpers above the pelvis).
+    above_root: Vec<usize>,
+}
+
+/// A bone being decided, with what its parent's fate already settled.
+struct Candidate {
+    bone: usize,
+    /// The bone whose body holds the parent's skin (None: no such body).
+    parent_owner: Option<usize>,
+    /// How many skin vertices the bone itself has.
+    skin_vertices: usize,
+}
+
+impl FateRules<'_> {
+    /// Is the bone at least `min` (file units) from the body its parent's skin went to?
+    fn far_enough(&self, c: &Candidate, min: f64) -> bool {
+        let pos = self.rig.bones[c.bone].pos;
+        c.parent_owner
+            .is_none_or(|o| self.rig.bones[o].pos.distance(pos) >= min)
+    }
+
+    fn size(&self, bone: usize) -> f64 {
+        size_of(self.rig, self.samples, bone)
+    }
+
+    /// The bone's fate: kept physics, the root body, a helper above it, or by its role.
+    fn fate(&self, c: &Candidate) -> Fate {
+        let i = c.bone;
+        if self.opts.keep_existing && self.has_physics[i] {
+            return Fate::Kept;
+        }
+        if Some(i) == self.anatomy.pelvis {
+            return Fate::Body;
+        }
+        if self.above_root.contains(&i) {
+            return match self.anatomy.pelvis {
+                Some(p) if c.skin_vertices > 0 => Fate::Merged {
+                    into: p,
+                    why: "above the root body",
+                },
+                _ => Fate::Skipped {
+                    why: "helper above the root body, no skin",
+                },
+            };
+        }
+        self.fate_by_role(c)
+    }
+
+    /// The fate of a bone below the root body, from its role, size and skin.
+    fn fate_by_role(&self, c: &Candidate) -> Fate {
+        let (i, opts, skin) = (c.bone, self.opts, c.skin_vertices);
+        let min_size = self.min_size;
+        let into = |why: &'static str| match c.parent_owner {
+            Some(o) => Fate::Merged { into: o, why },
+            None => Fate::Skipped { why },
+        };
+        match self.anatomy.role[i] {
+            Role::Twist if opts.twist => Fate::Body,
+            Role::Twist => into("twist or roll bone"),
+            Role::Helper if skin == 0 => Fate::Skipped {
+                why: "helper or end bone with no skin",
+            },
+            Role::Helper => into("helper or end bone"),
+            Role::Finger if opts.fingers && self.size(i) >= min_size / 2.0 => Fate::Body,
+            Role::Finger => into("finger"),
+            Role::Toe if opts.toes => Fate::Body,
+            Role::Toe => into("toe"),
+            Role::Tail if !opts.tail => into("tail bones are off"),
+            Role::Tail if self.far_enough(c, min_size) => Fate::Body,
+            Role::Tail => into("smaller than the minimum bone size"),
+            Role::Spine | Role::Neck if !self.far_enough(c, min_size / 2.0) => {
+                into("smaller than the minimum bone size")
+            }
+            Role::Other if c.parent_owner.is_none() && skin < super::fit::MIN_POINTS => {
+                Fate::Skipped {
+                    why: "not part of the character's skeleton",
+                }
+            }
+            Role::Other if !(self.far_enough(c, min_size) && self.size(i) >= min_size) => {
+                into("smaller than the minimum bone size")
+            }
+            _ if skin == 0 && self.size(i) < 1e-3 * self.anatomy.height => {
+                into("zero length and no skin")
+            }
+            _ => Fate::Body,
+        }
+    }
+}
+
 /// Decides every bone's fate, parents first.
 pub fn plan(
     rig: &Rig,
@@ -63,75 +161,23 @@ pub fn plan(
     has_physics: &[bool],
 ) -> Plan {
     let n = rig.len();
-    let h = anatomy.height;
-    let min_size = opts.min_bone_size * h;
+    let rules = FateRules {
+        rig,
+        samples,
+        anatomy,
+        opts,
+        has_physics,
+        min_size: opts.min_bone_size * anatomy.height,
+        above_root: anatomy.pelvis.map(|p| rig.ancestors(p)).unwrap_or_default(),
+    };
     let mut fate = vec![Fate::Skipped { why: "not reached" }; n];
     let mut owner: Vec<Option<usize>> = vec![None; n];
-    let above_root: Vec<usize> = anatomy.pelvis.map(|p| rig.ancestors(p)).unwrap_or_default();
     let order = topo_all(rig);
     for &i in &order {
-        let parent_owner = rig.bones[i].parent.and_then(|p| owner[p]);
-        let skin = samples.by_bone[i].len();
-        let far_enough = |min: f64| {
-            parent_owner.is_none_or(|o| rig.bones[o].pos.distance(rig.bones[i].pos) >= min)
-        };
-        let role = anatomy.role[i];
-        let keep = if opts.keep_existing && has_physics[i] {
-            Some(Fate::Kept)
-        } else {
-            None
-        };
-        let into = |why: &'static str| match (parent_owner, skin) {
-            (Some(o), _) => Fate::Merged { into: o, why },
-            (None, _) => Fate::Skipped { why },
-        };
-        let f = keep.unwrap_or_else(|| {
-            if Some(i) == anatomy.pelvis {
-                return Fate::Body;
-            }
-            if above_root.contains(&i) {
-                return match anatomy.pelvis {
-                    Some(p) if skin > 0 => Fate::Merged {
-                        into: p,
-                        why: "above the root body",
-                    },
-                    _ => Fate::Skipped {
-                        why: "helper above the root body, no skin",
-                    },
-                };
-            }
-            match role {
-                Role::Twist if opts.twist => Fate::Body,
-                Role::Twist => into("twist or roll bone"),
-                Role::Helper if skin == 0 => Fate::Skipped {
-                    why: "helper or end bone with no skin",
-                },
-                Role::Helper => into("helper or end bone"),
-                Role::Finger if opts.fingers && size_of(rig, samples, i) >= min_size / 2.0 => {
-                    Fate::Body
-                }
-                Role::Finger => into("finger"),
-                Role::Toe if opts.toes => Fate::Body,
-                Role::Toe => into("toe"),
-                Role::Tail if !opts.tail => into("tail bones are off"),
-                Role::Tail if far_enough(min_size) => Fate::Body,
-                Role::Tail => into("smaller than the minimum bone size"),
-                Role::Spine | Role::Neck if !far_enough(min_size / 2.0) => {
-                    into("smaller than the minimum bone size")
-                }
-                Role::Other if parent_owner.is_none() && skin < super::fit::MIN_POINTS => {
-                    Fate::Skipped {
-                        why: "not part of the character's skeleton",
-                    }
-                }
-                Role::Other if !(far_enough(min_size) && size_of(rig, samples, i) >= min_size) => {
-                    into("smaller than the minimum bone size")
-                }
-                _ if skin == 0 && size_of(rig, samples, i) < 1e-3 * h => {
-                    into("zero length and no skin")
-                }
-                _ => Fate::Body,
-            }
+        let f = rules.fate(&Candidate {
+            bone: i,
+            parent_owner: rig.bones[i].parent.and_then(|p| owner[p]),
+            skin_vertices: samples.by_bone[i].len(),
         });
         owner[i] = match &f {
             Fate::Body | Fate::Kept => Some(i),
@@ -145,20 +191,25 @@ pub fn plan(
         .copied()
         .filter(|&i| fate[i] == Fate::Body)
         .collect();
-    let parent_body = (0..n)
-        .map(|i| {
-            if !fate[i].has_body() {
-                return None;
-            }
-            rig.bones[i].parent.and_then(|p| owner[p])
-        })
-        .collect();
+    let parent_body = parent_bodies(rig, &fate, &owner);
     Plan {
         fate,
         owner,
         bodies,
         parent_body,
     }
+}
+
+/// The body each bone with a body is jointed to: the owner of its parent's skin.
+fn parent_bodies(rig: &Rig, fate: &[Fate], owner: &[Option<usize>]) -> Vec<Option<usize>> {
+    (0..rig.len())
+        .map(|i| {
+            if !fate[i].has_body() {
+                return None;
+            }
+            rig.bones[i].parent.and_then(|p| owner[p])
+        })
+        .collect()
 }
 
 /// The skin of a body: its own vertices plus those of every bone merged into it.

@@ -9,9 +9,9 @@
 use super::limits::JointPlan;
 use super::roles::Anatomy;
 use super::{drives, Body};
-use crate::anim::demand::{demand, quantile};
+use crate::anim::demand::{demand, quantile, JointDemand};
 use crate::anim::Follower;
-use crate::document::{Document, Edit};
+use crate::document::{Clip, Document, Edit};
 use crate::joint::{decompose, SwingBoundary};
 use serde::Serialize;
 
@@ -190,6 +190,111 @@ pub struct Fitted {
     pub not_widened: Vec<NotWidened>,
 }
 
+/// What the clips asked of the bodies so far, gathered clip by clip (indexed like the list).
+struct ClipAsks {
+    /// Per body: the clips that widened its limits.
+    reached_by: Vec<Vec<String>>,
+    /// Per body: the accelerations the clips ask of it.
+    demand: Vec<drives::ClipDemand>,
+    not_widened: Vec<NotWidened>,
+}
+
+/// One clip's view of one joint.
+struct ClipJoint<'a> {
+    clip: &'a str,
+    /// Why the clip counts as held poses (None: it is motion).
+    pose_set: Option<&'a String>,
+    demand: &'a JointDemand,
+}
+
+impl ClipAsks {
+    fn new(bodies: usize) -> Self {
+        ClipAsks {
+            reached_by: vec![Vec::new(); bodies],
+            demand: vec![drives::ClipDemand::default(); bodies],
+            not_widened: Vec::new(),
+        }
+    }
+
+    /// Widens the limits of `list` to `clip` and gathers what it asks of the drives.
+    fn add_clip(
+        &mut self,
+        doc: &Document,
+        a: &Anatomy,
+        list: &mut [Body],
+        f: &Follower,
+        clip: &Clip,
+    ) {
+        let demands = demand(f, clip);
+        let pose_set = poses::evidence(&clip.name, &demands);
+        for jd in &demands {
+            let Some(k) = list.iter().position(|b| b.bone == jd.bone.index()) else {
+                continue;
+            };
+            let cj = ClipJoint {
+                clip: &clip.name,
+                pose_set: pose_set.as_ref(),
+                demand: jd,
+            };
+            self.widen_joint(doc, a, &mut list[k], k, &cj);
+            if pose_set.is_some() {
+                // Jumps between held poses are no motion for a drive to track.
+                continue;
+            }
+            self.add_demand(k, jd);
+        }
+    }
+
+    /// Widens body `k`'s joint to the clip (a clip of held poses only within plausibility).
+    fn widen_joint(
+        &mut self,
+        doc: &Document,
+        a: &Anatomy,
+        body: &mut Body,
+        k: usize,
+        cj: &ClipJoint,
+    ) {
+        let Some(j) = body.joint else {
+            return;
+        };
+        let wanted = widen(&j, &cj.demand.rotations);
+        let cap = super::limits::plausible(a.kind, a.role[body.bone]);
+        let w = match (cj.pose_set, cap) {
+            (Some(why), Some(cap)) => {
+                let kept = super::limits::within(&j, &wanted, cap);
+                if kept != wanted {
+                    self.not_widened.push(NotWidened {
+                        bone: doc
+                            .bones
+                            .get(body.bone)
+                            .map_or_else(String::new, |b| b.name.clone()),
+                        clip: cj.clip.to_string(),
+                        evidence: why.clone(),
+                        wanted: describe(&wanted),
+                        kept: describe(&kept),
+                    });
+                }
+                kept
+            }
+            _ => wanted,
+        };
+        if w != j {
+            self.reached_by[k].push(cj.clip.to_string());
+            body.joint = Some(w);
+        }
+    }
+
+    /// Raises body `k`'s demand to the clip's typical and peak accelerations.
+    fn add_demand(&mut self, k: usize, jd: &JointDemand) {
+        let d = &mut self.demand[k];
+        let q = |v: &[f64], p: f64, was: f64| was.max(quantile(v, p));
+        d.angular_typical = q(&jd.accels, TYPICAL_QUANTILE, d.angular_typical);
+        d.angular_peak = q(&jd.accels, PEAK_QUANTILE, d.angular_peak);
+        d.linear_typical = q(&jd.linear, TYPICAL_QUANTILE, d.linear_typical);
+        d.linear_peak = q(&jd.linear, PEAK_QUANTILE, d.linear_peak);
+    }
+}
+
 /// Fits the joints of `list` to the document's clips (`edit_of` builds the ragdoll's edit):
 /// widens the limits clips reach past and sizes the drives from the clips' accelerations. A
 /// clip of held poses widens only within plausibility and does not size the drives.
@@ -211,56 +316,11 @@ pub(super) fn fit(
     }
     let follower = Follower::new(&ragdoll);
     let before: Vec<Option<JointPlan>> = list.iter().map(|b| b.joint).collect();
-    let mut reached: Vec<Vec<String>> = vec![Vec::new(); list.len()];
-    let mut accel = vec![drives::ClipDemand::default(); list.len()];
-    let mut not_widened = Vec::new();
+    let mut asks = ClipAsks::new(list.len());
     for clip in &clips {
-        let demands = demand(&follower, clip);
-        let pose_set = poses::evidence(&clip.name, &demands);
-        for jd in demands {
-            let Some(k) = list.iter().position(|b| b.bone == jd.bone.index()) else {
-                continue;
-            };
-            if let Some(j) = list[k].joint {
-                let wanted = widen(&j, &jd.rotations);
-                let cap = super::limits::plausible(a.kind, a.role[list[k].bone]);
-                let w = match (&pose_set, cap) {
-                    (Some(why), Some(cap)) => {
-                        let kept = super::limits::within(&j, &wanted, cap);
-                        if kept != wanted {
-                            not_widened.push(NotWidened {
-                                bone: doc
-                                    .bones
-                                    .get(list[k].bone)
-                                    .map_or_else(String::new, |b| b.name.clone()),
-                                clip: clip.name.clone(),
-                                evidence: why.clone(),
-                                wanted: describe(&wanted),
-                                kept: describe(&kept),
-                            });
-                        }
-                        kept
-                    }
-                    _ => wanted,
-                };
-                if w != j {
-                    reached[k].push(clip.name.clone());
-                    list[k].joint = Some(w);
-                }
-            }
-            if pose_set.is_some() {
-                // Jumps between held poses are no motion for a drive to track.
-                continue;
-            }
-            let d = &mut accel[k];
-            let q = |v: &[f64], p: f64, was: f64| was.max(quantile(v, p));
-            d.angular_typical = q(&jd.accels, TYPICAL_QUANTILE, d.angular_typical);
-            d.angular_peak = q(&jd.accels, PEAK_QUANTILE, d.angular_peak);
-            d.linear_typical = q(&jd.linear, TYPICAL_QUANTILE, d.linear_typical);
-            d.linear_peak = q(&jd.linear, PEAK_QUANTILE, d.linear_peak);
-        }
+        asks.add_clip(doc, a, list, &follower, clip);
     }
-    for (b, &d) in list.iter_mut().zip(&accel) {
+    for (b, &d) in list.iter_mut().zip(&asks.demand) {
         if b.joint.is_some() {
             b.gains = drives::from_clip(b.gains, d);
         }
@@ -268,22 +328,32 @@ pub(super) fn fit(
     super::symmetry::even_gains(a, list);
     super::symmetry::even_widened(a, list);
     keep_apart(doc, &clips, list, masks, a.height, &edit_of);
-    let widened = (0..list.len())
+    Fitted {
+        widened: widened_limits(doc, list, &before, &asks.reached_by),
+        not_widened: asks.not_widened,
+    }
+}
+
+/// The limits that changed from `before`, with the clips that reached past them (none: the
+/// body was widened to match its mirror twin).
+fn widened_limits(
+    doc: &Document,
+    list: &[Body],
+    before: &[Option<JointPlan>],
+    reached_by: &[Vec<String>],
+) -> Vec<Widened> {
+    (0..list.len())
         .filter(|&k| list[k].joint != before[k])
         .filter_map(|k| {
             Some(Widened {
                 bone: doc.bones.get(list[k].bone)?.name.clone(),
-                twin: reached[k].is_empty(),
-                clips: reached[k].clone(),
+                twin: reached_by[k].is_empty(),
+                clips: reached_by[k].clone(),
                 from: describe(&before[k]?),
                 to: describe(&list[k].joint?),
             })
         })
-        .collect();
-    Fitted {
-        widened,
-        not_widened,
-    }
+        .collect()
 }
 
 #[cfg(test)]

@@ -110,46 +110,135 @@ pub fn capsule(
 ) -> WorldFit {
     let rotation = frame_with_y(axis, reference);
     if points.len() < MIN_POINTS {
-        let len = length.max(4.0 * min_radius);
-        let radius = (0.15 * len).max(min_radius);
-        let fit = WorldFit {
-            shape: Shape::Capsule {
-                radius,
-                half_height: (len / 2.0 - radius).max(0.0),
-            },
-            center: origin + rotation * DVec3::Y * (len / 2.0),
-            rotation,
-            coverage: None,
-        };
-        return WorldFit {
-            coverage: coverage(points, &fit, inflate),
-            ..fit
-        };
+        return capsule_from_length(points, origin, rotation, length, inflate, min_radius);
     }
-    let inv = rotation.inverse();
-    let local: Vec<DVec3> = points.iter().map(|p| inv * (*p - origin)).collect();
-    let xs = sorted(local.iter().map(|q| q.x));
-    let zs = sorted(local.iter().map(|q| q.z));
-    let ts = sorted(local.iter().map(|q| q.y));
-    let (cx, cz) = (percentile(&xs, 0.5), percentile(&zs, 0.5));
-    let rs = sorted(
-        local
-            .iter()
-            .map(|q| ((q.x - cx).powi(2) + (q.z - cz).powi(2)).sqrt()),
-    );
+    let profile = CapsuleProfile::new(points, origin, rotation);
     let mut best: Option<WorldFit> = None;
-    for (q_end, q_rad, cap) in [
-        (0.03, 0.75, 1.0),
-        (0.02, 0.8, 1.0),
-        (0.02, 0.85, 0.75),
-        (0.01, 0.9, 0.6),
-        (0.01, 0.95, 0.5),
-    ] {
-        let (t_lo, t_hi) = (percentile(&ts, q_end), percentile(&ts, 1.0 - q_end));
-        let radius = percentile(&rs, q_rad).max(min_radius);
-        let half = ((t_hi - t_lo) / 2.0 - cap * radius).max(0.0);
-        let center_local = DVec3::new(cx, (t_lo + t_hi) / 2.0, cz);
-        let fit = WorldFit {
+    for attempt in CAPSULE_ATTEMPTS {
+        let fit = profile.capsule(&attempt, origin, rotation, min_radius);
+        if keep_best(&mut best, fit, points, inflate) {
+            break;
+        }
+    }
+    best.unwrap_or_else(|| fallback_fit(origin, rotation, min_radius))
+}
+
+/// A capsule sized from the bone's length alone (too few vertices to fit): from `origin`
+/// along the frame's +Y, its radius 15% of the length.
+fn capsule_from_length(
+    points: &[DVec3],
+    origin: DVec3,
+    rotation: DQuat,
+    length: f64,
+    inflate: f64,
+    min_radius: f64,
+) -> WorldFit {
+    let len = length.max(4.0 * min_radius);
+    let radius = (0.15 * len).max(min_radius);
+    let fit = WorldFit {
+        shape: Shape::Capsule {
+            radius,
+            half_height: (len / 2.0 - radius).max(0.0),
+        },
+        center: origin + rotation * DVec3::Y * (len / 2.0),
+        rotation,
+        coverage: None,
+    };
+    WorldFit {
+        coverage: coverage(points, &fit, inflate),
+        ..fit
+    }
+}
+
+/// One capsule size to try: percentiles of the vertices along and around the axis.
+struct CapsuleAttempt {
+    /// The share of vertices left past each end along the axis.
+    end_quantile: f64,
+    /// The share of vertices within the radius.
+    radius_quantile: f64,
+    /// How much of the radius the end caps take from the axial extent (in radii).
+    cap_radii: f64,
+}
+
+/// Capsule sizes from tight to loose.
+const CAPSULE_ATTEMPTS: [CapsuleAttempt; 5] = [
+    CapsuleAttempt {
+        end_quantile: 0.03,
+        radius_quantile: 0.75,
+        cap_radii: 1.0,
+    },
+    CapsuleAttempt {
+        end_quantile: 0.02,
+        radius_quantile: 0.8,
+        cap_radii: 1.0,
+    },
+    CapsuleAttempt {
+        end_quantile: 0.02,
+        radius_quantile: 0.85,
+        cap_radii: 0.75,
+    },
+    CapsuleAttempt {
+        end_quantile: 0.01,
+        radius_quantile: 0.9,
+        cap_radii: 0.6,
+    },
+    CapsuleAttempt {
+        end_quantile: 0.01,
+        radius_quantile: 0.95,
+        cap_radii: 0.5,
+    },
+];
+
+/// The vertices in the capsule's frame (origin at the bone, +Y along it), sorted for
+/// percentiles.
+struct CapsuleProfile {
+    /// Median offset across the axis (frame X and Z).
+    center_x: f64,
+    center_z: f64,
+    /// Sorted positions along the axis (frame Y).
+    along_sorted: Vec<f64>,
+    /// Sorted distances from the axis through the median centre.
+    radial_sorted: Vec<f64>,
+}
+
+impl CapsuleProfile {
+    fn new(points: &[DVec3], origin: DVec3, rotation: DQuat) -> Self {
+        let inv = rotation.inverse();
+        let local: Vec<DVec3> = points.iter().map(|p| inv * (*p - origin)).collect();
+        let xs = sorted(local.iter().map(|q| q.x));
+        let zs = sorted(local.iter().map(|q| q.z));
+        let along_sorted = sorted(local.iter().map(|q| q.y));
+        let (cx, cz) = (percentile(&xs, 0.5), percentile(&zs, 0.5));
+        let radial_sorted = sorted(
+            local
+                .iter()
+                .map(|q| ((q.x - cx).powi(2) + (q.z - cz).powi(2)).sqrt()),
+        );
+        CapsuleProfile {
+            center_x: cx,
+            center_z: cz,
+            along_sorted,
+            radial_sorted,
+        }
+    }
+
+    /// The capsule of one attempt, placed in the world (coverage not yet measured).
+    fn capsule(
+        &self,
+        at: &CapsuleAttempt,
+        origin: DVec3,
+        rotation: DQuat,
+        min_radius: f64,
+    ) -> WorldFit {
+        let ts = &self.along_sorted;
+        let (t_lo, t_hi) = (
+            percentile(ts, at.end_quantile),
+            percentile(ts, 1.0 - at.end_quantile),
+        );
+        let radius = percentile(&self.radial_sorted, at.radius_quantile).max(min_radius);
+        let half = ((t_hi - t_lo) / 2.0 - at.cap_radii * radius).max(0.0);
+        let center_local = DVec3::new(self.center_x, (t_lo + t_hi) / 2.0, self.center_z);
+        WorldFit {
             shape: Shape::Capsule {
                 radius,
                 half_height: half,
@@ -157,12 +246,8 @@ pub fn capsule(
             center: origin + rotation * center_local,
             rotation,
             coverage: None,
-        };
-        if keep_best(&mut best, fit, points, inflate) {
-            break;
         }
     }
-    best.unwrap_or_else(|| fallback_fit(origin, rotation, min_radius))
 }
 
 /// Scores a candidate fit by its coverage and keeps it when it beats the best so far;

@@ -91,49 +91,9 @@ pub(super) fn build(
     balance: Option<BalanceReport>,
     diags: &[Diagnostic],
 ) -> Report {
-    let body_of = |i: usize| list.iter().find(|b| b.bone == i);
     let bones: Vec<BoneReport> = (0..rig.len())
-        .map(|i| {
-            let b = body_of(i);
-            let outcome = match &plan.fate[i] {
-                Fate::Body => "body".to_string(),
-                Fate::Kept => "kept".to_string(),
-                Fate::Merged { into, why } => {
-                    format!("merged into {} ({why})", rig.bones[*into].name)
-                }
-                Fate::Skipped { why } => format!("skipped: {why}"),
-            };
-            BoneReport {
-                name: rig.bones[i].name.clone(),
-                node: rig.bones[i].node,
-                role: a.role[i],
-                side: a.side[i],
-                outcome,
-                shape: b.map(|b| match b.shape.fit.shape {
-                    fit::Shape::Capsule { .. } => "capsule",
-                    fit::Shape::Sphere { .. } => "sphere",
-                    fit::Shape::Box { .. } => "box",
-                }),
-                joint: b.and_then(|b| b.joint).map(|j| match j {
-                    limits::JointPlan::Ball { .. } => "ball_socket",
-                    limits::JointPlan::Hinge { .. } => "hinge",
-                }),
-                mass_kg: b.map(|b| emit::round(b.mass_kg)),
-                coverage: b.and_then(|b| b.shape.fit.coverage).map(emit::round),
-                vertices: b.map(|b| b.shape.points),
-            }
-        })
+        .map(|i| bone_report(rig, a, plan, list, i))
         .collect();
-    let mut cov = rig::sorted(list.iter().filter_map(|b| b.shape.fit.coverage));
-    let median = (!cov.is_empty()).then(|| emit::round(rig::percentile(&cov, 0.5)));
-    cov = rig::sorted(
-        list.iter()
-            .filter(|b| {
-                a.limb_of[b.bone].is_some_and(|l| a.limbs[l].kind != LimbKind::Tail)
-                    && !matches!(a.role[b.bone], Role::Finger | Role::Toe | Role::Twist)
-            })
-            .filter_map(|b| b.shape.fit.coverage),
-    );
     Report {
         character_type: a.kind,
         height: emit::round(a.height),
@@ -141,11 +101,7 @@ pub(super) fn build(
         forward: a.forward.to_array().map(|x| (x * 1e4).round() / 1e4),
         body_count: list.len(),
         total_mass_kg: emit::round(total),
-        coverage: CoverageReport {
-            median,
-            min_limb: cov.first().copied().map(emit::round),
-            tolerance: emit::round(0.02 * a.height),
-        },
+        coverage: coverage_report(a, list),
         vertices: samples.total,
         vertices_dropped: samples.dropped,
         balance,
@@ -154,5 +110,69 @@ pub(super) fn build(
         not_widened: Vec::new(),
         kept_apart: Vec::new(),
         diagnostics: diags.iter().map(|d| d.to_string()).collect(),
+    }
+}
+
+/// Bone `i`'s outcome, with its body's shape, joint, mass and coverage when it has one.
+fn bone_report(rig: &rig::Rig, a: &Anatomy, plan: &Plan, list: &[Body], i: usize) -> BoneReport {
+    let b = list.iter().find(|b| b.bone == i);
+    BoneReport {
+        name: rig.bones[i].name.clone(),
+        node: rig.bones[i].node,
+        role: a.role[i],
+        side: a.side[i],
+        outcome: outcome(rig, &plan.fate[i]),
+        shape: b.map(|b| shape_name(&b.shape.fit.shape)),
+        joint: b.and_then(|b| b.joint).map(|j| joint_name(&j)),
+        mass_kg: b.map(|b| emit::round(b.mass_kg)),
+        coverage: b.and_then(|b| b.shape.fit.coverage).map(emit::round),
+        vertices: b.map(|b| b.shape.points),
+    }
+}
+
+/// `body`, `kept`, `merged into NAME (why)` or `skipped: why`.
+fn outcome(rig: &rig::Rig, fate: &Fate) -> String {
+    match fate {
+        Fate::Body => "body".to_string(),
+        Fate::Kept => "kept".to_string(),
+        Fate::Merged { into, why } => {
+            format!("merged into {} ({why})", rig.bones[*into].name)
+        }
+        Fate::Skipped { why } => format!("skipped: {why}"),
+    }
+}
+
+fn shape_name(shape: &fit::Shape) -> &'static str {
+    match shape {
+        fit::Shape::Capsule { .. } => "capsule",
+        fit::Shape::Sphere { .. } => "sphere",
+        fit::Shape::Box { .. } => "box",
+    }
+}
+
+fn joint_name(joint: &limits::JointPlan) -> &'static str {
+    match joint {
+        limits::JointPlan::Ball { .. } => "ball_socket",
+        limits::JointPlan::Hinge { .. } => "hinge",
+    }
+}
+
+/// The median coverage over bodies and the smallest over limb bodies (arms and legs, not
+/// tails, fingers, toes or twist segments).
+fn coverage_report(a: &Anatomy, list: &[Body]) -> CoverageReport {
+    let all = rig::sorted(list.iter().filter_map(|b| b.shape.fit.coverage));
+    let median = (!all.is_empty()).then(|| emit::round(rig::percentile(&all, 0.5)));
+    let limbs = rig::sorted(
+        list.iter()
+            .filter(|b| {
+                a.limb_of[b.bone].is_some_and(|l| a.limbs[l].kind != LimbKind::Tail)
+                    && !matches!(a.role[b.bone], Role::Finger | Role::Toe | Role::Twist)
+            })
+            .filter_map(|b| b.shape.fit.coverage),
+    );
+    CoverageReport {
+        median,
+        min_limb: limbs.first().copied().map(emit::round),
+        tolerance: emit::round(0.02 * a.height),
     }
 }
