@@ -305,16 +305,16 @@ fn solo(
     if world == "unhooked" {
         sim.drop_hooks();
     }
-    let mut step: Box<dyn FnMut(&mut Simulation) -> anyhow::Result<()>> = match world {
-        "editor" | "untraced" => Box::new(|s| Ok(s.step()?)),
-        "bare" => Box::new(|s| {
+    let step: fn(&mut Simulation) -> anyhow::Result<()> = match world {
+        "editor" | "untraced" => |s| Ok(s.step()?),
+        "bare" => |s| {
             s.step_bare();
             Ok(())
-        }),
-        "unhooked" => Box::new(|s| {
+        },
+        "unhooked" => |s| {
             s.step_unhooked();
             Ok(())
-        }),
+        },
         _ => anyhow::bail!("unknown world {world:?} (editor, untraced, bare, unhooked)"),
     };
     for _ in 0..bench_bare::CHECK_STEPS {
