@@ -2,7 +2,8 @@
 //! and Rapier's defaults (`crowd`), the editor's simulation (drives, balance, telemetry,
 //! guard) side by side with the same bodies and joints stepped by bare Rapier: in this
 //! binary (the hooks' overhead), and with `--bare-rapier` in a build of its own
-//! ([`super::bench_bare`]).
+//! ([`super::bench_bare`]). Rates are steps per second of the stepping thread's CPU time
+//! ([`thread_cpu_s`]), so the waits of a machine shared with other work do not count.
 
 use super::bench_bare::{self, BareRapier};
 use crate::sim::{SimSettings, Simulation};
@@ -33,6 +34,15 @@ pub struct BenchArgs {
     /// Write the world of the first case as a scene for `tools/bare-rapier` and exit.
     #[arg(long)]
     pub export_scene: Option<PathBuf>,
+    /// Step one world of the first case alone for `--seconds-per-case` (`editor`,
+    /// `untraced`: the editor without telemetry, `bare`: hooked, `unhooked`) and print its
+    /// rate: for profilers.
+    #[arg(long)]
+    pub solo: Option<String>,
+    /// With `--solo`: exactly this many steps after the warm-up instead of a time budget
+    /// (for instruction counts, e.g. under `valgrind --tool=callgrind`).
+    #[arg(long)]
+    pub steps: Option<u64>,
 }
 
 fn mannequin() -> anyhow::Result<crate::document::Document> {
@@ -50,6 +60,22 @@ fn settings_named(name: &str) -> anyhow::Result<SimSettings> {
         "crowd" => Ok(SimSettings::crowd()),
         _ => anyhow::bail!("unknown settings {name:?} (default, crowd)"),
     }
+}
+
+/// This thread's CPU time (s): the clock the rates are measured with. On a machine shared
+/// with other work, wall time also counts the slices in which this thread waited for a core,
+/// which differ from world to world by 10% or more; CPU time does not.
+pub(crate) fn thread_cpu_s() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to write.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    if rc != 0 {
+        return f64::NAN;
+    }
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
 /// Rates (calls per second) of two step functions run in 6 alternating rounds within
@@ -79,28 +105,76 @@ pub(super) fn alternate(
     Ok((na as f64 / ta.as_secs_f64(), nb as f64 / tb.as_secs_f64()))
 }
 
-/// Rates of several step functions, each run in turn for 6 rounds within `budget`.
+/// Alternating rounds of several worlds: each world's steps and CPU seconds per round.
+pub(super) struct Rounds {
+    /// `[world][round]`: (steps, CPU seconds).
+    pub runs: Vec<Vec<(u64, f64)>>,
+}
+
+/// Rounds each world takes in turn within a case's budget: many short rounds, so that a
+/// burst of load from other work lands on all worlds alike, and the per-round ratios'
+/// median leaves the rounds it still hits unevenly out.
+pub(super) const ROUNDS: u32 = 24;
+
+impl Rounds {
+    pub fn new(worlds: usize) -> Self {
+        Self {
+            runs: vec![Vec::new(); worlds],
+        }
+    }
+
+    /// World `w`'s steps per CPU second over all rounds.
+    pub fn rate(&self, w: usize) -> f64 {
+        let (n, t) = self.runs[w]
+            .iter()
+            .fold((0u64, 0.0), |a, r| (a.0 + r.0, a.1 + r.1));
+        n as f64 / t
+    }
+
+    /// The median over rounds of world `a`'s rate over world `b`'s.
+    pub fn median_ratio(&self, a: usize, b: usize) -> f64 {
+        let mut r: Vec<f64> = self.runs[a]
+            .iter()
+            .zip(&self.runs[b])
+            .map(|(x, y)| (x.0 as f64 / x.1) / (y.0 as f64 / y.1))
+            .filter(|x| x.is_finite())
+            .collect();
+        r.sort_by(f64::total_cmp);
+        match r.len() {
+            0 => f64::NAN,
+            n if n % 2 == 1 => r[n / 2],
+            n => 0.5 * (r[n / 2 - 1] + r[n / 2]),
+        }
+    }
+}
+
+/// Steps `f` for `slice` of wall time (at least once): (steps, CPU seconds).
+pub(super) fn time_slice(
+    f: &mut dyn FnMut() -> anyhow::Result<()>,
+    slice: Duration,
+) -> anyhow::Result<(u64, f64)> {
+    let (start, cpu) = (Instant::now(), thread_cpu_s());
+    let mut k = 0u64;
+    while k == 0 || start.elapsed() < slice {
+        f()?;
+        k += 1;
+    }
+    Ok((k, thread_cpu_s() - cpu))
+}
+
+/// Several step functions, each run in turn for [`ROUNDS`] rounds within `budget` of wall time.
 fn alternate_many(
     budget: Duration,
     fs: &mut [&mut dyn FnMut() -> anyhow::Result<()>],
-) -> anyhow::Result<Vec<f64>> {
-    let rounds = 6;
-    let slice = budget / (fs.len() as u32 * rounds);
-    let mut tot = vec![(0u64, Duration::ZERO); fs.len()];
-    for _ in 0..rounds {
-        for (f, (n, t)) in fs.iter_mut().zip(tot.iter_mut()) {
-            let start = Instant::now();
-            while *n == 0 || start.elapsed() < slice {
-                f()?;
-                *n += 1;
-            }
-            *t += start.elapsed();
+) -> anyhow::Result<Rounds> {
+    let slice = budget / (fs.len() as u32 * ROUNDS);
+    let mut out = Rounds::new(fs.len());
+    for _ in 0..ROUNDS {
+        for (f, runs) in fs.iter_mut().zip(out.runs.iter_mut()) {
+            runs.push(time_slice(*f, slice)?);
         }
     }
-    Ok(tot
-        .iter()
-        .map(|(n, t)| *n as f64 / t.as_secs_f64())
-        .collect())
+    Ok(out)
 }
 
 fn round1(x: f64) -> f64 {
@@ -122,14 +196,26 @@ fn case(
         editor.step()?;
         bare.step_bare();
     }
+    // The same editor world without telemetry (the same trajectory: telemetry feeds no
+    // controller), to say what telemetry costs.
+    let quiet = SimSettings {
+        telemetry: false,
+        ..settings.clone()
+    };
+    let mut untraced = Simulation::with_copies(doc, quiet, n)?;
+    // No hook flags at all, as the bare build's scene: Rapier 0.36 never recycles the
+    // contacts of a pair with a hook flag, so the flags cost even with no hook called.
     let mut unhooked = Simulation::with_copies(doc, settings.clone(), n)?;
+    unhooked.drop_hooks();
     for _ in 0..bench_bare::CHECK_STEPS {
+        untraced.step()?;
         unhooked.step_unhooked();
     }
     let rates = alternate_many(
         budget,
         &mut [
             &mut || Ok(editor.step()?),
+            &mut || Ok(untraced.step()?),
             &mut || {
                 bare.step_bare();
                 Ok(())
@@ -140,20 +226,26 @@ fn case(
             },
         ],
     )?;
-    let (sps, bare_sps, unhooked_sps) = (rates[0], rates[1], rates[2]);
-    let overhead = (bare_sps / sps - 1.0) * 100.0;
-    let hooks = (unhooked_sps / bare_sps - 1.0) * 100.0;
+    let [sps, untraced_sps, bare_sps, unhooked_sps] = [0, 1, 2, 3].map(|w| rates.rate(w));
+    // Costs as the median over rounds of the ratio of two worlds' rates.
+    let overhead = (rates.median_ratio(2, 0) - 1.0) * 100.0;
+    let telemetry = (rates.median_ratio(1, 0) - 1.0) * 100.0;
+    let hooks = (rates.median_ratio(3, 2) - 1.0) * 100.0;
     let mut out = json!({
         "ragdolls": n,
         "settings": label,
+        "clock": "thread CPU time",
+        "rounds": ROUNDS,
         "steps_per_sec": round1(sps),
         "bare_steps_per_sec": round1(bare_sps),
         "overhead_pct": round1(overhead),
+        "no_telemetry_steps_per_sec": round1(untraced_sps),
+        "telemetry_cost_pct": round1(telemetry),
         "unhooked_steps_per_sec": round1(unhooked_sps),
         "contact_order_cost_pct": round1(hooks),
     });
     let mut line = format!(
-        "{label:>8} x{n:<4} editor {sps:>9.1} steps/s  bare {bare_sps:>9.1} steps/s  overhead {overhead:>5.1}%  (no hooks {unhooked_sps:>9.1}: contact order {hooks:>5.1}%)"
+        "{label:>8} x{n:<4} editor {sps:>8.1} steps/s  bare {bare_sps:>8.1}  overhead {overhead:>5.1}% (telemetry {telemetry:>5.1}%)  no hooks {unhooked_sps:>8.1}: contact order {hooks:>5.1}%"
     );
     if let Some(exe) = exe {
         let mut fresh = Simulation::with_copies(doc, settings.clone(), n)?;
@@ -162,6 +254,7 @@ fn case(
             std::process::id()
         ));
         std::fs::write(&file, serde_json::to_vec(&fresh.export_scene())?)?;
+        fresh.drop_hooks();
         let mut ext = BareRapier::spawn(exe, &file)?;
         let _ = std::fs::remove_file(&file);
         let [ours, theirs] = bench_bare::check(&mut fresh, &mut ext)?;
@@ -173,11 +266,11 @@ fn case(
             }],
             &mut ext,
         )?;
-        let (sps2, own_sps, ext_sps) = (rates[0], rates[1], rates[2]);
-        let ratio = sps2 / ext_sps;
-        let own = own_sps / ext_sps;
+        let [sps2, ext_sps] = [0, 2].map(|w| rates.rate(w));
+        let ratio = rates.median_ratio(0, 2);
+        let own = rates.median_ratio(1, 2);
         line += &format!(
-            "  | editor {sps2:>9.1} vs bare build {ext_sps:>9.1}: {ratio:.3}x (our unhooked world {own:.3}x)"
+            "  | editor {sps2:>8.1} vs bare build {ext_sps:>8.1}: {ratio:.3}x (our unhooked world {own:.3}x)"
         );
         out["bare_build"] = json!({
             "steps_per_sec": round1(sps2),
@@ -192,6 +285,54 @@ fn case(
     Ok((out, line))
 }
 
+/// How long [`solo`] steps.
+enum Run {
+    For(Duration),
+    Steps(u64),
+}
+
+/// One world stepped alone (after the same warm-up as [`case`]), for a profiler.
+fn solo(
+    doc: &crate::document::Document,
+    (label, settings): (&str, &SimSettings),
+    n: usize,
+    length: Run,
+    world: &str,
+) -> anyhow::Result<ExitCode> {
+    let mut settings = settings.clone();
+    settings.telemetry &= world != "untraced";
+    let mut sim = Simulation::with_copies(doc, settings, n)?;
+    if world == "unhooked" {
+        sim.drop_hooks();
+    }
+    let step: fn(&mut Simulation) -> anyhow::Result<()> = match world {
+        "editor" | "untraced" => |s| Ok(s.step()?),
+        "bare" => |s| {
+            s.step_bare();
+            Ok(())
+        },
+        "unhooked" => |s| {
+            s.step_unhooked();
+            Ok(())
+        },
+        _ => anyhow::bail!("unknown world {world:?} (editor, untraced, bare, unhooked)"),
+    };
+    for _ in 0..bench_bare::CHECK_STEPS {
+        step(&mut sim)?;
+    }
+    let (t, cpu, mut k) = (Instant::now(), thread_cpu_s(), 0u64);
+    while match length {
+        Run::For(budget) => k == 0 || t.elapsed() < budget,
+        Run::Steps(n) => k < n,
+    } {
+        step(&mut sim)?;
+        k += 1;
+    }
+    let sps = k as f64 / (thread_cpu_s() - cpu);
+    println!("{label:>8} x{n:<4} {world} alone: {k} steps, {sps:>9.1} steps/s (CPU time)");
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let doc = mannequin()?;
     if let Some(path) = &args.export_scene {
@@ -203,6 +344,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let budget = Duration::from_secs_f64(args.seconds_per_case.max(0.1));
+    if let Some(world) = &args.solo {
+        let label = args.settings.first().map_or("default", String::as_str);
+        let n = args.ragdolls.first().copied().unwrap_or(1).max(1);
+        let length = args.steps.map_or(Run::For(budget), Run::Steps);
+        return solo(&doc, (label, &settings_named(label)?), n, length, world);
+    }
     let mut cases = Vec::new();
     for label in &args.settings {
         let settings = settings_named(label)?;

@@ -11,7 +11,8 @@ use anyhow::{anyhow, bail, Context};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::time::{Duration, Instant};
+use super::bench::Rounds;
+use std::time::Duration;
 
 /// Steps both worlds take before their counts are compared (1 s at 120 Hz: standing).
 pub const CHECK_STEPS: u64 = 120;
@@ -101,14 +102,15 @@ impl BareRapier {
         parse_counts(&line)
     }
 
-    /// Steps for `slice` of wall time; returns (steps, seconds it took).
+    /// Steps for `slice` of wall time; returns (steps, CPU seconds its thread spent).
     pub fn run(&mut self, slice: Duration) -> anyhow::Result<(u64, f64)> {
         let a = self.ask(&format!("run {}", slice.as_secs_f64()))?;
         let mut w = a.split_whitespace();
         let n = w.next().and_then(|x| x.parse().ok());
-        let t = w.next().and_then(|x| x.parse().ok());
-        n.zip(t)
-            .ok_or_else(|| anyhow!("bare-rapier answered {a:?} to run"))
+        let cpu = w.nth(1).and_then(|x| x.parse().ok());
+        n.zip(cpu).ok_or_else(|| {
+            anyhow!("bare-rapier answered {a:?} to run (rebuild tools/bare-rapier: it must report CPU time)")
+        })
     }
 }
 
@@ -151,31 +153,22 @@ pub fn check(fresh: &mut Simulation, bare: &mut BareRapier) -> anyhow::Result<[W
     Ok([ours, theirs])
 }
 
-/// Steps per second of each of `ours` and of the bare program (last), in 6 alternating
-/// rounds within `budget`.
+/// Each of `ours` and then the bare program (last), in turn for [`super::bench::ROUNDS`]
+/// rounds within `budget` of wall time: steps and CPU seconds of the stepping thread.
 pub fn alternate(
     budget: Duration,
     ours: &mut [&mut dyn FnMut() -> anyhow::Result<()>],
     bare: &mut BareRapier,
-) -> anyhow::Result<Vec<f64>> {
-    let rounds = 6;
+) -> anyhow::Result<Rounds> {
+    let rounds = super::bench::ROUNDS;
     let slice = budget / ((ours.len() as u32 + 1) * rounds);
-    let mut tot = vec![(0u64, 0.0f64); ours.len() + 1];
+    let mut out = Rounds::new(ours.len() + 1);
     for _ in 0..rounds {
-        for (f, (n, t)) in ours.iter_mut().zip(tot.iter_mut()) {
-            let start = Instant::now();
-            let mut k = 0u64;
-            while k == 0 || start.elapsed() < slice {
-                f()?;
-                k += 1;
-            }
-            *t += start.elapsed().as_secs_f64();
-            *n += k;
+        for (f, runs) in ours.iter_mut().zip(out.runs.iter_mut()) {
+            runs.push(super::bench::time_slice(*f, slice)?);
         }
-        let (k, secs) = bare.run(slice)?;
-        let last = tot.last_mut().expect("one entry per world");
-        last.0 += k;
-        last.1 += secs;
+        let last = out.runs.last_mut().expect("one entry per world");
+        last.push(bare.run(slice)?);
     }
-    Ok(tot.iter().map(|(n, t)| *n as f64 / t).collect())
+    Ok(out)
 }

@@ -228,7 +228,21 @@ impl Simulation {
         world_counts(&self.world)
     }
 
-    /// Steps Rapier alone with no hooks at all: what a user of bare Rapier steps.
+    /// Takes every hook flag off the colliders: the world a bare Rapier program builds from
+    /// the exported scene, which has none. Rapier 0.36 never recycles the contacts of a pair
+    /// whose colliders carry any hook flag, so the flags cost even when no hook is called.
+    /// A document's explicit collision pairs lose their filter with it (benchmarks only).
+    pub fn drop_hooks(&mut self) {
+        let handles: Vec<ColliderHandle> = self.world.colliders.iter().map(|(h, _)| h).collect();
+        for h in handles {
+            if let Some(c) = self.world.colliders.get_mut(h) {
+                c.set_active_hooks(ActiveHooks::empty());
+            }
+        }
+    }
+
+    /// Steps Rapier alone with no hooks at all: what a user of bare Rapier steps (after
+    /// [`Simulation::drop_hooks`], the same world).
     pub fn step_unhooked(&mut self) {
         self.world.step();
         self.time_s += self.settings.dt_s as f64;
