@@ -76,6 +76,14 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
                     "N·m",
                     1.0,
                 ),
+                ("Hip kp (0: off)", b.hip_kp, Key::HipKp.path(), "N·m/m", 50.0),
+                (
+                    "Hip max torque",
+                    b.hip_max_torque,
+                    Key::HipMaxTorque.path(),
+                    "N·m",
+                    1.0,
+                ),
             ];
             widgets::gains(ui, st, t, &rows);
             super::natural::balance(ui, st);
