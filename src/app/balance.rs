@@ -76,7 +76,13 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
                     "N·m",
                     1.0,
                 ),
-                ("Hip kp (0: off)", b.hip_kp, Key::HipKp.path(), "N·m/m", 50.0),
+                (
+                    "Hip kp (0: off)",
+                    b.hip_kp,
+                    Key::HipKp.path(),
+                    "N·m/m",
+                    50.0,
+                ),
                 (
                     "Hip max torque",
                     b.hip_max_torque,

@@ -332,8 +332,7 @@ impl BalanceRig {
             Vec3::ZERO
         };
         let deadband = ANKLE_TORQUE_DEADBAND_N_M * (self.built.ankle_max_torque as f32 / 150.0);
-        let hip_deadband =
-            ANKLE_TORQUE_DEADBAND_N_M * (self.built.hip_max_torque as f32 / 150.0);
+        let hip_deadband = ANKLE_TORQUE_DEADBAND_N_M * (self.built.hip_max_torque as f32 / 150.0);
         let unchanged =
             feet == self.applied_feet && (tau - self.applied_torque).length() < deadband;
         let hip_unchanged = (hip - self.applied_hip).length() < hip_deadband

@@ -127,7 +127,12 @@ mod tests {
 
     #[test]
     fn capture_point_leads_the_centre_of_mass_by_v_over_omega() {
-        let cp = capture_point(Vec3::new(0.0, 1.0, 0.0), Vec3::new(0.0, 0.0, -0.5), 1.0, 1.0);
+        let cp = capture_point(
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(0.0, 0.0, -0.5),
+            1.0,
+            1.0,
+        );
         assert!((cp.z + 0.5 / 9.81f32.sqrt()).abs() < 1e-5);
     }
 }

@@ -25,7 +25,10 @@ fn the_hip_strategy_keeps_the_mannequin_up_under_a_sideways_push() {
     let (fell_off, at) = pushed(&[]);
     assert!(fell_off, "without the hip strategy the push fells it");
     let (fell_on, at_on) = pushed(&["@balance.hip_kp=15000", "@balance.hip_max_torque=500"]);
-    assert!(!fell_on, "with it on it stands (off: fell at {at}; on: {at_on})");
+    assert!(
+        !fell_on,
+        "with it on it stands (off: fell at {at}; on: {at_on})"
+    );
 }
 
 #[test]
@@ -42,7 +45,10 @@ fn the_hip_strategy_is_off_and_unwritten_by_default() {
     let doc = ragdoll_tuner::document::Document::open(&out).unwrap();
     assert_eq!(doc.balance.hip_kp, 0.0);
     let json = serde_json::to_string(doc.json()).unwrap();
-    assert!(!json.contains("hip_"), "no hip keys written while it is off");
+    assert!(
+        !json.contains("hip_"),
+        "no hip keys written while it is off"
+    );
     let on = dir.path().join("on.glb");
     run_ok(
         ragdoll_tuner()
