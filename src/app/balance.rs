@@ -45,7 +45,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
 }
 
 /// The upright and ankle gains, with their units.
-fn gain_rows(b: &BalanceSettings) -> [GainRow<'_>; 6] {
+fn gain_rows(b: &BalanceSettings) -> [GainRow<'_>; 8] {
     [
         (
             "Upright kp",
@@ -80,6 +80,20 @@ fn gain_rows(b: &BalanceSettings) -> [GainRow<'_>; 6] {
             "Ankle max torque",
             b.ankle_max_torque,
             Key::AnkleMaxTorque.path(),
+            "N·m",
+            1.0,
+        ),
+        (
+            "Hip kp (0: off)",
+            b.hip_kp,
+            Key::HipKp.path(),
+            "N·m/m",
+            50.0,
+        ),
+        (
+            "Hip max torque",
+            b.hip_max_torque,
+            Key::HipMaxTorque.path(),
             "N·m",
             1.0,
         ),

@@ -176,6 +176,11 @@ fn print_text(o: &Outcome, wall_s: f64) {
         };
         println!("{:<14} {:>22} {:>22}", gb.group.name(), f(gb), f(ga));
     }
+    let hip = |f: &Figures| match f.hip_kp > 0.0 {
+        true => format!("{:.0} N·m/m ≤ {:.0}", f.hip_kp, f.hip_max_torque_n_m),
+        false => "off".into(),
+    };
+    println!("{:<14} {:>22} {:>22}", "Hip strategy", hip(b), hip(a));
     println!(
         "{} evaluations in {:.1} s ({:.1}/s), score {:.3} -> {:.3}; total {:.1} s",
         o.search.evaluations,

@@ -316,6 +316,10 @@ pub struct BalanceSettings {
     pub ankle_kp: f64,
     pub ankle_kd: f64,
     pub ankle_max_torque: f64,
+    /// Hip strategy: trunk torque about the hips per metre of capture-point error outside
+    /// the grounded feet (N*m/m; 0 is off) and its limit (N*m).
+    pub hip_kp: f64,
+    pub hip_max_torque: f64,
 }
 
 impl Default for BalanceSettings {
@@ -333,6 +337,8 @@ impl Default for BalanceSettings {
             ankle_kp: Key::AnkleKp.default_num(),
             ankle_kd: Key::AnkleKd.default_num(),
             ankle_max_torque: Key::AnkleMaxTorque.default_num(),
+            hip_kp: Key::HipKp.default_num(),
+            hip_max_torque: Key::HipMaxTorque.default_num(),
         }
     }
 }

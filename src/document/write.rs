@@ -261,6 +261,17 @@ pub fn balance(b: &BalanceSettings) -> Value {
     ] {
         put(&mut m, k, json!(v));
     }
+    // The hip strategy, added later: written only when it differs from the default (off), so
+    // files that never use it keep their bytes.
+    let hip = [
+        (Key::HipKp, b.hip_kp),
+        (Key::HipMaxTorque, b.hip_max_torque),
+    ];
+    if hip.iter().any(|&(k, v)| v != k.default_num()) {
+        for (k, v) in hip {
+            put(&mut m, k, json!(v));
+        }
+    }
     Value::Object(m)
 }
 

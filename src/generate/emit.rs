@@ -219,6 +219,7 @@ pub fn balance(
         ankle_kp: round(g.ankle_kp),
         ankle_kd: round(g.ankle_kd),
         ankle_max_torque: round(g.ankle_max_torque),
+        ..BalanceSettings::default()
     }
 }
 

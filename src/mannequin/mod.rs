@@ -164,6 +164,8 @@ fn root_physics() -> Value {
         ankle_kp: g(Key::AnkleKp),
         ankle_kd: g(Key::AnkleKd),
         ankle_max_torque: g(Key::AnkleMaxTorque),
+        hip_kp: g(Key::HipKp),
+        hip_max_torque: g(Key::HipMaxTorque),
     })
 }
 

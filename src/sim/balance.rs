@@ -5,7 +5,10 @@
 //! - ankle counter-torque: when at least one support foot has an active contact with the
 //!   ground, tau = -(ankle_kp * lean + ankle_kd * lean_rate) from the centre of mass over the
 //!   grounded feet, capped at `ankle_max_torque`, on the pelvis and opposite, split over the
-//!   grounded feet.
+//!   grounded feet;
+//! - hip strategy (`hip.rs`, off unless `hip_kp` > 0): when the capture point leaves the
+//!   grounded feet, a torque turning the trunk about the hips toward the fall, on the pelvis
+//!   and opposite on the thighs.
 //!
 //! "Fell": the pelvis below 50% of its rest height, the whole body's centre of mass below
 //! 55% of the way from lying to its rest height, or the torso tilted past 60 degrees from
@@ -17,6 +20,7 @@
 //! found, tilt, pelvis height and falls are not measured (NaN in telemetry, null in reports),
 //! never a made-up zero.
 
+use super::hip;
 use super::world::{frame_from_axis, BodyRec};
 use crate::anatomy::{Anatomy, Role};
 use crate::document::{BalanceSettings, BoneId, Document};
@@ -72,6 +76,10 @@ pub(crate) struct BalanceRig {
     /// The ankle torque on the bodies now, and which feet it is split over.
     pub applied_torque: Vec3,
     pub applied_feet: u32,
+    /// Each support foot's thigh (the hip strategy's reaction body), and the hip torque on
+    /// the pelvis now.
+    pub thighs: Vec<Option<usize>>,
+    pub applied_hip: Vec3,
     /// The simulation's length unit (scales the controller's distances).
     pub length_unit: f32,
 }
@@ -205,6 +213,8 @@ impl BalanceRig {
             upright_enabled: true,
             applied_torque: Vec3::ZERO,
             applied_feet: 0,
+            thighs: Vec::new(),
+            applied_hip: Vec3::ZERO,
             length_unit: 1.0,
         };
         rig.rebuild(world, doc, bodies);
@@ -232,6 +242,10 @@ impl BalanceRig {
                 self.foot_names.push(f.clone());
             }
         }
+        self.thighs = match self.pelvis {
+            Some(p) => hip::hip_children(doc, bodies, p, &self.feet),
+            None => Vec::new(),
+        };
         let name = |k: Option<usize>| k.map(|k| bodies[k].name.clone());
         self.bones = BalanceBones {
             source: if self.torso.is_none() && self.pelvis.is_none() {
@@ -296,8 +310,9 @@ impl BalanceRig {
         self.upright_enabled = on;
     }
 
-    /// The ankle counter-torque for this step. `com`/`vcom`: whole-body centre of mass and
-    /// its velocity; `grounded`: bit i = foot i touching the ground.
+    /// The ankle counter-torque and the hip strategy's torque for this step. `com`/`vcom`:
+    /// whole-body centre of mass and its velocity; `grounded`: bit i = foot i touching the
+    /// ground.
     pub fn ankle_torque(
         &mut self,
         world: &mut PhysicsWorld,
@@ -315,17 +330,25 @@ impl BalanceRig {
             ),
             _ => (Vec3::ZERO, 0),
         };
+        let hip = if feet != 0 {
+            self.hip_for(world, bodies, com, vcom, grounded)
+        } else {
+            Vec3::ZERO
+        };
         let deadband = ANKLE_TORQUE_DEADBAND_N_M * (self.built.ankle_max_torque as f32 / 150.0);
+        let hip_deadband = ANKLE_TORQUE_DEADBAND_N_M * (self.built.hip_max_torque as f32 / 150.0);
         let unchanged =
             feet == self.applied_feet && (tau - self.applied_torque).length() < deadband;
-        if unchanged && !(feet == 0 && self.applied_torque != Vec3::ZERO) {
+        let hip_unchanged = (hip - self.applied_hip).length() < hip_deadband
+            && !(hip == Vec3::ZERO && self.applied_hip != Vec3::ZERO);
+        if unchanged && hip_unchanged && !(feet == 0 && self.applied_torque != Vec3::ZERO) {
             return;
         }
         let Some(p) = self.pelvis else { return };
         let n = feet.count_ones().max(1) as f32;
         let rb = &mut world.bodies[bodies[p].body];
         rb.reset_torques(false);
-        rb.add_torque(tau, false);
+        rb.add_torque(tau + hip, false);
         for (i, &f) in self.feet.iter().enumerate() {
             let rb = &mut world.bodies[bodies[f].body];
             rb.reset_torques(false);
@@ -333,8 +356,45 @@ impl BalanceRig {
                 rb.add_torque(-tau / n, false);
             }
         }
+        if hip != Vec3::ZERO || self.applied_hip != Vec3::ZERO {
+            let thighs: Vec<usize> = self.thighs.iter().flatten().copied().collect();
+            let k = thighs.len().max(1) as f32;
+            for t in thighs {
+                let rb = &mut world.bodies[bodies[t].body];
+                rb.reset_torques(false);
+                rb.add_torque(-hip / k, false);
+            }
+        }
         self.applied_torque = tau;
         self.applied_feet = feet;
+        self.applied_hip = hip;
+    }
+
+    /// The hip strategy's torque on the pelvis (zero when off or without thighs).
+    fn hip_for(
+        &self,
+        world: &PhysicsWorld,
+        bodies: &[BodyRec],
+        com: Vec3,
+        vcom: Vec3,
+        grounded: u32,
+    ) -> Vec3 {
+        let b = &self.built;
+        if b.hip_kp <= 0.0 || self.thighs.iter().all(Option::is_none) {
+            return Vec3::ZERO;
+        }
+        let ground = self
+            .feet
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| grounded & (1 << i) != 0)
+            .filter_map(|(_, &f)| world.colliders.get(bodies[f].collider))
+            .map(|c| c.compute_aabb().mins.y)
+            .fold(f32::INFINITY, f32::min);
+        let h = (com.y - ground).max(0.3 * self.length_unit);
+        let cp = hip::capture_point(com, vcom, h, self.length_unit);
+        let e = hip::outside_support(world, bodies, &self.feet, grounded, cp);
+        hip::hip_torque(e, b.hip_kp, b.hip_max_torque)
     }
 
     /// tau = -(kp * lean + kd * lean_rate) of the centre of mass over the grounded feet, capped.

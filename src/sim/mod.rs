@@ -13,6 +13,7 @@ mod error;
 mod fall;
 pub mod follow;
 mod guard;
+mod hip;
 mod interact;
 mod joints;
 mod pairs;

@@ -3,6 +3,11 @@
 //! inertia ([`crate::joint::inertia`]): its f and ζ are read from its stiffness and damping,
 //! scaled, and written back as k = I(2πf)², c = 2Iζ(2πf). The balance group scales the ankle
 //! and upright controllers the same way, for the whole body's inertia about the ground.
+//!
+//! Two more parameters, when balance is on, are the hip strategy's gain and torque limit
+//! ([`HipBase`]): log factors of the document's when it has the strategy on; when it is off
+//! (`hip_kp` 0, the default), x ≤ 0 keeps it off and x > 0 turns it on at a gain sized by the
+//! character's weight.
 
 use super::groups::{drive_groups, Group};
 use crate::document::fields::Key;
@@ -12,6 +17,52 @@ use serde_json::json;
 
 /// Each factor stays within e^±this (×0.22 .. ×4.5).
 pub const MAX_LOG_FACTOR: f64 = 1.5;
+
+/// The hip strategy's gain the search turns it on at, per newton of the character's weight
+/// (N·m per metre of capture-point error, per N): a 5 cm error asks for its weight × 1 m.
+pub const HIP_KP_PER_WEIGHT: f64 = 20.0;
+/// Standard gravity for sizing the hip strategy's gains (m/s²).
+const G_M_S2: f64 = 9.81;
+
+/// The hip strategy's gains in the document, and where the search turns it on when it is off.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HipBase {
+    /// The document's `hip_kp` (N·m/m) and `hip_max_torque` (N·m).
+    pub kp: f64,
+    pub max_torque: f64,
+    /// When the document has it off: the gain at x = 0.75 (the middle of the "on" half) and
+    /// the torque limit at x = 0 — the weight times [`HIP_KP_PER_WEIGHT`], and the weight
+    /// times the body's radius of gyration about the ground.
+    pub kp_on: f64,
+    pub max_torque_on: f64,
+}
+
+impl HipBase {
+    fn of(doc: &Document) -> Option<Self> {
+        let b = &doc.balance;
+        let m = super::probe::total_mass_kg(doc);
+        let i = joint::whole_body_about_ground(doc)?;
+        let weight = m * G_M_S2;
+        (b.enabled && weight > 0.0).then(|| Self {
+            kp: b.hip_kp,
+            max_torque: b.hip_max_torque,
+            kp_on: weight * HIP_KP_PER_WEIGHT,
+            max_torque_on: weight * (i / m).sqrt(),
+        })
+    }
+
+    /// (hip_kp, hip_max_torque) for parameters (xk, xc), already clamped.
+    fn gains(&self, (xk, xc): (f64, f64)) -> (f64, f64) {
+        if self.kp > 0.0 {
+            return (self.kp * xk.exp(), self.max_torque * xc.exp());
+        }
+        if xk <= 0.0 {
+            return (0.0, self.max_torque);
+        }
+        let kp = self.kp_on * (2.0 * xk - MAX_LOG_FACTOR).exp();
+        (kp, self.max_torque_on * xc.exp())
+    }
+}
 
 /// One drive as the document has it.
 #[derive(Debug, Clone)]
@@ -35,6 +86,9 @@ pub struct Baseline {
     pub groups: Vec<Group>,
     /// The balance assist scale as the document has it.
     pub assist: f64,
+    /// The hip strategy's two parameters (after the groups'), when balance is on; None also
+    /// when no push goal asks for it (see [`Baseline::without_hip`]).
+    pub hip: Option<HipBase>,
 }
 
 /// A group's gains read as a person would: the median natural frequency and damping ratio
@@ -131,12 +185,27 @@ impl Baseline {
             body_inertia: joint::whole_body_about_ground(doc),
             groups,
             assist: b.assist,
+            hip: HipBase::of(doc),
         }
     }
 
-    /// Parameters: two per group.
+    /// The same without the hip strategy's parameters (a search with no push goal).
+    pub fn without_hip(mut self) -> Self {
+        self.hip = None;
+        self
+    }
+
+    /// Parameters: two per group, and two for the hip strategy.
     pub fn dims(&self) -> usize {
-        self.groups.len() * 2
+        self.groups.len() * 2 + if self.hip.is_some() { 2 } else { 0 }
+    }
+
+    /// The hip strategy's (hip_kp, hip_max_torque) for parameters `x`; None when not searched.
+    pub fn hip_gains(&self, x: &[f64]) -> Option<(f64, f64)> {
+        let hip = self.hip?;
+        let i = self.groups.len() * 2;
+        let c = |v: f64| v.clamp(-MAX_LOG_FACTOR, MAX_LOG_FACTOR);
+        Some(hip.gains((c(x[i]), c(x[i + 1]))))
     }
 
     fn factors(&self, x: &[f64], g: Group) -> (f64, f64) {
@@ -166,6 +235,13 @@ impl Baseline {
             edits.push(set(t, Key::AnkleKd, a.damping));
             edits.push(set(t, Key::UprightKp, u.stiffness));
             edits.push(set(t, Key::UprightKd, u.damping));
+        }
+        if let (Some(hip), Some((kp, cap))) = (self.hip, self.hip_gains(x)) {
+            // Off and left off: nothing written (the file keeps its bytes).
+            if kp > 0.0 || hip.kp > 0.0 {
+                edits.push(set(EditTarget::Document, Key::HipKp, kp));
+                edits.push(set(EditTarget::Document, Key::HipMaxTorque, cap));
+            }
         }
         if let Some(a) = assist {
             edits.push(set(EditTarget::Document, Key::Assist, a));

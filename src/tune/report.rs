@@ -61,6 +61,9 @@ pub struct Figures {
     pub effort_stand_j: f64,
     pub max_limit_violation_deg: f64,
     pub groups: Vec<super::params::GroupNatural>,
+    /// The hip strategy's gain (N·m per m of capture-point error; 0 is off) and limit (N·m).
+    pub hip_kp: f64,
+    pub hip_max_torque_n_m: f64,
 }
 
 fn trial(settled: &Simulation, d: &Direction, dv: f64, mass: f32) -> Trial {
@@ -190,5 +193,7 @@ pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figur
         effort_stand_j: stand.work_j,
         max_limit_violation_deg: viol as f64,
         groups: problem.baseline.naturals(doc),
+        hip_kp: doc.balance.hip_kp,
+        hip_max_torque_n_m: doc.balance.hip_max_torque,
     })
 }

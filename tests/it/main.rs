@@ -19,6 +19,7 @@ mod follow;
 mod gains;
 mod generate;
 mod gpu_skin;
+mod hip;
 mod hostile;
 mod limit_schema;
 mod limits;

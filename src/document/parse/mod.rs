@@ -466,6 +466,8 @@ pub(crate) fn parse_balance(value: Option<&Value>, cx: &mut Ctx) -> BalanceSetti
     out.ankle_kp = cx.key(obj, "balance", Key::AnkleKp);
     out.ankle_kd = cx.key(obj, "balance", Key::AnkleKd);
     out.ankle_max_torque = cx.key(obj, "balance", Key::AnkleMaxTorque);
+    out.hip_kp = cx.key(obj, "balance", Key::HipKp);
+    out.hip_max_torque = cx.key(obj, "balance", Key::HipMaxTorque);
     out
 }
 

@@ -187,9 +187,11 @@ fn balance() -> impl Strategy<Value = BalanceSettings> {
         proptest::option::of(names),
         [finite(0.0, 1e5), finite(0.0, 1e5), finite(0.0, 1e5)],
         [finite(0.0, 1e5), finite(0.0, 1e5), finite(0.0, 1e5)],
+        // The hip strategy: off (its defaults, not written) or on.
+        proptest::option::of([finite(0.0, 1e5), finite(0.0, 1e5)]),
     )
         .prop_map(
-            |((enabled, assist), torso, pelvis, feet, u, a)| BalanceSettings {
+            |((enabled, assist), torso, pelvis, feet, u, a, hip)| BalanceSettings {
                 enabled,
                 assist,
                 torso_bone: torso,
@@ -201,6 +203,8 @@ fn balance() -> impl Strategy<Value = BalanceSettings> {
                 ankle_kp: a[0],
                 ankle_kd: a[1],
                 ankle_max_torque: a[2],
+                hip_kp: hip.map_or(0.0, |h| h[0]),
+                hip_max_torque: hip.map_or(200.0, |h| h[1]),
             },
         )
 }

@@ -1,0 +1,138 @@
+//! The hip strategy: when the capture point (the centre of mass plus its velocity over
+//! ω = √(g/h), where the centre of mass would come to rest over a point foot) leaves the
+//! region the grounded feet cover, a torque turns the trunk about the hips toward the fall,
+//! with the reaction on the thighs: an internal torque, nothing from outside. Spinning the
+//! trunk toward the fall makes the feet push the ground the other way (the rate of change of
+//! angular momentum about the centre of mass is the moment of the ground force), which slows
+//! the centre of mass where the ankle strategy's centre of pressure has reached a heel or a
+//! toe (Horak & Nashner's hip strategy; Pratt et al.'s capture point with a flywheel).
+//!
+//! τ = hip_kp · (up × e), |τ| ≤ hip_max_torque, e the horizontal distance from the support
+//! region (the grounded feet's bounding boxes, world axes) to the capture point. On the
+//! balance pelvis; −τ split over the thighs (the first body below the pelvis on each support
+//! foot's chain that is in a leg). `hip_kp` 0 (the default) leaves it off.
+
+use super::world::BodyRec;
+use crate::anatomy::Anatomy;
+use crate::document::{BoneId, Document};
+use glam::Vec3;
+use rapier3d::prelude::*;
+
+/// Standard gravity (m/s²), scaled by the simulation's length unit.
+const G_M_S2: f32 = 9.81;
+
+/// The body slot of each support foot's hip child (its thigh), None when its chain does not
+/// reach the pelvis through a leg (a quadruped's front foot hangs from the chest).
+pub(crate) fn hip_children(
+    doc: &Document,
+    bodies: &[BodyRec],
+    pelvis: usize,
+    feet: &[usize],
+) -> Vec<Option<usize>> {
+    let anatomy = Anatomy::of(doc);
+    let in_leg = |b: BoneId| {
+        anatomy
+            .limbs()
+            .iter()
+            .any(|l| l.kind.is_leg() && l.path.contains(&b))
+    };
+    let pelvis_bone = bodies[pelvis].bone;
+    feet.iter()
+        .map(|&f| {
+            let mut bone = bodies[f].bone;
+            while let Some(parent) = doc.bone(bone).parent {
+                if parent == pelvis_bone {
+                    return bodies
+                        .iter()
+                        .position(|b| b.bone == bone)
+                        .filter(|_| in_leg(bone));
+                }
+                bone = parent;
+            }
+            None
+        })
+        .collect()
+}
+
+/// The horizontal capture point of a centre of mass `com` moving at `vcom`, `h` above the
+/// ground (world units; `unit` the length unit).
+pub(crate) fn capture_point(com: Vec3, vcom: Vec3, h: f32, unit: f32) -> Vec3 {
+    let omega = (G_M_S2 * unit / h.max(1e-6)).sqrt();
+    let cp = com + vcom / omega;
+    Vec3::new(cp.x, 0.0, cp.z)
+}
+
+/// The horizontal vector from the grounded feet's region (the union of their colliders'
+/// bounding boxes) to `cp`; zero inside it or without grounded feet.
+pub(crate) fn outside_support(
+    world: &PhysicsWorld,
+    bodies: &[BodyRec],
+    feet: &[usize],
+    grounded: u32,
+    cp: Vec3,
+) -> Vec3 {
+    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    for (i, &f) in feet.iter().enumerate() {
+        if grounded & (1 << i) == 0 {
+            continue;
+        }
+        if let Some(c) = world.colliders.get(bodies[f].collider) {
+            let aabb = c.compute_aabb();
+            lo = lo.min(aabb.mins);
+            hi = hi.max(aabb.maxs);
+        }
+    }
+    if !(lo.x <= hi.x && lo.z <= hi.z) {
+        return Vec3::ZERO;
+    }
+    let inside = Vec3::new(cp.x.clamp(lo.x, hi.x), 0.0, cp.z.clamp(lo.z, hi.z));
+    let e = cp - inside;
+    if e.is_finite() {
+        e
+    } else {
+        Vec3::ZERO
+    }
+}
+
+/// The hip torque on the pelvis for a capture-point error `e`: toward the fall, capped.
+pub(crate) fn hip_torque(e: Vec3, kp: f64, max_torque: f64) -> Vec3 {
+    // Turning about up × e moves the trunk's top toward e.
+    let mut tau = Vec3::Y.cross(e) * kp as f32;
+    let m = tau.length();
+    let cap = max_torque as f32;
+    if m > cap && m > 0.0 {
+        tau *= cap / m;
+    }
+    if tau.is_finite() {
+        tau
+    } else {
+        Vec3::ZERO
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hip_torque_turns_the_trunk_toward_the_fall_and_is_capped() {
+        // A fall toward +Z: the torque turns +Y toward +Z, i.e. about +X.
+        let tau = hip_torque(Vec3::new(0.0, 0.0, 0.1), 1000.0, 50.0);
+        assert!(tau.x > 0.0 && tau.y.abs() < 1e-6 && tau.z.abs() < 1e-6);
+        assert!((tau.length() - 50.0).abs() < 1e-3);
+        let top = Vec3::Y + tau.normalize().cross(Vec3::Y) * 0.01;
+        assert!(top.z > 0.0);
+        assert_eq!(hip_torque(Vec3::ZERO, 1000.0, 50.0), Vec3::ZERO);
+    }
+
+    #[test]
+    fn capture_point_leads_the_centre_of_mass_by_v_over_omega() {
+        let cp = capture_point(
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(0.0, 0.0, -0.5),
+            1.0,
+            1.0,
+        );
+        assert!((cp.z + 0.5 / 9.81f32.sqrt()).abs() < 1e-5);
+    }
+}
