@@ -420,16 +420,7 @@ impl BalanceRig {
         let lean = Vec3::new(d.z.atan2(h), 0.0, -d.x.atan2(h));
         let rate = Vec3::new(vcom.z / h, 0.0, -vcom.x / h);
         let b = &self.built;
-        let mut tau = -(lean * b.ankle_kp as f32 + rate * b.ankle_kd as f32);
-        let m = tau.length();
-        let cap = b.ankle_max_torque as f32;
-        if m > cap && m > 0.0 {
-            tau *= cap / m;
-        }
-        if tau.is_finite() {
-            tau
-        } else {
-            Vec3::ZERO
-        }
+        let tau = -(lean * b.ankle_kp as f32 + rate * b.ankle_kd as f32);
+        hip::capped(tau, b.ankle_max_torque as f32)
     }
 }

@@ -97,9 +97,12 @@ pub(crate) fn outside_support(
 /// The hip torque on the pelvis for a capture-point error `e`: toward the fall, capped.
 pub(crate) fn hip_torque(e: Vec3, kp: f64, max_torque: f64) -> Vec3 {
     // Turning about up × e moves the trunk's top toward e.
-    let mut tau = Vec3::Y.cross(e) * kp as f32;
+    capped(Vec3::Y.cross(e) * kp as f32, max_torque as f32)
+}
+
+/// `tau` shortened to at most `cap` (N*m); zero when it is not finite.
+pub(crate) fn capped(mut tau: Vec3, cap: f32) -> Vec3 {
     let m = tau.length();
-    let cap = max_torque as f32;
     if m > cap && m > 0.0 {
         tau *= cap / m;
     }
