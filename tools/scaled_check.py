@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Issue 20's "any scale": every corpus character wrapped under a new root node scaled by
+0.01 and by 100, generated, stood 10 s with balance and collapsed passively.
+
+Usage (from the repo root): python3 tools/scaled_check.py [BIN] > table.md
+The scaled copies are written to a temporary directory (never committed). The passive run
+lasts long enough for the scaled budget 3·√(H / 1.75 m) (H the reported height in file
+units, so a 100 times larger character gets 10 times the time), at least 10 s.
+"""
+import json, math, os, struct, subprocess, sys, tempfile
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/ragdoll-tuner"
+ZOO = "../shared/assets/zoo"
+FILES = sorted(
+    os.path.join(ZOO, f) for f in os.listdir(ZOO) if f.endswith((".glb", ".vrm"))
+) + ["../shared/assets/CesiumMan/CesiumMan.glb", "../shared/assets/Fox/Fox.glb"]
+
+
+def chunks(data):
+    """(json dict, [(type, bytes)] of the other chunks) of a GLB."""
+    assert data[:4] == b"glTF", "not a GLB"
+    off, out, doc = 12, [], None
+    while off < len(data):
+        n, kind = struct.unpack("<II", data[off:off + 8])
+        body = data[off + 8:off + 8 + n]
+        if kind == 0x4E4F534A:
+            doc = json.loads(body)
+        else:
+            out.append((kind, body))
+        off += 8 + n
+    return doc, out
+
+
+def glb(doc, rest):
+    js = json.dumps(doc, separators=(",", ":")).encode()
+    js += b" " * (-len(js) % 4)
+    parts = [struct.pack("<II", len(js), 0x4E4F534A) + js]
+    for kind, body in rest:
+        body += b"\0" * (-len(body) % 4)
+        parts.append(struct.pack("<II", len(body), kind) + body)
+    total = 12 + sum(len(p) for p in parts)
+    return struct.pack("<4sII", b"glTF", 2, total) + b"".join(parts)
+
+
+def scaled_copy(path, scale, out):
+    """`path` with every scene's roots moved under a new node scaled by `scale`."""
+    doc, rest = chunks(open(path, "rb").read())
+    nodes = doc.setdefault("nodes", [])
+    for scene in doc.get("scenes", []):
+        nodes.append({"name": f"scaled_root_{scale:g}", "scale": [scale] * 3,
+                      "children": scene.get("nodes", [])})
+        scene["nodes"] = [len(nodes) - 1]
+    open(out, "wb").write(glb(doc, rest))
+
+
+def run(*args):
+    p = subprocess.run([BIN, *args], capture_output=True, text=True)
+    try:
+        return json.loads(p.stdout)
+    except json.JSONDecodeError:
+        return {"error": (p.stderr or p.stdout).strip()[:200]}
+
+
+def row(path, scale, d):
+    src = os.path.join(d, "in.glb")
+    out = os.path.join(d, "out.glb")
+    scaled_copy(path, scale, src)
+    rep = run("generate", src, "-o", out, "--json")
+    if "error" in rep:
+        return f"| {os.path.basename(path)} | ×{scale:g} | generate failed: {rep['error']} |"
+    h = rep["height"]
+    budget = 3 * math.sqrt(h / 1.75)
+    stand = run("simulate", out, "--seconds", "10", "--json")
+    secs = max(10.0, math.ceil(1.5 * budget))
+    passive = run("simulate", out, "--passive", "--seconds", f"{secs:g}", "--json")
+    v = subprocess.run([BIN, "validate", out], capture_output=True, text=True)
+    errors = {0: "none", 1: "errors: " + v.stdout.strip().replace("\n", "; ")[:200]}.get(
+        v.returncode, f"unreadable ({v.returncode})")
+    if stand.get("fell") is None:
+        stand_txt = "no legs: not measured"
+    else:
+        stand_txt = ("fell at %.2f s" % stand["fell_at_s"]) if stand["fell"] else "stands"
+        stand_txt += ", tilt %.1f°" % stand.get("max_torso_tilt_deg", float("nan"))
+    stand_txt += ", paused" if stand.get("paused") or passive.get("paused") else ""
+    fell = passive.get("fell_at_s")
+    if fell is not None:
+        fall_txt = f"{fell:.2f} s" + ("" if fell <= budget else " (over budget)")
+    elif passive.get("fell") is None:
+        fall_txt = "not measured (no legs)"
+    else:
+        fall_txt = f"does not fall in {secs:g} s"
+    return (f"| {os.path.basename(path)} | ×{scale:g} | {h:.3g} | {stand_txt} | {fall_txt} "
+            f"(budget {budget:.2f} s) | {errors} |")
+
+
+print("| character | scale | height (file units) | stand 10 s (balance) | passive collapse | doctor errors (`validate`) |")
+print("|---|---|---|---|---|---|")
+with tempfile.TemporaryDirectory() as d:
+    for scale in (0.01, 100.0):
+        for p in FILES:
+            print(row(p, scale, d), flush=True)
