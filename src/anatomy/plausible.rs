@@ -23,8 +23,8 @@ const SEE_PANEL: &str = "check the roles in the Anatomy panel";
 pub fn check(doc: &Document, rig: &Rig, samples: &Samples, a: &Anatomy) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let cx = Cx { doc, rig, a };
-    cx.pelvis_between_thighs(&mut out);
-    cx.feet_below_pelvis(&mut out);
+    cx.pelvis_between_thighs(samples, &mut out);
+    cx.feet_below_pelvis(samples, &mut out);
     cx.mass_shares(&mut out);
     cx.twins(&mut out);
     cx.skin_gaps(samples, &mut out);
@@ -64,7 +64,19 @@ impl Cx<'_> {
             .find(|&b| self.a.side(b) == side)
     }
 
-    fn pelvis_between_thighs(&self, out: &mut Vec<Diagnostic>) {
+    /// The box of the skin a body claims, when it claims enough to have one.
+    fn skin_box(&self, samples: &Samples, id: BoneId) -> Option<(DVec3, DVec3)> {
+        let skin = self.claimed_skin(samples, id);
+        (skin.len() >= 4).then(|| {
+            let lo = skin.iter().fold(DVec3::INFINITY, |m, v| m.min(*v));
+            let hi = skin.iter().fold(DVec3::NEG_INFINITY, |m, v| m.max(*v));
+            (lo, hi)
+        })
+    }
+
+    /// The thighs' midpoint against the pelvis's skin (its bone's origin when it claims no
+    /// skin): a quadruped's one trunk bone, whose origin sits mid-body, still holds its hips.
+    fn pelvis_between_thighs(&self, samples: &Samples, out: &mut Vec<Diagnostic>) {
         let (Some(p), Some(l), Some(r)) = (
             self.a.pelvis().or(self.with(Role::Pelvis, None)),
             self.with(Role::Thigh, Some(Side::Left)),
@@ -76,7 +88,11 @@ impl Cx<'_> {
             return;
         };
         let reach = pl.distance(pr).max(0.15 * self.a.height());
-        let gap = pp.distance((pl + pr) * 0.5);
+        let mid = (pl + pr) * 0.5;
+        let gap = match self.skin_box(samples, p) {
+            Some((lo, hi)) => mid.distance(mid.clamp(lo, hi)),
+            None => pp.distance(mid),
+        };
         if gap > reach {
             let text = format!(
                 "the pelvis '{}' is not between the thighs '{}' and '{}' ({gap:.3} units from their midpoint)",
@@ -88,7 +104,9 @@ impl Cx<'_> {
         }
     }
 
-    fn feet_below_pelvis(&self, out: &mut Vec<Diagnostic>) {
+    /// A foot's lowest skin (its bone's origin when it claims no skin) against the pelvis's
+    /// origin: a hind foot whose bone starts at a raised hock still stands on the ground.
+    fn feet_below_pelvis(&self, samples: &Samples, out: &mut Vec<Diagnostic>) {
         let Some(p) = self.a.pelvis().or(self.with(Role::Pelvis, None)) else {
             return;
         };
@@ -96,7 +114,12 @@ impl Cx<'_> {
         let up = self.a.up();
         for f in self.a.bones_with(Role::Foot) {
             let Some(pf) = self.pos(f) else { continue };
-            if pf.dot(up) > pp.dot(up) {
+            let lowest = self
+                .claimed_skin(samples, f)
+                .iter()
+                .map(|v| v.dot(up))
+                .fold(pf.dot(up), f64::min);
+            if lowest > pp.dot(up) {
                 let text = format!(
                     "the foot '{}' is above the pelvis '{}'",
                     self.name(f),
@@ -176,12 +199,9 @@ impl Cx<'_> {
             let Some(c) = self.doc.bone(id).collider() else {
                 continue;
             };
-            let skin = self.claimed_skin(samples, id);
-            if skin.len() < 4 {
+            let Some((lo, hi)) = self.skin_box(samples, id) else {
                 continue;
-            }
-            let lo = skin.iter().fold(DVec3::INFINITY, |m, v| m.min(*v));
-            let hi = skin.iter().fold(DVec3::NEG_INFINITY, |m, v| m.max(*v));
+            };
             let Some(bone) = self.rig.bones.get(id.index()) else {
                 continue;
             };

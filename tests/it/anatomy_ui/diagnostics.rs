@@ -39,6 +39,7 @@ fn a_sound_ragdoll_has_no_plausibility_warning() {
         "kaykit_mannequin.glb",
         "ubc_superhero_male_notex.glb",
         "q_horse.glb",
+        "q_rat.glb",
     ] {
         let doc = generated(name);
         let w = plausible::of(&doc);
