@@ -181,6 +181,52 @@ fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
+/// The four worlds of a case, warmed up by [`bench_bare::CHECK_STEPS`] steps each.
+struct CaseWorlds {
+    editor: Simulation,
+    /// The editor's world stepped without the editor's work around it.
+    bare: Simulation,
+    /// The same editor world without telemetry (the same trajectory: telemetry feeds no
+    /// controller), to say what telemetry costs.
+    untraced: Simulation,
+    /// No hook flags at all, as the bare build's scene.
+    unhooked: Simulation,
+}
+
+impl CaseWorlds {
+    fn new(
+        doc: &crate::document::Document,
+        settings: &SimSettings,
+        n: usize,
+    ) -> anyhow::Result<Self> {
+        let mut editor = Simulation::with_copies(doc, settings.clone(), n)?;
+        let mut bare = Simulation::with_copies(doc, settings.clone(), n)?;
+        for _ in 0..bench_bare::CHECK_STEPS {
+            editor.step()?;
+            bare.step_bare();
+        }
+        let quiet = SimSettings {
+            telemetry: false,
+            ..settings.clone()
+        };
+        let mut untraced = Simulation::with_copies(doc, quiet, n)?;
+        // No hook flags at all, as the bare build's scene: Rapier 0.36 never recycles the
+        // contacts of a pair with a hook flag, so the flags cost even with no hook called.
+        let mut unhooked = Simulation::with_copies(doc, settings.clone(), n)?;
+        unhooked.drop_hooks();
+        for _ in 0..bench_bare::CHECK_STEPS {
+            untraced.step()?;
+            unhooked.step_unhooked();
+        }
+        Ok(CaseWorlds {
+            editor,
+            bare,
+            untraced,
+            unhooked,
+        })
+    }
+}
+
 /// One case: the editor against the bare world of this build, then (with `exe`) against
 /// the bare Rapier build.
 fn case(
@@ -190,27 +236,12 @@ fn case(
     budget: Duration,
     exe: Option<&std::path::Path>,
 ) -> anyhow::Result<(Value, String)> {
-    let mut editor = Simulation::with_copies(doc, settings.clone(), n)?;
-    let mut bare = Simulation::with_copies(doc, settings.clone(), n)?;
-    for _ in 0..bench_bare::CHECK_STEPS {
-        editor.step()?;
-        bare.step_bare();
-    }
-    // The same editor world without telemetry (the same trajectory: telemetry feeds no
-    // controller), to say what telemetry costs.
-    let quiet = SimSettings {
-        telemetry: false,
-        ..settings.clone()
-    };
-    let mut untraced = Simulation::with_copies(doc, quiet, n)?;
-    // No hook flags at all, as the bare build's scene: Rapier 0.36 never recycles the
-    // contacts of a pair with a hook flag, so the flags cost even with no hook called.
-    let mut unhooked = Simulation::with_copies(doc, settings.clone(), n)?;
-    unhooked.drop_hooks();
-    for _ in 0..bench_bare::CHECK_STEPS {
-        untraced.step()?;
-        unhooked.step_unhooked();
-    }
+    let CaseWorlds {
+        mut editor,
+        mut bare,
+        mut untraced,
+        mut unhooked,
+    } = CaseWorlds::new(doc, settings, n)?;
     let rates = alternate_many(
         budget,
         &mut [
@@ -248,41 +279,58 @@ fn case(
         "{label:>8} x{n:<4} editor {sps:>8.1} steps/s  bare {bare_sps:>8.1}  overhead {overhead:>5.1}% (telemetry {telemetry:>5.1}%)  no hooks {unhooked_sps:>8.1}: contact order {hooks:>5.1}%"
     );
     if let Some(exe) = exe {
-        let mut fresh = Simulation::with_copies(doc, settings.clone(), n)?;
-        let file = std::env::temp_dir().join(format!(
-            "ragdoll-tuner-scene-{}-{label}-{n}.json",
-            std::process::id()
-        ));
-        std::fs::write(&file, serde_json::to_vec(&fresh.export_scene())?)?;
-        fresh.drop_hooks();
-        let mut ext = BareRapier::spawn(exe, &file)?;
-        let _ = std::fs::remove_file(&file);
-        let [ours, theirs] = bench_bare::check(&mut fresh, &mut ext)?;
-        let rates = bench_bare::alternate(
-            budget,
-            &mut [&mut || Ok(editor.step()?), &mut || {
-                unhooked.step_unhooked();
-                Ok(())
-            }],
-            &mut ext,
-        )?;
-        let [sps2, ext_sps] = [0, 2].map(|w| rates.rate(w));
-        let ratio = rates.median_ratio(0, 2);
-        let own = rates.median_ratio(1, 2);
-        line += &format!(
-            "  | editor {sps2:>8.1} vs bare build {ext_sps:>8.1}: {ratio:.3}x (our unhooked world {own:.3}x)"
-        );
-        out["bare_build"] = json!({
-            "steps_per_sec": round1(sps2),
-            "bare_build_steps_per_sec": round1(ext_sps),
-            "ratio": (ratio * 1000.0).round() / 1000.0,
-            "unhooked_ratio": (own * 1000.0).round() / 1000.0,
-            "check_after_steps": bench_bare::CHECK_STEPS,
-            "counts_ours": ours,
-            "counts_bare_build": theirs,
-        });
+        let worlds = (&mut editor, &mut unhooked);
+        let (json, text) = bare_build_case(doc, (label, settings), n, budget, exe, worlds)?;
+        line += &text;
+        out["bare_build"] = json;
     }
     Ok((out, line))
+}
+
+/// The editor world and our unhooked world against the bare Rapier build `exe`: the
+/// `bare_build` JSON object and the line's tail.
+fn bare_build_case(
+    doc: &crate::document::Document,
+    (label, settings): (&str, &SimSettings),
+    n: usize,
+    budget: Duration,
+    exe: &std::path::Path,
+    (editor, unhooked): (&mut Simulation, &mut Simulation),
+) -> anyhow::Result<(Value, String)> {
+    let mut fresh = Simulation::with_copies(doc, settings.clone(), n)?;
+    let file = std::env::temp_dir().join(format!(
+        "ragdoll-tuner-scene-{}-{label}-{n}.json",
+        std::process::id()
+    ));
+    std::fs::write(&file, serde_json::to_vec(&fresh.export_scene())?)?;
+    fresh.drop_hooks();
+    let mut ext = BareRapier::spawn(exe, &file)?;
+    let _ = std::fs::remove_file(&file);
+    let [ours, theirs] = bench_bare::check(&mut fresh, &mut ext)?;
+    let rates = bench_bare::alternate(
+        budget,
+        &mut [&mut || Ok(editor.step()?), &mut || {
+            unhooked.step_unhooked();
+            Ok(())
+        }],
+        &mut ext,
+    )?;
+    let [sps2, ext_sps] = [0, 2].map(|w| rates.rate(w));
+    let ratio = rates.median_ratio(0, 2);
+    let own = rates.median_ratio(1, 2);
+    let text = format!(
+        "  | editor {sps2:>8.1} vs bare build {ext_sps:>8.1}: {ratio:.3}x (our unhooked world {own:.3}x)"
+    );
+    let json = json!({
+        "steps_per_sec": round1(sps2),
+        "bare_build_steps_per_sec": round1(ext_sps),
+        "ratio": (ratio * 1000.0).round() / 1000.0,
+        "unhooked_ratio": (own * 1000.0).round() / 1000.0,
+        "check_after_steps": bench_bare::CHECK_STEPS,
+        "counts_ours": ours,
+        "counts_bare_build": theirs,
+    });
+    Ok((json, text))
 }
 
 /// How long [`solo`] steps.

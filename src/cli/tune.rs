@@ -103,6 +103,24 @@ fn print_text(o: &Outcome, wall_s: f64) {
         yes(b.stands_10s),
         yes(a.stands_10s)
     );
+    print_pushes(b, a);
+    print_goals(b, a);
+    print_clip(b, a);
+    print_effort(b, a);
+    print_gains(b, a);
+    println!(
+        "{} evaluations in {:.1} s ({:.1}/s), score {:.3} -> {:.3}; total {:.1} s",
+        o.search.evaluations,
+        o.search.seconds,
+        o.evaluations_per_s,
+        o.search.start_score,
+        o.search.score,
+        wall_s
+    );
+}
+
+/// Per direction: the largest push survived and the smallest felled, before and after.
+fn print_pushes(b: &Figures, a: &Figures) {
     println!(
         "{:<14} {:>11}{:>11} {:>11}{:>11}",
         "push (m/s)", "survives", "fells", "survives", "fells"
@@ -117,6 +135,10 @@ fn print_text(o: &Outcome, wall_s: f64) {
             show(da.fell_dv_m_s)
         );
     }
+}
+
+/// How many directions meet the goal pushes ("-" without such a goal).
+fn print_goals(b: &Figures, a: &Figures) {
     let count = |f: &Figures, g: fn(&tune::report::DirectionFigures) -> Option<bool>| {
         let n = f.directions.iter().filter(|d| g(d) == Some(true)).count();
         let of = f.directions.iter().filter(|d| g(d).is_some()).count();
@@ -138,6 +160,10 @@ fn print_text(o: &Outcome, wall_s: f64) {
         count(b, |d| d.falls_at_goal),
         count(a, |d| d.falls_at_goal)
     );
+}
+
+/// The clip's tracking errors (rows only with a clip goal).
+fn print_clip(b: &Figures, a: &Figures) {
     for (gb, ga) in b.clip_rms_by_group.iter().zip(&a.clip_rms_by_group) {
         let name = format!("clip {} rms°", gb.group.name());
         println!("{name:<14} {:>22.2} {:>22.2}", gb.rms_deg, ga.rms_deg);
@@ -156,6 +182,10 @@ fn print_text(o: &Outcome, wall_s: f64) {
             show(a.clip_max_rms_deg)
         );
     }
+}
+
+/// Assist, effort and limit violation.
+fn print_effort(b: &Figures, a: &Figures) {
     println!(
         "{:<14} {:>22} {:>22}",
         "peak assist N·m",
@@ -170,6 +200,10 @@ fn print_text(o: &Outcome, wall_s: f64) {
         "{:<14} {:>22.2} {:>22.2}",
         "max violation°", b.max_limit_violation_deg, a.max_limit_violation_deg
     );
+}
+
+/// Each group's natural frequency and damping ratio, then the hip strategy.
+fn print_gains(b: &Figures, a: &Figures) {
     for (gb, ga) in b.groups.iter().zip(&a.groups) {
         let f = |g: &tune::params::GroupNatural| {
             format!("{} Hz ζ {}", show(g.freq_hz), show(g.damping_ratio))
@@ -181,15 +215,6 @@ fn print_text(o: &Outcome, wall_s: f64) {
         false => "off".into(),
     };
     println!("{:<14} {:>22} {:>22}", "Hip strategy", hip(b), hip(a));
-    println!(
-        "{} evaluations in {:.1} s ({:.1}/s), score {:.3} -> {:.3}; total {:.1} s",
-        o.search.evaluations,
-        o.search.seconds,
-        o.evaluations_per_s,
-        o.search.start_score,
-        o.search.score,
-        wall_s
-    );
 }
 
 pub fn run(file: &Path, a: &TuneArgs, policy: UriPolicy) -> anyhow::Result<ExitCode> {

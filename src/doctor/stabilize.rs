@@ -9,11 +9,11 @@
 //! capped to a natural frequency the solver's step integrates.
 
 use super::checks::{narrow_ranges, rest_outside, stiffness_cap};
-use super::model::Model;
+use super::model::{BodyModel, Model};
 use super::MIN_RANGE_DEG;
 use crate::document::fields::Key;
 use crate::document::write::{self, leaf};
-use crate::document::{ConstraintKind, Document, Edit, SwingExtentsDeg};
+use crate::document::{ConstraintKind, Document, Edit, SwingExtentsDeg, TwistRangeDeg};
 use crate::joint::mass_ratio;
 use crate::sim::SimSettings;
 use serde_json::{json, Value};
@@ -177,42 +177,45 @@ fn fix_limits(model: &Model, out: &mut Out) {
                 swing_limit_deg: s,
                 twist_limit_deg: t,
                 ..
-            } => {
-                let [lo, hi] = widened([t.min_deg, t.max_deg]);
-                if [lo, hi] != [t.min_deg, t.max_deg] {
-                    out.set(c.id, Key::TwistRange, json!([lo, hi]));
-                    out.changes.push(format!(
-                        "{}: twist range [{}, {}]° -> [{lo}, {hi}]°",
-                        c.name, t.min_deg, t.max_deg
-                    ));
-                }
-                let half = WIDENED_RANGE_DEG / 2.0;
-                let grow = |a: f64, b: f64| {
-                    if a + b > 0.0 && a + b < MIN_RANGE_DEG {
-                        (a.max(half), b.max(half))
-                    } else {
-                        (a, b)
-                    }
-                };
-                let (py, ny) = grow(s.pos_y, s.neg_y);
-                let (pz, nz) = grow(s.pos_z, s.neg_z);
-                let new = SwingExtentsDeg {
-                    pos_y: py,
-                    neg_y: ny,
-                    pos_z: pz,
-                    neg_z: nz,
-                };
-                if new != *s {
-                    out.set(c.id, Key::SwingExtents, write::swing_extents(&new));
-                    out.changes.push(format!(
-                        "{}: swing extents {:?}° -> {:?}°",
-                        c.name,
-                        s.to_array(),
-                        new.to_array()
-                    ));
-                }
-            }
+            } => fix_ball_limits(c, s, t, out),
         }
+    }
+}
+
+/// Widens a ball joint's narrow twist range and its narrow swing extents.
+fn fix_ball_limits(c: &BodyModel, s: &SwingExtentsDeg, t: &TwistRangeDeg, out: &mut Out) {
+    let [lo, hi] = widened([t.min_deg, t.max_deg]);
+    if [lo, hi] != [t.min_deg, t.max_deg] {
+        out.set(c.id, Key::TwistRange, json!([lo, hi]));
+        out.changes.push(format!(
+            "{}: twist range [{}, {}]° -> [{lo}, {hi}]°",
+            c.name, t.min_deg, t.max_deg
+        ));
+    }
+    let half = WIDENED_RANGE_DEG / 2.0;
+    let grow = |a: f64, b: f64| {
+        if a + b > 0.0 && a + b < MIN_RANGE_DEG {
+            (a.max(half), b.max(half))
+        } else {
+            (a, b)
+        }
+    };
+    let (py, ny) = grow(s.pos_y, s.neg_y);
+    let (pz, nz) = grow(s.pos_z, s.neg_z);
+    let new = SwingExtentsDeg {
+        pos_y: py,
+        neg_y: ny,
+        pos_z: pz,
+        neg_z: nz,
+    };
+    if new != *s {
+        out.set(c.id, Key::SwingExtents, write::swing_extents(&new));
+        out.changes.push(format!(
+            "{}: swing extents {:?}° -> {:?}°",
+            c.name,
+            s.to_array(),
+            new.to_array()
+        ));
     }
 }
 

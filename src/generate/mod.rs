@@ -12,9 +12,11 @@ mod balance;
 pub mod bodies;
 pub mod clips;
 pub mod drives;
+mod edit;
 pub mod emit;
 pub mod fit;
 pub mod groups;
+mod input;
 pub mod limits;
 pub mod mass;
 pub mod report;
@@ -23,7 +25,7 @@ mod symmetry;
 
 pub use crate::anatomy::{names, rig, samples};
 use crate::document::geometry::Geometry;
-use crate::document::{Diagnostic, Document, Edit, EditTarget};
+use crate::document::{Diagnostic, Document, Edit};
 use bodies::Fate;
 use glam::DVec3;
 pub use report::Report;
@@ -141,6 +143,58 @@ fn check_options(doc: &Document, o: &Options) -> Result<(), GenerateError> {
     Ok(())
 }
 
+/// What the generator reads: the document, its rig, skin samples and anatomy, and which
+/// bones already have physics.
+struct Input<'a> {
+    doc: &'a Document,
+    rig: &'a rig::Rig,
+    samples: &'a samples::Samples,
+    anatomy: &'a Anatomy,
+    has_physics: &'a [bool],
+}
+
+/// Keeping some bodies: each new one weighs what it would in a whole generated ragdoll.
+fn masses_as_if_whole(input: &Input, opts: &Options, total: f64, list: &mut [Body]) {
+    let Input {
+        doc,
+        rig,
+        samples,
+        anatomy,
+        has_physics,
+    } = *input;
+    let all = Options {
+        keep_existing: false,
+        ..opts.clone()
+    };
+    let full_plan = bodies::plan(rig, samples, anatomy, &all, has_physics);
+    let mut full = build_bodies(doc, rig, samples, anatomy, &full_plan);
+    assign_masses(anatomy, &mut full, total);
+    for b in list {
+        if let Some(f) = full.iter().find(|f| f.bone == b.bone) {
+            b.mass_kg = f.mass_kg;
+        }
+    }
+}
+
+/// The pairs of bodies kept apart (no collision), by bone name.
+fn kept_apart(rig: &rig::Rig, list: &[Body]) -> Vec<[String; 2]> {
+    (list.iter())
+        .flat_map(|b| b.apart.iter().map(move |&o| (b.bone, list[o].bone)))
+        .map(|(x, y)| [x, y].map(|i| rig.bones[i].name.clone()))
+        .collect()
+}
+
+/// The rig, or `NoBones` when the document has none.
+fn non_empty_rig(doc: &Document, samples: &samples::Samples) -> Result<rig::Rig, GenerateError> {
+    let rig = rig::Rig::new(doc, samples);
+    if rig.is_empty() {
+        return Err(GenerateError::NoBones {
+            path: doc.path.display().to_string(),
+        });
+    }
+    Ok(rig)
+}
+
 /// Generates from given geometry.
 pub fn generate_with(
     doc: &Document,
@@ -150,15 +204,10 @@ pub fn generate_with(
 ) -> Result<Generated, GenerateError> {
     check_options(doc, opts)?;
     let samples = samples::collect(doc, geo);
-    let rig = rig::Rig::new(doc, &samples);
-    if rig.is_empty() {
-        return Err(GenerateError::NoBones {
-            path: doc.path.display().to_string(),
-        });
-    }
+    let rig = non_empty_rig(doc, &samples)?;
     let detected = crate::anatomy::Anatomy::detect(doc, &rig, &samples, opts.kind);
     let anatomy = detected.indexed();
-    input_diagnostics(&rig, &samples, anatomy, &mut diagnostics);
+    input::input_diagnostics(&rig, &samples, anatomy, &mut diagnostics);
     let has_physics: Vec<bool> = doc.bones.iter().map(|b| b.physics.is_some()).collect();
     let plan = bodies::plan(&rig, &samples, anatomy, opts, &has_physics);
     let mut list = build_bodies(doc, &rig, &samples, anatomy, &plan);
@@ -168,28 +217,24 @@ pub fn generate_with(
         .unwrap_or_else(|| mass::total_from_height(anatomy.height));
     assign_masses(anatomy, &mut list, total);
     if plan.fate.contains(&Fate::Kept) {
-        // Keeping some bodies: each new one weighs what it would in a whole generated ragdoll.
-        let all = Options {
-            keep_existing: false,
-            ..opts.clone()
+        let input = Input {
+            doc,
+            rig: &rig,
+            samples: &samples,
+            anatomy,
+            has_physics: &has_physics,
         };
-        let full_plan = bodies::plan(&rig, &samples, anatomy, &all, &has_physics);
-        let mut full = build_bodies(doc, &rig, &samples, anatomy, &full_plan);
-        assign_masses(anatomy, &mut full, total);
-        for b in &mut list {
-            if let Some(f) = full.iter().find(|f| f.bone == b.bone) {
-                b.mass_kg = f.mass_kg;
-            }
-        }
+        masses_as_if_whole(&input, opts, total, &mut list);
     }
     assign_joints(anatomy, &mut list, opts.hinge_wrists_ankles);
     symmetry::even_joints(anatomy, &mut list);
     assign_gains(&rig, anatomy, &mut list, total);
     let masks = assign_groups(anatomy, &mut list);
     let fitted = clips::fit(doc, anatomy, &mut list, &masks, |l| {
-        build_edit(doc, &rig, anatomy, &plan, l, &masks, opts, total).0
+        edit::build_edit(doc, &rig, anatomy, &plan, l, &masks, opts, total).edit
     });
-    let (edit, balance) = build_edit(doc, &rig, anatomy, &plan, &list, &masks, opts, total);
+    let edit::BuiltEdit { edit, balance } =
+        edit::build_edit(doc, &rig, anatomy, &plan, &list, &masks, opts, total);
     let mut report = report::build(
         &rig,
         anatomy,
@@ -202,94 +247,12 @@ pub fn generate_with(
     );
     report.widened = fitted.widened;
     report.not_widened = fitted.not_widened;
-    let list = &list;
-    report.kept_apart = (list.iter())
-        .flat_map(|b| b.apart.iter().map(move |&o| (b.bone, list[o].bone)))
-        .map(|(x, y)| [x, y].map(|i| rig.bones[i].name.clone()))
-        .collect();
+    report.kept_apart = kept_apart(&rig, &list);
     Ok(Generated {
         edit,
         report,
         diagnostics,
     })
-}
-
-fn input_diagnostics(
-    rig: &rig::Rig,
-    samples: &samples::Samples,
-    a: &Anatomy,
-    out: &mut Vec<Diagnostic>,
-) {
-    let warn = |key: &str, msg: String| Diagnostic::warning(None, "document", key, msg);
-    for n in &a.notes {
-        out.push(warn("generate", n.clone()));
-    }
-    if !(0.3..=3.0).contains(&a.height) {
-        out.push(warn(
-            "generate",
-            format!(
-                "the character is {:.4} units tall: implausible in metres (glTF's unit); it is simulated at that size",
-                a.height
-            ),
-        ));
-    }
-    {
-        let pts: Vec<DVec3> = if samples.kept() > 0 {
-            samples.all().copied().collect()
-        } else {
-            rig.bones.iter().map(|b| b.pos).collect()
-        };
-        let ext = |f: fn(&DVec3) -> f64| {
-            let v = rig::sorted(pts.iter().map(f));
-            rig::percentile(&v, 0.99) - rig::percentile(&v, 0.01)
-        };
-        let (x, y, z) = (ext(|p| p.x), ext(|p| p.y), ext(|p| p.z));
-        let flat = y < 0.35 * x.max(z);
-        let no_legs = a.kind == CharacterKind::Other && x.max(z) > 1.5 * y;
-        if flat || no_legs {
-            out.push(warn(
-                "generate",
-                format!(
-                    "the character is {x:.3} x {y:.3} x {z:.3} (X, Y, Z), flat along Y: if it is Z-up or lies down, fix its root rotation (glTF is Y-up; gravity is -Y)"
-                ),
-            ));
-        }
-    }
-    if a.ground < -0.02 * a.height || a.ground > 0.05 * a.height {
-        out.push(warn(
-            "generate",
-            format!(
-                "the character's lowest point is at y = {:.4}, not on the simulation's ground (y = 0): it starts {} it",
-                a.ground,
-                if a.ground < 0.0 { "sunk into" } else { "above" }
-            ),
-        ));
-    }
-    if samples.kept() == 0 {
-        out.push(warn(
-            "generate",
-            "no skinned vertices: shapes come from the bone lengths alone".into(),
-        ));
-    }
-    if samples.dropped > 0 {
-        out.push(warn(
-            "generate",
-            format!(
-                "{} of {} vertices dropped (no weight, unknown joint, NaN or huge position)",
-                samples.dropped, samples.total
-            ),
-        ));
-    }
-    for b in &rig.bones {
-        if b.nonuniform {
-            out.push(Diagnostic::warning(
-                Some(b.node),
-                &b.name,
-                "scale",
-                "non-uniform world scale: shapes use the mean scale",
-            ));
-        }
-    }
 }
 
 fn build_bodies(
@@ -497,93 +460,4 @@ pub(crate) fn bone_ref(doc: &Document, rig: &rig::Rig, i: usize) -> String {
         Some(id) if id.index() == i => name.clone(),
         _ => format!("node{}", rig.bones[i].node),
     }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn build_edit(
-    doc: &Document,
-    rig: &rig::Rig,
-    a: &Anatomy,
-    plan: &bodies::Plan,
-    list: &[Body],
-    masks: &[String],
-    opts: &Options,
-    total: f64,
-) -> (Edit, Option<report::BalanceReport>) {
-    let node_extras = |node: usize| doc.json().get("nodes")?.get(node)?.get("extras");
-    let mut edits = Vec::new();
-    for (k, b) in list.iter().enumerate() {
-        let bone = &rig.bones[b.bone];
-        let parent_bone = b
-            .parent
-            .map(|p| list[p].bone)
-            .or(b.kept_parent.map(|k| k.0));
-        let joint = match (parent_bone, b.joint) {
-            (Some(p), Some(j)) => Some((bone_ref(doc, rig, p), j, b.gains)),
-            _ => None,
-        };
-        let phys = emit::physics(&emit::BodyOut {
-            bone,
-            fit: &b.shape.fit,
-            mass_kg: b.mass_kg,
-            joint,
-            group: &b.group,
-            mask: &masks[k],
-            apart: b
-                .apart
-                .iter()
-                .map(|&o| bone_ref(doc, rig, list[o].bone))
-                .collect(),
-            angular_damping: emit::angular_damping(a.height),
-        });
-        if let Some(extras) = emit::node_extras(node_extras(bone.node), Some(phys)) {
-            edits.push(Edit::ReplaceExtras {
-                target: EditTarget::Node(bone.node),
-                extras,
-            });
-        }
-    }
-    if !opts.keep_existing {
-        for (i, f) in plan.fate.iter().enumerate() {
-            let node = rig.bones[i].node;
-            let has = node_extras(node)
-                .and_then(|e| e.get(crate::document::write::PHYSICS))
-                .is_some();
-            if *f != Fate::Body && has {
-                if let Some(extras) = emit::node_extras(node_extras(node), None) {
-                    edits.push(Edit::ReplaceExtras {
-                        target: EditTarget::Node(node),
-                        extras,
-                    });
-                }
-            }
-        }
-    }
-    let balance = balance::balance_bones(doc, rig, a, list);
-    let existing = doc.has_balance_settings();
-    if !(opts.keep_existing && existing) {
-        let g = drives::balance_gains(total, a.height, legs(a));
-        // Without legs (a snake, a fish) there is nothing to stand on: balance is off and no
-        // bones are named, so the simulation reports falls and tilt as not measured rather
-        // than judging a writhing body by a humanoid's pelvis.
-        let settings = match &balance {
-            Some(b) => emit::balance(true, &b.torso_bone, &b.pelvis_bone, &b.foot_bones, &g),
-            None => crate::document::BalanceSettings {
-                enabled: false,
-                torso_bone: None,
-                pelvis_bone: None,
-                foot_bones: None,
-                ..emit::balance(false, "", "", &[], &g)
-            },
-        };
-        let root = crate::document::write::root_physics(&settings);
-        for (key, value) in root.as_object().into_iter().flatten() {
-            edits.push(Edit::Set {
-                target: EditTarget::Document,
-                key: key.clone(),
-                value: value.clone(),
-            });
-        }
-    }
-    (Edit::Group(edits), balance)
 }

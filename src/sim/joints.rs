@@ -26,7 +26,7 @@ use super::contact_order::MirrorContactOrder;
 use super::error::SimError;
 use super::world::BodyRec;
 use crate::document::{BoneId, Document, Drive};
-use crate::joint::{self, JointLimits};
+use crate::joint::{self, Cone, JointLimits};
 use glam::{DQuat, DVec3, Quat, Vec3};
 use rapier3d::prelude::*;
 
@@ -283,58 +283,17 @@ fn cone_joint(
 }
 
 fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, target: &DriveTarget) -> Built {
-    let (f1, f2) = (spec.parent_from_frame, spec.child_from_frame);
     match &spec.limits {
         JointLimits::Ball {
             swing,
             twist_min_rad,
             twist_max_rad,
         } => {
-            let (tmin, tmax) = (*twist_min_rad as f32, *twist_max_rad as f32);
-            let cones = swing.cones();
-            let mut main = GenericJointBuilder::new(JointAxesMask::LIN_AXES)
-                .limits(JointAxis::AngX, [tmin, tmax])
-                .local_frame1(f1)
-                .local_frame2(f2)
-                .contacts_enabled(spec.contacts);
-            let mut extra = Vec::new();
-            match cones {
-                [c] if (c.axis - DVec3::X).length() < 1e-9 => {
-                    main = main
-                        .coupled_axes(JointAxesMask::ANG_Y | JointAxesMask::ANG_Z)
-                        .limits(JointAxis::AngY, [-1.0, c.half_angle_rad as f32]);
-                }
-                many => {
-                    // Gauss-Seidel solves them in turn: a mirror twin must take its mirrored
-                    // cones in the same turn, or the two sides part where two cones meet.
-                    let mut ordered: Vec<_> = many.iter().collect();
-                    ordered.sort_by_cached_key(|c| {
-                        let d = spec.world_from_frame_rest * c.axis.as_vec3();
-                        spec.mirror.direction_key(d)
-                    });
-                    extra = ordered
-                        .iter()
-                        .map(|c| {
-                            cone_joint((f1, f2), c.axis, c.half_angle_rad as f32, spec.contacts)
-                        })
-                        .collect();
-                }
-            }
-            // The flipped joint measures the inverse rotation: its twist is the negated one.
-            let drive = GenericJointBuilder::new(JointAxesMask::empty())
-                .local_frame1(f2)
-                .local_frame2(f1)
-                .limits(JointAxis::AngX, [-tmax, -tmin])
-                .contacts_enabled(spec.contacts)
-                .build();
-            Built {
-                main: main.build(),
-                drive: Some(drive),
-                motor: Some(motor_joint(spec, gains, target)),
-                cones: extra,
-            }
+            let twist_rad = (*twist_min_rad as f32, *twist_max_rad as f32);
+            build_ball(spec, swing.cones(), twist_rad, gains, target)
         }
         JointLimits::Hinge { min_rad, max_rad } => {
+            let (f1, f2) = (spec.parent_from_frame, spec.child_from_frame);
             let mut main = GenericJointBuilder::new(
                 JointAxesMask::LIN_AXES | JointAxesMask::ANG_Y | JointAxesMask::ANG_Z,
             )
@@ -352,6 +311,61 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, target: &DriveTarget)
             }
         }
     }
+}
+
+/// A ball joint: twist limits on the main joint, one swing cone coupled into it (about X)
+/// or else one extra joint per cone, the flipped drive joint and the motor.
+fn build_ball(
+    spec: &JointSpec,
+    cones: &[Cone],
+    (tmin, tmax): (f32, f32),
+    gains: Option<(f32, f32, f32)>,
+    target: &DriveTarget,
+) -> Built {
+    let (f1, f2) = (spec.parent_from_frame, spec.child_from_frame);
+    let mut main = GenericJointBuilder::new(JointAxesMask::LIN_AXES)
+        .limits(JointAxis::AngX, [tmin, tmax])
+        .local_frame1(f1)
+        .local_frame2(f2)
+        .contacts_enabled(spec.contacts);
+    let mut extra = Vec::new();
+    match cones {
+        [c] if (c.axis - DVec3::X).length() < 1e-9 => {
+            main = main
+                .coupled_axes(JointAxesMask::ANG_Y | JointAxesMask::ANG_Z)
+                .limits(JointAxis::AngY, [-1.0, c.half_angle_rad as f32]);
+        }
+        many => extra = cone_joints(spec, many),
+    }
+    // The flipped joint measures the inverse rotation: its twist is the negated one.
+    let drive = GenericJointBuilder::new(JointAxesMask::empty())
+        .local_frame1(f2)
+        .local_frame2(f1)
+        .limits(JointAxis::AngX, [-tmax, -tmin])
+        .contacts_enabled(spec.contacts)
+        .build();
+    Built {
+        main: main.build(),
+        drive: Some(drive),
+        motor: Some(motor_joint(spec, gains, target)),
+        cones: extra,
+    }
+}
+
+/// One limit joint per swing cone, in the character's mirror order.
+fn cone_joints(spec: &JointSpec, many: &[Cone]) -> Vec<GenericJoint> {
+    let (f1, f2) = (spec.parent_from_frame, spec.child_from_frame);
+    // Gauss-Seidel solves them in turn: a mirror twin must take its mirrored
+    // cones in the same turn, or the two sides part where two cones meet.
+    let mut ordered: Vec<_> = many.iter().collect();
+    ordered.sort_by_cached_key(|c| {
+        let d = spec.world_from_frame_rest * c.axis.as_vec3();
+        spec.mirror.direction_key(d)
+    });
+    ordered
+        .iter()
+        .map(|c| cone_joint((f1, f2), c.axis, c.half_angle_rad as f32, spec.contacts))
+        .collect()
 }
 
 /// Inserts the joint(s) of a spec.

@@ -76,11 +76,7 @@ impl Simulation {
         settings: SimSettings,
         count: usize,
     ) -> Result<Self, SimError> {
-        let mut settings = settings;
-        if settings.auto_length_unit {
-            settings.length_unit = settings::length_unit_for(doc);
-            settings.mass_unit = settings::mass_unit_for(doc);
-        }
+        let settings = with_document_units(doc, settings);
         let mut world = PhysicsWorld::new();
         world.integration_parameters = settings.integration_parameters();
         world.gravity = settings.gravity_m_s2;
@@ -93,24 +89,11 @@ impl Simulation {
         let mut filter = pairs::PairFilter::new(explicit.clone());
         let mut dolls = Vec::with_capacity(count);
         for i in 0..count {
-            let spacing = 3.0 * settings.unit();
-            let offset = Vec3::new(
-                (i % side) as f32 * spacing,
-                0.0,
-                (i / side) as f32 * spacing,
-            );
+            let offset = copy_offset(i, side, &settings);
             let placed = (offset, contact_order);
             let doll = Ragdoll::build(&mut world, doc, (&groups, &explicit), &settings, placed)?;
             let mid = mid as f32 + offset.dot(contact_order.axis());
-            for b in &doll.bodies {
-                if let Some(c) = world.colliders.get_mut(b.collider) {
-                    contact_order::tag(c, mid);
-                }
-                if b.built.in_pair {
-                    let own = groups.interaction(&b.built.group, &b.built.mask);
-                    filter.register(b.collider, own, i, b.bone);
-                }
-            }
+            tag_copy(&mut world, &doll, mid, i, &groups, &mut filter);
             dolls.push(doll);
         }
         let mut sim = Simulation {
@@ -131,19 +114,24 @@ impl Simulation {
             accumulator_s: 0.0,
             clip: None,
         };
-        for d in &mut sim.dolls {
+        sim.measure_initial_state();
+        Ok(sim)
+    }
+
+    /// Whole-body state of every copy before the first step (no telemetry recorded).
+    fn measure_initial_state(&mut self) {
+        for d in &mut self.dolls {
             d.measure(
-                &sim.world,
-                sim.ground,
+                &self.world,
+                self.ground,
                 0,
                 0.0,
                 &SimSettings {
                     telemetry: false,
-                    ..sim.settings.clone()
+                    ..self.settings.clone()
                 },
             );
         }
-        Ok(sim)
     }
 
     /// Advances one fixed step: settings changes, controllers, Rapier, guard, telemetry.
@@ -503,5 +491,46 @@ impl Simulation {
     /// The Rapier world, read only (for drawing).
     pub fn physics(&self) -> &PhysicsWorld {
         &self.world
+    }
+}
+
+/// `settings` with the document's own length and mass units when it asks for them.
+fn with_document_units(doc: &Document, settings: SimSettings) -> SimSettings {
+    let mut settings = settings;
+    if settings.auto_length_unit {
+        settings.length_unit = settings::length_unit_for(doc);
+        settings.mass_unit = settings::mass_unit_for(doc);
+    }
+    settings
+}
+
+/// Where copy `i` of a `side` x `side` grid stands (world frame, 3 character units apart).
+fn copy_offset(i: usize, side: usize, settings: &SimSettings) -> Vec3 {
+    let spacing = 3.0 * settings.unit();
+    Vec3::new(
+        (i % side) as f32 * spacing,
+        0.0,
+        (i / side) as f32 * spacing,
+    )
+}
+
+/// Tags copy `copy`'s colliders with its mirror plane `mid` and registers its bodies in
+/// explicit pairs with the pair filter.
+fn tag_copy(
+    world: &mut PhysicsWorld,
+    doll: &Ragdoll,
+    mid: f32,
+    copy: usize,
+    groups: &GroupMap,
+    filter: &mut pairs::PairFilter,
+) {
+    for b in &doll.bodies {
+        if let Some(c) = world.colliders.get_mut(b.collider) {
+            contact_order::tag(c, mid);
+        }
+        if b.built.in_pair {
+            let own = groups.interaction(&b.built.group, &b.built.mask);
+            filter.register(b.collider, own, copy, b.bone);
+        }
     }
 }

@@ -5,7 +5,7 @@ use super::balance::BalanceRig;
 use super::contact_order::MirrorContactOrder;
 use super::error::SimError;
 use super::fall::FallGauge;
-use super::joints::{self, JointRec};
+use super::joints::{self, JointRec, JointSpec};
 use super::settings::SimSettings;
 use super::telemetry::{measure_joint, BodySample, Telemetry};
 use super::world::{self, BodyRec, GroupMap};
@@ -13,6 +13,29 @@ use crate::document::pairs::ExplicitPairs;
 use crate::document::{BoneId, Document};
 use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
+
+/// A body whose document values changed: its new values and collider, applied by `sync`.
+struct BodyUpdate {
+    /// Index into `Ragdoll::bodies`.
+    index: usize,
+    built: world::BuiltBody,
+    collider: Collider,
+}
+
+/// The joint spec of every jointed bone, in bone order.
+fn joint_specs(
+    doc: &Document,
+    bodies: &[BodyRec],
+    (mirror, pairs): (MirrorContactOrder, &ExplicitPairs),
+) -> Result<Vec<JointSpec>, SimError> {
+    let mut specs = Vec::new();
+    for id in doc.bone_ids() {
+        if let Some(spec) = joints::joint_spec(doc, id, bodies, (mirror, pairs))? {
+            specs.push(spec);
+        }
+    }
+    Ok(specs)
+}
 
 #[derive(Debug, Clone)]
 pub(crate) struct Ragdoll {
@@ -46,12 +69,7 @@ impl Ragdoll {
         if bodies.is_empty() {
             return Err(SimError::Empty);
         }
-        let mut specs = Vec::new();
-        for id in doc.bone_ids() {
-            if let Some(spec) = joints::joint_spec(doc, id, &bodies, (mirror, pairs))? {
-                specs.push(spec);
-            }
-        }
+        let specs = joint_specs(doc, &bodies, (mirror, pairs))?;
         // Inserted leaves first: Rapier's solver visits joints in insertion order, and a limit
         // solved after its children's holds better when a limb slams into it.
         let mut joints: Vec<JointRec> = specs
@@ -130,24 +148,8 @@ impl Ragdoll {
         time_s: f64,
         s: &SimSettings,
     ) {
-        let (mut com, mut vcom) = (Vec3::ZERO, Vec3::ZERO);
-        for b in &self.bodies {
-            let rb = &world.bodies[b.body];
-            com += rb.center_of_mass() * b.mass_kg;
-            vcom += rb.linvel() * b.mass_kg;
-        }
-        self.com = com / self.total_mass_kg;
-        self.vcom = vcom / self.total_mass_kg;
-        let mut grounded = 0u32;
-        for (i, &f) in self.balance.feet.iter().enumerate() {
-            let touching = world
-                .narrow_phase
-                .contact_pair(self.bodies[f].collider, ground)
-                .is_some_and(|cp| cp.has_any_active_contact());
-            if touching && i < 32 {
-                grounded |= 1 << i;
-            }
-        }
+        self.measure_center_of_mass(world);
+        let grounded = self.grounded_feet(world, ground);
         self.grounded = grounded;
         // Not measured (NaN) without a torso or pelvis body: never a made-up 0.
         let tilt_deg = self.fall.tilt_deg(world, &self.bodies);
@@ -158,11 +160,59 @@ impl Ragdoll {
         if !s.telemetry {
             return;
         }
+        let body = BodySample {
+            step,
+            time_s,
+            torso_tilt_deg: tilt_deg,
+            com_height_m: self.com.y,
+            pelvis_height_ratio: pelvis_ratio,
+            grounded_feet: grounded,
+            assist_torque_n_m: 0.0,
+        };
+        self.record_telemetry(world, body, s);
+    }
+
+    /// The whole body's centre of mass and its velocity (world frame), into `com` / `vcom`.
+    fn measure_center_of_mass(&mut self, world: &PhysicsWorld) {
+        let (mut com, mut vcom) = (Vec3::ZERO, Vec3::ZERO);
+        for b in &self.bodies {
+            let rb = &world.bodies[b.body];
+            com += rb.center_of_mass() * b.mass_kg;
+            vcom += rb.linvel() * b.mass_kg;
+        }
+        self.com = com / self.total_mass_kg;
+        self.vcom = vcom / self.total_mass_kg;
+    }
+
+    /// Bit i set: foot i (of the first 32) touches the ground.
+    fn grounded_feet(&self, world: &PhysicsWorld, ground: ColliderHandle) -> u32 {
+        let mut grounded = 0u32;
+        for (i, &f) in self.balance.feet.iter().enumerate() {
+            let touching = world
+                .narrow_phase
+                .contact_pair(self.bodies[f].collider, ground)
+                .is_some_and(|cp| cp.has_any_active_contact());
+            if touching && i < 32 {
+                grounded |= 1 << i;
+            }
+        }
+        grounded
+    }
+
+    /// Effort, one joint frame and the body sample (its assist torque filled in here).
+    fn record_telemetry(&mut self, world: &PhysicsWorld, mut body: BodySample, s: &SimSettings) {
         let ip = &world.integration_parameters;
         let dt_sub = ip.dt / ip.num_solver_iterations.max(1) as f32;
         let effort = super::effort::sample(world, &self.balance, &self.joints, dt_sub);
+        self.telemetry.effort.add(effort, s.dt_s);
+        self.record_joint_frame(world, body.time_s);
+        body.assist_torque_n_m = effort.assist_n_m;
+        self.telemetry.record_body(body);
+    }
+
+    /// Pushes one frame of joint samples and folds it into the per-joint stats.
+    fn record_joint_frame(&mut self, world: &PhysicsWorld, time_s: f64) {
         let t = &mut self.telemetry;
-        t.effort.add(effort, s.dt_s);
         let frame = t.joints.push_frame();
         for ((j, out), stats) in self
             .joints
@@ -182,15 +232,6 @@ impl Ragdoll {
             }
             stats.max_off_axis_deg = stats.max_off_axis_deg.max(off_axis);
         }
-        t.record_body(BodySample {
-            step,
-            time_s,
-            torso_tilt_deg: tilt_deg,
-            com_height_m: self.com.y,
-            pelvis_height_ratio: pelvis_ratio,
-            grounded_feet: grounded,
-            assist_torque_n_m: effort.assist_n_m,
-        });
     }
 
     /// Brings bodies, joints and balance to the document in place. Returns how many things changed.
@@ -203,6 +244,27 @@ impl Ragdoll {
         s: &SimSettings,
     ) -> Result<usize, SimError> {
         // Validate everything first, then apply: a bad edit leaves the world as it was.
+        self.check_same_structure(doc)?;
+        let body_updates = self.body_updates(doc, groups, groups_changed, s)?;
+        let specs = joint_specs(doc, &self.bodies, (self.mirror, &self.pairs))?;
+        let mut changed = self.apply_body_updates(world, body_updates);
+        self.total_mass_kg = self.bodies.iter().map(|b| b.mass_kg).sum();
+        changed += self.sync_joints(world, doc, specs, s);
+        self.renew_telemetry_for_joints(s);
+        changed += self.balance.sync(world, doc, &self.bodies) as usize;
+        self.fall = FallGauge::new(world, &self.bodies, &self.balance);
+        if self.balance.foot_names != self.telemetry.foot_names {
+            self.telemetry = Telemetry::new(
+                self.telemetry.joint_names.clone(),
+                self.balance.foot_names.clone(),
+                s.telemetry_capacity(),
+            );
+        }
+        Ok(changed)
+    }
+
+    /// Errs with `NeedsRebuild` when the collision pairs or the set of bodies changed.
+    fn check_same_structure(&self, doc: &Document) -> Result<(), SimError> {
         if crate::document::pairs::explicit_pairs(doc) != self.pairs {
             return Err(SimError::NeedsRebuild(
                 crate::document::fields::Key::CollisionPairs.path().into(),
@@ -222,6 +284,17 @@ impl Ragdoll {
                 odd.map_or_else(|| "?".into(), |id| doc.bone(*id).name.clone()),
             ));
         }
+        Ok(())
+    }
+
+    /// The bodies whose document values (or collision groups) changed, with their new colliders.
+    fn body_updates(
+        &self,
+        doc: &Document,
+        groups: &GroupMap,
+        groups_changed: bool,
+        s: &SimSettings,
+    ) -> Result<Vec<BodyUpdate>, SimError> {
         let mut body_updates = Vec::new();
         for (k, b) in self.bodies.iter().enumerate() {
             let Some(mut nb) = world::built_body(doc, b.bone) else {
@@ -230,19 +303,25 @@ impl Ragdoll {
             nb.in_pair = b.built.in_pair;
             if nb != b.built || groups_changed {
                 let c = world::build_collider(doc, b.bone, &nb, groups, s)?;
-                body_updates.push((k, nb, c));
+                body_updates.push(BodyUpdate {
+                    index: k,
+                    built: nb,
+                    collider: c,
+                });
             }
         }
-        let mut specs = Vec::new();
-        for id in doc.bone_ids() {
-            if let Some(spec) =
-                joints::joint_spec(doc, id, &self.bodies, (self.mirror, &self.pairs))?
-            {
-                specs.push(spec);
-            }
-        }
+        Ok(body_updates)
+    }
+
+    /// Applies the body updates to the world in place. Returns how many bodies changed.
+    fn apply_body_updates(&mut self, world: &mut PhysicsWorld, updates: Vec<BodyUpdate>) -> usize {
         let mut changed = 0;
-        for (k, nb, c) in body_updates {
+        for BodyUpdate {
+            index: k,
+            built: nb,
+            collider: c,
+        } in updates
+        {
             let b = &mut self.bodies[k];
             if let Some(col) = world.colliders.get_mut(b.collider) {
                 col.set_shape(c.shared_shape().clone());
@@ -261,8 +340,18 @@ impl Ragdoll {
             b.built = nb;
             changed += 1;
         }
-        self.total_mass_kg = self.bodies.iter().map(|b| b.mass_kg).sum();
-        // Joints: update in place, add new ones, remove dropped ones.
+        changed
+    }
+
+    /// Joints: update in place, add new ones, remove dropped ones. Returns how many changed.
+    fn sync_joints(
+        &mut self,
+        world: &mut PhysicsWorld,
+        doc: &Document,
+        specs: Vec<JointSpec>,
+        s: &SimSettings,
+    ) -> usize {
+        let mut changed = 0;
         let mut kept = vec![false; self.joints.len()];
         for spec in specs {
             let following = self
@@ -292,6 +381,11 @@ impl Ragdoll {
                 changed += 1;
             }
         }
+        changed
+    }
+
+    /// A fresh telemetry when the joint names (or foot names) no longer match it.
+    fn renew_telemetry_for_joints(&mut self, s: &SimSettings) {
         let names: Vec<String> = self.joints.iter().map(|j| j.name.clone()).collect();
         if names != self.telemetry.joint_names
             || self.balance.foot_names != self.telemetry.foot_names
@@ -302,16 +396,6 @@ impl Ragdoll {
                 s.telemetry_capacity(),
             );
         }
-        changed += self.balance.sync(world, doc, &self.bodies) as usize;
-        self.fall = FallGauge::new(world, &self.bodies, &self.balance);
-        if self.balance.foot_names != self.telemetry.foot_names {
-            self.telemetry = Telemetry::new(
-                self.telemetry.joint_names.clone(),
-                self.balance.foot_names.clone(),
-                s.telemetry_capacity(),
-            );
-        }
-        Ok(changed)
     }
 
     /// Sets the drive targets of the listed joints (None: back to the rest pose). Only joints

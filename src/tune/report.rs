@@ -99,67 +99,69 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
     (!v.is_empty()).then(|| v[v.len() / 2])
 }
 
-/// Measures `doc` against the problem's goals; `bisect` steps per direction (0: no boundary
-/// search, only the goals' pushes). None when the character cannot be simulated.
-pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figures> {
-    let settled = probe::settle(doc).ok()?;
+/// One direction's figures and the peak assist torque of its goal pushes (N·m; None: not
+/// measured).
+struct DirectionOutcome {
+    figures: DirectionFigures,
+    goal_assist_peak_n_m: Option<f32>,
+}
+
+/// Direction `d`: the bisected boundary (with `bisect` steps) and the goals' pushes.
+fn measure_direction(
+    problem: &Problem,
+    settled: &Simulation,
+    d: &Direction,
+    bisect: usize,
+) -> DirectionOutcome {
     let mass = problem.mass_kg;
     let g = &problem.goals;
-    let dirs: Vec<(DirectionFigures, Option<f32>)> = problem
-        .dirs
-        .par_iter()
-        .map(|d| {
-            let (survived_dv, fell_dv) = if bisect > 0 {
-                boundary(&settled, d, mass, bisect)
-            } else {
-                (f64::NAN, None)
-            };
-            let assist = std::cell::Cell::new(None::<f32>);
-            let goal = |dv: Option<f64>, f: &dyn Fn(&Trial) -> bool| {
-                dv.map(|v| {
-                    let t = trial(&settled, d, v, mass);
-                    let peak = t
-                        .assist_peak_n_m
-                        .map(|a| assist.get().map_or(a, |b| a.max(b)));
-                    assist.set(peak.or(assist.get()));
-                    f(&t)
-                })
-            };
-            let figures = DirectionFigures {
-                direction: d.name,
-                angle_deg: d.angle_deg,
-                world: d.world.to_array(),
-                survived_dv_m_s: survived_dv,
-                fell_dv_m_s: fell_dv,
-                survives_goal: goal(g.survive_dv_m_s, &|t| survived(t, true)),
-                falls_at_goal: goal(g.fall_dv_m_s, &|t| t.fell == Some(true)),
-            };
-            (figures, assist.get())
+    let (survived_dv, fell_dv) = if bisect > 0 {
+        boundary(settled, d, mass, bisect)
+    } else {
+        (f64::NAN, None)
+    };
+    let assist = std::cell::Cell::new(None::<f32>);
+    let goal = |dv: Option<f64>, f: &dyn Fn(&Trial) -> bool| {
+        dv.map(|v| {
+            let t = trial(settled, d, v, mass);
+            let peak = t
+                .assist_peak_n_m
+                .map(|a| assist.get().map_or(a, |b| a.max(b)));
+            assist.set(peak.or(assist.get()));
+            f(&t)
         })
-        .collect();
-    let push_assist = dirs.iter().filter_map(|d| d.1).reduce(f32::max);
-    let dirs: Vec<DirectionFigures> = dirs.into_iter().map(|d| d.0).collect();
-    let stand = probe::push(
-        &settled,
-        (glam::Vec3::X, 0.0, mass),
-        STAND_S - probe::PUSH_AT_S,
-        false,
-    );
-    let tracking = problem
-        .clip
-        .as_ref()
-        .and_then(|c| probe::follow(doc, c, 10.0).ok());
-    let by_joint: Vec<(String, f64)> = tracking
-        .as_ref()
+    };
+    let figures = DirectionFigures {
+        direction: d.name,
+        angle_deg: d.angle_deg,
+        world: d.world.to_array(),
+        survived_dv_m_s: survived_dv,
+        fell_dv_m_s: fell_dv,
+        survives_goal: goal(g.survive_dv_m_s, &|t| survived(t, true)),
+        falls_at_goal: goal(g.fall_dv_m_s, &|t| t.fell == Some(true)),
+    };
+    DirectionOutcome {
+        figures,
+        goal_assist_peak_n_m: assist.get(),
+    }
+}
+
+/// The clip's tracking RMS (degrees) per joint, by joint name (empty without a clip).
+fn clip_rms_by_joint(tracking: Option<&probe::Tracking>) -> Vec<(String, f64)> {
+    tracking
         .map(|t| {
             t.joints
                 .iter()
                 .map(|(n, r)| (n.clone(), *r as f64))
                 .collect()
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// The clip's tracking RMS (degrees) per drive group, over the group's joints.
+fn clip_rms_by_group(doc: &Document, by_joint: &[(String, f64)]) -> Vec<GroupRms> {
     let groups = drive_groups(doc);
-    let clip_rms_by_group = Group::ALL
+    Group::ALL
         .into_iter()
         .filter_map(|grp| {
             let sq: Vec<f64> = by_joint
@@ -175,7 +177,36 @@ pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figur
                 rms_deg: (sq.iter().sum::<f64>() / sq.len() as f64).sqrt(),
             })
         })
+        .collect()
+}
+
+/// Measures `doc` against the problem's goals; `bisect` steps per direction (0: no boundary
+/// search, only the goals' pushes). None when the character cannot be simulated.
+pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figures> {
+    let settled = probe::settle(doc).ok()?;
+    let mass = problem.mass_kg;
+    let dirs: Vec<DirectionOutcome> = problem
+        .dirs
+        .par_iter()
+        .map(|d| measure_direction(problem, &settled, d, bisect))
         .collect();
+    let push_assist = dirs
+        .iter()
+        .filter_map(|d| d.goal_assist_peak_n_m)
+        .reduce(f32::max);
+    let dirs: Vec<DirectionFigures> = dirs.into_iter().map(|d| d.figures).collect();
+    let stand = probe::push(
+        &settled,
+        (glam::Vec3::X, 0.0, mass),
+        STAND_S - probe::PUSH_AT_S,
+        false,
+    );
+    let tracking = problem
+        .clip
+        .as_ref()
+        .and_then(|c| probe::follow(doc, c, 10.0).ok());
+    let by_joint = clip_rms_by_joint(tracking.as_ref());
+    let clip_rms_by_group = clip_rms_by_group(doc, &by_joint);
     let viol = stand
         .max_violation_deg
         .max(tracking.as_ref().map_or(0.0, |t| t.max_violation_deg));

@@ -71,6 +71,148 @@ pub fn plan(dims: usize, evaluations: usize) -> (usize, usize) {
     (lambda, (evaluations / lambda).max(1))
 }
 
+/// Scores `x` at stage `st`, with the out-of-bounds penalty added.
+fn score_at(problem: &Problem, x: &[f64], st: Stage) -> Scored {
+    let (s, b) = problem.score(x, st);
+    Scored {
+        x: x.to_vec(),
+        score: s + out_of_bounds(x),
+        brief: b,
+    }
+}
+
+/// What the objective (called from the crate's threads) shares with the generation loop.
+struct SearchShared {
+    /// 0: the first stage (every other direction), 1: the full stage.
+    stage_no: AtomicUsize,
+    /// The candidates scored since the last drain, in whatever order the threads ran.
+    log: Mutex<Vec<Scored>>,
+}
+
+impl SearchShared {
+    /// Starts in the first stage unless it has no generations (`switch == 0`).
+    fn new(switch: usize) -> Self {
+        SearchShared {
+            stage_no: AtomicUsize::new(if switch == 0 { 1 } else { 0 }),
+            log: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The candidates scored since the last drain.
+    fn drain(&self) -> Vec<Scored> {
+        self.log
+            .lock()
+            .map(|mut l| l.drain(..).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// The objective CMA-ES minimises: the candidate's score at the current stage, logged.
+fn objective<'a>(
+    problem: &'a Problem,
+    cancel: &'a AtomicBool,
+    shared: &'a SearchShared,
+) -> impl Fn(&DVector<f64>) -> f64 + Sync + 'a {
+    move |x: &DVector<f64>| -> f64 {
+        if cancel.load(Ordering::Relaxed) {
+            return 1.0e9;
+        }
+        let st = Stage {
+            dir_step: if shared.stage_no.load(Ordering::Relaxed) == 0 {
+                2
+            } else {
+                1
+            },
+        };
+        let s = score_at(problem, x.as_slice(), st);
+        let v = if s.score.is_finite() { s.score } else { 1.0e9 };
+        if let Ok(mut l) = shared.log.lock() {
+            l.push(s);
+        }
+        v
+    }
+}
+
+/// The best of one generation's candidates (deterministic order).
+fn best_of(mut gen: Vec<Scored>) -> Option<Scored> {
+    gen.sort_by(|a, b| {
+        if better(a, b) {
+            std::cmp::Ordering::Less
+        } else {
+            std::cmp::Ordering::Greater
+        }
+    });
+    gen.into_iter().next()
+}
+
+/// The best so far: over the full stage (`best`) and in the generations not yet folded in.
+#[derive(Default)]
+struct Standings {
+    best: Option<Scored>,
+    stage_best: Option<Scored>,
+}
+
+impl Standings {
+    fn offer(&mut self, top: Option<Scored>) {
+        if let Some(top) = top {
+            if self.stage_best.as_ref().is_none_or(|b| better(&top, b)) {
+                self.stage_best = Some(top);
+            }
+        }
+    }
+
+    /// In the full stage: the stage's best competes with the best so far.
+    fn fold_stage_best(&mut self) {
+        if let Some(s) = self.stage_best.take() {
+            if self.best.as_ref().is_none_or(|b| better(&s, b)) {
+                self.best = Some(s);
+            }
+        }
+    }
+
+    /// The first stage's best, scored again at `full`, becomes the best so far.
+    fn enter_full_stage(&mut self, problem: &Problem, full: Stage) {
+        self.best = self
+            .stage_best
+            .take()
+            .map(|b| score_at(problem, &b.x, full));
+    }
+
+    fn offer_final(&mut self, m: Scored) {
+        if self.best.as_ref().is_none_or(|b| better(&m, b)) {
+            self.best = Some(m);
+        }
+    }
+
+    /// The best so far if it beats the start, else the start.
+    fn winner(self, start: &Scored) -> Scored {
+        self.best
+            .filter(|b| better(b, start))
+            .unwrap_or_else(|| start.clone())
+    }
+
+    fn leader(&self) -> Option<&Scored> {
+        self.best.as_ref().or(self.stage_best.as_ref())
+    }
+}
+
+/// The progress report for the leader `b` after `done` of `planned` evaluations.
+fn progress_at(
+    b: &Scored,
+    (done, planned): (usize, usize),
+    start_score: f64,
+    t0: Instant,
+) -> Progress {
+    Progress {
+        evaluations: done,
+        planned,
+        best_score: b.score,
+        best: b.brief.clone(),
+        start_score,
+        elapsed_s: t0.elapsed().as_secs_f64(),
+    }
+}
+
 /// Runs the search for `generations` of `lambda` candidates.
 pub fn run(
     problem: &Problem,
@@ -82,39 +224,12 @@ pub fn run(
     let t0 = Instant::now();
     let dims = problem.baseline.dims();
     let full = Stage { dir_step: 1 };
-    let score_at = |x: &[f64], st: Stage| {
-        let (s, b) = problem.score(x, st);
-        Scored {
-            x: x.to_vec(),
-            score: s + out_of_bounds(x),
-            brief: b,
-        }
-    };
-    let start = score_at(&vec![0.0; dims], full);
+    let start = score_at(problem, &vec![0.0; dims], full);
     let evals = AtomicUsize::new(1);
     let switch = generations / 2;
-    let stage_no = AtomicUsize::new(if switch == 0 { 1 } else { 0 });
-    let log: Mutex<Vec<Scored>> = Mutex::new(Vec::new());
-    let objective = |x: &DVector<f64>| -> f64 {
-        if cancel.load(Ordering::Relaxed) {
-            return 1.0e9;
-        }
-        let st = Stage {
-            dir_step: if stage_no.load(Ordering::Relaxed) == 0 {
-                2
-            } else {
-                1
-            },
-        };
-        let s = score_at(x.as_slice(), st);
-        let v = if s.score.is_finite() { s.score } else { 1.0e9 };
-        if let Ok(mut l) = log.lock() {
-            l.push(s);
-        }
-        v
-    };
-    let mut best: Option<Scored> = None;
-    let mut stage_best: Option<Scored> = None;
+    let shared = SearchShared::new(switch);
+    let objective = objective(problem, cancel, &shared);
+    let mut standings = Standings::default();
     let mut cancelled = false;
     let cma = CMAESOptions::new(vec![0.0; dims], INITIAL_SIGMA)
         .population_size(lambda)
@@ -126,48 +241,24 @@ pub fn run(
     };
     for g in 0..generations {
         let done = cma.next_parallel();
-        let mut gen: Vec<Scored> = log
-            .lock()
-            .map(|mut l| l.drain(..).collect())
-            .unwrap_or_default();
+        let gen = shared.drain();
         if cancel.load(Ordering::Relaxed) {
             cancelled = true;
             break;
         }
         evals.fetch_add(gen.len(), Ordering::Relaxed);
-        gen.sort_by(|a, b| {
-            if better(a, b) {
-                std::cmp::Ordering::Less
-            } else {
-                std::cmp::Ordering::Greater
-            }
-        });
-        if let Some(top) = gen.into_iter().next() {
-            if stage_best.as_ref().is_none_or(|b| better(&top, b)) {
-                stage_best = Some(top);
-            }
-        }
+        standings.offer(best_of(gen));
         if g + 1 == switch {
             // Into the full stage: the first stage's best, scored again on all directions.
-            stage_no.store(1, Ordering::Relaxed);
-            best = stage_best.take().map(|b| score_at(&b.x, full));
+            shared.stage_no.store(1, Ordering::Relaxed);
+            standings.enter_full_stage(problem, full);
             evals.fetch_add(1, Ordering::Relaxed);
         } else if g + 1 > switch {
-            if let Some(s) = stage_best.take() {
-                if best.as_ref().is_none_or(|b| better(&s, b)) {
-                    best = Some(s);
-                }
-            }
+            standings.fold_stage_best();
         }
-        if let Some(b) = best.as_ref().or(stage_best.as_ref()) {
-            progress(&Progress {
-                evaluations: evals.load(Ordering::Relaxed),
-                planned: lambda * generations + 3,
-                best_score: b.score,
-                best: b.brief.clone(),
-                start_score: start.score,
-                elapsed_s: t0.elapsed().as_secs_f64(),
-            });
+        if let Some(b) = standings.leader() {
+            let evaluations = (evals.load(Ordering::Relaxed), lambda * generations + 3);
+            progress(&progress_at(b, evaluations, start.score, t0));
         }
         if done.is_some() {
             break;
@@ -175,15 +266,10 @@ pub fn run(
     }
     if !cancelled {
         let mean: Vec<f64> = cma.mean().iter().copied().collect();
-        let m = score_at(&mean, full);
+        standings.offer_final(score_at(problem, &mean, full));
         evals.fetch_add(1, Ordering::Relaxed);
-        if best.as_ref().is_none_or(|b| better(&m, b)) {
-            best = Some(m);
-        }
     }
-    let winner = best
-        .filter(|b| better(b, &start))
-        .unwrap_or_else(|| start.clone());
+    let winner = standings.winner(&start);
     found(winner, start, evals.load(Ordering::Relaxed), t0, cancelled)
 }
 

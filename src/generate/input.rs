@@ -1,0 +1,101 @@
+//! Warnings about the input character itself (its size, orientation, placement, skin and
+//! scales), reported with the generated ragdoll.
+
+use super::roles::{Anatomy, CharacterKind};
+use super::{rig, samples};
+use crate::document::Diagnostic;
+use glam::DVec3;
+
+fn warn(key: &str, msg: String) -> Diagnostic {
+    Diagnostic::warning(None, "document", key, msg)
+}
+
+/// Appends the input's warnings to `out`.
+pub(super) fn input_diagnostics(
+    rig: &rig::Rig,
+    samples: &samples::Samples,
+    a: &Anatomy,
+    out: &mut Vec<Diagnostic>,
+) {
+    for n in &a.notes {
+        out.push(warn("generate", n.clone()));
+    }
+    if !(0.3..=3.0).contains(&a.height) {
+        out.push(warn(
+            "generate",
+            format!(
+                "the character is {:.4} units tall: implausible in metres (glTF's unit); it is simulated at that size",
+                a.height
+            ),
+        ));
+    }
+    out.extend(orientation_diagnostic(rig, samples, a));
+    if a.ground < -0.02 * a.height || a.ground > 0.05 * a.height {
+        out.push(warn(
+            "generate",
+            format!(
+                "the character's lowest point is at y = {:.4}, not on the simulation's ground (y = 0): it starts {} it",
+                a.ground,
+                if a.ground < 0.0 { "sunk into" } else { "above" }
+            ),
+        ));
+    }
+    skin_diagnostics(rig, samples, out);
+}
+
+/// A warning when the character is flat along Y (lying down or Z-up).
+fn orientation_diagnostic(
+    rig: &rig::Rig,
+    samples: &samples::Samples,
+    a: &Anatomy,
+) -> Option<Diagnostic> {
+    let pts: Vec<DVec3> = if samples.kept() > 0 {
+        samples.all().copied().collect()
+    } else {
+        rig.bones.iter().map(|b| b.pos).collect()
+    };
+    let ext = |f: fn(&DVec3) -> f64| {
+        let v = rig::sorted(pts.iter().map(f));
+        rig::percentile(&v, 0.99) - rig::percentile(&v, 0.01)
+    };
+    let (x, y, z) = (ext(|p| p.x), ext(|p| p.y), ext(|p| p.z));
+    let flat = y < 0.35 * x.max(z);
+    let no_legs = a.kind == CharacterKind::Other && x.max(z) > 1.5 * y;
+    (flat || no_legs).then(|| {
+        warn(
+            "generate",
+            format!(
+                "the character is {x:.3} x {y:.3} x {z:.3} (X, Y, Z), flat along Y: if it is Z-up or lies down, fix its root rotation (glTF is Y-up; gravity is -Y)"
+            ),
+        )
+    })
+}
+
+/// Warnings about the skin samples and the bones' scales.
+fn skin_diagnostics(rig: &rig::Rig, samples: &samples::Samples, out: &mut Vec<Diagnostic>) {
+    if samples.kept() == 0 {
+        out.push(warn(
+            "generate",
+            "no skinned vertices: shapes come from the bone lengths alone".into(),
+        ));
+    }
+    if samples.dropped > 0 {
+        out.push(warn(
+            "generate",
+            format!(
+                "{} of {} vertices dropped (no weight, unknown joint, NaN or huge position)",
+                samples.dropped, samples.total
+            ),
+        ));
+    }
+    for b in &rig.bones {
+        if b.nonuniform {
+            out.push(Diagnostic::warning(
+                Some(b.node),
+                &b.name,
+                "scale",
+                "non-uniform world scale: shapes use the mean scale",
+            ));
+        }
+    }
+}
