@@ -183,7 +183,12 @@ impl Problem {
             } else {
                 brief.survived.0 += 1;
                 let late = or_zero(t.late_tilt_deg);
-                score += ((late - UPRIGHT_DEG).max(0.0) / UPRIGHT_DEG) as f64;
+                // Up but not back within the goal's tilt: the survive goal is missed, which
+                // must cost as much as a fall goal missed (3-6), or a candidate that stops
+                // falling at the larger push but leans after the smaller one scores better.
+                if late > UPRIGHT_DEG {
+                    score += 6.0 + ((late - UPRIGHT_DEG) / UPRIGHT_DEG).min(4.0) as f64;
+                }
             }
             brief.work_j += t.work_j;
         }
