@@ -5,13 +5,13 @@
 //! ([`Simulation::export_scene`]); the two take turns in alternating rounds so both see the
 //! same machine load.
 
+use super::bench::Rounds;
 use crate::sim::scene::WorldCounts;
 use crate::sim::Simulation;
 use anyhow::{anyhow, bail, Context};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use super::bench::Rounds;
 use std::time::Duration;
 
 /// Steps both worlds take before their counts are compared (1 s at 120 Hz: standing).
