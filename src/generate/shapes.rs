@@ -86,16 +86,16 @@ fn hub_ball(
     inflate: f64,
     min_r: f64,
 ) -> Option<BodyShape> {
+    if a.role[i] != Role::Pelvis
+        || points.len() >= fit::MIN_POINTS
+        || rig.s_children[i].len() < fit::MIN_POINTS
+    {
+        return None;
+    }
     let joints: Vec<DVec3> = rig.s_children[i]
         .iter()
         .map(|&c| rig.bones[c].pos)
         .collect();
-    if a.role[i] != Role::Pelvis
-        || points.len() >= fit::MIN_POINTS
-        || joints.len() < fit::MIN_POINTS
-    {
-        return None;
-    }
     let pos = rig.bones[i].pos;
     let mut fit = fit::sphere(
         &joints,

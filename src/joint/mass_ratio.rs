@@ -51,18 +51,24 @@ pub fn even(
     }
 }
 
+/// Each body's children, from a parent table.
+fn children_of(parent: &[Option<usize>]) -> Vec<Vec<usize>> {
+    let mut children = vec![Vec::new(); parent.len()];
+    for (i, p) in parent.iter().enumerate() {
+        if let Some(p) = *p {
+            children[p].push(i);
+        }
+    }
+    children
+}
+
 /// The chains of a tree of bodies, each parents first: a chain starts at a root or at a child
 /// of a body with other than one child, and runs on through single children to a body with
 /// none or several (its last). A limb (a leg, an arm with its clavicle, a tail, a neck and
 /// head) is one chain; so is a spine between the pelvis and the chest.
 pub fn chains(parent: &[Option<usize>]) -> Vec<Vec<usize>> {
     let n = parent.len();
-    let mut children = vec![Vec::new(); n];
-    for (i, p) in parent.iter().enumerate() {
-        if let Some(p) = *p {
-            children[p].push(i);
-        }
-    }
+    let children = children_of(parent);
     let starts = (0..n).filter(|&i| parent[i].is_none_or(|p| children[p].len() != 1));
     starts
         .map(|s| {
@@ -80,12 +86,7 @@ pub fn chains(parent: &[Option<usize>]) -> Vec<Vec<usize>> {
 /// The connected trees of a set of bodies, each parents first (breadth first from its root).
 pub fn trees(parent: &[Option<usize>]) -> Vec<Vec<usize>> {
     let n = parent.len();
-    let mut children = vec![Vec::new(); n];
-    for (i, p) in parent.iter().enumerate() {
-        if let Some(p) = *p {
-            children[p].push(i);
-        }
-    }
+    let children = children_of(parent);
     (0..n)
         .filter(|&i| parent[i].is_none())
         .map(|root| {

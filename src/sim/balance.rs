@@ -357,9 +357,8 @@ impl BalanceRig {
             }
         }
         if hip != Vec3::ZERO || self.applied_hip != Vec3::ZERO {
-            let thighs: Vec<usize> = self.thighs.iter().flatten().copied().collect();
-            let k = thighs.len().max(1) as f32;
-            for t in thighs {
+            let k = self.thighs.iter().flatten().count().max(1) as f32;
+            for &t in self.thighs.iter().flatten() {
                 let rb = &mut world.bodies[bodies[t].body];
                 rb.reset_torques(false);
                 rb.add_torque(-hip / k, false);
@@ -383,18 +382,12 @@ impl BalanceRig {
         if b.hip_kp <= 0.0 || self.thighs.iter().all(Option::is_none) {
             return Vec3::ZERO;
         }
-        let ground = self
-            .feet
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| grounded & (1 << i) != 0)
-            .filter_map(|(_, &f)| world.colliders.get(bodies[f].collider))
-            .map(|c| c.compute_aabb().mins.y)
-            .fold(f32::INFINITY, f32::min);
-        let h = (com.y - ground).max(0.3 * self.length_unit);
+        let Some(support) = hip::SupportBox::of(world, bodies, &self.feet, grounded) else {
+            return Vec3::ZERO;
+        };
+        let h = (com.y - support.ground_y()).max(0.3 * self.length_unit);
         let cp = hip::capture_point(com, vcom, h, self.length_unit);
-        let e = hip::outside_support(world, bodies, &self.feet, grounded, cp);
-        hip::hip_torque(e, b.hip_kp, b.hip_max_torque)
+        hip::hip_torque(support.outside(cp), b.hip_kp, b.hip_max_torque)
     }
 
     /// tau = -(kp * lean + kd * lean_rate) of the centre of mass over the grounded feet, capped.

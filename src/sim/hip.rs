@@ -62,35 +62,53 @@ pub(crate) fn capture_point(com: Vec3, vcom: Vec3, h: f32, unit: f32) -> Vec3 {
     Vec3::new(cp.x, 0.0, cp.z)
 }
 
-/// The horizontal vector from the grounded feet's region (the union of their colliders'
-/// bounding boxes) to `cp`; zero inside it or without grounded feet.
-pub(crate) fn outside_support(
-    world: &PhysicsWorld,
-    bodies: &[BodyRec],
-    feet: &[usize],
-    grounded: u32,
-    cp: Vec3,
-) -> Vec3 {
-    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-    for (i, &f) in feet.iter().enumerate() {
-        if grounded & (1 << i) == 0 {
-            continue;
+/// The region the grounded feet cover: the union of their colliders' bounding boxes (world).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SupportBox {
+    lo: Vec3,
+    hi: Vec3,
+}
+
+impl SupportBox {
+    /// The grounded feet's box; None without a grounded foot that has a collider.
+    pub fn of(
+        world: &PhysicsWorld,
+        bodies: &[BodyRec],
+        feet: &[usize],
+        grounded: u32,
+    ) -> Option<Self> {
+        let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+        for (i, &f) in feet.iter().enumerate() {
+            if grounded & (1 << i) == 0 {
+                continue;
+            }
+            if let Some(c) = world.colliders.get(bodies[f].collider) {
+                let aabb = c.compute_aabb();
+                lo = lo.min(aabb.mins);
+                hi = hi.max(aabb.maxs);
+            }
         }
-        if let Some(c) = world.colliders.get(bodies[f].collider) {
-            let aabb = c.compute_aabb();
-            lo = lo.min(aabb.mins);
-            hi = hi.max(aabb.maxs);
+        (lo.x <= hi.x && lo.z <= hi.z).then_some(Self { lo, hi })
+    }
+
+    /// The lowest point of the grounded feet (world height).
+    pub fn ground_y(&self) -> f32 {
+        self.lo.y
+    }
+
+    /// The horizontal vector from the box to `cp`; zero inside it.
+    pub fn outside(&self, cp: Vec3) -> Vec3 {
+        let inside = Vec3::new(
+            cp.x.clamp(self.lo.x, self.hi.x),
+            0.0,
+            cp.z.clamp(self.lo.z, self.hi.z),
+        );
+        let e = cp - inside;
+        if e.is_finite() {
+            e
+        } else {
+            Vec3::ZERO
         }
-    }
-    if !(lo.x <= hi.x && lo.z <= hi.z) {
-        return Vec3::ZERO;
-    }
-    let inside = Vec3::new(cp.x.clamp(lo.x, hi.x), 0.0, cp.z.clamp(lo.z, hi.z));
-    let e = cp - inside;
-    if e.is_finite() {
-        e
-    } else {
-        Vec3::ZERO
     }
 }
 
