@@ -42,6 +42,7 @@ pub struct Viewport {
     drawn: Arc<Vec<Segment>>,
     segments_gen: u64,
     colliders: Arc<Vec<crate::render::colliders::PlacedCollider>>,
+    colliders_gen: u64,
     /// The view of the whole character, set on load (F with nothing selected returns to it).
     home: OrbitCamera,
     /// The character's size (m), from its mesh and joints at rest: gizmos, axes and the
@@ -133,6 +134,7 @@ impl Viewport {
             drawn: Arc::default(),
             segments_gen: 0,
             colliders: Arc::default(),
+            colliders_gen: 0,
             push_drag: None,
             pending_push: None,
             gl_ms: 0.0,
@@ -161,6 +163,7 @@ impl Viewport {
             self.segments = Arc::new(segs);
             self.segments_gen += 1;
             self.colliders = Arc::new(placed_colliders(&st.doc, &self.pose));
+            self.colliders_gen += 1;
         }
     }
 
@@ -330,6 +333,7 @@ impl Viewport {
             model: self.model.clone(),
             pose_gen: self.pose_gen,
             pose: self.pose.clone(),
+            colliders_gen: self.colliders_gen,
             colliders: self.colliders.clone(),
             selected: st.selected_bones(),
             shell_colors: super::pair_view::shell_colors(st, &self.colliders),

@@ -29,6 +29,9 @@ pub struct SceneInput {
     /// Changes whenever `pose` changes; the mesh is re-skinned only then.
     pub pose_gen: u64,
     pub pose: Arc<Pose>,
+    /// Changes whenever `colliders` changes (a generation, never an address: a freed
+    /// list's address can come back for the next one).
+    pub colliders_gen: u64,
     pub colliders: Arc<Vec<PlacedCollider>>,
     /// Every selected bone (the primary first).
     pub selected: Vec<BoneId>,
@@ -78,7 +81,7 @@ struct FrameGeometry {
     lines: Option<((u64, glam::Vec3), Gm<Mesh, ColorMaterial>)>,
 }
 
-type ColliderKey = (*const PlacedCollider, Vec<[u8; 4]>);
+type ColliderKey = (u64, Vec<[u8; 4]>);
 
 /// Everything the cached image depends on.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,7 +89,7 @@ struct CacheKey {
     model_gen: u64,
     pose_gen: u64,
     segments_gen: u64,
-    colliders: *const PlacedCollider,
+    colliders_gen: u64,
     selected: Vec<BoneId>,
     shell_colors: Vec<[u8; 4]>,
     camera: OrbitCamera,
@@ -248,7 +251,7 @@ impl FrameGeometry {
                 .collect();
             self.colliders = None;
         }
-        let key = (input.colliders.as_ptr(), input.shell_colors.clone());
+        let key = (input.colliders_gen, input.shell_colors.clone());
         if self.colliders.as_ref().is_none_or(|(k, _)| *k != key) {
             let placed = input.colliders.iter().zip(&self.shells).enumerate();
             let placed = placed.map(|(i, (c, s))| Placed {
@@ -310,7 +313,7 @@ impl GpuScene {
             model_gen: input.model_gen,
             pose_gen: input.pose_gen,
             segments_gen: input.segments_gen,
-            colliders: input.colliders.as_ptr(),
+            colliders_gen: input.colliders_gen,
             selected: input.selected.clone(),
             shell_colors: input.shell_colors.clone(),
             camera: input.camera,

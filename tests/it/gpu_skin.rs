@@ -5,8 +5,9 @@
 use crate::common;
 use std::path::Path;
 
-/// Which pixels of the screenshot show the lit character (its grey-beige), and the count.
-fn mesh_mask(file: &Path, cpu: bool) -> (Vec<bool>, usize) {
+/// Which pixels of the screenshot show the lit character (its grey-beige), their count and
+/// the screenshot's width.
+fn mesh_mask(file: &Path, cpu: bool) -> (Vec<bool>, usize, usize) {
     let (w, h, buf) = common::screenshot_with(Some(file), &["--sim-seconds", "1.5"], |cmd| {
         if cpu {
             cmd.env(ragdoll_tuner::render::scene::CPU_SKIN_ENV, "1");
@@ -25,7 +26,19 @@ fn mesh_mask(file: &Path, cpu: bool) -> (Vec<bool>, usize) {
         }
     }
     let n = mask.iter().filter(|&&m| m).count();
-    (mask, n)
+    (mask, n, w)
+}
+
+/// The mask's bounding box (x0, y0, x1, y1) in a `width`-pixel-wide screenshot, for the
+/// failure message: a moved or resized character shows there.
+fn bounds(mask: &[bool], width: usize) -> Option<(usize, usize, usize, usize)> {
+    let on = mask.iter().enumerate().filter(|(_, &m)| m);
+    on.fold(None, |b, (i, _)| {
+        let (x, y) = (i % width, i / width);
+        Some(b.map_or((x, y, x, y), |(x0, y0, x1, y1)| {
+            (x.min(x0), y.min(y0), x.max(x1), y.max(y1))
+        }))
+    })
 }
 
 #[test]
@@ -35,8 +48,8 @@ fn gpu_skinning_matches_cpu_skinning() {
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let limp = common::limp_mannequin(dir.path());
-    let (gpu, n_gpu) = mesh_mask(&limp, false);
-    let (cpu, n_cpu) = mesh_mask(&limp, true);
+    let (gpu, n_gpu, w_gpu) = mesh_mask(&limp, false);
+    let (cpu, n_cpu, w_cpu) = mesh_mask(&limp, true);
     assert!(
         n_cpu > 3000,
         "the collapsed mannequin is drawn: {n_cpu} pixels"
@@ -45,7 +58,10 @@ fn gpu_skinning_matches_cpu_skinning() {
     println!("mesh pixels: GPU {n_gpu}, CPU {n_cpu}, differing {differ}");
     assert!(
         differ * 50 < n_cpu,
-        "{differ} of {n_cpu} mesh pixels differ between GPU and CPU skinning"
+        "{differ} of {n_cpu} mesh pixels differ between GPU and CPU skinning \
+         (bounds: GPU {:?}, CPU {:?})",
+        bounds(&gpu, w_gpu),
+        bounds(&cpu, w_cpu)
     );
 }
 
@@ -64,8 +80,8 @@ fn coarse_level_of_detail_matches_the_full_mesh() {
             .args(["generate-mannequin", "--dense"])
             .arg(&dense),
     );
-    let (gpu, n_gpu) = mesh_mask(&dense, false);
-    let (cpu, n_cpu) = mesh_mask(&dense, true);
+    let (gpu, n_gpu, w_gpu) = mesh_mask(&dense, false);
+    let (cpu, n_cpu, w_cpu) = mesh_mask(&dense, true);
     assert!(n_cpu > 3000, "the character is drawn: {n_cpu} pixels");
     let differ = gpu.iter().zip(&cpu).filter(|(a, b)| a != b).count();
     println!(
@@ -73,6 +89,9 @@ fn coarse_level_of_detail_matches_the_full_mesh() {
     );
     assert!(
         differ * 25 < n_cpu,
-        "{differ} of {n_cpu} mesh pixels differ between the coarse level and the full mesh"
+        "{differ} of {n_cpu} mesh pixels differ between the coarse level and the full mesh \
+         (bounds: coarse {:?}, full {:?})",
+        bounds(&gpu, w_gpu),
+        bounds(&cpu, w_cpu)
     );
 }
