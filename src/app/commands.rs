@@ -107,6 +107,26 @@ impl Command {
         }
     }
 
+    /// The command's name on the command line (`--command`): its label in lower case,
+    /// words joined by '-' ("Auto-tune…" is `auto-tune`, "Bake to clip…" is `bake-to-clip`).
+    pub fn id(self) -> String {
+        let words = self.label().split(|c: char| !c.is_alphanumeric());
+        let words: Vec<String> = words
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        words.join("-")
+    }
+
+    /// The command named `id` (see [`Command::id`]); the error lists every name.
+    pub fn parse_id(id: &str) -> Result<Command, String> {
+        let found = Command::ALL.iter().find(|c| c.id() == id);
+        found.copied().ok_or_else(|| {
+            let names: Vec<String> = Command::ALL.iter().map(|c| c.id()).collect();
+            format!("no command '{id}'; the commands are: {}", names.join(", "))
+        })
+    }
+
     /// The keyboard shortcuts, the first one shown in menus.
     pub fn shortcuts(self) -> &'static [KeyboardShortcut] {
         const SAVE: &[KeyboardShortcut] = &[ctrl(Key::S)];
@@ -233,6 +253,20 @@ pub fn menu_item(ui: &mut egui::Ui, cmd: Command, cx: &mut Context) {
     }
     if r.clicked() {
         cmd.run(cx);
+    }
+}
+
+/// Runs the `--command` commands, as if picked from the menu; one that cannot run now is
+/// said in the status bar and on stderr.
+pub fn run_at_start(cmds: &[Command], cx: &mut Context) {
+    for &cmd in cmds {
+        if cmd.enabled(cx.st) {
+            cmd.run(cx);
+        } else {
+            let msg = format!("--command {}: not available for this document", cmd.id());
+            eprintln!("error: {msg}");
+            cx.st.status = msg;
+        }
     }
 }
 

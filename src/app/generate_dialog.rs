@@ -80,7 +80,7 @@ impl GenerateDialog {
         });
         o.total_mass_kg = (self.mass_kg > 0.0).then_some(self.mass_kg);
         ui.horizontal(|ui| {
-            ui.label("Character type");
+            let l = ui.label("Character type");
             egui::ComboBox::from_id_salt("generate_kind")
                 .selected_text(kind_name(o.kind))
                 .show_ui(ui, |ui| {
@@ -92,7 +92,9 @@ impl GenerateDialog {
                     ] {
                         ui.selectable_value(&mut o.kind, k, kind_name(k));
                     }
-                });
+                })
+                .response
+                .labelled_by(l.id);
         });
     }
 

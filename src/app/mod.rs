@@ -68,6 +68,9 @@ pub struct Options {
     /// `BONE.KEY=VALUE` edits made one per frame after start, as the inspector makes them
     /// (tests of what happens after an edit, such as autosave in an idle window).
     pub apply: Vec<String>,
+    /// Commands of the command table run at the first frame, as if picked from the menu
+    /// (a screenshot of a dialog: `--command auto-tune`).
+    pub commands: Vec<commands::Command>,
     pub policy: UriPolicy,
 }
 
@@ -98,6 +101,8 @@ pub struct EditorApp {
     view: view_settings::ViewSettings,
     /// Edits given with `--apply`, made one per frame as if typed.
     scripted: std::collections::VecDeque<String>,
+    /// Commands given with `--command`, run at the first frame.
+    start_commands: Vec<commands::Command>,
     pub timeline: timeline_panel::TimelinePanel,
 }
 
@@ -159,6 +164,7 @@ impl EditorApp {
             last_pose: None,
             view,
             scripted: opts.apply.iter().cloned().collect(),
+            start_commands: opts.commands.clone(),
             timeline: Default::default(),
         }
     }
@@ -379,14 +385,17 @@ impl eframe::App for EditorApp {
         }
         let started = Instant::now();
         self.close_guard(&ctx);
-        commands::shortcuts(&mut commands::Context {
+        let start_commands = std::mem::take(&mut self.start_commands);
+        let mut cx = commands::Context {
             st: &mut self.state,
             files: &mut self.files,
             generate: &mut self.generate,
             tune: &mut self.tune,
             egui: &ctx,
             timeline: &mut self.timeline,
-        });
+        };
+        commands::run_at_start(&start_commands, &mut cx);
+        commands::shortcuts(&mut cx);
         if std::mem::take(&mut self.state.wants_save_as) {
             self.files.ask(files::PathAction::SaveAs, &mut self.state);
         }

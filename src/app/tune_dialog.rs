@@ -228,7 +228,7 @@ impl TuneDialog {
         goal_row(ui, "Fall from pushes", &mut self.fall, "Δv m/s ", 5.0);
         goal_row(ui, "Assist at most", &mut self.assist, "scale 0..1", 1.0);
         ui.horizontal(|ui| {
-            ui.label("Track clip");
+            let l = ui.label("Track clip");
             egui::ComboBox::from_id_salt("tune_clip")
                 .selected_text(self.clip.as_deref().unwrap_or("none"))
                 .show_ui(ui, |ui| {
@@ -236,7 +236,9 @@ impl TuneDialog {
                     for c in &self.clips {
                         ui.selectable_value(&mut self.clip, Some(c.clone()), c);
                     }
-                });
+                })
+                .response
+                .labelled_by(l.id);
         });
         ui.weak(
             "Always: stand 10 s, back within 5° of upright in 2 s, limits within 2°, least effort",

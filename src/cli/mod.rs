@@ -71,6 +71,10 @@ pub struct Cli {
     /// frame when repeated; for tests of what follows an edit (autosave of an idle window).
     #[arg(long = "apply", value_name = "BONE.KEY=VALUE", hide = true)]
     pub apply: Vec<String>,
+    /// Editor: run this command of the menus at start, as if picked (e.g. `auto-tune`,
+    /// `bake-to-clip`, `generate-ragdoll`, `stabilize`); repeatable.
+    #[arg(long = "command", value_name = "ID", value_parser = crate::app::commands::Command::parse_id)]
+    pub commands: Vec<crate::app::commands::Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -206,6 +210,7 @@ impl Cli {
             bench_frames: self.bench_frames,
             clip: self.clip.clone(),
             apply: self.apply.clone(),
+            commands: self.commands.clone(),
             policy: self.uri_policy(),
         }
     }

@@ -72,3 +72,48 @@ fn menus_and_shortcuts_run_the_tables_commands() {
     h.run_steps(3);
     assert_eq!(max_limit(&h), 120.0, "the menu's Redo redoes");
 }
+
+/// Every command has a command-line name (`--command`) that names it back, and a name that is
+/// no command is refused with the list of names.
+#[test]
+fn each_command_has_a_name_for_the_command_line() {
+    for &c in Command::ALL {
+        assert_eq!(Command::parse_id(&c.id()), Ok(c), "{c:?}");
+    }
+    assert_eq!(Command::AutoTune.id(), "auto-tune");
+    assert_eq!(Command::BakeClip.id(), "bake-to-clip");
+    let err = Command::parse_id("tune").expect_err("not a command");
+    assert!(
+        err.contains("auto-tune") && err.contains("bake-to-clip"),
+        "{err}"
+    );
+    let out = ragdoll_tuner()
+        .args(["--command", "tune", "--screenshot", "never.png"])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no command 'tune'"), "{stderr}");
+}
+
+/// `--command` runs commands at the first frame, as the menu does: each dialog opens (and
+/// passes the harness's accessibility check: every widget has a name).
+#[test]
+fn a_command_given_at_start_runs_as_if_picked() {
+    let cases = [
+        (Command::AutoTune, "Time budget (s)"),
+        (Command::GenerateRagdoll, "Keep existing physics"),
+    ];
+    for (cmd, widget) in cases {
+        let doc = ragdoll_tuner::document::Document::open(mannequin()).expect("mannequin");
+        let opts = ragdoll_tuner::app::Options {
+            commands: vec![cmd],
+            ..Default::default()
+        };
+        let mut h = egui_kittest::Harness::builder()
+            .with_size([1280.0, 800.0])
+            .build_eframe(move |cc| ragdoll_tuner::app::EditorApp::new(cc, doc, &opts));
+        h.run_steps(3);
+        h.get_by_label(widget);
+    }
+}
