@@ -82,9 +82,9 @@ fn reach(rig: &Rig, samples: &Samples, up: DVec3) -> Reach {
             skin[p].extend(moved);
         }
     }
-    for i in 0..n {
+    for (i, samples) in skin.iter().enumerate() {
         let h0 = rig.bones[i].pos.dot(up);
-        let v = super::rig::sorted(skin[i].iter().copied());
+        let v = super::rig::sorted(samples.iter().copied());
         r.count[i] = v.len();
         r.low[i] = h0.min(if v.is_empty() {
             h0

@@ -151,8 +151,8 @@ impl Rig {
             *slot = p;
         }
         let mut s_children = vec![Vec::new(); n];
-        for i in 0..n {
-            if let (true, Some(p)) = (self.bones[i].structural, s_parent[i]) {
+        for (i, parent) in s_parent.iter().enumerate() {
+            if let (true, Some(p)) = (self.bones[i].structural, *parent) {
                 s_children[p].push(i);
             }
         }
