@@ -23,11 +23,21 @@ pub fn run(opts: Options) -> ExitCode {
     let scratch = headless || !opts.apply.is_empty();
     let outcome = Outcome::default();
     let out = outcome.clone();
+    let scratch_store = scratch.then(scratch_storage_path);
     let res = eframe::run_native(
         "ragdoll-tuner",
-        native_options(scratch),
+        native_options(scratch_store.clone()),
         Box::new(move |cc| Ok(Box::new(start_app(cc, doc, &opts, out)))),
     );
+    if let Some(p) = scratch_store {
+        // Nothing of a scratch run is kept (a file left behind would be read by a later
+        // run that got the same name).
+        if let Err(e) = std::fs::remove_file(&p) {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                eprintln!("note: could not remove {}: {e}", p.display());
+            }
+        }
+    }
     if let Err(e) = res {
         eprintln!("error: the window could not be opened: {e}");
         return ExitCode::from(2);
@@ -36,16 +46,25 @@ pub fn run(opts: Options) -> ExitCode {
     exit_code(result, headless)
 }
 
-/// The window: GL with a depth buffer; a scratch run keeps its settings in a temporary
-/// directory.
-fn native_options(scratch: bool) -> eframe::NativeOptions {
+/// A file no earlier run left behind, for a scratch run's settings: named by the process
+/// and the time (process ids come back: a layout stored under a reused one moved the panels
+/// of a later screenshot).
+fn scratch_storage_path() -> std::path::PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let name = format!("ragdoll-tuner-headless-{}-{nanos}", std::process::id());
+    std::env::temp_dir().join(name)
+}
+
+/// The window: GL with a depth buffer; a scratch run keeps its settings in `scratch_store`
+/// (a new file, removed when the window closes) and starts from the default layout.
+fn native_options(scratch_store: Option<std::path::PathBuf>) -> eframe::NativeOptions {
     eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         depth_buffer: 24,
-        persist_window: !scratch,
-        persistence_path: scratch.then(|| {
-            std::env::temp_dir().join(format!("ragdoll-tuner-headless-{}", std::process::id()))
-        }),
+        persist_window: scratch_store.is_none(),
+        persistence_path: scratch_store,
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1280.0, 800.0])
             .with_title("ragdoll-tuner")
