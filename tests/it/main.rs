@@ -35,3 +35,4 @@ mod timeline;
 mod tune;
 mod validator;
 mod workflow;
+mod sleep;
