@@ -308,16 +308,40 @@ impl SimSettings {
         self.max_angular_speed_rad_s / self.unit().sqrt()
     }
 
-    /// Gives a body the activation of one that may sleep: quiet below [`SLEEP_SPEED_SHARE`]
-    /// of the character's height per second at its farthest point, for [`SLEEP_AFTER_S`].
-    /// Rapier compares half a body's farthest-point travel over a step with
-    /// `normalized_linear_threshold * length_unit * dt`, and `length_unit` is the height over
-    /// 1.75 m. The angular threshold only applies to bodies without a collider (ours all
-    /// have one); Rapier's default is kept.
+    /// Gives a body the activation of one that may sleep: quiet below
+    /// [`SimSettings::sleep_speed_share`] of the character's height per second at its farthest
+    /// point, for [`SimSettings::sleep_after_s`]. Rapier compares half a body's farthest-point
+    /// travel over a step with `normalized_linear_threshold * length_unit * dt`, and
+    /// `length_unit` is the height over 1.75 m. The angular threshold only applies to bodies
+    /// without a collider (ours all have one); Rapier's default is kept.
     pub fn let_sleep(&self, a: &mut rapier3d::prelude::RigidBodyActivation) {
-        a.normalized_linear_threshold = SLEEP_SPEED_SHARE * REFERENCE_HEIGHT_M / 2.0;
+        a.normalized_linear_threshold = self.sleep_speed_share() * REFERENCE_HEIGHT_M / 2.0;
         a.angular_threshold = rapier3d::prelude::RigidBodyActivation::default_angular_threshold();
-        a.time_until_sleep = SLEEP_AFTER_S;
+        a.time_until_sleep = self.sleep_after_s();
+    }
+
+    /// The sleep threshold as a share of the height per second: [`SLEEP_SPEED_SHARE`] within
+    /// [`CONTACT_TUNED_SIZES`] times the reference size; beyond, it falls like natural speeds
+    /// (sqrt(g*L), continuous at 3x), so a larger character's is a smaller share of its height.
+    /// A character placed standing starts still and tips over slowly (its speeds grow with g,
+    /// not with its size): at 1% and 0.5 s, the passive mannequin at 10 and 100 times its size
+    /// slept standing before it could fall. Scaled from 1x instead of 3x, the 4.8 m horse (2.7x)
+    /// no longer slept before its neck slid at 7 s.
+    pub fn sleep_speed_share(&self) -> f32 {
+        SLEEP_SPEED_SHARE / self.beyond_tuned_size().sqrt()
+    }
+
+    /// How long a character must stay quiet to sleep (s): [`SLEEP_AFTER_S`] within
+    /// [`CONTACT_TUNED_SIZES`] times the reference size; beyond, like natural times
+    /// (sqrt(L/g)). Smaller characters keep 0.5 s, which is more of their own time.
+    pub fn sleep_after_s(&self) -> f32 {
+        SLEEP_AFTER_S * self.beyond_tuned_size().sqrt()
+    }
+
+    /// How many times larger than [`CONTACT_TUNED_SIZES`] times the reference the character
+    /// is (1 within it or below).
+    fn beyond_tuned_size(&self) -> f32 {
+        (self.unit() / CONTACT_TUNED_SIZES).max(1.0)
     }
 
     /// Steps per simulated second.
