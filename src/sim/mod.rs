@@ -20,6 +20,7 @@ mod pairs;
 mod ragdoll;
 pub mod scene;
 mod settings;
+mod sleep;
 mod snapshot;
 pub mod telemetry;
 pub mod world;
@@ -117,7 +118,7 @@ impl Simulation {
             clip: None,
             may_sleep: false,
         };
-        sim.apply_sleep();
+        sim.apply_sleep(true);
         sim.measure_initial_state();
         Ok(sim)
     }
@@ -145,7 +146,7 @@ impl Simulation {
             return Err(p.clone());
         }
         self.apply_settings();
-        self.apply_sleep();
+        self.apply_sleep(false);
         if self.check_before_step {
             self.check_before_step = false;
             self.guard()?;
@@ -260,53 +261,7 @@ impl Simulation {
         }
         self.applied = s;
         self.wake_all();
-    }
-
-    /// A rag doll (drives and balance off, no clip) may sleep once quiet, as every engine's
-    /// ragdolls do; a driven or balancing one never does: its controllers act every step
-    /// (the balance writes its torques without waking anything). Applied when that changes.
-    fn apply_sleep(&mut self) {
-        let s = &self.settings;
-        let may = s.sleep && !s.drives && !s.balance && self.clip.is_none();
-        if may == self.may_sleep {
-            return;
-        }
-        for d in &self.dolls {
-            for b in &d.bodies {
-                if let Some(rb) = self.world.bodies.get_mut(b.body) {
-                    let a = rb.activation_mut();
-                    if may {
-                        s.let_sleep(a);
-                    } else {
-                        a.normalized_linear_threshold = -1.0;
-                        a.angular_threshold = -1.0;
-                    }
-                    rb.wake_up(true);
-                }
-            }
-        }
-        self.may_sleep = may;
-    }
-
-    /// Wakes every body (strongly: each is given `time_until_sleep` again). Edits, settings
-    /// changes and restored states call this; impulses, velocities, poses, joint and drive
-    /// changes wake the bodies they touch through Rapier.
-    pub(crate) fn wake_all(&mut self) {
-        for d in &self.dolls {
-            for b in &d.bodies {
-                if let Some(rb) = self.world.bodies.get_mut(b.body) {
-                    rb.wake_up(true);
-                }
-            }
-        }
-    }
-
-    /// True when every body of ragdoll 0 sleeps.
-    pub fn asleep(&self) -> bool {
-        self.dolls[0]
-            .bodies
-            .iter()
-            .all(|b| self.world.bodies.get(b.body).is_some_and(|rb| rb.is_sleeping()))
+        self.apply_sleep(true);
     }
 
     /// Applies the document's current physics to the running world in place: limits, axes,
