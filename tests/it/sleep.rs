@@ -133,3 +133,49 @@ fn a_snapshot_of_a_sleeping_world_steps_as_the_original() {
     }
     assert_eq!(sim.state_hash(), copy.state_hash());
 }
+
+/// In the editor, passive (Balance and Drives unchecked), the collapsed mannequin sleeps;
+/// an edit through `EditorState::execute` (the head's collider made larger, resized in place
+/// by the live sync) wakes it, and the larger head pushes it up off the ground.
+#[test]
+fn an_editor_edit_wakes_a_sleeping_ragdoll() {
+    use ragdoll_tuner::document::ColliderShape;
+    let (_dir, doc) = crate::pairs::mannequin_copy();
+    let head = doc.bone_by_name("head").unwrap();
+    let Some(ColliderShape::Sphere { radius }) = doc.bone(head).collider().map(|c| c.shape.clone())
+    else {
+        panic!("the mannequin's head is a sphere");
+    };
+    let mut h = crate::pairs::harness(doc);
+    h.run_steps(2);
+    use egui_kittest::kittest::Queryable;
+    let balance = h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Balance");
+    balance.click_accesskit();
+    h.get_by_label("Drives").click_accesskit();
+    h.run_steps(2);
+    let pose = |h: &egui_kittest::Harness<'static, ragdoll_tuner::app::EditorApp>| {
+        h.state().simulation().expect("sim").pose().world_from_bone[head.index()]
+    };
+    h.state_mut().fast_forward(8.0);
+    let settled = pose(&h);
+    h.state_mut().fast_forward(0.5);
+    assert_eq!(
+        pose(&h),
+        settled,
+        "asleep after the collapse, nothing moves"
+    );
+    let st = &mut h.state_mut().state;
+    let edit = Edit::Set {
+        target: st.doc.bone_target(head),
+        key: Key::Radius.path().into(),
+        value: json!(1.5 * radius),
+    };
+    st.execute(edit, None, "head radius").expect("edit");
+    h.run_steps(2);
+    h.state_mut().fast_forward(0.5);
+    let moved = (pose(&h).w_axis - settled.w_axis).length();
+    assert!(
+        moved > 0.2 * radius,
+        "the head moved {moved} after the edit"
+    );
+}
