@@ -29,8 +29,8 @@ pub use crate::joint::JointLimits;
 pub use balance::{BalanceBones, BalanceSource, FELL_PELVIS_RATIO, FELL_TILT_DEG};
 pub use follow::{ClipDriver, RootMode};
 pub use settings::{
-    length_unit_for, mass_unit_for, SimSettings, SolverPreset, REFERENCE_HEIGHT_M,
-    REFERENCE_MASS_KG,
+    length_unit_for, mass_unit_for, SimSettings, SolverPreset, CONTACT_TUNED_SIZES,
+    REFERENCE_HEIGHT_M, REFERENCE_MASS_KG, SLEEP_AFTER_S, SLEEP_SPEED_SHARE,
 };
 pub use telemetry::{BodySample, FrameRing, JointSample, JointStats, Telemetry};
 pub use world::GroupMap;
