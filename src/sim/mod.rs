@@ -20,6 +20,7 @@ mod pairs;
 mod ragdoll;
 pub mod scene;
 mod settings;
+mod sleep;
 mod snapshot;
 pub mod telemetry;
 pub mod world;
@@ -28,8 +29,8 @@ pub use crate::joint::JointLimits;
 pub use balance::{BalanceBones, BalanceSource, FELL_PELVIS_RATIO, FELL_TILT_DEG};
 pub use follow::{ClipDriver, RootMode};
 pub use settings::{
-    length_unit_for, mass_unit_for, SimSettings, SolverPreset, REFERENCE_HEIGHT_M,
-    REFERENCE_MASS_KG,
+    length_unit_for, mass_unit_for, SimSettings, SolverPreset, CONTACT_TUNED_SIZES,
+    REFERENCE_HEIGHT_M, REFERENCE_MASS_KG, SLEEP_AFTER_S, SLEEP_SPEED_SHARE,
 };
 pub use telemetry::{BodySample, FrameRing, JointSample, JointStats, Telemetry};
 pub use world::GroupMap;
@@ -62,6 +63,8 @@ pub struct Simulation {
     accumulator_s: f64,
     /// The animation clip the drives follow, if one plays.
     clip: Option<ClipDriver>,
+    /// Whether the bodies were last given the activation of bodies that may sleep.
+    may_sleep: bool,
 }
 
 impl Simulation {
@@ -113,7 +116,9 @@ impl Simulation {
             check_before_step: false,
             accumulator_s: 0.0,
             clip: None,
+            may_sleep: false,
         };
+        sim.apply_sleep(true);
         sim.measure_initial_state();
         Ok(sim)
     }
@@ -141,6 +146,7 @@ impl Simulation {
             return Err(p.clone());
         }
         self.apply_settings();
+        self.apply_sleep(false);
         if self.check_before_step {
             self.check_before_step = false;
             self.guard()?;
@@ -254,6 +260,8 @@ impl Simulation {
             }
         }
         self.applied = s;
+        self.wake_all();
+        self.apply_sleep(true);
     }
 
     /// Applies the document's current physics to the running world in place: limits, axes,
@@ -274,6 +282,9 @@ impl Simulation {
             )?;
         }
         self.groups = groups;
+        if changed > 0 {
+            self.wake_all();
+        }
         Ok(changed)
     }
 

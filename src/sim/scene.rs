@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 
 /// Version of the scene format (bump on any change the reader must know about).
-pub const SCENE_FORMAT: u32 = 1;
+pub const SCENE_FORMAT: u32 = 2;
 
 fn v3(v: Vec3) -> Value {
     json!([v.x, v.y, v.z])
@@ -72,6 +72,11 @@ fn body(rb: &RigidBody) -> Value {
         "gravity_scale": rb.gravity_scale(),
         "dominance_group": rb.dominance_group(),
         "can_sleep": !(a.normalized_linear_threshold < 0.0 && a.angular_threshold < 0.0),
+        "activation": {
+            "normalized_linear_threshold": a.normalized_linear_threshold,
+            "angular_threshold": a.angular_threshold,
+            "time_until_sleep": a.time_until_sleep,
+        },
         "user_force": v3(rb.user_force()),
         "user_torque": v3(rb.user_torque()),
     })

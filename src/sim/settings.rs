@@ -66,6 +66,21 @@ pub fn length_unit_for(doc: &Document) -> f32 {
     }
 }
 
+/// A rag doll's body is quiet while no point of it moves faster than this share of the
+/// character's height per second (see [`SimSettings::let_sleep`]). It is the doctor's bar for
+/// a body at rest (1% of the height per second, issue 17), taken at the body's farthest point,
+/// which moves at least as fast as its origin: a ragdoll sleeps only once every body of it is
+/// at rest by that bar, so sleeping never stops a motion the bar would count. Rapier's default
+/// (0.1 m/s at the farthest point of a 1.75 m character, 5.7% of its height per second) and
+/// Jolt's (0.03 m/s, 1.7%) are looser. Measured on the zoo's passive runs
+/// (`tests/it/doctor.rs`): at 1% all 13 sleep by 8.6 s but the lumberjack, whose arms jitter
+/// at 0.7-0.8%; at Jolt's 1.7% it sleeps too (7.2 s) and the others up to 0.6 s sooner, but
+/// a body still moving at 1-1.7% could be frozen.
+pub const SLEEP_SPEED_SHARE: f32 = 0.01;
+/// A rag doll sleeps once every body of its island has been quiet this long (s): Rapier's
+/// and Jolt's default `time_until_sleep` / `mTimeBeforeSleep`.
+pub const SLEEP_AFTER_S: f32 = 0.5;
+
 /// Which solver parameters a world steps with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SolverPreset {
@@ -133,6 +148,10 @@ pub struct SimSettings {
     /// Set `length_unit` and `mass_unit` from the document's character when a simulation is
     /// built. Default on.
     pub auto_length_unit: bool,
+    /// Let a rag doll (drives and balance off, no clip) sleep once its island is quiet, as
+    /// Rapier, Jolt, PhysX and Unity do by default (see [`SimSettings::let_sleep`]).
+    /// Default on.
+    pub sleep: bool,
 }
 
 impl Default for SimSettings {
@@ -159,6 +178,7 @@ impl Default for SimSettings {
             length_unit: 1.0,
             mass_unit: 1.0,
             auto_length_unit: true,
+            sleep: true,
         }
     }
 }
@@ -286,6 +306,42 @@ impl SimSettings {
     /// The guard's angular speed limit at this size: natural rates scale with sqrt(g/L).
     pub fn max_angular_speed(&self) -> f32 {
         self.max_angular_speed_rad_s / self.unit().sqrt()
+    }
+
+    /// Gives a body the activation of one that may sleep: quiet below
+    /// [`SimSettings::sleep_speed_share`] of the character's height per second at its farthest
+    /// point, for [`SimSettings::sleep_after_s`]. Rapier compares half a body's farthest-point
+    /// travel over a step with `normalized_linear_threshold * length_unit * dt`, and
+    /// `length_unit` is the height over 1.75 m. The angular threshold only applies to bodies
+    /// without a collider (ours all have one); Rapier's default is kept.
+    pub fn let_sleep(&self, a: &mut rapier3d::prelude::RigidBodyActivation) {
+        a.normalized_linear_threshold = self.sleep_speed_share() * REFERENCE_HEIGHT_M / 2.0;
+        a.angular_threshold = rapier3d::prelude::RigidBodyActivation::default_angular_threshold();
+        a.time_until_sleep = self.sleep_after_s();
+    }
+
+    /// The sleep threshold as a share of the height per second: [`SLEEP_SPEED_SHARE`] within
+    /// [`CONTACT_TUNED_SIZES`] times the reference size; beyond, it falls like natural speeds
+    /// (sqrt(g*L), continuous at 3x), so a larger character's is a smaller share of its height.
+    /// A character placed standing starts still and tips over slowly (its speeds grow with g,
+    /// not with its size): at 1% and 0.5 s, the passive mannequin at 10 and 100 times its size
+    /// slept standing before it could fall. Scaled from 1x instead of 3x, the 4.8 m horse (2.7x)
+    /// no longer slept before its neck slid at 7 s.
+    pub fn sleep_speed_share(&self) -> f32 {
+        SLEEP_SPEED_SHARE / self.beyond_tuned_size().sqrt()
+    }
+
+    /// How long a character must stay quiet to sleep (s): [`SLEEP_AFTER_S`] within
+    /// [`CONTACT_TUNED_SIZES`] times the reference size; beyond, like natural times
+    /// (sqrt(L/g)). Smaller characters keep 0.5 s, which is more of their own time.
+    pub fn sleep_after_s(&self) -> f32 {
+        SLEEP_AFTER_S * self.beyond_tuned_size().sqrt()
+    }
+
+    /// How many times larger than [`CONTACT_TUNED_SIZES`] times the reference the character
+    /// is (1 within it or below).
+    fn beyond_tuned_size(&self) -> f32 {
+        (self.unit() / CONTACT_TUNED_SIZES).max(1.0)
     }
 
     /// Steps per simulated second.

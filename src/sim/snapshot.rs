@@ -43,6 +43,7 @@ impl Clone for Simulation {
             check_before_step: self.check_before_step,
             accumulator_s: self.accumulator_s,
             clip: self.clip.clone(),
+            may_sleep: self.may_sleep,
         }
     }
 }

@@ -31,6 +31,7 @@ mod redraw;
 mod save;
 mod scene;
 mod sim;
+mod sleep;
 mod timeline;
 mod tune;
 mod validator;

@@ -146,6 +146,13 @@ fn body(v: &Value) -> Res<RigidBody> {
         .dominance_group(v["dominance_group"].as_i64().unwrap_or(0) as i8)
         .can_sleep(b(&v["can_sleep"])?)
         .build();
+    let a = &v["activation"];
+    if !a.is_null() {
+        let act = rb.activation_mut();
+        act.normalized_linear_threshold = f(&a["normalized_linear_threshold"])?;
+        act.angular_threshold = f(&a["angular_threshold"])?;
+        act.time_until_sleep = f(&a["time_until_sleep"])?;
+    }
     rb.add_force(v3(&v["user_force"])?, false);
     rb.add_torque(v3(&v["user_torque"])?, false);
     Ok(rb)
@@ -239,7 +246,7 @@ fn joint(v: &Value) -> Res<GenericJoint> {
 }
 
 fn build(scene: &Value) -> Res<PhysicsWorld> {
-    if scene["format"].as_u64() != Some(1) {
+    if scene["format"].as_u64() != Some(2) {
         return Err(format!("unknown scene format {}", scene["format"]));
     }
     let mut w = PhysicsWorld::new();
