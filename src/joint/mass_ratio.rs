@@ -11,6 +11,71 @@
 /// it; the doctor calls a pair beyond it an error.
 pub const MAX_MASS_RATIO: f64 = 10.0;
 
+/// Largest child/parent mass ratio: a heavy body hanging on a light one cannot hold its joint
+/// (Jolt's documentation). The generator keeps every child within it; the doctor warns past
+/// it.
+pub const HEAVY_CHILD_RATIO: f64 = 2.0;
+
+/// The child/parent mass ratios a joint holds: the child at least 1/[`MAX_MASS_RATIO`] of its
+/// parent and at most [`HEAVY_CHILD_RATIO`] times it.
+pub const CHILD_PARENT_RATIOS: [f64; 2] = [1.0 / MAX_MASS_RATIO, HEAVY_CHILD_RATIO];
+
+/// The masses body `i` may have, its jointed neighbours' masses `m` as they are, within
+/// [`CHILD_PARENT_RATIOS`] of its parent and of each of its children: [lo, hi], with lo > hi
+/// when its neighbours leave it none (they are themselves out of ratio with each other).
+pub fn allowed_mass(m: &[f64], parent: &[Option<usize>], i: usize) -> [f64; 2] {
+    let [min_r, max_r] = CHILD_PARENT_RATIOS;
+    let (mut lo, mut hi) = (0.0_f64, f64::INFINITY);
+    if let Some(p) = parent[i] {
+        lo = lo.max(m[p] * min_r);
+        hi = hi.min(m[p] * max_r);
+    }
+    for (c, pc) in parent.iter().enumerate() {
+        if *pc == Some(i) {
+            lo = lo.max(m[c] / max_r);
+            hi = hi.min(m[c] / min_r);
+        }
+    }
+    [lo, hi]
+}
+
+/// Brings every jointed pair within [`CHILD_PARENT_RATIOS`] by raising its lighter body (a
+/// light child to 1/[`MAX_MASS_RATIO`] of its parent, a light parent to 1/[`HEAVY_CHILD_RATIO`]
+/// of its child, each 2% inside the bound), then scales all to `total`. Raising a body can put
+/// it out of ratio with its other neighbour: the fix travels one joint per pass, so a long
+/// chain needs as many passes as it has joints.
+pub fn cap(m: &mut [f64], parent: &[Option<usize>], total: f64) {
+    let [min_r, max_r] = CHILD_PARENT_RATIOS;
+    let slack = 1.0 + 1e-9;
+    for _ in 0..(16 + 2 * m.len()) {
+        let mut changed = false;
+        for (i, p) in parent.iter().enumerate() {
+            let Some(p) = *p else { continue };
+            if m[i] * slack < min_r * m[p] {
+                m[i] = m[p] * min_r / 0.98;
+                changed = true;
+            } else if m[i] > max_r * m[p] * slack {
+                m[p] = m[i] / (max_r * 0.98);
+                changed = true;
+            }
+        }
+        scale_to(m, total);
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// Scales masses to sum to `total` (left as they are when they cannot).
+pub fn scale_to(m: &mut [f64], total: f64) {
+    let s: f64 = m.iter().sum();
+    if s > 0.0 && s.is_finite() && total.is_finite() {
+        for x in m.iter_mut() {
+            *x *= total / s;
+        }
+    }
+}
+
 /// Jolt's child/parent mass ratio bounds in `RagdollSettings::Stabilize` (`cMinMassRatio`,
 /// `cMaxMassRatio`).
 pub const JOLT_MIN_MASS_RATIO: f64 = 0.8;
