@@ -29,11 +29,12 @@ use model::Model;
 /// A child heavier than its parent by more than this is a warning (a heavy body hanging on a
 /// light one; the generator keeps every child within it).
 pub use crate::joint::mass_ratio::HEAVY_CHILD_RATIO;
+/// A ratio of the largest principal moments across a joint above this is a warning (the
+/// generator keeps every jointed pair within it).
+pub use crate::joint::mass_ratio::MAX_INERTIA_RATIO;
 /// A mass ratio across a joint above this is an error (the generator keeps every jointed pair
 /// within it).
 pub use crate::joint::mass_ratio::MAX_MASS_RATIO;
-/// A ratio of the largest principal moments across a joint above this is a warning.
-pub const MAX_INERTIA_RATIO: f64 = 50.0;
 /// Overlap at rest deeper than this share of the character's height is an error.
 pub const OVERLAP_SHARE: f64 = 1e-3;
 /// A limit range narrower than this (deg), but not zero, is an error: lock the axis instead.

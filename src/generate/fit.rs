@@ -30,6 +30,24 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// The same shape as a collider shape (world sizes).
+    pub fn collider(&self) -> crate::document::ColliderShape {
+        use crate::document::ColliderShape as C;
+        match *self {
+            Shape::Capsule {
+                radius,
+                half_height,
+            } => C::Capsule {
+                radius,
+                half_height,
+            },
+            Shape::Sphere { radius } => C::Sphere { radius },
+            Shape::Box { half_extents: e } => C::Box {
+                half_extents: e.to_array(),
+            },
+        }
+    }
+
     pub fn volume(&self) -> f64 {
         use std::f64::consts::PI;
         match *self {

@@ -119,7 +119,21 @@ pub fn even_limbs(m: &mut [f64], parents: &[Option<usize>], by_volume: &[bool]) 
 /// chest on a 5.2 kg upper spine (2.9 times it), and a dragon's volume-massed body 66 kg on
 /// a 13.5 kg root (4.9 times): the doctor's heavy-child warning on freshly generated ragdolls.
 pub fn cap_ratios(m: &mut [f64], parents: &[Option<usize>], total: f64) {
-    mass_ratio::cap(m, parents, total);
+    mass_ratio::cap(m, parents, total, None);
+}
+
+/// [`cap_ratios`], and every jointed pair's inertia ratio within
+/// [`mass_ratio::MAX_INERTIA_RATIO`] (`moments`: the bodies' shapes and the simulation's
+/// floor). A snake's 1.9 m root capsule had 66 times the moment of its tail's first link
+/// (their masses 10:1 by volume), an avocado character's fruit body 63 times its hips' and
+/// clavicles' floored moments: the doctor's inertia warning on freshly generated ragdolls.
+pub fn cap_ratios_and_inertia(
+    m: &mut [f64],
+    parents: &[Option<usize>],
+    total: f64,
+    moments: &mass_ratio::Moments,
+) {
+    mass_ratio::cap(m, parents, total, Some(moments));
 }
 
 fn normalise(m: &mut [f64], total: f64) {
