@@ -80,3 +80,30 @@ fn an_absurd_mass_is_still_found_and_its_fix_is_one_its_joints_hold() {
         "the fix {fix} kg on a {neck} kg neck: {ratio:.2}"
     );
 }
+
+/// The Rigify lumberjack's axe (`Bone_042`, below its right hand, its skin most of a metre
+/// long) is a held prop, not a finger: it gets no body, and the right hand's collider is the
+/// size of the left hand's (merged, it was a 0.29 kg capsule 1 m across that propped the fallen
+/// body and kept it creeping until it toppled).
+#[test]
+fn a_held_prop_is_not_fitted_into_the_hand() {
+    let p = shared_asset("zoo/rigify_lumberjack.glb");
+    let mut doc = Document::open(&p).expect("opens");
+    let g = generate(&doc, &Default::default()).expect("generates");
+    let axe = g
+        .report
+        .bones
+        .iter()
+        .find(|b| b.name == "Bone_042")
+        .expect("axe");
+    assert!(axe.outcome.contains("held prop"), "{}", axe.outcome);
+    doc.apply(&g.edit).expect("applies");
+    let size = |name: &str| {
+        let id = doc.bone_by_name(name).expect("hand");
+        let c = doc.bone(id).collider().expect("collider");
+        ragdoll_tuner::joint::inertia::bounding_radius(&doc.world_shape(id, &c.shape))
+    };
+    let (right, left) = (size("DEF-hand.R_041"), size("DEF-hand.L_049"));
+    println!("hands' bounding radii: right {right:.3}, left {left:.3}");
+    assert!(right < 1.5 * left, "right {right}, left {left}");
+}
