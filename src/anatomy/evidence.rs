@@ -304,11 +304,20 @@ fn rank(w: &Work, i: usize) -> (bool, u32, u8) {
 /// One bone per single role and side: the best evidence keeps it (the shallowest on a tie).
 /// A loser above the winner becomes a twist segment of the bone above (a `wrist` above the
 /// `hand`); the others give up the role (a second pelvis is spine, a second head is neck).
+///
+/// The pelvis and the head are one per character whatever side a name gives them: a Ready
+/// Player Me `LeftEye` at the end of the spine path, the geometry's head, with `Head` named
+/// above it, was a second head (it took a whole head's mass). A loser below the winning head
+/// (an eye, a jaw) is part of the head.
 fn single_roles(rig: &Rig, a: &mut Indexed, w: &mut Work) {
     for role in SINGLE {
+        let mid = matches!(role, Role::Pelvis | Role::Head);
         for side in [None, Some(super::Side::Left), Some(super::Side::Right)] {
+            if mid && side.is_some() {
+                continue;
+            }
             let holders: Vec<usize> = (0..rig.len())
-                .filter(|&i| a.role[i] == role && a.side[i] == side)
+                .filter(|&i| a.role[i] == role && (mid || a.side[i] == side))
                 .collect();
             if holders.len() < 2 {
                 continue;
@@ -323,6 +332,7 @@ fn single_roles(rig: &Rig, a: &mut Indexed, w: &mut Work) {
             for &i in holders.iter().filter(|&&i| i != keep) {
                 a.role[i] = match role {
                     _ if rig.ancestors(keep).contains(&i) && role != Role::Pelvis => Role::Twist,
+                    Role::Head if rig.ancestors(i).contains(&keep) => Role::Other,
                     Role::Pelvis => Role::Spine,
                     Role::Head => Role::Neck,
                     _ => Role::Other,

@@ -5,7 +5,7 @@
 //! twin, a body far from the skin it claims.
 
 use super::rig::Rig;
-use super::samples::Samples;
+use super::samples::{Samples, MIN_SKIN_POINTS};
 use super::{Anatomy, Role, Side};
 use crate::document::fields::Key;
 use crate::document::{BoneId, Diagnostic, Document};
@@ -64,10 +64,11 @@ impl Cx<'_> {
             .find(|&b| self.a.side(b) == side)
     }
 
-    /// The box of the skin a body claims, when it claims enough to have one.
+    /// The box of the skin a body claims, when it claims enough to have one (as many
+    /// vertices as the generator fits a shape to).
     fn skin_box(&self, samples: &Samples, id: BoneId) -> Option<(DVec3, DVec3)> {
         let skin = self.claimed_skin(samples, id);
-        (skin.len() >= 4).then(|| {
+        (skin.len() >= MIN_SKIN_POINTS).then(|| {
             let lo = skin.iter().fold(DVec3::INFINITY, |m, v| m.min(*v));
             let hi = skin.iter().fold(DVec3::NEG_INFINITY, |m, v| m.max(*v));
             (lo, hi)
@@ -178,14 +179,22 @@ impl Cx<'_> {
 
     /// The skin a body claims: its bone's vertices (those it dominates or weighs heavily)
     /// and those of the bones below it that have no body of their own (they merge into it).
+    /// Below it in the rig, as the generator merges them: a deforming helper the rig hangs
+    /// from the bone nearest it (a spider's foot bone at the armature's root, whose skin is
+    /// the leg's tip) is the bone's skin too.
     fn claimed_skin(&self, samples: &Samples, id: BoneId) -> Vec<DVec3> {
         let mut out = Vec::new();
         let mut stack = vec![id.index()];
         while let Some(i) = stack.pop() {
             out.extend(samples.by_bone.get(i).into_iter().flatten());
             out.extend(samples.secondary.get(i).into_iter().flatten());
-            for (c, b) in self.doc.bones.iter().enumerate() {
-                if b.parent.map(|p| p.index()) == Some(i) && b.collider().is_none() {
+            for (c, b) in self.rig.bones.iter().enumerate() {
+                let bodiless = self
+                    .doc
+                    .bones
+                    .get(c)
+                    .is_some_and(|d| d.collider().is_none());
+                if b.parent == Some(i) && bodiless {
                     stack.push(c);
                 }
             }

@@ -12,6 +12,11 @@ pub const MAX_COORDINATE: f64 = 1e7;
 pub const MIN_WEIGHT: f32 = 0.01;
 /// A non-dominant weight at least this large also counts as the bone's skin for fitting.
 pub const SECONDARY_WEIGHT: f32 = 0.3;
+/// Fewer vertices than this are too few to be a body's skin: the generator sizes such a
+/// body from its bone's length alone (`generate::fit`), and the plausibility checks do not
+/// judge a body against them (a Rigify neck's 4 stray vertices, 0.24 units behind its bone,
+/// said its length-sized capsule sat outside its skin).
+pub const MIN_SKIN_POINTS: usize = 6;
 
 /// Rest-pose vertices grouped by the bone (index into `doc.bones`) that dominates them.
 #[derive(Debug, Clone, Default)]

@@ -5,6 +5,7 @@ use super::*;
 use crate::document::pairs::explicit_pairs;
 use crate::document::write::leaf;
 use crate::document::ConstraintKind;
+use crate::joint::mass_ratio;
 
 fn finding(
     check: Check,
@@ -54,6 +55,8 @@ pub(super) fn masses(model: &Model, out: &mut Vec<Finding>) {
     density(model, out);
 }
 
+/// Bodies whose mass is far from what their size suggests, as near to it as the mass ratios
+/// of their joints allow (see [`ODD_DENSITY`]).
 fn density(model: &Model, out: &mut Vec<Finding>) {
     let mut d: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg / b.volume).collect();
     if d.len() < 3 {
@@ -61,15 +64,28 @@ fn density(model: &Model, out: &mut Vec<Finding>) {
     }
     d.sort_by(f64::total_cmp);
     let median = d[d.len() / 2];
-    for b in &model.bodies {
+    let masses: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg).collect();
+    let parents = model.parents();
+    for (i, b) in model.bodies.iter().enumerate() {
         let r = b.mass_kg / b.volume / median;
-        let off = r.max(1.0 / r);
+        let by_size = b.mass_kg / r;
+        let [lo, hi] = mass_ratio::allowed_mass(&masses, &parents, i);
+        if lo > hi {
+            // Its neighbours are out of ratio with each other: the ratio findings name them.
+            continue;
+        }
+        let likely = by_size.clamp(lo, hi);
+        let off = (b.mass_kg / likely).max(likely / b.mass_kg);
         if off <= ODD_DENSITY {
             continue;
         }
-        let likely = b.mass_kg / r;
+        let held = if likely != by_size {
+            " (as near its size's as the mass ratios of its joints allow)"
+        } else {
+            ""
+        };
         out.push(finding(Check::AbsurdMass, Severity::Warning, vec![b.id], Key::Mass, format!(
-            "{} weighs {:.3} kg, {r:.3} times what its size suggests at the character's median density; fix: a mass near {likely:.3} kg",
+            "{} weighs {:.3} kg, {r:.3} times what its size suggests at the character's median density; fix: a mass near {likely:.3} kg{held}",
             b.name, b.mass_kg)));
     }
 }

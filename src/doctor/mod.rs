@@ -26,24 +26,29 @@ use crate::document::{BoneId, Diagnostic, Document, Severity};
 use crate::sim::SimSettings;
 use model::Model;
 
+/// A child heavier than its parent by more than this is a warning (a heavy body hanging on a
+/// light one; the generator keeps every child within it).
+pub use crate::joint::mass_ratio::HEAVY_CHILD_RATIO;
+/// A ratio of the largest principal moments across a joint above this is a warning (the
+/// generator keeps every jointed pair within it).
+pub use crate::joint::mass_ratio::MAX_INERTIA_RATIO;
 /// A mass ratio across a joint above this is an error (the generator keeps every jointed pair
 /// within it).
 pub use crate::joint::mass_ratio::MAX_MASS_RATIO;
-/// A child heavier than its parent by more than this is a warning (a heavy body hanging on a
-/// light one).
-pub const HEAVY_CHILD_RATIO: f64 = 2.0;
-/// A ratio of the largest principal moments across a joint above this is a warning.
-pub const MAX_INERTIA_RATIO: f64 = 50.0;
 /// Overlap at rest deeper than this share of the character's height is an error.
 pub const OVERLAP_SHARE: f64 = 1e-3;
 /// A limit range narrower than this (deg), but not zero, is an error: lock the axis instead.
 pub const MIN_RANGE_DEG: f64 = 5.0;
 /// A drive whose natural frequency times the solver's substep exceeds this is an error.
 pub const MAX_DRIVE_OMEGA_DT: f64 = 1.0;
-/// A body whose density is this many times the character's median (or a fraction of it) is a
-/// warning. Never an error: keeping mass ratios within 10 (which the solver needs more) can
-/// itself give a tiny collider a large mass (a generated spider's feet are 19,000 times
-/// denser than its median body).
+/// A body whose mass is this many times (or a fraction of) the nearest mass its joints'
+/// mass ratios allow ([`crate::joint::mass_ratio::allowed_mass`]) to what its size suggests
+/// at the character's median density is a warning. Never an error. The mass ratios come
+/// first, as the solver needs them more: a tail's tip or an eye cannot weigh what its size
+/// says and still be within 1:10 of its neighbour, and a humanoid's masses come from Winter's
+/// segment fractions, not its colliders' volumes (an avocado character's fruit body weighs
+/// a chest's 19 kg, its size at the median density 4,670 kg), so the fix never suggests a
+/// mass its joints cannot hold.
 pub const ODD_DENSITY: f64 = 20.0;
 
 /// What a finding is about.

@@ -75,6 +75,15 @@ impl Model {
         }
     }
 
+    /// Each body's jointed parent (indices into `bodies`).
+    pub fn parents(&self) -> Vec<Option<usize>> {
+        let mut parent = vec![None; self.bodies.len()];
+        for j in &self.joints {
+            parent[j.child] = Some(j.parent);
+        }
+        parent
+    }
+
     /// The simulation's inertia floor (kg * world units squared).
     pub fn floor(&self) -> f64 {
         self.settings.inertia_floor() as f64

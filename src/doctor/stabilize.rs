@@ -105,14 +105,14 @@ pub fn stabilize(doc: &Document, opts: &StabilizeOptions) -> Stabilized {
 /// Masses with every jointed pair within `r` either way, each connected ragdoll evened as
 /// Jolt does (parents first, its total mass kept): the one evening the generator also applies
 /// to its limbs ([`mass_ratio::even`]).
+/// A child never ends heavier than [`mass_ratio::HEAVY_CHILD_RATIO`] times its parent, whatever
+/// `r`.
 fn clamp_masses(model: &Model, r: f64) -> Vec<f64> {
-    let n = model.bodies.len();
-    let parent: Vec<Option<usize>> = (0..n)
-        .map(|i| model.joints.iter().find(|j| j.child == i).map(|j| j.parent))
-        .collect();
+    let parent = model.parents();
     let mut m: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg).collect();
+    let bounds = [1.0 / r, r.min(mass_ratio::HEAVY_CHILD_RATIO)];
     for tree in mass_ratio::trees(&parent) {
-        mass_ratio::even(&mut m, &parent, &tree, [1.0 / r, r]);
+        mass_ratio::even(&mut m, &parent, &tree, bounds);
     }
     m.into_iter().map(round6).collect()
 }

@@ -16,7 +16,7 @@ pub enum Fate {
     Kept,
     /// Its skin goes to another bone's body.
     Merged { into: usize, why: &'static str },
-    /// No body and no skin to hand on.
+    /// No body, and no skin handed on (it has none, or it is a held prop's).
     Skipped { why: &'static str },
 }
 
@@ -53,6 +53,14 @@ fn size_of(rig: &Rig, samples: &Samples, i: usize) -> f64 {
     };
     len.max(ext)
 }
+
+/// A bone below a hand whose skin spans more than this share of the height is a held prop (a
+/// lumberjack's axe), not a finger: merged into the hand, it made the hand a 0.29 kg capsule
+/// 1 m across that propped the fallen body and kept it creeping at 1-2% of its height per
+/// second until it toppled over (at 13-16 s; 7 s with other masses); with a hand-sized hand
+/// it rests at 0.2% from 10 s. The prop gets no body and hands its skin to none (it moves
+/// with its bone, as drawn).
+pub const HELD_PROP_SHARE: f64 = 0.25;
 
 /// What a bone's fate depends on besides the bone itself.
 struct FateRules<'a> {
@@ -126,6 +134,9 @@ impl FateRules<'_> {
                 why: "helper or end bone with no skin",
             },
             Role::Helper => into("helper or end bone"),
+            Role::Finger if self.size(i) > HELD_PROP_SHARE * self.anatomy.height => Fate::Skipped {
+                why: "a held prop, not a finger: its skin reaches past a hand",
+            },
             Role::Finger if opts.fingers && self.size(i) >= min_size / 2.0 => Fate::Body,
             Role::Finger => into("finger"),
             Role::Toe if opts.toes => Fate::Body,

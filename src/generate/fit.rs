@@ -9,8 +9,9 @@ use glam::{DMat3, DQuat, DVec3};
 
 /// The coverage a fit tries to reach before it stops growing the shape.
 pub const TARGET_COVERAGE: f64 = 0.93;
-/// Fewer vertices than this: the shape comes from the bone's length alone.
-pub const MIN_POINTS: usize = 6;
+/// Fewer vertices than this: the shape comes from the bone's length alone (the anatomy's
+/// rule of what makes a skin, which the plausibility checks judge by too).
+pub const MIN_POINTS: usize = crate::anatomy::samples::MIN_SKIN_POINTS;
 
 /// A shape in its own frame (world units).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,6 +30,24 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// The same shape as a collider shape (world sizes).
+    pub fn collider(&self) -> crate::document::ColliderShape {
+        use crate::document::ColliderShape as C;
+        match *self {
+            Shape::Capsule {
+                radius,
+                half_height,
+            } => C::Capsule {
+                radius,
+                half_height,
+            },
+            Shape::Sphere { radius } => C::Sphere { radius },
+            Shape::Box { half_extents: e } => C::Box {
+                half_extents: e.to_array(),
+            },
+        }
+    }
+
     pub fn volume(&self) -> f64 {
         use std::f64::consts::PI;
         match *self {

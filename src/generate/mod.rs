@@ -320,15 +320,52 @@ fn assign_masses(a: &Anatomy, list: &mut [Body], total: f64) {
     // Evening twins can undo the ratio cap and the cap can part twins: alternate, limbs evened
     // before the cap, the cap last (the solver's limit matters more than a twin's last gram).
     let parents: Vec<Option<usize>> = list.iter().map(|b| b.parent).collect();
+    let (per_kg, floor) = moments_of(list, total);
+    let moments = crate::joint::mass_ratio::Moments {
+        per_kg: &per_kg,
+        floor,
+    };
     for _ in 0..4 {
         symmetry::even_masses(a, list);
         let mut m: Vec<f64> = list.iter().map(|b| b.mass_kg).collect();
         mass::even_limbs(&mut m, &parents, &by_volume);
-        mass::cap_ratios(&mut m, &parents, total);
+        mass::cap_ratios_and_inertia(&mut m, &parents, total, &moments);
         for (b, m) in list.iter_mut().zip(m) {
             b.mass_kg = m;
         }
     }
+}
+
+/// Each body's largest principal moment per kilogram (world units squared) and the inertia
+/// floor the simulation will give this ragdoll of `total` kg: its length unit from the
+/// colliders' vertical extent, as `sim::length_unit_for` measures it.
+fn moments_of(list: &[Body], total: f64) -> (Vec<f64>, f64) {
+    use crate::joint::inertia::{bounding_radius, inertia_floor, shape_moments};
+    let shapes: Vec<_> = list.iter().map(|b| b.shape.fit.shape.collider()).collect();
+    let per_kg = shapes
+        .iter()
+        .map(|s| shape_moments(s, 1.0).max_element())
+        .collect();
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for (b, s) in list.iter().zip(&shapes) {
+        let (y, r) = (b.shape.fit.center.y, bounding_radius(s));
+        lo = lo.min(y - r);
+        hi = hi.max(y + r);
+    }
+    let reference = mass::REFERENCE_HEIGHT_M;
+    let length_unit = ((hi - lo) / reference).clamp(1e-3, 1e3);
+    let length_unit = if length_unit.is_finite() {
+        length_unit
+    } else {
+        1.0
+    };
+    let mass_unit = (total / mass::REFERENCE_MASS_KG).clamp(1e-12, 1e15);
+    let floor = inertia_floor(
+        drives::SIM_INERTIA_FLOOR_KG_M2 as f32,
+        length_unit as f32,
+        mass_unit as f32,
+    );
+    (per_kg, floor as f64)
 }
 
 fn assign_joints(a: &Anatomy, list: &mut [Body], hinge_wrists_ankles: bool) {

@@ -60,6 +60,36 @@ pub fn shape_moments(shape: &ColliderShape, m: f64) -> DVec3 {
     }
 }
 
+/// The radius of a shape's bounding sphere about its centre.
+pub fn bounding_radius(shape: &ColliderShape) -> f64 {
+    match *shape {
+        ColliderShape::Capsule {
+            radius,
+            half_height,
+        } => radius + half_height,
+        ColliderShape::Sphere { radius } => radius,
+        ColliderShape::Box { half_extents } => {
+            half_extents.iter().map(|e| e * e).sum::<f64>().sqrt()
+        }
+    }
+}
+
+/// The simulation's inertia floor (kg * world units squared), the smallest principal moment it
+/// gives any body: `at_reference` for the 1.75 m, 70 kg reference character, for one
+/// `length_unit` times its size and `mass_unit` times its mass. Inertia scales with mass
+/// times length squared; a generated character's mass goes with its size cubed, so its floor
+/// goes with size^5. A character much lighter than its size implies (a root scaled by 10
+/// over unchanged masses: 1/1000 of the mass a generator would give) gets at most twice the
+/// floor of its own mass times size^2: size^5 alone gave such a mannequin's 1 kg hands the
+/// inertia of 1000 kg ones, and it froze. Within a factor of two of the implied mass, the
+/// floor stays size^5, the floor the shipped characters were tuned with. (f32: the
+/// simulation's own arithmetic.)
+pub fn inertia_floor(at_reference: f32, length_unit: f32, mass_unit: f32) -> f32 {
+    let by_size = length_unit.powi(5);
+    let by_mass = 2.0 * mass_unit * length_unit.powi(2);
+    at_reference * by_size.min(by_mass)
+}
+
 /// A bone's body (its collider and mass) in the world at rest; None without a collider.
 pub fn body_inertia(doc: &Document, id: BoneId) -> Option<BodyInertia> {
     let bone = doc.bone(id);

@@ -39,16 +39,7 @@ pub fn length_unit_for(doc: &Document) -> f32 {
         let Some(c) = doc.bone(id).collider() else {
             continue;
         };
-        let r = match doc.world_shape(id, &c.shape) {
-            crate::document::ColliderShape::Capsule {
-                radius,
-                half_height,
-            } => radius + half_height,
-            crate::document::ColliderShape::Sphere { radius } => radius,
-            crate::document::ColliderShape::Box { half_extents } => {
-                half_extents.iter().map(|e| e * e).sum::<f64>().sqrt()
-            }
-        };
+        let r = crate::joint::inertia::bounding_radius(&doc.world_shape(id, &c.shape));
         let place = doc.body_from_collider(id, c);
         let world = doc.skeleton.nodes[doc.bone(id).node].world_from_node;
         let (_, rot, pos) = world.to_scale_rotation_translation();
@@ -278,18 +269,15 @@ impl SimSettings {
     }
 
     /// The inertia floor for this character (kg*m^2): `inertia_floor_kg_m2` at the reference
-    /// size and mass. Inertia scales with mass times length squared; a generated character's
-    /// mass goes with its size cubed, so its floor goes with size^5. A character much lighter
-    /// than its size implies (a root scaled by 10 over unchanged masses: 1/1000 of the mass
-    /// a generator would give) gets at most twice the floor of its own mass times size^2:
-    /// size^5 alone gave such a mannequin's 1 kg hands the inertia of 1000 kg ones, and it
-    /// froze. Within a factor of two of the implied mass (`length_unit` is measured from
-    /// the colliders' extent, the mass from the file), the floor stays size^5, the floor
-    /// the shipped characters were tuned with.
+    /// size and mass, scaled by [`crate::joint::inertia::inertia_floor`] (`length_unit` is
+    /// measured from the colliders' extent, the mass from the file; the generator keeps its
+    /// inertia ratios with the same floor).
     pub fn inertia_floor(&self) -> f32 {
-        let by_size = self.unit().powi(5);
-        let by_mass = 2.0 * self.mass_scale() * self.unit().powi(2);
-        self.inertia_floor_kg_m2 * by_size.min(by_mass)
+        crate::joint::inertia::inertia_floor(
+            self.inertia_floor_kg_m2,
+            self.unit(),
+            self.mass_scale(),
+        )
     }
 
     /// The heaviest body the simulation takes at this size (kg): 1e9 kg for a 1.75 m

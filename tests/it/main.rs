@@ -18,6 +18,7 @@ mod files_open;
 mod follow;
 mod gains;
 mod generate;
+mod generated_clean;
 mod gpu_skin;
 mod hip;
 mod hostile;
