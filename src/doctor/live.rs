@@ -22,8 +22,9 @@ use glam::{DMat4, DVec3};
 
 /// Drift above this share of the segment's length is a warning.
 pub const MAX_DRIFT_SHARE: f64 = 0.01;
-/// A body faster than this share of the character's height per second is moving.
-pub const REST_SPEED_SHARE: f64 = 0.01;
+/// A body faster than this share of the character's height per second is moving: the bar
+/// the simulation's sleeping uses too ([`crate::sim::SLEEP_SPEED_SHARE`], one fact).
+pub const REST_SPEED_SHARE: f64 = crate::sim::SLEEP_SPEED_SHARE as f64;
 /// Bodies are judged at rest or not after this much simulated time (s).
 pub const SETTLE_S: f64 = 5.0;
 /// A body restless this long (s) after [`SETTLE_S`] never comes to rest.
