@@ -237,6 +237,28 @@ pub(super) fn colliders(doc: &Document, out: &mut Vec<Finding>) {
                 "{} has physics but no collider: it gets no body and its joint is not simulated; fix: give it a collider, or remove its physics",
                 b.name)));
         }
+        loose(doc, id, out);
+    }
+}
+
+/// A body with no joint below an ancestor with a body: simulated loose, it falls off the
+/// ragdoll (the Godot robot's head, whose parent `headtracker` has no body, did). A warning:
+/// a part meant to fall free (a hat) is a choice.
+fn loose(doc: &Document, id: BoneId, out: &mut Vec<Finding>) {
+    let b = doc.bone(id);
+    if b.collider().is_none() || b.constraint().is_some() {
+        return;
+    }
+    let mut up = b.parent;
+    while let Some(a) = up {
+        if doc.bone(a).collider().is_some() {
+            let anc = &doc.bone(a).name;
+            out.push(finding(Check::LooseBody, Severity::Warning, vec![id, a], Key::Constraint, format!(
+                "{} has a body but no joint, below {anc}, which has one: it is simulated loose and falls off the ragdoll; fix: give {} a constraint to {anc}, or remove its collider if it is meant to fall free",
+                b.name, b.name)));
+            return;
+        }
+        up = doc.bone(a).parent;
     }
 }
 

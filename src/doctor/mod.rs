@@ -63,6 +63,7 @@ pub enum Check {
     DriveTooStiff,
     NoDamping,
     NoCollider,
+    LooseBody,
     AbsurdMass,
     UnknownPair,
 }

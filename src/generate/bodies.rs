@@ -218,9 +218,25 @@ fn parent_bodies(rig: &Rig, fate: &[Fate], owner: &[Option<usize>]) -> Vec<Optio
             if !fate[i].has_body() {
                 return None;
             }
-            rig.bones[i].parent.and_then(|p| owner[p])
+            nearest_owned_ancestor(rig, owner, i)
         })
         .collect()
+}
+
+/// The body holding the skin of bone `i`'s nearest ancestor that has one: a bone between
+/// them with no skin of its own (the Godot robot's `headtracker` between `neck` and `head`)
+/// is passed over, or the body below it would be left loose and fall off.
+fn nearest_owned_ancestor(rig: &Rig, owner: &[Option<usize>], i: usize) -> Option<usize> {
+    let mut p = rig.bones[i].parent;
+    // A parent chain is at most as long as the rig (cycles are refused on load).
+    for _ in 0..rig.len() {
+        let q = p?;
+        if let Some(o) = owner[q] {
+            return Some(o);
+        }
+        p = rig.bones[q].parent;
+    }
+    None
 }
 
 /// The skin of a body: its own vertices plus those of every bone merged into it.
