@@ -190,6 +190,8 @@ pub struct Constraint {
     /// True when `parent_bone` came from the default rather than the file.
     #[serde(skip)]
     pub parent_defaulted: bool,
+    /// N*m; 0: no joint friction (see `Key::FrictionTorque`).
+    pub friction_torque_nm: f64,
 }
 
 /// PD drive gains of a joint: tau = stiffness * (target - angle) - damping * omega.
