@@ -180,6 +180,10 @@ impl ConstraintKind {
     }
 }
 
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
 /// A constraint from this bone to `parent_bone`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Constraint {
@@ -191,6 +195,7 @@ pub struct Constraint {
     #[serde(skip)]
     pub parent_defaulted: bool,
     /// N*m; 0: no joint friction (see `Key::FrictionTorque`).
+    #[serde(skip_serializing_if = "is_zero")]
     pub friction_torque_nm: f64,
 }
 
