@@ -328,7 +328,12 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, target: &DriveTarget)
             .local_frame2(f2)
             .contacts_enabled(spec.contacts)
             .build();
-            set_motors(&mut main, &HINGE_DRIVE_AXES, (gains, spec.friction_torque_nm), target);
+            set_motors(
+                &mut main,
+                &HINGE_DRIVE_AXES,
+                (gains, spec.friction_torque_nm),
+                target,
+            );
             Built {
                 main,
                 drive: None,

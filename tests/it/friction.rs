@@ -22,7 +22,11 @@ fn with_friction(doc: &Document, nm: f64) -> Document {
                 .is_some_and(|p| p.constraint.is_some())
         })
         .collect();
-    assert!(jointed.len() > 10, "the mannequin's joints: {}", jointed.len());
+    assert!(
+        jointed.len() > 10,
+        "the mannequin's joints: {}",
+        jointed.len()
+    );
     for id in jointed {
         d.apply(&Edit::Set {
             target: d.bone_target(id),
@@ -39,7 +43,13 @@ fn relative_rotations(doc: &Document, sim: &Simulation) -> Vec<(String, glam::Qu
     doc.bones
         .iter()
         .filter_map(|b| {
-            let parent = b.physics.as_ref()?.constraint.as_ref()?.parent_bone.clone()?;
+            let parent = b
+                .physics
+                .as_ref()?
+                .constraint
+                .as_ref()?
+                .parent_bone
+                .clone()?;
             let c = sim.world_from_body(&b.name)?.rotation;
             let p = sim.world_from_body(&parent)?.rotation;
             Some((b.name.clone(), p.inverse() * c))
@@ -102,9 +112,14 @@ fn joint_friction_holds_joints_while_drives_are_off_and_yields_to_drives() {
     assert!(free_deg > 20.0, "the rag doll folds without friction");
     // Measured: every joint under 0.6° but the feet, 3.6° (at 1e4 and 1e6 N·m alike, so not
     // friction's give: the whole rigid doll tips over and lands on its hinged ankles).
-    assert!(held_deg < 5.0 && live_deg < 5.0, "friction holds every joint");
-    let mut driven = SimSettings::default();
-    driven.balance = false;
+    assert!(
+        held_deg < 5.0 && live_deg < 5.0,
+        "friction holds every joint"
+    );
+    let driven = SimSettings {
+        balance: false,
+        ..Default::default()
+    };
     assert_eq!(
         run_hash(&doc, driven.clone(), 1.0),
         run_hash(&held, driven, 1.0),

@@ -147,7 +147,12 @@ fn physics() -> impl Strategy<Value = BonePhysics> {
     (
         proptest::option::of(collider()),
         finite(1e-3, 1e4),
-        proptest::option::of((kind(), name(), drive(), prop_oneof![Just(0.0), finite(0.0, 1e3)])),
+        proptest::option::of((
+            kind(),
+            name(),
+            drive(),
+            prop_oneof![Just(0.0), finite(0.0, 1e3)],
+        )),
         (name(), name()),
         (material(), pairs()),
     )
