@@ -263,6 +263,16 @@ fn constraint(
             limit_max_deg,
         } => hinge_fields(ui, st, target, hinge_axis, [limit_min_deg, limit_max_deg]),
     }
+    let friction = Num {
+        label: "Joint friction",
+        value: c.friction_torque_nm,
+        key: Key::FrictionTorque.path(),
+        unit: "N·m",
+        range: 0.0..=f64::MAX,
+        speed: 0.05,
+        slider: false,
+    };
+    widgets::num(ui, st, target, friction);
 }
 
 /// A hinge's axis and its angle range.

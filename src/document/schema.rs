@@ -180,6 +180,10 @@ impl ConstraintKind {
     }
 }
 
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
 /// A constraint from this bone to `parent_bone`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Constraint {
@@ -190,6 +194,9 @@ pub struct Constraint {
     /// True when `parent_bone` came from the default rather than the file.
     #[serde(skip)]
     pub parent_defaulted: bool,
+    /// N*m; 0: no joint friction (see `Key::FrictionTorque`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub friction_torque_nm: f64,
 }
 
 /// PD drive gains of a joint: tau = stiffness * (target - angle) - damping * omega.

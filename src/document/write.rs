@@ -120,6 +120,10 @@ pub fn constraint(c: &Constraint) -> Value {
             put(&mut m, Key::LimitMax, json!(limit_max_deg));
         }
     }
+    // Absent means none: a file without friction is written without the key.
+    if c.friction_torque_nm != 0.0 {
+        put(&mut m, Key::FrictionTorque, json!(c.friction_torque_nm));
+    }
     Value::Object(m)
 }
 

@@ -38,6 +38,32 @@ pub struct Gains {
     pub load: f64,
 }
 
+/// The joint friction the generator gives a joint (N*m), as Jolt's `mMaxFrictionTorque`:
+/// [`JOINT_FRICTION_SHARE`] of the child subtree's weight times its lever (its centre of mass
+/// from the joint, at least 5% of the height). It acts only while the drive is off (a passive
+/// rag doll). A limb then stops once gravity's pull on it is under that share of its largest
+/// (held out level): it still falls wherever gravity pulls it more than ~3° off its hanging
+/// rest, and the slow creep that kept rag dolls from settling stops. Stance joints (a leg's
+/// thigh, shin, foot) get none: they carry the body above them, and any friction there held
+/// a balanced standing rag doll up (at a share of 0.02 the mannequin did not fall within its
+/// 3 s collapse budget; `tests/it/collapse.rs`).
+pub fn joint_friction_nm(subtree_mass_kg: f64, lever: f64, stance: bool) -> f64 {
+    if stance {
+        return 0.0;
+    }
+    JOINT_FRICTION_SHARE * (subtree_mass_kg * GRAVITY_M_S2 * lever).max(0.0)
+}
+
+/// The share of a joint's subtree gravity load its friction holds. Measured on the zoo's
+/// passive runs (`tests/it/doctor.rs`, characters faster than 1% of their height per second
+/// after 5 s; none at 0: 5): 0.015 3, 0.02 2, 0.03 5 (the lumberjack's hand still moving in
+/// the last second), 0.04 4, 0.05 2, 0.06 3, 0.08 4 (the horse's head moving in the last
+/// second), 0.1 3, 0.2 3 (the spider then no longer collapses within its budget). Every
+/// collapse stays within its budget up to 0.1 (times within 0.1 s of none but the rat's, 1.11
+/// to 1.37 s at 0.1). The counts move by a few with any change (the runs are chaotic); 0.05
+/// is the best measured, with both neighbours in its range no worse than without friction.
+pub const JOINT_FRICTION_SHARE: f64 = 0.05;
+
 /// The simulation's default inertia floor for a 1.75 m, 70 kg character (kg*m^2; it scales
 /// with size^5): every body it simulates turns at least this heavily, so a drive on a light
 /// hand must move that, not the hand's own m*L^2 (`sim::SimSettings::inertia_floor_kg_m2`).

@@ -75,6 +75,7 @@ fn body_edits(
                 .map(|&o| bone_ref(doc, rig, list[o].bone))
                 .collect(),
             angular_damping: emit::angular_damping(a.height),
+            friction_torque_nm: b.friction_torque_nm,
         });
         if let Some(extras) = emit::node_extras(node_extras(doc, bone.node), Some(phys)) {
             edits.push(Edit::ReplaceExtras {

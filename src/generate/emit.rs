@@ -71,6 +71,8 @@ pub struct BodyOut<'a> {
     pub apart: Vec<String>,
     /// 1/s, see [`angular_damping`].
     pub angular_damping: f64,
+    /// N*m, the joint's friction (0: none).
+    pub friction_torque_nm: f64,
 }
 
 /// Angular damping of every generated body (1/s), so that limbs come to rest: the stability
@@ -126,7 +128,10 @@ pub fn typed(b: &BodyOut) -> BonePhysics {
     };
     let (constraint, drive) = match &b.joint {
         Some((parent, joint, gains)) => (
-            Some(constraint(parent, joint, inv)),
+            Some(Constraint {
+                friction_torque_nm: round(b.friction_torque_nm),
+                ..constraint(parent, joint, inv)
+            }),
             Some(Drive {
                 stiffness: round(gains.stiffness),
                 damping: round(gains.damping),
@@ -196,6 +201,7 @@ fn constraint(parent: &str, joint: &JointPlan, inv: DQuat) -> Constraint {
         kind,
         parent_bone: Some(parent.to_string()),
         parent_defaulted: false,
+        friction_torque_nm: 0.0,
     }
 }
 

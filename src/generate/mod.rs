@@ -119,6 +119,8 @@ pub(crate) struct Body {
     pub mass_kg: f64,
     pub joint: Option<limits::JointPlan>,
     pub gains: drives::Gains,
+    /// Joint friction (N*m), see [`drives::joint_friction_nm`].
+    pub friction_torque_nm: f64,
     pub group: String,
     /// Bodies (indices) kept apart by an explicit pair: they interpenetrate in a clip.
     pub apart: Vec<usize>,
@@ -292,6 +294,7 @@ fn build_bodies(
                 mass_kg: 0.0,
                 joint: None,
                 gains: drives::gains(0.0, 0.0, 0.0),
+                friction_torque_nm: 0.0,
                 group: String::new(),
                 apart: Vec::new(),
             }
@@ -438,14 +441,16 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
             Role::Thigh | Role::Shin | Role::Foot | Role::UpperArm | Role::Forearm | Role::Hand
         );
         let inertia = drives::subtree_inertia(list, k, joint_pos, floor);
+        let c = sub_c[k] / sub_m[k].max(1e-12);
+        let sub_lever = c.distance(joint_pos).max(0.05 * a.height);
+        list[k].friction_torque_nm = drives::joint_friction_nm(sub_m[k], sub_lever, stance);
         let (m, lever) = if stance {
             (
                 total / legs as f64,
                 com.distance(joint_pos).max(0.25 * a.height),
             )
         } else {
-            let c = sub_c[k] / sub_m[k].max(1e-12);
-            (sub_m[k], c.distance(joint_pos).max(0.05 * a.height))
+            (sub_m[k], sub_lever)
         };
         list[k].gains = drives::gains(m, lever, inertia);
     }

@@ -128,6 +128,7 @@ fn part_physics(p: Part) -> BonePhysics {
             },
             parent_bone: Some(p.parent.to_string()),
             parent_defaulted: false,
+            friction_torque_nm: 0.0,
         }),
         drive: Some(Drive {
             stiffness: p.drive[0],

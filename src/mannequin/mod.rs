@@ -80,6 +80,7 @@ fn physics(b: &BoneSpec) -> BonePhysics {
             kind,
             parent_bone: Some(b.parent.unwrap_or_default().to_string()),
             parent_defaulted: false,
+            friction_torque_nm: 0.0,
         }),
         collision_group: b.group.to_string(),
         collision_mask: b.mask.to_string(),

@@ -225,6 +225,7 @@ fn mirrored_physics(
             kind: reflect_joint(joint_in_world(doc, from, &c.kind), m.axis, to_rot),
             parent_defaulted: parent.is_none(),
             parent_bone: parent,
+            friction_torque_nm: c.friction_torque_nm,
         }
     });
     BonePhysics {

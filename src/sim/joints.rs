@@ -47,6 +47,8 @@ pub(crate) struct JointSpec {
     pub mirror: MirrorContactOrder,
     /// The pair collides although jointed (stated in `collision_pairs`).
     pub contacts: bool,
+    /// Joint friction (N*m per angular axis) while the drive is off; 0: none.
+    pub friction_torque_nm: f32,
 }
 
 /// A joint in the world.
@@ -123,6 +125,14 @@ pub(crate) fn joint_spec(
     {
         return Err(bad("drive gains"));
     }
+    let friction_torque_nm = bone
+        .physics
+        .as_ref()
+        .and_then(|p| p.constraint.as_ref())
+        .map_or(0.0, |c| c.friction_torque_nm as f32);
+    if !(friction_torque_nm.is_finite() && friction_torque_nm >= 0.0) {
+        return Err(bad("joint friction"));
+    }
     Ok(Some(JointSpec {
         bone: id,
         child,
@@ -134,6 +144,7 @@ pub(crate) fn joint_spec(
         world_from_frame_rest: (pw.rotation.as_dquat() * parent_from_joint).as_quat(),
         mirror,
         contacts: pairs.get(id, def.parent) == Some(true),
+        friction_torque_nm,
     }))
 }
 
@@ -217,10 +228,18 @@ impl DriveTarget {
     }
 }
 
+/// The damping of a friction motor (N*m*s/rad): large enough that, under its torque cap, the
+/// motor holds the relative angular velocity at zero (Rapier's force-based motor is then a
+/// velocity constraint, its softness 1/(dt * damping) negligible).
+const FRICTION_DAMPING: f32 = 1.0e6;
+
+/// The drive's motors on `axes`; with no drive (gains None), joint friction when the spec has
+/// some (a zero-velocity motor whose torque cap is the friction torque, as Jolt's
+/// `mMaxFrictionTorque` on a motor that is off), else no motor at all.
 fn set_motors(
     j: &mut GenericJoint,
     axes: &[JointAxis],
-    gains: Option<(f32, f32, f32)>,
+    (gains, friction_nm): (Option<(f32, f32, f32)>, f32),
     t: &DriveTarget,
 ) {
     for (k, &ax) in axes.iter().enumerate() {
@@ -230,9 +249,16 @@ fn set_motors(
                 j.set_motor(ax, t.angle[k], t.velocity[k], kp, kd);
                 j.set_motor_max_force(ax, max);
             }
+            None if friction_nm > 0.0 => set_friction(j, ax, friction_nm),
             None => j.motor_axes.remove(ax.into()),
         }
     }
+}
+
+fn set_friction(j: &mut GenericJoint, ax: JointAxis, friction_nm: f32) {
+    j.set_motor_model(ax, MotorModel::ForceBased);
+    j.set_motor(ax, 0.0, 0.0, 0.0, FRICTION_DAMPING);
+    j.set_motor_max_force(ax, friction_nm);
 }
 
 const BALL_DRIVE_AXES: [JointAxis; 3] = [JointAxis::AngX, JointAxis::AngY, JointAxis::AngZ];
@@ -257,7 +283,7 @@ fn motor_joint(spec: &JointSpec, gains: Option<(f32, f32, f32)>, t: &DriveTarget
         .local_frame2(aimed)
         .contacts_enabled(spec.contacts)
         .build();
-    set_motors(&mut j, &BALL_DRIVE_AXES, gains, t);
+    set_motors(&mut j, &BALL_DRIVE_AXES, (gains, 0.0), t);
     j
 }
 
@@ -302,7 +328,12 @@ fn build(spec: &JointSpec, gains: Option<(f32, f32, f32)>, target: &DriveTarget)
             .local_frame2(f2)
             .contacts_enabled(spec.contacts)
             .build();
-            set_motors(&mut main, &HINGE_DRIVE_AXES, gains, target);
+            set_motors(
+                &mut main,
+                &HINGE_DRIVE_AXES,
+                (gains, spec.friction_torque_nm),
+                target,
+            );
             Built {
                 main,
                 drive: None,
@@ -338,12 +369,19 @@ fn build_ball(
         many => extra = cone_joints(spec, many),
     }
     // The flipped joint measures the inverse rotation: its twist is the negated one.
-    let drive = GenericJointBuilder::new(JointAxesMask::empty())
+    let mut drive = GenericJointBuilder::new(JointAxesMask::empty())
         .local_frame1(f2)
         .local_frame2(f1)
         .limits(JointAxis::AngX, [-tmax, -tmin])
         .contacts_enabled(spec.contacts)
         .build();
+    // Joint friction while the drive is off: on the flipped joint, which is always there (the
+    // motor joint exists only while drives are on). Each axis has the whole torque.
+    if gains.is_none() && spec.friction_torque_nm > 0.0 {
+        for ax in BALL_DRIVE_AXES {
+            set_friction(&mut drive, ax, spec.friction_torque_nm);
+        }
+    }
     Built {
         main: main.build(),
         drive: Some(drive),
@@ -495,7 +533,12 @@ pub(crate) fn set_target(
                 j.data.motors = m.motors;
                 j.data.motor_axes = m.motor_axes;
             }
-            None => set_motors(&mut j.data, &HINGE_DRIVE_AXES, gains, &t),
+            None => set_motors(
+                &mut j.data,
+                &HINGE_DRIVE_AXES,
+                (gains, rec.spec.friction_torque_nm),
+                &t,
+            ),
         }
     }
     rec.target = target;

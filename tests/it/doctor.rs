@@ -355,6 +355,17 @@ fn every_generated_zoo_character_has_no_doctor_error_and_settles() {
             moving_at_end.push(name);
         }
     }
+    // With joint friction (`constraint.friction_torque_nm`, Jolt's mMaxFrictionTorque; the
+    // generator gives each non-stance joint 0.05 of its subtree's gravity load, see
+    // `generate::drives::JOINT_FRICTION_SHARE`): 2 of 13 faster than 1% after 5 s, godot_robot
+    // 3.95% (its head at 5.55 s; friction never took it under 3.6%: its head and vent are a
+    // loose two-body piece, the rig parents `head` to `headtracker`, which has no body, so no
+    // joint ties the head to the neck and no joint friction reaches it) and the horse 12.35% (its
+    // head, an ear at 5.01 s; 0.84% in the last second, the most); the spider, mannequiny and
+    // the lumberjack settle (0% after 5 s). Shares tried: 0.015 3, 0.02 2, 0.03 5 (the
+    // lumberjack's hand 1.02% in the last second), 0.04 4, 0.05 2, 0.06 3, 0.08 4 (the horse
+    // 1.09% in the last second), 0.1 3, 0.2 3; friction on stance joints too (0.02, 0.05) held
+    // the standing mannequin up past its collapse budget. Before friction:
     // Re-measured after the generator took the doctor's mass, heavy-child and inertia rules
     // (joint::mass_ratio) and the lumberjack's axe became a held prop, with sleeping: 5 of 13
     // faster than 1% after 5 s (godot_robot 5.39%, its head at 5.91 s; the horse 3.86%, Neck2
@@ -397,7 +408,7 @@ fn every_generated_zoo_character_has_no_doctor_error_and_settles() {
     println!(
         "unsettled after 5 s: {unsettled:#?}\nstill moving in the last second: {moving_at_end:?}"
     );
-    assert!(unsettled.len() <= 5, "{unsettled:#?}");
+    assert!(unsettled.len() <= 2, "{unsettled:#?}");
     assert!(moving_at_end.is_empty(), "{moving_at_end:?}");
 }
 

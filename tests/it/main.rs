@@ -16,6 +16,7 @@ mod editor_defects;
 mod fields;
 mod files_open;
 mod follow;
+mod friction;
 mod gains;
 mod generate;
 mod generated_clean;

@@ -362,10 +362,12 @@ fn parse_constraint(value: &Value, cx: &mut Ctx) -> Option<Constraint> {
             return None;
         }
     };
+    let friction_torque_nm = cx.key(obj, "constraint", Key::FrictionTorque);
     Some(Constraint {
         kind,
         parent_defaulted: parent_bone.is_none(),
         parent_bone,
+        friction_torque_nm,
     })
 }
 

@@ -147,18 +147,24 @@ fn physics() -> impl Strategy<Value = BonePhysics> {
     (
         proptest::option::of(collider()),
         finite(1e-3, 1e4),
-        proptest::option::of((kind(), name(), drive())),
+        proptest::option::of((
+            kind(),
+            name(),
+            drive(),
+            prop_oneof![Just(0.0), finite(0.0, 1e3)],
+        )),
         (name(), name()),
         (material(), pairs()),
     )
         .prop_map(
             |(collider, mass, joint, (group, mask), (material, collision_pairs))| {
                 let (constraint, drive) = match joint {
-                    Some((kind, parent, d)) => (
+                    Some((kind, parent, d, friction_torque_nm)) => (
                         Some(Constraint {
                             kind,
                             parent_bone: Some(parent),
                             parent_defaulted: false,
+                            friction_torque_nm,
                         }),
                         Some(d),
                     ),
