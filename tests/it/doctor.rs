@@ -355,6 +355,10 @@ fn every_generated_zoo_character_has_no_doctor_error_and_settles() {
             moving_at_end.push(name);
         }
     }
+    // With the robot's head jointed to its neck (the generator passes over its skinless
+    // `headtracker`) and joint friction: 1 of 13 faster than 1% after 5 s, the horse (12.35%,
+    // an ear at 5.01 s; 0.84% in the last second, the only body moving then); the robot
+    // settles (0% after 5 s), as do the other 11.
     // With joint friction (`constraint.friction_torque_nm`, Jolt's mMaxFrictionTorque; the
     // generator gives each non-stance joint 0.05 of its subtree's gravity load, see
     // `generate::drives::JOINT_FRICTION_SHARE`): 2 of 13 faster than 1% after 5 s, godot_robot
@@ -408,7 +412,7 @@ fn every_generated_zoo_character_has_no_doctor_error_and_settles() {
     println!(
         "unsettled after 5 s: {unsettled:#?}\nstill moving in the last second: {moving_at_end:?}"
     );
-    assert!(unsettled.len() <= 2, "{unsettled:#?}");
+    assert!(unsettled.len() <= 1, "{unsettled:#?}");
     assert!(moving_at_end.is_empty(), "{moving_at_end:?}");
 }
 
