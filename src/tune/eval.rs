@@ -107,6 +107,9 @@ pub struct Stage {
     pub dir_step: usize,
 }
 
+/// One push of a trial: its horizontal direction (world) and Δv (m/s).
+type Push = (Vec3, f64);
+
 /// The search's first stage: four directions.
 pub const FIRST_STAGE: Stage = Stage { dir_step: 2 };
 /// The full stage: all eight directions.
@@ -141,9 +144,9 @@ impl Problem {
     /// The pushes of one candidate at `stage`, as (horizontal direction, Δv m/s): the survive
     /// goal's (standing still, Δv 0, without one: standing is always a goal), then the fall
     /// goal's.
-    fn pushes(&self, stage: Stage) -> (Vec<(Vec3, f64)>, Vec<(Vec3, f64)>) {
+    fn pushes(&self, stage: Stage) -> (Vec<Push>, Vec<Push>) {
         let dirs: Vec<&Direction> = self.dirs.iter().step_by(stage.dir_step.max(1)).collect();
-        let at = |dv: Option<f64>| -> Vec<(Vec3, f64)> {
+        let at = |dv: Option<f64>| -> Vec<Push> {
             dv.map(|dv| dirs.iter().map(|d| (d.world, dv)).collect())
                 .unwrap_or_default()
         };
@@ -167,8 +170,8 @@ impl Problem {
     pub fn trials(&self, doc: &Document, stage: Stage) -> Option<Measured> {
         let settled = probe::settle(doc).ok()?;
         let (survive, fall) = self.pushes(stage);
-        let pushes: Vec<(Vec3, f64)> = survive.iter().chain(&fall).copied().collect();
-        let run = |&(world, dv): &(Vec3, f64)| {
+        let pushes: Vec<Push> = survive.iter().chain(&fall).copied().collect();
+        let run = |&(world, dv): &Push| {
             probe::push(
                 &settled,
                 (world, dv as f32, self.mass_kg),
@@ -282,4 +285,15 @@ pub struct Measured {
     pub survive: Vec<Trial>,
     pub fall: Vec<Trial>,
     pub tracking: Option<Tracking>,
+}
+
+impl Measured {
+    /// The share of their full length ([`SEARCH_AFTER_S`]) the pushes ran: falls end them
+    /// early.
+    pub fn push_share(&self) -> f64 {
+        let pushes: Vec<&Trial> = self.survive.iter().chain(&self.fall).collect();
+        let full_steps = (SEARCH_AFTER_S / probe::settings().dt_s as f64).round();
+        let ran: u64 = pushes.iter().map(|t| t.steps).sum();
+        (ran as f64 / (full_steps * pushes.len() as f64).max(1.0)).clamp(0.0, 1.0)
+    }
 }

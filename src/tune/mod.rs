@@ -167,10 +167,7 @@ pub fn prepare(doc: &Document, goals: &Goals) -> Result<eval::Problem, TuneError
     let work: f64 = measured.survive.iter().map(|t| t.work_j).sum::<f64>()
         + measured.tracking.as_ref().map_or(0.0, |t| t.work_j);
     problem.base_work_j = Some(work);
-    let pushes: Vec<&probe::Trial> = measured.survive.iter().chain(&measured.fall).collect();
-    let full_steps = (eval::SEARCH_AFTER_S / probe::settings().dt_s as f64).round();
-    let ran: u64 = pushes.iter().map(|t| t.steps).sum();
-    problem.push_share = (ran as f64 / (full_steps * pushes.len() as f64).max(1.0)).clamp(0.0, 1.0);
+    problem.push_share = measured.push_share();
     problem.base_tracking = measured.tracking.clone();
     problem.start = Some(problem.score_of(&measured));
     Ok(problem)

@@ -210,6 +210,20 @@ fn progress_at(
     }
 }
 
+/// The document's own gains, scored at the full stage: measured while preparing (the same
+/// trials, not run twice), else now.
+fn start_of(problem: &Problem) -> Scored {
+    let x = vec![0.0; problem.baseline.dims()];
+    match &problem.start {
+        Some((score, brief)) => Scored {
+            x,
+            score: *score,
+            brief: brief.clone(),
+        },
+        None => score_at(problem, &x, FULL_STAGE),
+    }
+}
+
 /// Runs the search for `generations` of `lambda` candidates.
 pub fn run(
     problem: &Problem,
@@ -221,15 +235,7 @@ pub fn run(
     let t0 = Instant::now();
     let dims = problem.baseline.dims();
     let full = FULL_STAGE;
-    let start = match &problem.start {
-        // Measured while preparing: the same trials, not run twice.
-        Some((score, brief)) => Scored {
-            x: vec![0.0; dims],
-            score: *score,
-            brief: brief.clone(),
-        },
-        None => score_at(problem, &vec![0.0; dims], full),
-    };
+    let start = start_of(problem);
     let evals = AtomicUsize::new(1);
     let switch = generations / 2;
     let shared = SearchShared::new(switch);
