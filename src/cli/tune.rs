@@ -28,8 +28,9 @@ pub struct TuneArgs {
     /// The balance assist scale at most this (0..1): 0 balances through joints and feet alone.
     #[arg(long, value_name = "MAX")]
     pub assist: Option<f64>,
-    /// Search time on the reference machine (2 cores, release build), in seconds; it is
-    /// turned into a fixed number of evaluations, so the result does not depend on the clock.
+    /// Time of the whole run (search and reports) on the reference machine (2 idle cores,
+    /// release build), in seconds; a cost model turns it into a fixed number of evaluations,
+    /// so the result does not depend on the clock.
     #[arg(long, value_name = "SECONDS", default_value_t = tune::DEFAULT_BUDGET_S)]
     pub budget: f64,
     /// The search's random seed: the same seed gives the same bytes.
@@ -75,6 +76,9 @@ fn report_json(o: &Outcome, wall_s: f64) -> serde_json::Value {
         "evaluations_per_s": opt(Some(o.evaluations_per_s)),
         "search_s": opt(Some(o.search.seconds)),
         "wall_s": opt(Some(wall_s)),
+        "model_s": opt(Some(o.model_s)),
+        "bodies": o.bodies,
+        "substeps": o.substeps,
         "parameters": o.dims,
         "mass_kg": opt(Some(o.mass_kg)),
         "population": o.population,
@@ -109,13 +113,15 @@ fn print_text(o: &Outcome, wall_s: f64) {
     print_effort(b, a);
     print_gains(b, a);
     println!(
-        "{} evaluations in {:.1} s ({:.1}/s), score {:.3} -> {:.3}; total {:.1} s",
+        "{} evaluations in {:.1} s ({:.1}/s), score {:.3} -> {:.3}; total {:.1} s \
+         ({:.1} s planned on the reference machine)",
         o.search.evaluations,
         o.search.seconds,
         o.evaluations_per_s,
         o.search.start_score,
         o.search.score,
-        wall_s
+        wall_s,
+        o.model_s
     );
 }
 

@@ -7,6 +7,7 @@ use super::probe::{self, Tracking, Trial, UPRIGHT_DEG};
 use super::Goals;
 use crate::document::{Clip, Document};
 use glam::Vec3;
+use rayon::prelude::*;
 
 /// A limit violation up to this is allowed (degrees).
 pub const MAX_VIOLATION_DEG: f32 = 2.0;
@@ -87,6 +88,16 @@ pub struct Problem {
     /// measured against.
     pub base_tracking: Option<Tracking>,
     pub base_work_j: Option<f64>,
+    /// The unchanged document's score and brief at the full stage, from the trials that
+    /// measured its tracking and work (the search starts from it without running them again).
+    pub start: Option<(f64, Brief)>,
+    /// The world's dynamic bodies and solver substeps (more for a small character): what a
+    /// step costs ([`super::cost`]).
+    pub bodies: usize,
+    pub substeps: usize,
+    /// The share of its full length the document's own pushes ran (falls end a push early):
+    /// what a candidate's pushes are expected to cost ([`super::cost`]); 1 until measured.
+    pub push_share: f64,
 }
 
 /// How much of the goals a stage checks: a subset of the directions early, all later.
@@ -95,6 +106,14 @@ pub struct Stage {
     /// Every `dir_step`-th direction (1: all eight; 2: four).
     pub dir_step: usize,
 }
+
+/// One push of a trial: its horizontal direction (world) and Δv (m/s).
+type Push = (Vec3, f64);
+
+/// The search's first stage: four directions.
+pub const FIRST_STAGE: Stage = Stage { dir_step: 2 };
+/// The full stage: all eight directions.
+pub const FULL_STAGE: Stage = Stage { dir_step: 1 };
 
 /// A figure not measured (NaN) adds nothing to the score.
 fn or_zero(x: f32) -> f32 {
@@ -122,41 +141,59 @@ impl Problem {
         doc
     }
 
-    /// The trials of one candidate: (survive trials, fall trials, clip tracking).
+    /// The pushes of one candidate at `stage`, as (horizontal direction, Δv m/s): the survive
+    /// goal's (standing still, Δv 0, without one: standing is always a goal), then the fall
+    /// goal's.
+    fn pushes(&self, stage: Stage) -> (Vec<Push>, Vec<Push>) {
+        let dirs: Vec<&Direction> = self.dirs.iter().step_by(stage.dir_step.max(1)).collect();
+        let at = |dv: Option<f64>| -> Vec<Push> {
+            dv.map(|dv| dirs.iter().map(|d| (d.world, dv)).collect())
+                .unwrap_or_default()
+        };
+        let mut survive = at(self.goals.survive_dv_m_s);
+        if survive.is_empty() {
+            survive.push((Vec3::X, 0.0));
+        }
+        (survive, at(self.goals.fall_dv_m_s))
+    }
+
+    /// How many pushes a candidate's trials at `stage` run.
+    pub fn pushes_at(&self, stage: Stage) -> usize {
+        let (survive, fall) = self.pushes(stage);
+        survive.len() + fall.len()
+    }
+
+    /// The trials of one candidate: (survive trials, fall trials, clip tracking). Every push
+    /// starts from a clone of one settled simulation and the clip from its own, so they run
+    /// in parallel (rayon) and come back in a fixed order: the same figures however the
+    /// threads ran.
     pub fn trials(&self, doc: &Document, stage: Stage) -> Option<Measured> {
         let settled = probe::settle(doc).ok()?;
-        let dirs: Vec<&Direction> = self.dirs.iter().step_by(stage.dir_step.max(1)).collect();
-        let run = |dv: Option<f64>| -> Vec<Trial> {
-            dv.map(|dv| {
-                dirs.iter()
-                    .map(|d| {
-                        let p = (d.world, dv as f32, self.mass_kg);
-                        probe::push(&settled, p, SEARCH_AFTER_S, true)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
-        };
-        let mut survive = run(self.goals.survive_dv_m_s);
-        if survive.is_empty() {
-            // Standing still is always a goal.
-            survive.push(probe::push(
+        let (survive, fall) = self.pushes(stage);
+        let pushes: Vec<Push> = survive.iter().chain(&fall).copied().collect();
+        let run = |&(world, dv): &Push| {
+            probe::push(
                 &settled,
-                (Vec3::X, 0.0, self.mass_kg),
+                (world, dv as f32, self.mass_kg),
                 SEARCH_AFTER_S,
                 true,
-            ));
-        }
-        let fall = run(self.goals.fall_dv_m_s);
-        let tracking = self.clip.as_ref().map(|c| {
-            probe::follow(doc, c, SEARCH_CLIP_S).unwrap_or_else(|_| Tracking {
-                paused: true,
-                ..Default::default()
-            })
-        });
+            )
+        };
+        let (mut survive_trials, tracking) = rayon::join(
+            || pushes.par_iter().map(run).collect::<Vec<Trial>>(),
+            || {
+                self.clip.as_ref().map(|c| {
+                    probe::follow(doc, c, SEARCH_CLIP_S).unwrap_or_else(|_| Tracking {
+                        paused: true,
+                        ..Default::default()
+                    })
+                })
+            },
+        );
+        let fall_trials = survive_trials.split_off(survive.len());
         Some(Measured {
-            survive,
-            fall,
+            survive: survive_trials,
+            fall: fall_trials,
             tracking,
         })
     }
@@ -170,7 +207,7 @@ impl Problem {
         }
     }
 
-    fn score_of(&self, m: &Measured) -> (f64, Brief) {
+    pub fn score_of(&self, m: &Measured) -> (f64, Brief) {
         let mut score = 0.0;
         let mut brief = Brief::default();
         let mut viol = 0.0f32;
@@ -248,4 +285,15 @@ pub struct Measured {
     pub survive: Vec<Trial>,
     pub fall: Vec<Trial>,
     pub tracking: Option<Tracking>,
+}
+
+impl Measured {
+    /// The share of their full length ([`SEARCH_AFTER_S`]) the pushes ran: falls end them
+    /// early.
+    pub fn push_share(&self) -> f64 {
+        let pushes: Vec<&Trial> = self.survive.iter().chain(&self.fall).collect();
+        let full_steps = (SEARCH_AFTER_S / probe::settings().dt_s as f64).round();
+        let ran: u64 = pushes.iter().map(|t| t.steps).sum();
+        (ran as f64 / (full_steps * pushes.len() as f64).max(1.0)).clamp(0.0, 1.0)
+    }
 }

@@ -10,6 +10,7 @@
 //! - [`search`]: CMA-ES, candidates in parallel, deterministic for a seed;
 //! - [`report`]: the before/after figures.
 
+pub mod cost;
 pub mod eval;
 pub mod groups;
 pub mod params;
@@ -43,7 +44,7 @@ pub struct Goals {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     pub goals: Goals,
-    /// Seconds of search on the reference machine (see [`evaluations_for`]).
+    /// Seconds of the whole run on the reference machine (see [`cost`]).
     pub budget_s: f64,
     pub seed: u64,
     /// Bisection steps per direction in the report (0: only the goals' pushes).
@@ -51,7 +52,7 @@ pub struct Options {
 }
 
 /// The default time budget (s).
-pub const DEFAULT_BUDGET_S: f64 = 45.0;
+pub const DEFAULT_BUDGET_S: f64 = 55.0;
 /// Bisection steps per direction in a full report: a 3 m/s range to about 0.1 m/s.
 pub const REPORT_BISECT: usize = 5;
 
@@ -65,13 +66,6 @@ impl Default for Options {
         }
     }
 }
-
-/// Body-steps per second (bodies × fixed steps simulated, at [`REFERENCE_SUBSTEPS`] solver
-/// substeps) on the reference machine, 2 cores:
-/// the budget becomes a fixed number of evaluations, so the result never depends on how fast
-/// the clock ran (same seed, same bytes). Measured: about 126,000 per CPU-second of the search
-/// and reports together (release build, 18- and 20-body characters, on a loaded machine).
-pub const REFERENCE_BODY_STEPS_PER_S: f64 = 200_000.0;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TuneError {
@@ -102,6 +96,11 @@ pub struct Outcome {
     pub mass_kg: f64,
     pub population: usize,
     pub generations: usize,
+    /// The whole run's seconds on the reference machine, by the cost model ([`cost`]).
+    pub model_s: f64,
+    /// The world's dynamic bodies and solver substeps (what a step costs).
+    pub bodies: usize,
+    pub substeps: usize,
 }
 
 fn check(name: &'static str, v: Option<f64>) -> Result<(), TuneError> {
@@ -141,6 +140,8 @@ pub fn prepare(doc: &Document, goals: &Goals) -> Result<eval::Problem, TuneError
     if baseline.dims() == 0 {
         return Err(TuneError::Nothing(file));
     }
+    let (bodies, substeps) =
+        probe::world_size(doc).map_err(|e| TuneError::Sim(file.clone(), e.to_string()))?;
     let assist = goals
         .assist_max
         .map(|m| baseline.assist.min(m).clamp(0.0, 1.0));
@@ -154,72 +155,22 @@ pub fn prepare(doc: &Document, goals: &Goals) -> Result<eval::Problem, TuneError
         assist,
         base_tracking: None,
         base_work_j: None,
+        start: None,
+        bodies,
+        substeps,
+        push_share: 1.0,
     };
     let start = problem.candidate(&vec![0.0; problem.baseline.dims()]);
     let measured = problem
-        .trials(&start, eval::Stage { dir_step: 1 })
+        .trials(&start, eval::FULL_STAGE)
         .ok_or_else(|| TuneError::Sim(file.clone(), "it did not settle on its feet".into()))?;
     let work: f64 = measured.survive.iter().map(|t| t.work_j).sum::<f64>()
         + measured.tracking.as_ref().map_or(0.0, |t| t.work_j);
     problem.base_work_j = Some(work);
-    problem.base_tracking = measured.tracking;
+    problem.push_share = measured.push_share();
+    problem.base_tracking = measured.tracking.clone();
+    problem.start = Some(problem.score_of(&measured));
     Ok(problem)
-}
-
-/// Solver substeps per step at which [`REFERENCE_BODY_STEPS_PER_S`] was measured.
-pub const REFERENCE_SUBSTEPS: f64 = 8.0;
-
-/// The bodies simulated (bones with a collider), weighted by the solver's substeps against
-/// the reference's: a step's cost grows with both.
-fn bodies(problem: &eval::Problem) -> f64 {
-    let count = problem
-        .base
-        .bones
-        .iter()
-        .filter(|b| b.physics.as_ref().is_some_and(|p| p.collider.is_some()))
-        .count()
-        .max(1) as f64;
-    count * probe::settings().substeps as f64 / REFERENCE_SUBSTEPS
-}
-
-/// Simulated body-steps of one evaluation at the full stage.
-pub fn cost_per_evaluation(problem: &eval::Problem) -> f64 {
-    let bodies = bodies(problem);
-    let rate = 1.0 / probe::settings().dt_s as f64;
-    let goals = [problem.goals.survive_dv_m_s, problem.goals.fall_dv_m_s];
-    let push_goals = goals.iter().filter(|g| g.is_some()).count() as f64;
-    // Without a push goal one standing trial is run.
-    let pushes = (push_goals * problem.dirs.len() as f64).max(1.0);
-    let clip_s = problem
-        .clip
-        .as_ref()
-        .map_or(0.0, |c| (c.duration_s as f64).min(eval::SEARCH_CLIP_S));
-    bodies * rate * (probe::PUSH_AT_S + pushes * eval::SEARCH_AFTER_S + clip_s)
-}
-
-/// Simulated body-steps of the two reports (before and after), at most (falls end early).
-pub fn cost_of_reports(problem: &eval::Problem, bisect: usize) -> f64 {
-    let bodies = bodies(problem);
-    let rate = 1.0 / probe::settings().dt_s as f64;
-    let goals = [problem.goals.survive_dv_m_s, problem.goals.fall_dv_m_s];
-    let pushes = problem.dirs.len() as f64
-        * (goals.iter().filter(|g| g.is_some()).count() + if bisect > 0 { bisect + 1 } else { 0 })
-            as f64;
-    let clip_s = problem.clip.as_ref().map_or(0.0, |c| c.duration_s as f64);
-    2.0 * bodies * rate * (pushes * report::AFTER_S + report::STAND_S + clip_s)
-}
-
-/// The fixed cost of an evaluation besides its steps (a copy of the document with the
-/// candidate's edit, building the world, setting a clip up), in body-steps: measured about
-/// 0.13–0.15 CPU-s per evaluation on the mannequin and the Rigify lumberjack.
-pub const EVALUATION_OVERHEAD_BODY_STEPS: f64 = 20_000.0;
-
-/// How many evaluations a budget buys on the reference machine: what the two reports leave,
-/// at the mean cost of the two stages.
-pub fn evaluations_for(problem: &eval::Problem, budget_s: f64, bisect: usize) -> usize {
-    let per_eval = cost_per_evaluation(problem) * 0.75 + EVALUATION_OVERHEAD_BODY_STEPS;
-    let left = budget_s.max(0.0) * REFERENCE_BODY_STEPS_PER_S - cost_of_reports(problem, bisect);
-    (left.max(0.0) / per_eval).floor() as usize
 }
 
 /// Searches, then measures the document before and after. `cancel` stops the search at the
@@ -239,8 +190,11 @@ pub fn tune(
         opts.bisect,
     )
     .ok_or_else(not_simulated)?;
-    let evals = evaluations_for(&problem, opts.budget_s, opts.bisect);
-    let (lambda, generations) = search::plan(problem.baseline.dims(), evals);
+    let reports = cost::Reports {
+        bisect: opts.bisect,
+        push_steps: Some(before.push_steps),
+    };
+    let (lambda, generations) = cost::plan(&problem, opts.budget_s, reports);
     let found = search::run(&problem, (lambda, generations), opts.seed, cancel, progress);
     let tuned = problem.candidate(&found.x);
     let after = report::measure(&problem, &tuned, opts.bisect).ok_or_else(not_simulated)?;
@@ -254,6 +208,9 @@ pub fn tune(
         mass_kg: problem.mass_kg as f64,
         population: lambda,
         generations,
+        model_s: cost::seconds(&problem, (lambda, generations), reports),
+        bodies: problem.bodies,
+        substeps: problem.substeps,
         search: found,
     })
 }

@@ -33,6 +33,8 @@ pub struct Trial {
     pub work_j: f64,
     /// The stability guard stopped the run.
     pub paused: bool,
+    /// Fixed steps simulated after the push (a fall ends a trial early): what it cost.
+    pub steps: u64,
 }
 
 /// The work meter: |τ·ω_rel| of every joint motor over the last step (the solver's motor
@@ -60,6 +62,15 @@ fn motor_power_w(world: &PhysicsWorld, dt_sub: f32) -> f64 {
 /// The simulation settings of every trial: the defaults `simulate` uses.
 pub fn settings() -> SimSettings {
     SimSettings::default()
+}
+
+/// The dynamic bodies and solver substeps of `doc`'s world (a small character gets more
+/// substeps: [`SimSettings::substeps_at_size`]).
+pub fn world_size(doc: &Document) -> Result<(usize, usize), SimError> {
+    let sim = Simulation::new(doc, settings())?;
+    let w = sim.physics();
+    let bodies = w.bodies.iter().filter(|(_, b)| b.is_dynamic()).count();
+    Ok((bodies, w.integration_parameters.num_solver_iterations))
 }
 
 /// The character built at rest and run to [`PUSH_AT_S`]: every trial of one candidate starts
@@ -92,7 +103,8 @@ pub fn push(
             trial.paused = true;
         }
     }
-    let steps = sim.steps() + (after_s / sim.settings().dt_s as f64).round() as u64;
+    let first = sim.steps();
+    let steps = first + (after_s / sim.settings().dt_s as f64).round() as u64;
     let (mut max_tilt, mut late) = (0.0f32, 0.0f32);
     while sim.steps() < steps && !trial.paused {
         if sim.step().is_err() {
@@ -113,6 +125,7 @@ pub fn push(
             break;
         }
     }
+    trial.steps = sim.steps() - first;
     finish(&sim, at, &mut trial);
     if sim.tilt_measured() {
         trial.max_tilt_deg = max_tilt;

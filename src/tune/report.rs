@@ -17,6 +17,8 @@ pub const AFTER_S: f64 = 5.0;
 pub const STAND_S: f64 = 10.0;
 /// The largest push tried (m/s).
 pub const DV_MAX_M_S: f64 = 3.0;
+/// The clip is followed once, for at most this long (s).
+pub const CLIP_S: f64 = 10.0;
 
 /// One direction's robustness.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -64,10 +66,31 @@ pub struct Figures {
     /// The hip strategy's gain (N·m per m of capture-point error; 0 is off) and limit (N·m).
     pub hip_kp: f64,
     pub hip_max_torque_n_m: f64,
+    /// Fixed steps the pushes simulated (falls end them early): what such a report costs.
+    #[serde(skip)]
+    pub push_steps: u64,
 }
 
-fn trial(settled: &Simulation, d: &Direction, dv: f64, mass: f32) -> Trial {
-    probe::push(settled, (d.world, dv as f32, mass), AFTER_S, true)
+/// Pushes from one direction, each from a clone of the settled simulation, counting the
+/// steps they simulate.
+struct Pushes<'a> {
+    settled: &'a Simulation,
+    d: &'a Direction,
+    mass: f32,
+    steps: std::cell::Cell<u64>,
+}
+
+impl Pushes<'_> {
+    fn at(&self, dv: f64) -> Trial {
+        let t = probe::push(
+            self.settled,
+            (self.d.world, dv as f32, self.mass),
+            AFTER_S,
+            true,
+        );
+        self.steps.set(self.steps.get() + t.steps);
+        t
+    }
 }
 
 fn survived(t: &Trial, goal: bool) -> bool {
@@ -76,21 +99,57 @@ fn survived(t: &Trial, goal: bool) -> bool {
     up && (!goal || recovered)
 }
 
-/// Bisection on [0, DV_MAX]: (largest survived, smallest felled).
-fn boundary(s: &Simulation, d: &Direction, mass: f32, steps: usize) -> (f64, Option<f64>) {
-    if survived(&trial(s, d, DV_MAX_M_S, mass), false) {
-        return (DV_MAX_M_S, None);
-    }
-    let (mut lo, mut hi) = (0.0, DV_MAX_M_S);
-    for _ in 0..steps {
+/// Bisection for `d`'s boundary to the resolution of `steps` halvings of [0, DV_MAX]:
+/// (largest survived, smallest felled). It starts from the bracket `known` (the largest Δv
+/// known survived, the smallest known to fell), which the goals' pushes give: only the part
+/// of the range they leave open is searched, to the same resolution. A bracket the runs
+/// contradict (survived above a fall) is dropped for the whole range.
+fn boundary(p: &Pushes, steps: usize, known: (f64, Option<f64>)) -> (f64, Option<f64>) {
+    let (lo, hi) = match known {
+        (lo, Some(hi)) if lo < hi => (lo, Some(hi)),
+        (lo, None) => (lo, None),
+        _ => (0.0, None),
+    };
+    let mut hi = match hi {
+        Some(hi) => hi,
+        None if survived(&p.at(DV_MAX_M_S), false) => return (DV_MAX_M_S, None),
+        None => DV_MAX_M_S,
+    };
+    let mut lo = lo;
+    for _ in 0..bisect_steps(hi - lo, steps) {
         let mid = 0.5 * (lo + hi);
-        if survived(&trial(s, d, mid, mass), false) {
+        if survived(&p.at(mid), false) {
             lo = mid;
         } else {
             hi = mid;
         }
     }
     (lo, Some(hi))
+}
+
+/// What one push at `dv` says about the boundary: survived, `dv` is a floor; felled, a
+/// ceiling. Pushes outside (0, DV_MAX) say nothing the bisection uses.
+fn narrow(known: (f64, Option<f64>), dv: f64, up: bool) -> (f64, Option<f64>) {
+    let (lo, hi) = known;
+    if !(dv > 0.0 && dv < DV_MAX_M_S) {
+        return known;
+    }
+    if up {
+        (lo.max(dv), hi)
+    } else {
+        (lo, Some(hi.map_or(dv, |h| h.min(dv))))
+    }
+}
+
+/// Halvings of a range `width` wide down to the width `steps` halvings of [0, DV_MAX]
+/// leave (at most `steps`).
+pub fn bisect_steps(width: f64, steps: usize) -> usize {
+    let needed = (width / DV_MAX_M_S).log2() + steps as f64;
+    if needed.is_finite() {
+        (needed - 1e-9).ceil().clamp(0.0, steps as f64) as usize
+    } else {
+        0
+    }
 }
 
 fn median(mut v: Vec<f64>) -> Option<f64> {
@@ -104,32 +163,43 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
 struct DirectionOutcome {
     figures: DirectionFigures,
     goal_assist_peak_n_m: Option<f32>,
+    /// Fixed steps its pushes simulated.
+    steps: u64,
 }
 
-/// Direction `d`: the bisected boundary (with `bisect` steps) and the goals' pushes.
+/// Direction `d`: the goals' pushes, then the boundary bisected (to the resolution of
+/// `bisect` steps over [0, DV_MAX]) from the bracket they give.
 fn measure_direction(
     problem: &Problem,
     settled: &Simulation,
     d: &Direction,
     bisect: usize,
 ) -> DirectionOutcome {
-    let mass = problem.mass_kg;
-    let g = &problem.goals;
-    let (survived_dv, fell_dv) = if bisect > 0 {
-        boundary(settled, d, mass, bisect)
-    } else {
-        (f64::NAN, None)
+    let pushes = Pushes {
+        settled,
+        d,
+        mass: problem.mass_kg,
+        steps: Default::default(),
     };
-    let assist = std::cell::Cell::new(None::<f32>);
-    let goal = |dv: Option<f64>, f: &dyn Fn(&Trial) -> bool| {
+    let g = &problem.goals;
+    let mut known = (0.0, None);
+    let mut assist = None::<f32>;
+    let mut goal = |dv: Option<f64>, f: &dyn Fn(&Trial) -> bool| {
         dv.map(|v| {
-            let t = trial(settled, d, v, mass);
-            let peak = t
-                .assist_peak_n_m
-                .map(|a| assist.get().map_or(a, |b| a.max(b)));
-            assist.set(peak.or(assist.get()));
+            let t = pushes.at(v);
+            if let Some(a) = t.assist_peak_n_m {
+                assist = Some(assist.map_or(a, |b| a.max(b)));
+            }
+            known = narrow(known, v, survived(&t, false));
             f(&t)
         })
+    };
+    let survives_goal = goal(g.survive_dv_m_s, &|t| survived(t, true));
+    let falls_at_goal = goal(g.fall_dv_m_s, &|t| t.fell == Some(true));
+    let (survived_dv, fell_dv) = if bisect > 0 {
+        boundary(&pushes, bisect, known)
+    } else {
+        (f64::NAN, None)
     };
     let figures = DirectionFigures {
         direction: d.name,
@@ -137,12 +207,13 @@ fn measure_direction(
         world: d.world.to_array(),
         survived_dv_m_s: survived_dv,
         fell_dv_m_s: fell_dv,
-        survives_goal: goal(g.survive_dv_m_s, &|t| survived(t, true)),
-        falls_at_goal: goal(g.fall_dv_m_s, &|t| t.fell == Some(true)),
+        survives_goal,
+        falls_at_goal,
     };
     DirectionOutcome {
         figures,
-        goal_assist_peak_n_m: assist.get(),
+        goal_assist_peak_n_m: assist,
+        steps: pushes.steps.get(),
     }
 }
 
@@ -185,26 +256,36 @@ fn clip_rms_by_group(doc: &Document, by_joint: &[(String, f64)]) -> Vec<GroupRms
 pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figures> {
     let settled = probe::settle(doc).ok()?;
     let mass = problem.mass_kg;
-    let dirs: Vec<DirectionOutcome> = problem
-        .dirs
-        .par_iter()
-        .map(|d| measure_direction(problem, &settled, d, bisect))
-        .collect();
+    // The directions, standing and the clip are independent runs: all in parallel.
+    let ((dirs, stand), tracking) = rayon::join(
+        || {
+            rayon::join(
+                || {
+                    problem
+                        .dirs
+                        .par_iter()
+                        .map(|d| measure_direction(problem, &settled, d, bisect))
+                        .collect::<Vec<DirectionOutcome>>()
+                },
+                || {
+                    let standing = (glam::Vec3::X, 0.0, mass);
+                    probe::push(&settled, standing, STAND_S - probe::PUSH_AT_S, false)
+                },
+            )
+        },
+        || {
+            problem
+                .clip
+                .as_ref()
+                .and_then(|c| probe::follow(doc, c, CLIP_S).ok())
+        },
+    );
     let push_assist = dirs
         .iter()
         .filter_map(|d| d.goal_assist_peak_n_m)
         .reduce(f32::max);
+    let push_steps = dirs.iter().map(|d| d.steps).sum();
     let dirs: Vec<DirectionFigures> = dirs.into_iter().map(|d| d.figures).collect();
-    let stand = probe::push(
-        &settled,
-        (glam::Vec3::X, 0.0, mass),
-        STAND_S - probe::PUSH_AT_S,
-        false,
-    );
-    let tracking = problem
-        .clip
-        .as_ref()
-        .and_then(|c| probe::follow(doc, c, 10.0).ok());
     let by_joint = clip_rms_by_joint(tracking.as_ref());
     let clip_rms_by_group = clip_rms_by_group(doc, &by_joint);
     let viol = stand
@@ -226,5 +307,6 @@ pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figur
         groups: problem.baseline.naturals(doc),
         hip_kp: doc.balance.hip_kp,
         hip_max_torque_n_m: doc.balance.hip_max_torque,
+        push_steps,
     })
 }

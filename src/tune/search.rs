@@ -7,7 +7,7 @@
 //! eight. The best of the final stage (the final mean and the first stage's best are scored
 //! at it too) wins, and only if it beats the document as it was.
 
-use super::eval::{Brief, Problem, Stage};
+use super::eval::{Brief, Problem, Stage, FIRST_STAGE, FULL_STAGE};
 use cmaes::{CMAESOptions, DVector};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -64,11 +64,10 @@ fn out_of_bounds(x: &[f64]) -> f64 {
     x.iter().map(|v| (v.abs() - m).max(0.0).powi(2)).sum()
 }
 
-/// Generations and population for `evaluations` candidate evaluations in `dims` dimensions.
-pub fn plan(dims: usize, evaluations: usize) -> (usize, usize) {
+/// The population for `dims` dimensions: CMA-ES's default, at least 8, even.
+pub fn population(dims: usize) -> usize {
     let lambda = (4 + (3.0 * (dims.max(1) as f64).ln()).floor() as usize).max(8);
-    let lambda = lambda + lambda % 2;
-    (lambda, (evaluations / lambda).max(1))
+    lambda + lambda % 2
 }
 
 /// Scores `x` at stage `st`, with the out-of-bounds penalty added.
@@ -117,12 +116,10 @@ fn objective<'a>(
         if cancel.load(Ordering::Relaxed) {
             return 1.0e9;
         }
-        let st = Stage {
-            dir_step: if shared.stage_no.load(Ordering::Relaxed) == 0 {
-                2
-            } else {
-                1
-            },
+        let st = if shared.stage_no.load(Ordering::Relaxed) == 0 {
+            FIRST_STAGE
+        } else {
+            FULL_STAGE
         };
         let s = score_at(problem, x.as_slice(), st);
         let v = if s.score.is_finite() { s.score } else { 1.0e9 };
@@ -213,6 +210,20 @@ fn progress_at(
     }
 }
 
+/// The document's own gains, scored at the full stage: measured while preparing (the same
+/// trials, not run twice), else now.
+fn start_of(problem: &Problem) -> Scored {
+    let x = vec![0.0; problem.baseline.dims()];
+    match &problem.start {
+        Some((score, brief)) => Scored {
+            x,
+            score: *score,
+            brief: brief.clone(),
+        },
+        None => score_at(problem, &x, FULL_STAGE),
+    }
+}
+
 /// Runs the search for `generations` of `lambda` candidates.
 pub fn run(
     problem: &Problem,
@@ -223,8 +234,8 @@ pub fn run(
 ) -> Found {
     let t0 = Instant::now();
     let dims = problem.baseline.dims();
-    let full = Stage { dir_step: 1 };
-    let start = score_at(problem, &vec![0.0; dims], full);
+    let full = FULL_STAGE;
+    let start = start_of(problem);
     let evals = AtomicUsize::new(1);
     let switch = generations / 2;
     let shared = SearchShared::new(switch);

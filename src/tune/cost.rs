@@ -1,0 +1,192 @@
+//! The cost model: a time budget (seconds of the whole `tune` run on the reference machine:
+//! 2 idle cores, release build) becomes a fixed number of search generations, never read
+//! from the clock, so the same seed gives the same bytes on any machine and at any load.
+//! Everything the run simulates is counted, in body-steps (a body simulated one fixed step
+//! at [`REFERENCE_SUBSTEPS`] solver substeps): preparing (the document's own trials), the
+//! search's generations and the two candidates it scores besides them, and the two reports;
+//! plus a fixed cost per world built (copying the document, building the world).
+
+use super::eval::{self, Problem, Stage};
+use super::{probe, report, Goals};
+
+/// Solver substeps per step at which [`BODY_STEPS_PER_CPU_S`] is counted.
+pub const REFERENCE_SUBSTEPS: f64 = 8.0;
+
+/// Body-steps per CPU-second on the reference machine (release build). Measured on the
+/// generated Rigify lumberjack (20 bodies, 16 substeps): its default search, 12 candidates
+/// at the first stage and 14 at the full stage, took 83.2 CPU-s for 3.96 million body-steps
+/// (47,600/s); standing 10 s, 1.03 CPU-s for 48,000 (46,600/s).
+pub const BODY_STEPS_PER_CPU_S: f64 = 47_000.0;
+
+/// The reference machine's cores, and the share of them a run keeps busy: every
+/// candidate's pushes, and every report's directions, standing and clip, run in parallel;
+/// the settling second of each world and the file's reading and writing do not. Measured
+/// per thread on the lumberjack's default run: 0.43 CPU-s on the main thread, 46.4 and
+/// 48.6 on the two workers, 97% of 2 cores; 95% is assumed.
+pub const REFERENCE_CORES: f64 = 2.0;
+pub const PARALLEL_SHARE: f64 = 0.95;
+
+/// The fixed cost of a world (a copy of the document with the candidate's gains, the world
+/// built from it, a clip set up), in body-steps. Measured: reading the lumberjack's file,
+/// building its world and one step, 12 ms of CPU (about 560 body-steps).
+pub const WORLD_BODY_STEPS: f64 = 1_000.0;
+
+/// Body-steps per second of the whole run on the reference machine.
+pub fn body_steps_per_s() -> f64 {
+    BODY_STEPS_PER_CPU_S * REFERENCE_CORES * PARALLEL_SHARE
+}
+
+/// Body-steps per simulated second of `problem`'s character: its bodies, weighted by its
+/// solver substeps against the reference's, times the fixed steps per second.
+fn per_second(problem: &Problem) -> f64 {
+    let rate = 1.0 / probe::settings().dt_s as f64;
+    problem.bodies as f64 * problem.substeps as f64 / REFERENCE_SUBSTEPS * rate
+}
+
+/// One candidate's evaluation at `stage`: its pushes as long as the document's own ran
+/// ([`Problem::push_share`]: falls end a push early).
+pub fn evaluation(problem: &Problem, stage: Stage) -> f64 {
+    let pushes = problem.pushes_at(stage) as f64 * problem.push_share;
+    let (clip_s, worlds) = match &problem.clip {
+        Some(c) => ((c.duration_s as f64).min(eval::SEARCH_CLIP_S), 2.0),
+        None => (0.0, 1.0),
+    };
+    let simulated_s = probe::PUSH_AT_S + pushes * eval::SEARCH_AFTER_S + clip_s;
+    per_second(problem) * simulated_s + worlds * WORLD_BODY_STEPS
+}
+
+/// The search of `generations` of `lambda` candidates: the first half of the generations
+/// at the first stage, the rest at the full stage, then the first stage's best scored again
+/// at the full stage (when there was a first stage) and the final mean.
+pub fn search(problem: &Problem, lambda: usize, generations: usize) -> f64 {
+    let switch = generations / 2;
+    let first = evaluation(problem, eval::FIRST_STAGE);
+    let full = evaluation(problem, eval::FULL_STAGE);
+    let extra = if switch > 0 { 2.0 } else { 1.0 };
+    (lambda * switch) as f64 * first
+        + (lambda * (generations - switch)) as f64 * full
+        + extra * full
+}
+
+/// Pushes per direction in a report with `bisect` steps when the goals are met (survived
+/// at the survive goal, felled at the fall goal): the goals' pushes, then the bisection of
+/// the range they leave open ([`report::bisect_steps`]), after a push at the largest Δv
+/// when no fall goal closes the range.
+pub fn report_pushes_per_direction(goals: &Goals, bisect: usize) -> usize {
+    let within = |v: Option<f64>| v.filter(|v| *v > 0.0 && *v < report::DV_MAX_M_S);
+    let goal_pushes = [goals.survive_dv_m_s, goals.fall_dv_m_s]
+        .iter()
+        .filter(|g| g.is_some())
+        .count();
+    if bisect == 0 {
+        return goal_pushes;
+    }
+    let lo = within(goals.survive_dv_m_s).unwrap_or(0.0);
+    let (hi, at_max) = match within(goals.fall_dv_m_s) {
+        Some(f) if f > lo => (f, 0),
+        _ => (report::DV_MAX_M_S, 1),
+    };
+    goal_pushes + at_max + report::bisect_steps(hi - lo, bisect)
+}
+
+/// One report (before or after): standing 10 s, every direction's pushes, the clip. The
+/// pushes cost `push_steps` fixed steps when a report measured them (the one before the
+/// search: the one after costs about as much), else as long as they can run.
+pub fn report(problem: &Problem, bisect: usize, push_steps: Option<u64>) -> f64 {
+    let pushes_s = match push_steps {
+        Some(steps) => steps as f64 * probe::settings().dt_s as f64,
+        None => {
+            let n = problem.dirs.len() * report_pushes_per_direction(&problem.goals, bisect);
+            n as f64 * report::AFTER_S
+        }
+    };
+    let (clip_s, worlds) = match &problem.clip {
+        Some(c) => ((c.duration_s as f64).min(report::CLIP_S), 2.0),
+        None => (0.0, 1.0),
+    };
+    let simulated_s = report::STAND_S + pushes_s + clip_s;
+    per_second(problem) * simulated_s + worlds * WORLD_BODY_STEPS
+}
+
+/// What a run is planned from: the report's bisection steps, and the fixed steps the
+/// pushes of the report before the search simulated, when it ran.
+#[derive(Debug, Clone, Copy)]
+pub struct Reports {
+    pub bisect: usize,
+    pub push_steps: Option<u64>,
+}
+
+/// The whole run: preparing (one evaluation at the full stage), the search, two reports.
+pub fn run(problem: &Problem, (lambda, generations): (usize, usize), reports: Reports) -> f64 {
+    evaluation(problem, eval::FULL_STAGE)
+        + search(problem, lambda, generations)
+        + 2.0 * report(problem, reports.bisect, reports.push_steps)
+}
+
+/// The run's seconds on the reference machine.
+pub fn seconds(problem: &Problem, plan: (usize, usize), reports: Reports) -> f64 {
+    run(problem, plan, reports) / body_steps_per_s()
+}
+
+/// Population and generations for `budget_s`: the most generations (at least one) whose
+/// whole run fits the budget on the reference machine.
+pub fn plan(problem: &Problem, budget_s: f64, reports: Reports) -> (usize, usize) {
+    let lambda = super::search::population(problem.baseline.dims());
+    let budget = budget_s.max(0.0) * body_steps_per_s();
+    let mut generations = 1;
+    while generations < MAX_GENERATIONS
+        && run(problem, (lambda, generations + 1), reports) <= budget
+    {
+        generations += 1;
+    }
+    (lambda, generations)
+}
+
+/// A bound on the generations however large the budget.
+pub const MAX_GENERATIONS: usize = 1_000_000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn goals(survive: Option<f64>, fall: Option<f64>) -> Goals {
+        Goals {
+            survive_dv_m_s: survive,
+            fall_dv_m_s: fall,
+            ..Default::default()
+        }
+    }
+
+    /// Over the whole range the report bisects as many times as asked; inside the goals'
+    /// bracket fewer, never to a coarser resolution than the whole range's.
+    #[test]
+    fn bisection_within_the_goals_bracket_keeps_the_resolution() {
+        assert_eq!(report::bisect_steps(report::DV_MAX_M_S, 5), 5);
+        assert_eq!(report::bisect_steps(1.0, 5), 4);
+        assert_eq!(report::bisect_steps(1.5, 5), 4);
+        assert_eq!(report::bisect_steps(0.5, 5), 3);
+        assert_eq!(report::bisect_steps(0.0, 5), 0);
+        for width in [0.05, 0.3, 0.5, 1.0, 1.5, 2.9, 3.0] {
+            for steps in 1..8 {
+                let n = report::bisect_steps(width, steps);
+                let full = report::DV_MAX_M_S / 2f64.powi(steps as i32);
+                assert!(
+                    width / 2f64.powi(n as i32) <= full * (1.0 + 1e-9),
+                    "{width} {steps}"
+                );
+                assert!(n <= steps);
+            }
+        }
+        // 8 pushes per direction before the bracket (the goals', one at 3 m/s, 5 halvings).
+        assert_eq!(
+            report_pushes_per_direction(&goals(Some(0.5), Some(1.5)), 5),
+            6
+        );
+        assert_eq!(report_pushes_per_direction(&goals(Some(0.5), None), 5), 7);
+        assert_eq!(report_pushes_per_direction(&goals(None, None), 5), 6);
+        assert_eq!(
+            report_pushes_per_direction(&goals(Some(0.5), Some(1.5)), 0),
+            2
+        );
+    }
+}
