@@ -263,9 +263,14 @@ fn constraint(
             limit_max_deg,
         } => hinge_fields(ui, st, target, hinge_axis, [limit_min_deg, limit_max_deg]),
     }
+    friction_row(ui, st, target, c.friction_torque_nm);
+}
+
+/// The joint's friction torque (acts while its drive is off).
+fn friction_row(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, torque_nm: f64) {
     let friction = Num {
         label: "Joint friction",
-        value: c.friction_torque_nm,
+        value: torque_nm,
         key: Key::FrictionTorque.path(),
         unit: "N·m",
         range: 0.0..=f64::MAX,

@@ -57,6 +57,19 @@ pub(crate) fn harness(doc: Document) -> Harness<'static, EditorApp> {
         .build_eframe(move |cc| EditorApp::new(cc, doc, &Options::default()))
 }
 
+/// [`harness`] with Balance and Drives unticked in the simulation panel, as a user makes the
+/// ragdoll passive.
+pub(crate) fn passive_harness(doc: Document) -> Harness<'static, EditorApp> {
+    use egui_kittest::kittest::Queryable;
+    let mut h = harness(doc);
+    h.run_steps(2);
+    let balance = h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Balance");
+    balance.click_accesskit();
+    h.get_by_label("Drives").click_accesskit();
+    h.run_steps(2);
+    h
+}
+
 fn row(doc: &Document, t: &PairTable, a: &str, b: &str) -> PairRow {
     t.row(id(doc, a), id(doc, b))
         .cloned()

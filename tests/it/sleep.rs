@@ -146,13 +146,7 @@ fn an_editor_edit_wakes_a_sleeping_ragdoll() {
     else {
         panic!("the mannequin's head is a sphere");
     };
-    let mut h = crate::pairs::harness(doc);
-    h.run_steps(2);
-    use egui_kittest::kittest::Queryable;
-    let balance = h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Balance");
-    balance.click_accesskit();
-    h.get_by_label("Drives").click_accesskit();
-    h.run_steps(2);
+    let mut h = crate::pairs::passive_harness(doc);
     let pose = |h: &egui_kittest::Harness<'static, ragdoll_tuner::app::EditorApp>| {
         h.state().simulation().expect("sim").pose().world_from_bone[head.index()]
     };
