@@ -117,8 +117,13 @@ def row(path, out):
     )
 
 
-print("| character | kind | kind right | core roles right | height | generate | stand 10 s (balance) | passive collapse | max limit violation, passive 10 s (`--poses`, tools/limits_check.py) | clip: median / worst joint RMS (°) | coverage median / min limb | limits widened |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-with tempfile.TemporaryDirectory() as d:
-    for p in FILES:
-        print(row(p, os.path.join(d, "out.glb")), flush=True)
+def main():
+    print("| character | kind | kind right | core roles right | height | generate | stand 10 s (balance) | passive collapse | max limit violation, passive 10 s (`--poses`, tools/limits_check.py) | clip: median / worst joint RMS (°) | coverage median / min limb | limits widened |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as d:
+        for p in FILES:
+            print(row(p, os.path.join(d, "out.glb")), flush=True)
+
+
+if __name__ == "__main__":
+    main()

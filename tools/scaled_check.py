@@ -53,12 +53,11 @@ def scaled_copy(path, scale, out):
     open(out, "wb").write(glb(doc, rest))
 
 
-def run(*args):
-    p = subprocess.run([BIN, *args], capture_output=True, text=True)
-    try:
-        return json.loads(p.stdout)
-    except json.JSONDecodeError:
-        return {"error": (p.stderr or p.stdout).strip()[:200]}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import acceptance  # noqa: E402  (its `run`: one command's JSON, or its error)
+
+acceptance.BIN = BIN
+run = acceptance.run
 
 
 def row(path, scale, d):
