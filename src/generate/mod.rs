@@ -343,25 +343,17 @@ fn assign_masses(a: &Anatomy, list: &mut [Body], total: f64) {
 /// floor the simulation will give this ragdoll of `total` kg: its length unit from the
 /// colliders' vertical extent, as `sim::length_unit_for` measures it.
 fn moments_of(list: &[Body], total: f64) -> (Vec<f64>, f64) {
-    use crate::joint::inertia::{bounding_radius, inertia_floor, shape_moments};
+    use crate::joint::inertia::{bounding_radius, inertia_floor, length_unit, shape_moments};
     let shapes: Vec<_> = list.iter().map(|b| b.shape.fit.shape.collider()).collect();
     let per_kg = shapes
         .iter()
         .map(|s| shape_moments(s, 1.0).max_element())
         .collect();
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for (b, s) in list.iter().zip(&shapes) {
-        let (y, r) = (b.shape.fit.center.y, bounding_radius(s));
-        lo = lo.min(y - r);
-        hi = hi.max(y + r);
-    }
-    let reference = mass::REFERENCE_HEIGHT_M;
-    let length_unit = ((hi - lo) / reference).clamp(1e-3, 1e3);
-    let length_unit = if length_unit.is_finite() {
-        length_unit
-    } else {
-        1.0
-    };
+    let spheres = list
+        .iter()
+        .zip(&shapes)
+        .map(|(b, s)| (b.shape.fit.center.y, bounding_radius(s)));
+    let length_unit = length_unit(spheres, mass::REFERENCE_HEIGHT_M);
     let mass_unit = (total / mass::REFERENCE_MASS_KG).clamp(1e-12, 1e15);
     let floor = inertia_floor(
         drives::SIM_INERTIA_FLOOR_KG_M2 as f32,

@@ -84,6 +84,26 @@ pub fn bounding_radius(shape: &ColliderShape) -> f64 {
 /// inertia of 1000 kg ones, and it froze. Within a factor of two of the implied mass, the
 /// floor stays size^5, the floor the shipped characters were tuned with. (f32: the
 /// simulation's own arithmetic.)
+/// A character's size relative to `reference_height_m`: the vertical extent of its bodies'
+/// bounding spheres, each given as (centre height, radius) in world units, clamped to
+/// 1e-3..1e3; 1 without a finite one. The simulation's `length_unit` and the generator's
+/// inertia floor both measure it so.
+pub fn length_unit(spheres: impl IntoIterator<Item = (f64, f64)>, reference_height_m: f64) -> f64 {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for (y, r) in spheres {
+        if y.is_finite() && r.is_finite() {
+            lo = lo.min(y - r);
+            hi = hi.max(y + r);
+        }
+    }
+    let h = hi - lo;
+    if h.is_finite() && h > 0.0 {
+        (h / reference_height_m).clamp(1e-3, 1e3)
+    } else {
+        1.0
+    }
+}
+
 pub fn inertia_floor(at_reference: f32, length_unit: f32, mass_unit: f32) -> f32 {
     let by_size = length_unit.powi(5);
     let by_mass = 2.0 * mass_unit * length_unit.powi(2);

@@ -126,9 +126,7 @@ pub(crate) fn joint_spec(
         return Err(bad("drive gains"));
     }
     let friction_torque_nm = bone
-        .physics
-        .as_ref()
-        .and_then(|p| p.constraint.as_ref())
+        .constraint()
         .map_or(0.0, |c| c.friction_torque_nm as f32);
     if !(friction_torque_nm.is_finite() && friction_torque_nm >= 0.0) {
         return Err(bad("joint friction"));

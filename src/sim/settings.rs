@@ -34,27 +34,15 @@ pub fn mass_unit_for(doc: &Document) -> f32 {
 /// The character's size relative to [`REFERENCE_HEIGHT_M`]: the vertical extent of its
 /// colliders at rest (bounding spheres, world units), clamped to 1e-3..1e3; 1 without any.
 pub fn length_unit_for(doc: &Document) -> f32 {
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for id in doc.bone_ids() {
-        let Some(c) = doc.bone(id).collider() else {
-            continue;
-        };
+    let spheres = doc.bone_ids().filter_map(|id| {
+        let c = doc.bone(id).collider()?;
         let r = crate::joint::inertia::bounding_radius(&doc.world_shape(id, &c.shape));
         let place = doc.body_from_collider(id, c);
         let world = doc.skeleton.nodes[doc.bone(id).node].world_from_node;
         let (_, rot, pos) = world.to_scale_rotation_translation();
-        let centre = pos + rot * place.translation;
-        if centre.y.is_finite() && r.is_finite() {
-            lo = lo.min(centre.y - r);
-            hi = hi.max(centre.y + r);
-        }
-    }
-    let h = hi - lo;
-    if h.is_finite() && h > 0.0 {
-        ((h as f32) / REFERENCE_HEIGHT_M).clamp(1e-3, 1e3)
-    } else {
-        1.0
-    }
+        Some(((pos + rot * place.translation).y, r))
+    });
+    crate::joint::inertia::length_unit(spheres, f64::from(REFERENCE_HEIGHT_M)) as f32
 }
 
 /// A rag doll's body is quiet while no point of it moves faster than this share of the
