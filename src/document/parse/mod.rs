@@ -335,6 +335,8 @@ fn parse_constraint(value: &Value, cx: &mut Ctx) -> Option<Constraint> {
             None
         }
     };
+    // Read before the type, so a bad value is named even when the constraint is then ignored.
+    let friction_torque_nm = cx.key(obj, "constraint", Key::FrictionTorque);
     let kind = match obj.get("type") {
         Some(Value::String(t)) if t == "ball_socket" => parse_ball_socket(obj, cx),
         Some(Value::String(t)) if t == "hinge" => parse_hinge(obj, cx),
@@ -362,7 +364,6 @@ fn parse_constraint(value: &Value, cx: &mut Ctx) -> Option<Constraint> {
             return None;
         }
     };
-    let friction_torque_nm = cx.key(obj, "constraint", Key::FrictionTorque);
     Some(Constraint {
         kind,
         parent_defaulted: parent_bone.is_none(),

@@ -468,6 +468,9 @@ fn reads(doc: &Document, id: BoneId, k: Key) -> bool {
         Key::HalfExtents => shape == Some("box"),
         _ => match k.field().section {
             Section::Drive => p.drive.is_some(),
+            // A bone without a constraint reads none of its keys: setting one creates a
+            // constraint without a type, whose error is about the type.
+            Section::Constraint => p.constraint.is_some(),
             _ => true,
         },
     }
