@@ -46,22 +46,25 @@ fn tail(cx: &Ctx, a: &mut Anatomy, from: usize, skip: &[usize]) {
 /// The path from below `root` to the head: to the bone its name calls the head when there is
 /// one (outside the `skip` branches), else to the highest point.
 fn head_path(cx: &Ctx, root: usize, skip: &[usize]) -> Vec<usize> {
+    named_head_path(cx, root, skip).unwrap_or_else(|| cx.highest_path(root, skip))
+}
+
+/// The path from below `root` to the bone its name calls the head (outside the `skip`
+/// branches); None without one.
+fn named_head_path(cx: &Ctx, root: usize, skip: &[usize]) -> Option<Vec<usize>> {
     let rig = cx.rig;
     let named = rig.subtree(root).into_iter().find(|&b| {
         cx.names[b].is_some_and(|n| n.role == Role::Head)
             && !rig.ancestors(b).iter().any(|a| skip.contains(a))
             && !skip.contains(&b)
-    });
-    match named {
-        Some(h) if h != root => {
-            let mut p: Vec<usize> = std::iter::once(h)
-                .chain(rig.ancestors(h).into_iter().take_while(|&b| b != root))
-                .collect();
-            p.reverse();
-            p
-        }
-        _ => cx.highest_path(root, skip),
-    }
+    })?;
+    (named != root).then(|| {
+        let mut p: Vec<usize> = std::iter::once(named)
+            .chain(rig.ancestors(named).into_iter().take_while(|&b| b != root))
+            .collect();
+        p.reverse();
+        p
+    })
 }
 
 /// Neck and head along `path` (the last bone is the head); returns the head.
@@ -96,7 +99,10 @@ pub(super) fn quadruped(cx: &Ctx, a: &mut Anatomy, hind: LegGroup, front: LegGro
         a.role[b] = Role::Spine;
     }
     let origin = cx.rig.bones[hind].pos;
-    let head_path = cx.farthest_path(front, origin, &tops);
+    // The bone the names call the head, else the branch reaching farthest from the pelvis
+    // (a long neck's head; an ear or a horn must not pass for it when a head is named).
+    let head_path =
+        named_head_path(cx, front, &tops).unwrap_or_else(|| cx.farthest_path(front, origin, &tops));
     neck_and_head(a, &head_path);
     tops.extend(spine.last().copied().or(Some(front)));
     tail(cx, a, hind, &tops);

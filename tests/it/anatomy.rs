@@ -519,3 +519,38 @@ fn the_spider_is_one_ragdoll() {
         .collect();
     assert_eq!(roots, vec!["Body".to_string()]);
 }
+
+/// A creature's head is the bone its names call the head, even when another branch reaches
+/// farther (the Quaternius horse's left ear, a four-bone chain above its head, was taken for
+/// the neck and head, its real head for the neck, and its two ears got different roles). The
+/// bones below the head are not neck or head, and twin bones get the same role.
+#[test]
+fn a_creature_s_named_head_is_its_head_and_its_ears_are_twins() {
+    for file in ["q_horse.glb", "q_rat.glb"] {
+        let doc = open(file).expect("opens");
+        let a = Anatomy::of(&doc);
+        let head = a.head().unwrap_or_else(|| panic!("{file}: no head"));
+        assert_eq!(doc.bone(head).name, "Head", "{file}");
+        for id in doc.bone_ids() {
+            let below_head = std::iter::successors(doc.bone(id).parent, |&p| doc.bone(p).parent)
+                .any(|p| p == head);
+            if below_head {
+                assert!(
+                    !matches!(a.role(id), Role::Neck | Role::Head),
+                    "{file}: {} below the head is {:?}",
+                    doc.bone(id).name,
+                    a.role(id)
+                );
+            }
+            if let Some(twin) = a.twin_of(id) {
+                assert_eq!(
+                    a.role(id),
+                    a.role(twin),
+                    "{file}: {} and its twin {}",
+                    doc.bone(id).name,
+                    doc.bone(twin).name
+                );
+            }
+        }
+    }
+}
