@@ -127,8 +127,11 @@ fn collider(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &Bon
     body_fields(ui, st, target, p);
 }
 
-/// The collider's dimensions (m) and its offset from the bone.
+/// The collider's dimensions and its offset from the bone, in metres (the bone's own units
+/// times its world scale, as the simulation builds them).
 fn shape_fields(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, c: &Collider) {
+    let id = st.selection.unwrap_or(crate::document::BoneId(0));
+    let k = st.doc.bone_world_scale(id).factor;
     let m = |label, value, key| Num {
         label,
         value,
@@ -143,36 +146,28 @@ fn shape_fields(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, c: 
             radius,
             half_height,
         } => {
-            widgets::num(ui, st, target, m("Radius", radius, Key::Radius.path()));
-            widgets::num(
-                ui,
-                st,
-                target,
-                m("Half height", half_height, Key::HalfHeight.path()),
-            );
+            widgets::length(ui, st, target, m("Radius", radius, Key::Radius.path()), k);
+            let half = m("Half height", half_height, Key::HalfHeight.path());
+            widgets::length(ui, st, target, half, k);
         }
         ColliderShape::Sphere { radius } => {
-            widgets::num(ui, st, target, m("Radius", radius, Key::Radius.path()))
+            widgets::length(ui, st, target, m("Radius", radius, Key::Radius.path()), k)
         }
-        ColliderShape::Box { half_extents } => widgets::vec3(
+        ColliderShape::Box { half_extents } => widgets::length3(
             ui,
             st,
             target,
-            ("Half extents", Key::HalfExtents.path(), " m", 0.002),
+            ("Half extents", Key::HalfExtents.path(), 0.002),
             half_extents,
+            k,
         ),
     }
-    let t = c.offset.translation.unwrap_or_else(|| {
-        let id = st.selection.unwrap_or(crate::document::BoneId(0));
-        st.doc.collider_placement(id, c).translation.to_array()
-    });
-    widgets::vec3(
-        ui,
-        st,
-        target,
-        ("Offset", Key::OffsetTranslation.path(), " m", 0.002),
-        t,
-    );
+    let t = c
+        .offset
+        .translation
+        .unwrap_or_else(|| st.doc.collider_placement(id, c).translation.to_array());
+    let offset = ("Offset", Key::OffsetTranslation.path(), 0.002);
+    widgets::length3(ui, st, target, offset, t, k);
 }
 
 /// Mass and collision filtering.

@@ -311,6 +311,22 @@ impl EditorState {
         }
     }
 
+    /// Sets a length key given in metres (a number or a vector) on every bone [`Self::edit`]
+    /// would set: each gets the metres over its own world scale, in its own units.
+    pub fn edit_lengths(
+        &mut self,
+        target: EditTarget,
+        key: &str,
+        metres: serde_json::Value,
+        merge: Option<egui::Id>,
+    ) {
+        let bones = symmetry::fan_out(&self.doc, &self.selected_bones(), target, key);
+        let edits = symmetry::set_lengths(&self.doc, &bones, target, key, &metres);
+        if let Err(e) = self.apply_linked(edits, &bones, merge) {
+            self.status = format!("edit refused: {e}");
+        }
+    }
+
     /// Applies a precomputed group (a mirror command, a preset) as one undo step, reporting
     /// `done` or the refusal in the status bar.
     pub fn apply_command(&mut self, edits: Vec<Edit>, done: String) {

@@ -73,6 +73,45 @@ pub fn set_edits(
         .collect()
 }
 
+/// As [`set_edits`] for a length in metres: each bone gets `metres` over its own world scale
+/// (the document keeps lengths in the bone's units). Without bones, `target`'s own scale.
+pub fn set_lengths(
+    doc: &Document,
+    bones: &[BoneId],
+    target: EditTarget,
+    key: &str,
+    metres: &serde_json::Value,
+) -> Vec<Edit> {
+    let in_units = |k: f64| match metres {
+        serde_json::Value::Array(a) => a
+            .iter()
+            .map(|x| x.as_f64().map_or(x.clone(), |m| serde_json::json!(m / k)))
+            .collect(),
+        v => v.as_f64().map_or(v.clone(), |m| serde_json::json!(m / k)),
+    };
+    let scale = |b: BoneId| doc.bone_world_scale(b).factor;
+    let mut edits: Vec<Edit> = bones
+        .iter()
+        .map(|&b| Edit::Set {
+            target: doc.bone_target(b),
+            key: key.into(),
+            value: in_units(scale(b)),
+        })
+        .collect();
+    if edits.is_empty() {
+        let k = match target {
+            EditTarget::Node(n) => doc.bone_of_node(n).map_or(1.0, scale),
+            _ => 1.0,
+        };
+        edits.push(Edit::Set {
+            target,
+            key: key.into(),
+            value: in_units(k),
+        });
+    }
+    edits
+}
+
 /// The edits mirroring each of `bones` (as `doc` holds it now) onto its twin, for the twins
 /// not among `bones` themselves.
 pub fn mirror_onto_twins(

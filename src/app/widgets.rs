@@ -97,18 +97,67 @@ pub fn vec3(
     (label, key, unit, speed): (&str, &str, &str, f64),
     value: [f64; 3],
 ) {
-    let l = labelled(ui, label, key);
     let mixed = st.is_mixed(key);
+    if let Some((v, merge)) = vec3_row(ui, (label, key, unit, speed), value, mixed) {
+        st.edit(target, key, json!(v), merge);
+    }
+}
+
+/// A length row shown and edited in metres: `value` is in the bone's own units (the file's
+/// numbers), `metres_per_unit` its world scale; each edited bone gets the metres over its own
+/// scale, so a bone under a scaled node shows what the simulation builds.
+pub fn length(
+    ui: &mut egui::Ui,
+    st: &mut EditorState,
+    target: EditTarget,
+    n: Num,
+    metres_per_unit: f64,
+) {
+    let (key, shown) = (n.key, n.value * metres_per_unit);
+    let mixed = st.is_mixed(key);
+    if let Some((v, merge)) = num_row(ui, Num { value: shown, ..n }, mixed) {
+        if v != shown {
+            st.edit_lengths(target, key, json!(v), merge);
+        }
+    }
+}
+
+/// [`length`] for a vector (half extents, offset).
+pub fn length3(
+    ui: &mut egui::Ui,
+    st: &mut EditorState,
+    target: EditTarget,
+    (label, key, speed): (&str, &str, f64),
+    value: [f64; 3],
+    metres_per_unit: f64,
+) {
+    let shown = value.map(|x| x * metres_per_unit);
+    let mixed = st.is_mixed(key);
+    if let Some((v, merge)) = vec3_row(ui, (label, key, " m", speed), shown, mixed) {
+        st.edit_lengths(target, key, json!(v), merge);
+    }
+}
+
+/// Three drag values under one label; the new vector (when changed) and the drag's merge id.
+fn vec3_row(
+    ui: &mut egui::Ui,
+    (label, key, unit, speed): (&str, &str, &str, f64),
+    value: [f64; 3],
+    mixed: bool,
+) -> Option<([f64; 3], Option<egui::Id>)> {
+    let l = labelled(ui, label, key);
     let mut v = value;
     let mut merge = None;
     let mut changed = false;
+    // Drag in proportion to the value, as `num_row` does.
+    let speed = speed.max(value.iter().fold(0.0_f64, |m, x| m.max(x.abs())) * 0.005);
     ui.horizontal(|ui| {
         for (i, axis) in ["x", "y", "z"].iter().enumerate() {
             let mut dv = egui::DragValue::new(&mut v[i])
                 .speed(speed)
                 .prefix(format!("{axis} "))
                 .suffix(unit)
-                .max_decimals(3);
+                .max_decimals(4);
             if mixed {
                 dv = dv.custom_formatter(|_, _| MIXED.to_string());
             }
@@ -125,9 +174,7 @@ pub fn vec3(
         }
     });
     ui.end_row();
-    if changed && v != value {
-        st.edit(target, key, json!(v), merge);
-    }
+    (changed && v != value).then_some((v, merge))
 }
 
 /// One non-negative gain row: label, current value, key, unit, drag speed.

@@ -168,3 +168,60 @@ fn joint_copy_paste_carries_the_tables_keys() {
         "one undo step"
     );
 }
+
+/// The inspector shows and edits a collider's sizes in metres, as the simulation builds them:
+/// under the Godot robot's scaled nodes a radius of the file's 2.0 units is 0.6 m on screen,
+/// and typing 0.25 m writes 0.25 over the bone's world scale to the file.
+#[test]
+fn inspector_shows_collider_sizes_in_metres() {
+    use egui_kittest::kittest::{NodeT, Queryable};
+    use ragdoll_tuner::document::ColliderShape;
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("robot.glb");
+    let mut doc = Document::open(common::shared_asset("zoo/godot_robot.glb")).expect("robot");
+    let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generate");
+    doc.apply(&g.edit).expect("apply");
+    doc.write_to(&path).expect("save");
+    let radius_of =
+        |doc: &Document, id| match doc.bone(id).physics.as_ref()?.collider.as_ref()?.shape {
+            ColliderShape::Capsule { radius, .. } | ColliderShape::Sphere { radius } => {
+                Some(radius)
+            }
+            ColliderShape::Box { .. } => None,
+        };
+    let (id, k) = doc
+        .bone_ids()
+        .filter(|&b| radius_of(&doc, b).is_some())
+        .map(|b| (b, doc.bone_world_scale(b).factor))
+        .find(|(_, k)| (k - 1.0).abs() > 0.1)
+        .expect("a scaled bone with a round collider");
+    let name = doc.bone(id).name.clone();
+    let local = radius_of(&doc, id).expect("radius");
+    let mut h = crate::editor::harness(&path);
+    h.run_steps(2);
+    h.get_by_label(&name).click();
+    h.run_steps(3);
+    let shown = h
+        .get_by_label("Radius")
+        .accesskit_node()
+        .numeric_value()
+        .expect("a number");
+    println!(
+        "{name}: {local} units × {k} = {} m; shown {shown}",
+        local * k
+    );
+    assert!(
+        (shown - local * k).abs() <= 1e-3 * local * k,
+        "{name}: shown {shown}, the body's radius {} m",
+        local * k
+    );
+    h.get_by_label("Radius").set_value_accesskit(0.25);
+    h.run_steps(3);
+    let st = &h.state().state;
+    let written = radius_of(&st.doc, id).expect("radius");
+    assert!(
+        (written * k - 0.25).abs() < 1e-9,
+        "{name}: wrote {written} units, {} m",
+        written * k
+    );
+}
