@@ -304,11 +304,9 @@ impl EditorState {
         value: serde_json::Value,
         merge: Option<egui::Id>,
     ) {
-        let bones = symmetry::fan_out(&self.doc, &self.selected_bones(), target, key);
-        let edits = symmetry::set_edits(&self.doc, &bones, target, key, &value);
-        if let Err(e) = self.apply_linked(edits, &bones, merge) {
-            self.status = format!("edit refused: {e}");
-        }
+        self.edit_each(target, key, merge, |doc, bones| {
+            symmetry::set_edits(doc, bones, target, key, &value)
+        });
     }
 
     /// Sets a length key given in metres (a number or a vector) on every bone [`Self::edit`]
@@ -320,8 +318,22 @@ impl EditorState {
         metres: serde_json::Value,
         merge: Option<egui::Id>,
     ) {
+        self.edit_each(target, key, merge, |doc, bones| {
+            symmetry::set_lengths(doc, bones, target, key, &metres)
+        });
+    }
+
+    /// The bones an edit of `key` on `target` reaches, their edits made by `make`, applied as
+    /// [`Self::edit`] describes.
+    fn edit_each(
+        &mut self,
+        target: EditTarget,
+        key: &str,
+        merge: Option<egui::Id>,
+        make: impl FnOnce(&Document, &[BoneId]) -> Vec<Edit>,
+    ) {
         let bones = symmetry::fan_out(&self.doc, &self.selected_bones(), target, key);
-        let edits = symmetry::set_lengths(&self.doc, &bones, target, key, &metres);
+        let edits = make(&self.doc, &bones);
         if let Err(e) = self.apply_linked(edits, &bones, merge) {
             self.status = format!("edit refused: {e}");
         }

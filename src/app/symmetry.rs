@@ -10,6 +10,7 @@
 use super::selection;
 use crate::document::{BoneId, Document, Edit, EditTarget};
 use crate::mirror::{self, Direction};
+use serde_json::json;
 
 /// (left, right) twin bones.
 pub type TwinPairs = Vec<(BoneId, BoneId)>;
@@ -51,7 +52,7 @@ pub fn fan_out(doc: &Document, selected: &[BoneId], target: EditTarget, key: &st
     }
 }
 
-/// The edits setting `key` to `value` on each of `bones` (on `target` when there are none).
+/// The edits setting `key` to `value` on each of `bones`, or on `target` alone without bones.
 pub fn set_edits(
     doc: &Document,
     bones: &[BoneId],
@@ -59,22 +60,11 @@ pub fn set_edits(
     key: &str,
     value: &serde_json::Value,
 ) -> Vec<Edit> {
-    let mut targets: Vec<EditTarget> = bones.iter().map(|&b| doc.bone_target(b)).collect();
-    if targets.is_empty() {
-        targets.push(target);
-    }
-    targets
-        .into_iter()
-        .map(|t| Edit::Set {
-            target: t,
-            key: key.into(),
-            value: value.clone(),
-        })
-        .collect()
+    set_each(doc, bones, target, key, |_| value.clone())
 }
 
 /// As [`set_edits`] for a length in metres: each bone gets `metres` over its own world scale
-/// (the document keeps lengths in the bone's units). Without bones, `target`'s own scale.
+/// (the document keeps lengths in the bone's units).
 pub fn set_lengths(
     doc: &Document,
     bones: &[BoneId],
@@ -82,34 +72,43 @@ pub fn set_lengths(
     key: &str,
     metres: &serde_json::Value,
 ) -> Vec<Edit> {
-    let in_units = |k: f64| match metres {
-        serde_json::Value::Array(a) => a
-            .iter()
-            .map(|x| x.as_f64().map_or(x.clone(), |m| serde_json::json!(m / k)))
-            .collect(),
-        v => v.as_f64().map_or(v.clone(), |m| serde_json::json!(m / k)),
+    let in_units = |k: f64| {
+        let div = |x: &serde_json::Value| x.as_f64().map_or(x.clone(), |m| json!(m / k));
+        match metres {
+            serde_json::Value::Array(a) => a.iter().map(div).collect(),
+            v => div(v),
+        }
     };
-    let scale = |b: BoneId| doc.bone_world_scale(b).factor;
-    let mut edits: Vec<Edit> = bones
-        .iter()
-        .map(|&b| Edit::Set {
-            target: doc.bone_target(b),
-            key: key.into(),
-            value: in_units(scale(b)),
-        })
-        .collect();
-    if edits.is_empty() {
-        let k = match target {
-            EditTarget::Node(n) => doc.bone_of_node(n).map_or(1.0, scale),
-            _ => 1.0,
+    set_each(doc, bones, target, key, |b| {
+        in_units(b.map_or(1.0, |b| doc.bone_world_scale(b).factor))
+    })
+}
+
+/// One `Set` of `key` per bone (or on `target` alone without bones), each value from the bone
+/// it sets (None: a target that is not a bone's).
+fn set_each(
+    doc: &Document,
+    bones: &[BoneId],
+    target: EditTarget,
+    key: &str,
+    value_for: impl Fn(Option<BoneId>) -> serde_json::Value,
+) -> Vec<Edit> {
+    let set = |target, bone| Edit::Set {
+        target,
+        key: key.into(),
+        value: value_for(bone),
+    };
+    if bones.is_empty() {
+        let bone = match target {
+            EditTarget::Node(n) => doc.bone_of_node(n),
+            EditTarget::Document => None,
         };
-        edits.push(Edit::Set {
-            target,
-            key: key.into(),
-            value: in_units(k),
-        });
+        return vec![set(target, bone)];
     }
-    edits
+    bones
+        .iter()
+        .map(|&b| set(doc.bone_target(b), Some(b)))
+        .collect()
 }
 
 /// The edits mirroring each of `bones` (as `doc` holds it now) onto its twin, for the twins
