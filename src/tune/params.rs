@@ -328,3 +328,22 @@ impl Baseline {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stepping_stays_off_at_x_le_0_and_comes_on_in_the_searched_range() {
+        let off = StepBase { gain: 0.0 };
+        assert_eq!(off.gain(0.0), 0.0);
+        assert_eq!(off.gain(-1.0), 0.0);
+        assert!((off.gain(0.75) - STEP_GAIN_ON).abs() < 1e-12);
+        let lo = off.gain(1e-9);
+        let hi = off.gain(MAX_LOG_FACTOR);
+        assert!(lo > 0.7 && lo < 0.72 && hi > 3.1 && hi < 3.2, "{lo} {hi}");
+        let on = StepBase { gain: 2.0 };
+        assert_eq!(on.gain(0.0), 2.0);
+        assert!((on.gain(-0.5) - 2.0 * (-0.5f64).exp()).abs() < 1e-12);
+    }
+}

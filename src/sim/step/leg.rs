@@ -20,11 +20,15 @@ pub(crate) struct StepLeg {
     pub shin: usize,
     pub foot: usize,
     /// Indices into the ragdoll's joints: hip (child thigh), knee (child shin), ankle (child
-    /// foot).
+    /// foot; None when the support body is the shin itself, as on characters whose feet
+    /// have no body).
     pub hip_joint: usize,
     pub knee_joint: usize,
-    pub ankle_joint: usize,
-    /// Rest lengths (world units): hip to knee, knee to ankle, ankle above the sole.
+    pub ankle_joint: Option<usize>,
+    /// The lower segment's end at rest (world): the ankle, or the shin's sole when the shin
+    /// is the support body.
+    pub end_rest: Vec3,
+    /// Rest lengths (world units): hip to knee, knee to the end, the end above the sole.
     pub thigh_len: f32,
     pub shin_len: f32,
     pub ankle_height: f32,
@@ -74,10 +78,9 @@ impl StepLeg {
     ) -> Option<Self> {
         let chain = leg_bodies(doc, anatomy, bodies, bodies[foot].bone);
         let n = chain.len();
-        if n < 4 || chain[n - 1] != foot {
+        if n < 3 || chain[n - 1] != foot {
             return None;
         }
-        let (hip_parent, thigh, shin) = (chain[n - 4], chain[n - 3], chain[n - 2]);
         let joint = |child: usize, parent: usize| {
             joints
                 .iter()
@@ -85,6 +88,15 @@ impl StepLeg {
         };
         let at = |k: usize| bodies[k].world_from_body_rest.translation;
         let sole = sole_height(world, bodies, foot)?;
+        // With a foot body: thigh, shin, foot. Without (the support body is the shin): the
+        // shin's end is its sole, straight below its origin at rest.
+        let (hip_parent, thigh, shin, ankle_joint, end_rest) = if n >= 4 {
+            let (p, t, s) = (chain[n - 4], chain[n - 3], chain[n - 2]);
+            (p, t, s, Some(joint(foot, s)?), at(foot))
+        } else {
+            let end = Vec3::new(at(foot).x, sole, at(foot).z);
+            (chain[0], chain[1], foot, None, end)
+        };
         Some(Self {
             foot_index,
             hip_parent,
@@ -93,10 +105,11 @@ impl StepLeg {
             foot,
             hip_joint: joint(thigh, hip_parent)?,
             knee_joint: joint(shin, thigh)?,
-            ankle_joint: joint(foot, shin)?,
+            ankle_joint,
+            end_rest,
             thigh_len: (at(shin) - at(thigh)).length(),
-            shin_len: (at(foot) - at(shin)).length(),
-            ankle_height: at(foot).y - sole,
+            shin_len: (end_rest - at(shin)).length(),
+            ankle_height: end_rest.y - sole,
         })
         .filter(|l| l.thigh_len > 0.0 && l.shin_len > 0.0)
     }
@@ -116,20 +129,39 @@ impl StepLeg {
         joints: &[JointRec],
         (hip, parent): (Vec3, Quat),
         (ankle, pole): (Vec3, Vec3),
-    ) -> [Quat; 3] {
+    ) -> Vec<(usize, Quat)> {
         let rest = |k: usize| bodies[k].world_from_body_rest;
         let (knee_at, ankle_at) = two_bone(hip, ankle, pole, (self.thigh_len, self.shin_len));
         let (p_rest, t_rest, s_rest) = (rest(self.hip_parent), rest(self.thigh), rest(self.shin));
         let thigh = aimed(parent, (p_rest, t_rest, s_rest.translation), knee_at - hip);
-        let f_rest = rest(self.foot).translation;
-        let shin = aimed(thigh, (t_rest, s_rest, f_rest), ankle_at - knee_at);
-        // The foot keeps its rest orientation turned by the hip parent's heading.
-        let foot = heading(parent * p_rest.rotation.inverse()) * rest(self.foot).rotation;
+        let shin = aimed(thigh, (t_rest, s_rest, self.end_rest), ankle_at - knee_at);
+        let mut out = vec![
+            (
+                self.hip_joint,
+                joint_target(&joints[self.hip_joint], parent, thigh),
+            ),
+            (
+                self.knee_joint,
+                joint_target(&joints[self.knee_joint], thigh, shin),
+            ),
+        ];
+        if let Some(a) = self.ankle_joint {
+            // The foot keeps its rest orientation turned by the hip parent's heading.
+            let foot = heading(parent * p_rest.rotation.inverse()) * rest(self.foot).rotation;
+            out.push((a, joint_target(&joints[a], shin, foot)));
+        }
+        out
+    }
+
+    /// The leg's joints (indices into the ragdoll's), hip first.
+    pub fn joints(&self) -> impl Iterator<Item = usize> {
         [
-            joint_target(&joints[self.hip_joint], parent, thigh),
-            joint_target(&joints[self.knee_joint], thigh, shin),
-            joint_target(&joints[self.ankle_joint], shin, foot),
+            Some(self.hip_joint),
+            Some(self.knee_joint),
+            self.ankle_joint,
         ]
+        .into_iter()
+        .flatten()
     }
 }
 

@@ -346,7 +346,7 @@ impl StepRig {
             if m == k {
                 continue;
             }
-            for i in [other.hip_joint, other.knee_joint, other.ankle_joint] {
+            for i in other.joints() {
                 let j = &mut joints[i];
                 let now = joints::relative_rotation(world, bodies, &j.spec);
                 let q = j.spec.limits.clamp(now.as_dquat()).as_quat();
@@ -373,8 +373,7 @@ impl StepRig {
         let pole = self.forward(world, bodies, k);
         let leg = &self.legs[k];
         let targets = leg.targets(bodies, joints, (hip, parent), (ankle, pole));
-        let which = [leg.hip_joint, leg.knee_joint, leg.ankle_joint];
-        for (&i, q) in which.iter().zip(targets) {
+        for (i, q) in targets {
             let gains =
                 joints::motor_gains(&joints[i].spec.drive, s.drives, s.gain_multiplier, false);
             joints::set_target(
