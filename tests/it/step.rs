@@ -117,3 +117,58 @@ fn stepping_is_off_and_unwritten_by_default() {
     let text = serde_json::to_string(doc.json()).unwrap();
     assert!(text.contains("step_gain"), "the edited key is written");
 }
+
+/// The whole body's mass (kg) from `inspect --json`.
+fn mass_kg(file: &std::path::Path) -> f64 {
+    let o = run_ok(ragdoll_tuner().arg("inspect").arg("--json").arg(file));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    r["bones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["mass"].as_f64())
+        .sum()
+}
+
+/// A character whose support bodies are its lower legs (the generated VRM 1 rigid-parts
+/// character: its feet have no body) steps with thigh and shin, the shin's sole as the end:
+/// a forward push of 0.5 m/s at assist 0 fells it without stepping and not with it.
+#[test]
+fn a_shin_without_a_foot_body_steps_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("vrm1.glb");
+    run_ok(
+        ragdoll_tuner()
+            .arg("generate")
+            .arg(common::shared_asset("zoo/vrm1_rigid_parts.vrm"))
+            .arg("-o")
+            .arg(&file),
+    );
+    let push = format!("hips:0,0,{}@1", mass_kg(&file) * 0.5);
+    let run = |gain: &str| {
+        let o = run_ok(
+            ragdoll_tuner()
+                .arg("simulate")
+                .arg(&file)
+                .args([
+                    "--seconds",
+                    "6",
+                    "--set",
+                    "@balance.assist=0",
+                    "--set",
+                    gain,
+                ])
+                .args(["--push", &push, "--json"]),
+        );
+        let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+        assert_eq!(r["balance_bones"]["foot_bones"][0], "lower_leg.L", "{r}");
+        r
+    };
+    let off = run("@balance.step_gain=0");
+    assert_eq!(
+        off["fell"], true,
+        "without stepping the push fells it: {off}"
+    );
+    let on = run("@balance.step_gain=1.5");
+    assert_eq!(on["fell"], false, "with stepping it stands: {on}");
+}
