@@ -75,7 +75,7 @@ enum Phase {
 #[derive(Debug, Clone)]
 pub(crate) struct StepRig {
     legs: Vec<StepLeg>,
-    /// The character's forward at rest and its hip-parent rest rotation (heading).
+    /// The character's forward at rest (the anatomy's), toward which knees bend.
     forward_rest: Vec3,
     phase: Phase,
     steps: u32,
@@ -418,8 +418,6 @@ impl StepRig {
         let turn = *world.bodies[bodies[p].body].rotation()
             * bodies[p].world_from_body_rest.rotation.inverse();
         let f = turn * self.forward_rest;
-        Vec3::new(f.x, 0.0, f.z)
-            .try_normalize()
-            .unwrap_or(Quat::IDENTITY * Vec3::Z)
+        Vec3::new(f.x, 0.0, f.z).try_normalize().unwrap_or(Vec3::Z)
     }
 }
