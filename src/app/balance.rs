@@ -45,7 +45,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
 }
 
 /// The upright and ankle gains, with their units.
-fn gain_rows(b: &BalanceSettings) -> [GainRow<'_>; 8] {
+fn gain_rows(b: &BalanceSettings) -> [GainRow<'_>; 10] {
     [
         (
             "Upright kp",
@@ -96,6 +96,20 @@ fn gain_rows(b: &BalanceSettings) -> [GainRow<'_>; 8] {
             Key::HipMaxTorque.path(),
             "N·m",
             1.0,
+        ),
+        (
+            "Step gain (0: off)",
+            b.step_gain,
+            Key::StepGain.path(),
+            "× capture point",
+            0.01,
+        ),
+        (
+            "Step margin",
+            b.step_margin,
+            Key::StepMargin.path(),
+            "leg lengths",
+            0.005,
         ),
     ]
 }

@@ -208,7 +208,7 @@ fn print_effort(b: &Figures, a: &Figures) {
     );
 }
 
-/// Each group's natural frequency and damping ratio, then the hip strategy.
+/// Each group's natural frequency and damping ratio, then the hip and stepping strategies.
 fn print_gains(b: &Figures, a: &Figures) {
     for (gb, ga) in b.groups.iter().zip(&a.groups) {
         let f = |g: &tune::params::GroupNatural| {
@@ -221,6 +221,11 @@ fn print_gains(b: &Figures, a: &Figures) {
         false => "off".into(),
     };
     println!("{:<14} {:>22} {:>22}", "Hip strategy", hip(b), hip(a));
+    let step = |f: &Figures| match f.step_gain > 0.0 {
+        true => format!("{:.2} × capture point", f.step_gain),
+        false => "off".into(),
+    };
+    println!("{:<14} {:>22} {:>22}", "Stepping", step(b), step(a));
 }
 
 pub fn run(file: &Path, a: &TuneArgs, policy: UriPolicy) -> anyhow::Result<ExitCode> {

@@ -327,6 +327,11 @@ pub struct BalanceSettings {
     /// the grounded feet (N*m/m; 0 is off) and its limit (N*m).
     pub hip_kp: f64,
     pub hip_max_torque: f64,
+    /// Stepping strategy: where the swing foot lands, as a multiple of the capture point's
+    /// distance from the centre of mass (0 is off), and the trigger margin (a share of the
+    /// leg length the capture point lies outside the grounded feet).
+    pub step_gain: f64,
+    pub step_margin: f64,
 }
 
 impl Default for BalanceSettings {
@@ -346,6 +351,8 @@ impl Default for BalanceSettings {
             ankle_max_torque: Key::AnkleMaxTorque.default_num(),
             hip_kp: Key::HipKp.default_num(),
             hip_max_torque: Key::HipMaxTorque.default_num(),
+            step_gain: Key::StepGain.default_num(),
+            step_margin: Key::StepMargin.default_num(),
         }
     }
 }

@@ -271,9 +271,16 @@ pub fn balance(b: &BalanceSettings) -> Value {
         (Key::HipKp, b.hip_kp),
         (Key::HipMaxTorque, b.hip_max_torque),
     ];
-    if hip.iter().any(|&(k, v)| v != k.default_num()) {
-        for (k, v) in hip {
-            put(&mut m, k, json!(v));
+    // The stepping strategy, added later still: the same rule.
+    let step = [
+        (Key::StepGain, b.step_gain),
+        (Key::StepMargin, b.step_margin),
+    ];
+    for group in [&hip[..], &step[..]] {
+        if group.iter().any(|&(k, v)| v != k.default_num()) {
+            for &(k, v) in group {
+                put(&mut m, k, json!(v));
+            }
         }
     }
     Value::Object(m)

@@ -167,6 +167,8 @@ fn root_physics() -> Value {
         ankle_max_torque: g(Key::AnkleMaxTorque),
         hip_kp: g(Key::HipKp),
         hip_max_torque: g(Key::HipMaxTorque),
+        step_gain: g(Key::StepGain),
+        step_margin: g(Key::StepMargin),
     })
 }
 

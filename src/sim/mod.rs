@@ -22,6 +22,7 @@ pub mod scene;
 mod settings;
 mod sleep;
 mod snapshot;
+mod step;
 pub mod telemetry;
 pub mod world;
 
@@ -165,8 +166,9 @@ impl Simulation {
                 return Err(p);
             }
         }
+        let clip = self.clip.is_some();
         for d in &mut self.dolls {
-            d.control(&mut self.world, &self.settings);
+            d.control(&mut self.world, &self.settings, clip);
         }
         self.world.step_with_events(&self.hooks, &());
         for d in &self.dolls {

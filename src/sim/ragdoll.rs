@@ -7,6 +7,7 @@ use super::error::SimError;
 use super::fall::FallGauge;
 use super::joints::{self, JointRec, JointSpec};
 use super::settings::SimSettings;
+use super::step::{BodyState, StepRig};
 use super::telemetry::{measure_joint, BodySample, Telemetry};
 use super::world::{self, BodyRec, GroupMap};
 use crate::document::pairs::ExplicitPairs;
@@ -42,6 +43,8 @@ pub(crate) struct Ragdoll {
     pub bodies: Vec<BodyRec>,
     pub joints: Vec<JointRec>,
     pub balance: BalanceRig,
+    /// The stepping strategy (idle unless the document's `step_gain` > 0).
+    pub step: StepRig,
     /// What falls are measured from (the character's own rest pose).
     pub fall: FallGauge,
     pub telemetry: Telemetry,
@@ -83,6 +86,7 @@ impl Ragdoll {
             .collect();
         joints.reverse();
         let balance = BalanceRig::new(world, doc, &bodies);
+        let step = StepRig::new(world, doc, &bodies, &joints, &balance);
         let fall = FallGauge::new(world, &bodies, &balance);
         let telemetry = Telemetry::new(
             joints.iter().map(|j| j.name.clone()).collect(),
@@ -94,6 +98,7 @@ impl Ragdoll {
             bodies,
             joints,
             balance,
+            step,
             fall,
             telemetry,
             total_mass_kg,
@@ -130,13 +135,23 @@ impl Ragdoll {
         }
     }
 
-    /// Controller work before a step.
-    pub fn control(&mut self, world: &mut PhysicsWorld, s: &SimSettings) {
+    /// Controller work before a step. `clip`: an animation clip drives the joints' targets
+    /// (the stepping strategy stays out of its way).
+    pub fn control(&mut self, world: &mut PhysicsWorld, s: &SimSettings, clip: bool) {
         let on = self.balance.active(s.balance, self.fell_at_s.is_some());
         self.balance.set_upright(world, on);
         self.balance.length_unit = s.unit();
         self.balance
             .ankle_torque(world, &self.bodies, self.com, self.vcom, self.grounded, on);
+        if on && !clip {
+            let state = BodyState {
+                com: self.com,
+                vcom: self.vcom,
+                grounded: self.grounded,
+            };
+            let parts = (&self.bodies[..], &mut self.joints[..]);
+            self.step.control(world, parts, &self.balance, state, s);
+        }
     }
 
     /// Whole-body state and telemetry after a step.
@@ -252,6 +267,12 @@ impl Ragdoll {
         changed += self.sync_joints(world, doc, specs, s);
         self.renew_telemetry_for_joints(s);
         changed += self.balance.sync(world, doc, &self.bodies) as usize;
+        if changed > 0 {
+            if self.step.engaged() {
+                self.step.release(world, &mut self.joints, s);
+            }
+            self.step = StepRig::new(world, doc, &self.bodies, &self.joints, &self.balance);
+        }
         self.fall = FallGauge::new(world, &self.bodies, &self.balance);
         if self.balance.foot_names != self.telemetry.foot_names {
             self.telemetry = Telemetry::new(

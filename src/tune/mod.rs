@@ -130,12 +130,13 @@ pub fn prepare(doc: &Document, goals: &Goals) -> Result<eval::Problem, TuneError
             }
         };
     let baseline = params::Baseline::of(doc);
-    // The hip strategy acts on pushes only: without a push goal it is not searched.
+    // The hip and stepping strategies act on pushes only: without a push goal they are not
+    // searched.
     let pushed = goals.survive_dv_m_s.is_some() || goals.fall_dv_m_s.is_some();
     let baseline = if pushed {
         baseline
     } else {
-        baseline.without_hip()
+        baseline.without_strategies()
     };
     if baseline.dims() == 0 {
         return Err(TuneError::Nothing(file));

@@ -8,6 +8,11 @@
 //! ([`HipBase`]): log factors of the document's when it has the strategy on; when it is off
 //! (`hip_kp` 0, the default), x ≤ 0 keeps it off and x > 0 turns it on at a gain sized by the
 //! character's weight.
+//!
+//! One more, when balance is on, is the stepping strategy's gain ([`StepBase`]): a log factor
+//! of the document's when it steps; when it does not (`step_gain` 0, the default), x ≤ 0
+//! keeps it off and x > 0 turns it on at [`STEP_GAIN_ON`] × e^(x − 0.75) (0.71–3.2 × the
+//! capture point's distance).
 
 use super::groups::{drive_groups, Group};
 use crate::document::fields::Key;
@@ -23,6 +28,33 @@ pub const MAX_LOG_FACTOR: f64 = 1.5;
 pub const HIP_KP_PER_WEIGHT: f64 = 20.0;
 /// Standard gravity for sizing the hip strategy's gains (m/s²).
 const G_M_S2: f64 = 9.81;
+
+/// The stepping strategy's gain the search turns it on at, in the middle of the "on" half
+/// (x = 0.75): the swing foot lands 1.5 × as far out as the capture point. A dimensionless
+/// ratio of the character's own capture point, so it needs no sizing.
+pub const STEP_GAIN_ON: f64 = 1.5;
+
+/// The stepping strategy's gain in the document (0: off).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepBase {
+    pub gain: f64,
+}
+
+impl StepBase {
+    fn of(doc: &Document) -> Option<Self> {
+        let b = &doc.balance;
+        b.enabled.then_some(Self { gain: b.step_gain })
+    }
+
+    /// `step_gain` for parameter x, already clamped.
+    fn gain(&self, x: f64) -> f64 {
+        match (self.gain > 0.0, x > 0.0) {
+            (true, _) => self.gain * x.exp(),
+            (false, false) => 0.0,
+            (false, true) => STEP_GAIN_ON * (x - 0.75).exp(),
+        }
+    }
+}
 
 /// The hip strategy's gains in the document, and where the search turns it on when it is off.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,8 +119,10 @@ pub struct Baseline {
     /// The balance assist scale as the document has it.
     pub assist: f64,
     /// The hip strategy's two parameters (after the groups'), when balance is on; None also
-    /// when no push goal asks for it (see [`Baseline::without_hip`]).
+    /// when no push goal asks for it (see [`Baseline::without_strategies`]).
     pub hip: Option<HipBase>,
+    /// The stepping strategy's parameter (after the hip strategy's), on the same terms.
+    pub step: Option<StepBase>,
 }
 
 /// A group's gains read as a person would: the median natural frequency and damping ratio
@@ -186,18 +220,30 @@ impl Baseline {
             groups,
             assist: b.assist,
             hip: HipBase::of(doc),
+            step: StepBase::of(doc),
         }
     }
 
-    /// The same without the hip strategy's parameters (a search with no push goal).
-    pub fn without_hip(mut self) -> Self {
+    /// The same without the hip and stepping strategies' parameters (a search with no push
+    /// goal).
+    pub fn without_strategies(mut self) -> Self {
         self.hip = None;
+        self.step = None;
         self
     }
 
-    /// Parameters: two per group, and two for the hip strategy.
+    /// Parameters: two per group, two for the hip strategy, one for stepping.
     pub fn dims(&self) -> usize {
-        self.groups.len() * 2 + if self.hip.is_some() { 2 } else { 0 }
+        self.groups.len() * 2
+            + if self.hip.is_some() { 2 } else { 0 }
+            + usize::from(self.step.is_some())
+    }
+
+    /// The stepping strategy's `step_gain` for parameters `x`; None when not searched.
+    pub fn step_gain(&self, x: &[f64]) -> Option<f64> {
+        let step = self.step?;
+        let i = self.groups.len() * 2 + if self.hip.is_some() { 2 } else { 0 };
+        Some(step.gain(x[i].clamp(-MAX_LOG_FACTOR, MAX_LOG_FACTOR)))
     }
 
     /// The hip strategy's (hip_kp, hip_max_torque) for parameters `x`; None when not searched.
@@ -243,6 +289,11 @@ impl Baseline {
                 edits.push(set(EditTarget::Document, Key::HipMaxTorque, cap));
             }
         }
+        if let (Some(step), Some(gain)) = (self.step, self.step_gain(x)) {
+            if gain > 0.0 || step.gain > 0.0 {
+                edits.push(set(EditTarget::Document, Key::StepGain, gain));
+            }
+        }
         if let Some(a) = assist {
             edits.push(set(EditTarget::Document, Key::Assist, a));
         }
@@ -275,5 +326,24 @@ impl Baseline {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stepping_stays_off_at_x_le_0_and_comes_on_in_the_searched_range() {
+        let off = StepBase { gain: 0.0 };
+        assert_eq!(off.gain(0.0), 0.0);
+        assert_eq!(off.gain(-1.0), 0.0);
+        assert!((off.gain(0.75) - STEP_GAIN_ON).abs() < 1e-12);
+        let lo = off.gain(1e-9);
+        let hi = off.gain(MAX_LOG_FACTOR);
+        assert!(lo > 0.7 && lo < 0.72 && hi > 3.1 && hi < 3.2, "{lo} {hi}");
+        let on = StepBase { gain: 2.0 };
+        assert_eq!(on.gain(0.0), 2.0);
+        assert!((on.gain(-0.5) - 2.0 * (-0.5f64).exp()).abs() < 1e-12);
     }
 }

@@ -66,6 +66,8 @@ pub struct Figures {
     /// The hip strategy's gain (N·m per m of capture-point error; 0 is off) and limit (N·m).
     pub hip_kp: f64,
     pub hip_max_torque_n_m: f64,
+    /// The stepping strategy's gain (× the capture point's distance; 0 is off).
+    pub step_gain: f64,
     /// Fixed steps the pushes simulated (falls end them early): what such a report costs.
     #[serde(skip)]
     pub push_steps: u64,
@@ -307,6 +309,7 @@ pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figur
         groups: problem.baseline.naturals(doc),
         hip_kp: doc.balance.hip_kp,
         hip_max_torque_n_m: doc.balance.hip_max_torque,
+        step_gain: doc.balance.step_gain,
         push_steps,
     })
 }

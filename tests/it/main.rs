@@ -34,6 +34,7 @@ mod save;
 mod scene;
 mod sim;
 mod sleep;
+mod step;
 mod timeline;
 mod tune;
 mod validator;

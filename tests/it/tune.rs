@@ -125,10 +125,12 @@ fn designed_robustness_on_the_mannequin() {
 /// Designed robustness met in full on a zoo humanoid: after `tune --survive-dv 0.5
 /// --fall-dv 1.5 --assist 0` (the default budget and report) the generated Ready Player Me
 /// character stands 10 s, survives 0.5 m/s from all 8 directions (7 before: backward felled
-/// it) and falls at 1.5 m/s from at least 6; the search turned the hip strategy on to get
-/// there (README, "Measured (issue 19, section 3)").
+/// it) and falls at 1.5 m/s from at least 6. Before the stepping strategy's parameter the
+/// search got there by turning the hip strategy on; with the parameter vector one longer it
+/// gets there through the gains alone (README, "Measured (issue 19, section 3)"); the report
+/// says which strategies the result uses.
 #[test]
-fn designed_robustness_on_a_zoo_humanoid_with_the_hip_strategy() {
+fn designed_robustness_on_a_zoo_humanoid() {
     let dir = tempfile::tempdir().unwrap();
     let file = generated(dir.path(), "rpm_preview_apose.glb");
     let out = dir.path().join("tuned.glb");
@@ -136,7 +138,8 @@ fn designed_robustness_on_a_zoo_humanoid_with_the_hip_strategy() {
     let r = tune(&file, &out, &args);
     let after = robustness(&out, 0.5, 1.5);
     println!("rpm_preview_apose, assist 0: after {after:?}; tune said {r}");
-    assert!(r["after"]["hip_kp"].as_f64().unwrap() > 0.0, "{r}");
+    assert!(r["after"]["hip_kp"].is_f64(), "{r}");
+    assert!(r["after"]["step_gain"].is_f64(), "{r}");
     assert!(after.0, "stands 10 s");
     assert_eq!(after.1, 8, "survives 0.5 m/s from {} of 8", after.1);
     assert!(after.2 >= 6, "falls at 1.5 m/s from {} of 8", after.2);

@@ -471,6 +471,8 @@ pub(crate) fn parse_balance(value: Option<&Value>, cx: &mut Ctx) -> BalanceSetti
     out.ankle_max_torque = cx.key(obj, "balance", Key::AnkleMaxTorque);
     out.hip_kp = cx.key(obj, "balance", Key::HipKp);
     out.hip_max_torque = cx.key(obj, "balance", Key::HipMaxTorque);
+    out.step_gain = cx.key(obj, "balance", Key::StepGain);
+    out.step_margin = cx.key(obj, "balance", Key::StepMargin);
     out
 }
 

@@ -195,9 +195,11 @@ fn balance() -> impl Strategy<Value = BalanceSettings> {
         [finite(0.0, 1e5), finite(0.0, 1e5), finite(0.0, 1e5)],
         // The hip strategy: off (its defaults, not written) or on.
         proptest::option::of([finite(0.0, 1e5), finite(0.0, 1e5)]),
+        // The stepping strategy: the same.
+        proptest::option::of([finite(0.0, 10.0), finite(0.0, 1.0)]),
     )
         .prop_map(
-            |((enabled, assist), torso, pelvis, feet, u, a, hip)| BalanceSettings {
+            |((enabled, assist), torso, pelvis, feet, u, a, hip, step)| BalanceSettings {
                 enabled,
                 assist,
                 torso_bone: torso,
@@ -211,6 +213,8 @@ fn balance() -> impl Strategy<Value = BalanceSettings> {
                 ankle_max_torque: a[2],
                 hip_kp: hip.map_or(0.0, |h| h[0]),
                 hip_max_torque: hip.map_or(200.0, |h| h[1]),
+                step_gain: step.map_or(0.0, |h| h[0]),
+                step_margin: step.map_or(0.05, |h| h[1]),
             },
         )
 }

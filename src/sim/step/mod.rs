@@ -1,0 +1,423 @@
+//! The stepping strategy (off unless `step_gain` > 0): when the capture point (`hip.rs`) lies
+//! outside the grounded feet by more than `step_margin` leg lengths, one foot steps toward it,
+//! as capture-point stepping (Pratt et al. 2006) with SIMBICON's placement feedback (Yin et
+//! al. 2007):
+//! - the swing foot is the grounded foot nearest the capture point (not the one that stepped
+//!   last), with another foot grounded to stand on; ties go to the lower index;
+//! - over a swing time of √(leg / g) its ankle is carried from where it lifted to
+//!   `com + step_gain · (capture point − com)` on the ground (plus its own offset across
+//!   the push, followed until the swing time is up, then fixed), lifted by a share of the
+//!   leg length on the way, the reach clamped to the leg;
+//! - the hip, knee and ankle follow through their own drives: the targets come from a
+//!   two-bone placement (knee toward the character's forward), so every torque is internal;
+//! - it lands on contact after half the swing (or at a timeout) and then holds the landed
+//!   pose (the other legs hold theirs): the ankle strategy works on the larger support
+//!   region. The trigger reads the convex hull of the grounded feet (`support.rs`), so a
+//!   staggered stance that leaves the capture point off its diagonal steps again. At most
+//!   four steps per event; an event ends when the capture point has stayed inside the feet
+//!   for a while.
+//!
+//! Lengths come from the character's own legs (the anatomy's leg chains), so a 0.2 m and a
+//! 15 m character step alike.
+
+mod leg;
+mod support;
+
+use super::balance::BalanceRig;
+use super::hip::{capture_point, SupportBox};
+use super::joints::{self, JointRec};
+use super::settings::SimSettings;
+use super::world::BodyRec;
+use crate::anatomy::Anatomy;
+use crate::document::Document;
+use glam::{Quat, Vec3};
+use leg::StepLeg;
+use rapier3d::prelude::*;
+use support::SupportHull;
+
+/// Standard gravity (m/s²), scaled by the simulation's length unit.
+const G_M_S2: f32 = 9.81;
+/// Steps per event at most (a backward push on the mannequin takes three: back, then the
+/// staggered stance is squared up).
+const MAX_STEPS: u32 = 4;
+/// Lift of the swing ankle at mid-swing, per leg length.
+const CLEARANCE_PER_LEG: f32 = 0.12;
+/// Past the swing time, the ankle is aimed this far below the ground (per leg length) until
+/// the foot touches.
+const PRESS_PER_LEG: f32 = 0.05;
+/// The swing time, per √(leg / g).
+const SWING_TIMES: f32 = 1.0;
+/// A landing waits this long (per swing time) before the next step may start.
+const SETTLE_SWINGS: f32 = 0.5;
+/// The capture point inside the feet this long (per swing time) ends the event.
+const QUIET_SWINGS: f32 = 4.0;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Phase {
+    Idle,
+    /// Leg `leg` swinging for `t_s`: its ankle lifted at `from`, with `across` its horizontal
+    /// offset from the centre of mass across the push.
+    Swing {
+        leg: usize,
+        t_s: f32,
+        from: Vec3,
+        across: Vec3,
+        /// Where the ankle lands (horizontal), followed until the swing time is up.
+        landing: Vec3,
+    },
+    /// Landed `t_s` ago; the landed pose is held.
+    Landed {
+        t_s: f32,
+    },
+}
+
+/// The stepping controller of one ragdoll.
+#[derive(Debug, Clone)]
+pub(crate) struct StepRig {
+    legs: Vec<StepLeg>,
+    /// The character's forward at rest (the anatomy's), toward which knees bend.
+    forward_rest: Vec3,
+    phase: Phase,
+    steps: u32,
+    last_leg: Option<usize>,
+    quiet_s: f32,
+    /// Joints (indices) that hold a step's target.
+    held: Vec<usize>,
+    /// The document's `step_gain` this step.
+    gain: f32,
+}
+
+/// The whole body's state the controller reads.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BodyState {
+    pub com: Vec3,
+    pub vcom: Vec3,
+    pub grounded: u32,
+}
+
+impl StepRig {
+    /// The stepping legs of the balance rig's feet; none (nothing to do, nothing measured)
+    /// while the document's `step_gain` is 0.
+    pub fn new(
+        world: &PhysicsWorld,
+        doc: &Document,
+        bodies: &[BodyRec],
+        joints: &[JointRec],
+        balance: &BalanceRig,
+    ) -> Self {
+        let mut rig = Self {
+            legs: Vec::new(),
+            forward_rest: Vec3::Z,
+            phase: Phase::Idle,
+            steps: 0,
+            last_leg: None,
+            quiet_s: 0.0,
+            held: Vec::new(),
+            gain: 0.0,
+        };
+        if doc.balance.step_gain <= 0.0 {
+            return rig;
+        }
+        let anatomy = Anatomy::of(doc);
+        rig.forward_rest = anatomy.forward().as_vec3();
+        rig.legs = balance
+            .feet
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &f)| StepLeg::of(world, doc, &anatomy, bodies, joints, (i, f)))
+            .collect();
+        if rig.legs.len() < 2 {
+            rig.legs.clear();
+        }
+        rig
+    }
+
+    /// Whether a step is under way or its pose held.
+    pub fn engaged(&self) -> bool {
+        !self.held.is_empty()
+    }
+
+    /// Returns every held joint to its rest target.
+    pub fn release(&mut self, world: &mut PhysicsWorld, joints: &mut [JointRec], s: &SimSettings) {
+        for i in std::mem::take(&mut self.held) {
+            if let Some(j) = joints.get_mut(i) {
+                let gains = joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier, false);
+                joints::set_target(world, j, None, gains, None);
+            }
+        }
+        self.phase = Phase::Idle;
+    }
+
+    /// One control step.
+    pub fn control(
+        &mut self,
+        world: &mut PhysicsWorld,
+        (bodies, joints): (&[BodyRec], &mut [JointRec]),
+        balance: &BalanceRig,
+        state: BodyState,
+        s: &SimSettings,
+    ) {
+        if self.legs.is_empty() || balance.built.step_gain <= 0.0 {
+            return;
+        }
+        let dt = s.dt_s;
+        self.gain = balance.built.step_gain as f32;
+        match self.phase {
+            Phase::Swing { .. } => self.swing(world, (bodies, joints), balance, state, s),
+            Phase::Idle => self.watch(world, bodies, balance, state, s),
+            Phase::Landed { t_s } => {
+                self.phase = Phase::Landed { t_s: t_s + dt };
+                if t_s >= SETTLE_SWINGS * self.swing_s(s) {
+                    self.watch(world, bodies, balance, state, s);
+                }
+            }
+        }
+    }
+
+    /// The swing time (s): √(leg / g) of the shortest leg.
+    fn swing_s(&self, s: &SimSettings) -> f32 {
+        let leg = self
+            .legs
+            .iter()
+            .map(StepLeg::length)
+            .fold(f32::INFINITY, f32::min);
+        SWING_TIMES * (leg / (G_M_S2 * s.unit())).sqrt()
+    }
+
+    /// The shortest leg's length.
+    fn leg_len(&self) -> f32 {
+        self.legs
+            .iter()
+            .map(StepLeg::length)
+            .fold(f32::INFINITY, f32::min)
+    }
+
+    /// Standing: starts a step when the capture point leaves the grounded feet by the margin.
+    fn watch(
+        &mut self,
+        world: &PhysicsWorld,
+        bodies: &[BodyRec],
+        balance: &BalanceRig,
+        state: BodyState,
+        s: &SimSettings,
+    ) {
+        let Some(support) = SupportBox::of(world, bodies, &balance.feet, state.grounded) else {
+            return;
+        };
+        let cp = self.capture(state, support.ground_y(), s);
+        let e = match SupportHull::of(world, bodies, &balance.feet, state.grounded) {
+            Some(hull) => hull.outside(cp),
+            None => support.outside(cp),
+        };
+        if e == Vec3::ZERO {
+            self.quiet_s += s.dt_s;
+            if self.quiet_s > QUIET_SWINGS * self.swing_s(s) {
+                self.steps = 0;
+                self.last_leg = None;
+            }
+            return;
+        }
+        self.quiet_s = 0.0;
+        if self.steps >= MAX_STEPS
+            || e.length() <= balance.built.step_margin as f32 * self.leg_len()
+        {
+            return;
+        }
+        let Some(leg) = self.swing_leg(world, bodies, state.grounded, cp) else {
+            return;
+        };
+        let from = world.bodies[bodies[self.legs[leg].foot].body].translation();
+        let com_g = Vec3::new(state.com.x, 0.0, state.com.z);
+        let push = (cp - com_g).try_normalize().unwrap_or(Vec3::ZERO);
+        let off = Vec3::new(from.x, 0.0, from.z) - com_g;
+        self.phase = Phase::Swing {
+            leg,
+            t_s: 0.0,
+            from,
+            across: off - push * off.dot(push),
+            landing: Vec3::new(from.x, 0.0, from.z),
+        };
+        self.steps += 1;
+        self.last_leg = Some(leg);
+        self.quiet_s = 0.0;
+    }
+
+    /// The horizontal capture point on the ground at `ground_y`.
+    fn capture(&self, state: BodyState, ground_y: f32, s: &SimSettings) -> Vec3 {
+        let h = (state.com.y - ground_y).max(0.3 * s.unit());
+        capture_point(state.com, state.vcom, h, s.unit())
+    }
+
+    /// The grounded leg nearest the capture point with another foot grounded to stand on,
+    /// not the leg that stepped last when another can.
+    fn swing_leg(
+        &self,
+        world: &PhysicsWorld,
+        bodies: &[BodyRec],
+        grounded: u32,
+        cp: Vec3,
+    ) -> Option<usize> {
+        let on = |l: &StepLeg| grounded & (1 << l.foot_index) != 0;
+        let mut best: Option<(usize, f32)> = None;
+        for (k, l) in self.legs.iter().enumerate() {
+            let others = self
+                .legs
+                .iter()
+                .any(|o| o.foot_index != l.foot_index && on(o));
+            if !on(l) || !others || (self.last_leg == Some(k) && self.legs.len() > 1) {
+                continue;
+            }
+            let at = world.bodies[bodies[l.foot].body].translation();
+            let d = Vec3::new(at.x - cp.x, 0.0, at.z - cp.z).length();
+            if best.is_none_or(|(_, b)| d < b) {
+                best = Some((k, d));
+            }
+        }
+        best.map(|(k, _)| k)
+    }
+
+    /// Swinging: aims the leg at the landing point; lands on contact or at the timeout.
+    fn swing(
+        &mut self,
+        world: &mut PhysicsWorld,
+        (bodies, joints): (&[BodyRec], &mut [JointRec]),
+        balance: &BalanceRig,
+        state: BodyState,
+        s: &SimSettings,
+    ) {
+        let Phase::Swing {
+            leg: k,
+            t_s,
+            from,
+            across,
+            landing,
+        } = self.phase
+        else {
+            return;
+        };
+        let t_s = t_s + s.dt_s;
+        let swing_s = self.swing_s(s);
+        let leg = &self.legs[k];
+        let touched = state.grounded & (1 << leg.foot_index) != 0;
+        let grounded_others = state.grounded & !(1 << leg.foot_index);
+        let ground_y = SupportBox::of(world, bodies, &balance.feet, grounded_others)
+            .map_or(from.y - leg.ankle_height, |b| b.ground_y());
+        if (touched && t_s > 0.5 * swing_s) || t_s > 3.0 * swing_s {
+            self.land(world, (bodies, joints), (k, ground_y), s);
+            return;
+        }
+        let cp = self.capture(state, ground_y, s);
+        let u = t_s / swing_s;
+        let landing = match u < 1.0 {
+            true => {
+                let com_g = Vec3::new(state.com.x, 0.0, state.com.z);
+                let at = com_g + (cp - com_g) * self.gain + across;
+                Vec3::new(at.x, 0.0, at.z)
+            }
+            false => landing,
+        };
+        let ankle = self.ankle_aim(k, (from, landing), ground_y, u);
+        let (hip, parent) = self.hip_now(world, bodies, k);
+        self.aim_leg(world, (bodies, joints), k, (hip, parent, ankle), (s, true));
+        self.phase = Phase::Swing {
+            leg: k,
+            t_s,
+            from,
+            across,
+            landing,
+        };
+    }
+
+    /// Landing: the landed leg holds the pose that puts its ankle where it landed, the foot
+    /// flat; the other legs hold the pose they are in.
+    fn land(
+        &mut self,
+        world: &mut PhysicsWorld,
+        (bodies, joints): (&[BodyRec], &mut [JointRec]),
+        (k, ground_y): (usize, f32),
+        s: &SimSettings,
+    ) {
+        let leg = &self.legs[k];
+        let at = world.bodies[bodies[leg.foot].body].translation();
+        let ankle = Vec3::new(at.x, ground_y + leg.ankle_height, at.z);
+        let (hip, parent) = self.hip_now(world, bodies, k);
+        self.aim_leg(world, (bodies, joints), k, (hip, parent, ankle), (s, false));
+        for (m, other) in self.legs.iter().enumerate() {
+            if m == k {
+                continue;
+            }
+            for i in other.joints() {
+                let j = &mut joints[i];
+                let now = joints::relative_rotation(world, bodies, &j.spec);
+                let q = j.spec.limits.clamp(now.as_dquat()).as_quat();
+                let gains = joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier, false);
+                joints::set_target(world, j, Some(q), gains, None);
+                if !self.held.contains(&i) {
+                    self.held.push(i);
+                }
+            }
+        }
+        self.phase = Phase::Landed { t_s: 0.0 };
+    }
+
+    /// Writes leg `k`'s drive targets for its hip at `hip` under a hip parent at `parent`,
+    /// its ankle at `ankle` (world).
+    fn aim_leg(
+        &mut self,
+        world: &mut PhysicsWorld,
+        (bodies, joints): (&[BodyRec], &mut [JointRec]),
+        k: usize,
+        (hip, parent, ankle): (Vec3, Quat, Vec3),
+        (s, moving): (&SimSettings, bool),
+    ) {
+        let pole = self.forward(world, bodies, k);
+        let leg = &self.legs[k];
+        let targets = leg.targets(bodies, joints, (hip, parent), (ankle, pole));
+        for (i, q) in targets {
+            let gains =
+                joints::motor_gains(&joints[i].spec.drive, s.drives, s.gain_multiplier, false);
+            joints::set_target(
+                world,
+                &mut joints[i],
+                Some(q),
+                gains,
+                moving.then_some(s.dt_s),
+            );
+            if !self.held.contains(&i) {
+                self.held.push(i);
+            }
+        }
+    }
+
+    /// Leg `k`'s hip position and its hip parent's rotation now (world).
+    fn hip_now(&self, world: &PhysicsWorld, bodies: &[BodyRec], k: usize) -> (Vec3, Quat) {
+        let l = &self.legs[k];
+        let hip = world.bodies[bodies[l.thigh].body].translation();
+        (hip, *world.bodies[bodies[l.hip_parent].body].rotation())
+    }
+
+    /// Where the swing ankle is aimed at `u` of the swing time (world).
+    fn ankle_aim(&self, k: usize, (from, land): (Vec3, Vec3), ground_y: f32, u: f32) -> Vec3 {
+        let leg = &self.legs[k];
+        let len = leg.length();
+        let w = u.clamp(0.0, 1.0);
+        let smooth = w * w * (3.0 - 2.0 * w);
+        let flat_from = Vec3::new(from.x, 0.0, from.z);
+        let at = flat_from + (land - flat_from) * smooth;
+        let lift = if u < 1.0 {
+            CLEARANCE_PER_LEG * len * (std::f32::consts::PI * w).sin()
+        } else {
+            -PRESS_PER_LEG * len
+        };
+        Vec3::new(at.x, ground_y + leg.ankle_height + lift, at.z)
+    }
+
+    /// The character's forward now: its rest forward turned by the hip parent's heading.
+    fn forward(&self, world: &PhysicsWorld, bodies: &[BodyRec], k: usize) -> Vec3 {
+        let p = self.legs[k].hip_parent;
+        let turn = *world.bodies[bodies[p].body].rotation()
+            * bodies[p].world_from_body_rest.rotation.inverse();
+        let f = turn * self.forward_rest;
+        Vec3::new(f.x, 0.0, f.z).try_normalize().unwrap_or(Vec3::Z)
+    }
+}

@@ -1,0 +1,136 @@
+//! The support polygon of the grounded feet: the convex hull of their colliders' bounding
+//! boxes on the ground plane. After a step the feet stand staggered, and the box around both
+//! (the hip strategy's region) covers ground that neither foot touches; the hull does not.
+
+use super::super::world::BodyRec;
+use glam::{Vec2, Vec3};
+use rapier3d::prelude::*;
+
+/// A convex polygon on the ground (x, z), counter-clockwise.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SupportHull {
+    points: Vec<Vec2>,
+}
+
+impl SupportHull {
+    /// The hull of the grounded feet's boxes (bit i of `grounded`: foot i), None without one.
+    pub fn of(
+        world: &PhysicsWorld,
+        bodies: &[BodyRec],
+        feet: &[usize],
+        grounded: u32,
+    ) -> Option<Self> {
+        let mut corners = Vec::new();
+        for (i, &f) in feet.iter().enumerate() {
+            if i >= 32 || grounded & (1 << i) == 0 {
+                continue;
+            }
+            if let Some(c) = world.colliders.get(bodies[f].collider) {
+                let b = c.compute_aabb();
+                for (x, z) in [(b.mins.x, b.mins.z), (b.maxs.x, b.mins.z)] {
+                    corners.push(Vec2::new(x, z));
+                }
+                for (x, z) in [(b.maxs.x, b.maxs.z), (b.mins.x, b.maxs.z)] {
+                    corners.push(Vec2::new(x, z));
+                }
+            }
+        }
+        let points = hull(corners);
+        (!points.is_empty() && points.iter().all(|p| p.is_finite())).then_some(Self { points })
+    }
+
+    /// The horizontal vector from the hull to `p` (world, y ignored); zero inside it.
+    pub fn outside(&self, p: Vec3) -> Vec3 {
+        let q = Vec2::new(p.x, p.z);
+        if self.contains(q) {
+            return Vec3::ZERO;
+        }
+        let n = self.points.len();
+        let mut best = self.points[0];
+        for i in 0..n {
+            let c = closest_on_segment(q, self.points[i], self.points[(i + 1) % n]);
+            if c.distance_squared(q) < best.distance_squared(q) {
+                best = c;
+            }
+        }
+        let e = q - best;
+        Vec3::new(e.x, 0.0, e.y)
+    }
+
+    fn contains(&self, q: Vec2) -> bool {
+        let n = self.points.len();
+        n >= 3
+            && (0..n).all(|i| {
+                let (a, b) = (self.points[i], self.points[(i + 1) % n]);
+                (b - a).perp_dot(q - a) >= 0.0
+            })
+    }
+}
+
+fn closest_on_segment(q: Vec2, a: Vec2, b: Vec2) -> Vec2 {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    if len2 <= 0.0 {
+        return a;
+    }
+    a + ab * ((q - a).dot(ab) / len2).clamp(0.0, 1.0)
+}
+
+/// The convex hull, counter-clockwise (Andrew's monotone chain); collinear points dropped.
+fn hull(mut p: Vec<Vec2>) -> Vec<Vec2> {
+    p.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    p.dedup();
+    if p.len() < 3 {
+        return p;
+    }
+    let mut h: Vec<Vec2> = Vec::with_capacity(2 * p.len());
+    for pass in 0..2 {
+        let start = h.len();
+        let iter: Box<dyn Iterator<Item = &Vec2>> = if pass == 0 {
+            Box::new(p.iter())
+        } else {
+            Box::new(p.iter().rev())
+        };
+        for &q in iter {
+            while h.len() >= start + 2 {
+                let (a, b) = (h[h.len() - 2], h[h.len() - 1]);
+                if (b - a).perp_dot(q - a) > 0.0 {
+                    break;
+                }
+                h.pop();
+            }
+            h.push(q);
+        }
+        h.pop();
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_staggered_stance_leaves_the_corners_outside() {
+        let corners = vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(0.1, 0.0),
+            Vec2::new(0.1, 0.2),
+            Vec2::new(0.0, 0.2),
+            Vec2::new(0.3, -0.4),
+            Vec2::new(0.4, -0.4),
+            Vec2::new(0.4, -0.2),
+            Vec2::new(0.3, -0.2),
+        ];
+        let h = SupportHull {
+            points: hull(corners),
+        };
+        assert_eq!(h.points.len(), 6);
+        assert_eq!(h.outside(Vec3::new(0.2, 0.0, -0.1)), Vec3::ZERO);
+        // The corner of the box around both feet, (0.0, -0.4), is off the hull.
+        let e = h.outside(Vec3::new(0.0, 0.0, -0.4));
+        assert!(e.length() > 0.1, "{e}");
+        let e = h.outside(Vec3::new(0.05, 0.0, 0.5));
+        assert!((e - Vec3::new(0.0, 0.0, 0.3)).length() < 1e-5, "{e}");
+    }
+}

@@ -1,0 +1,174 @@
+//! The stepping strategy on the real mannequin: off by default (a file that never sets it keeps
+//! its bytes through a save, and its trajectory), and on it keeps the mannequin up under the
+//! backward push at assist 0 that neither the ankle nor the hip strategy saves, with no
+//! outside help.
+
+use crate::common::{self, ragdoll_tuner, run_ok};
+use glam::Vec3;
+use ragdoll_tuner::document::fields::Key;
+use ragdoll_tuner::document::{Document, Edit, EditTarget};
+use ragdoll_tuner::sim::{SimSettings, Simulation};
+use serde_json::json;
+
+/// The mannequin's mass (kg) times 0.5 m/s: the goal's push.
+const PUSH_N_S: f32 = 76.9 * 0.5;
+
+/// `simulate --json` of the bundled mannequin at assist 0, pushed backward (0.5 m/s of its
+/// mass at the pelvis, world −Z: it faces +Z, at 1 s), with `sets` applied.
+fn pushed_back(sets: &[&str]) -> serde_json::Value {
+    let mut cmd = ragdoll_tuner();
+    cmd.arg("simulate")
+        .arg(common::mannequin())
+        .args(["--seconds", "6", "--set", "@balance.assist=0"])
+        .args(["--push", &format!("pelvis:0,0,-{PUSH_N_S}@1"), "--json"]);
+    for s in sets {
+        cmd.args(["--set", s]);
+    }
+    let o = run_ok(&mut cmd);
+    serde_json::from_slice(&o.stdout).expect("one JSON object")
+}
+
+#[test]
+fn stepping_keeps_the_mannequin_up_under_a_backward_push_without_outside_help() {
+    let off = pushed_back(&[]);
+    assert_eq!(
+        off["fell"], true,
+        "without stepping the push fells it: {off}"
+    );
+    let on = pushed_back(&["@balance.step_gain=1.5"]);
+    assert_eq!(
+        on["fell"], false,
+        "with stepping it stands (off: fell at {}; on: {on})",
+        off["fell_at_s"]
+    );
+    let assist = &on["external_assist"];
+    assert_eq!(assist["peak_torque_n_m"], 0.0, "{assist}");
+    assert_eq!(assist["impulse_n_m_s"], 0.0, "{assist}");
+}
+
+fn set(doc: &mut Document, key: Key, v: f64) {
+    doc.apply(&Edit::Set {
+        target: EditTarget::Document,
+        key: key.path().into(),
+        value: json!(v),
+    })
+    .expect("set");
+}
+
+/// The world's state hash after 3 s with the backward push at 1 s, at assist 0.
+fn pushed_hash(doc: &Document) -> u64 {
+    let mut sim = Simulation::new(doc, SimSettings::default()).expect("sim");
+    let steps_per_s = (1.0 / sim.settings().dt_s).round() as usize;
+    for i in 0..3 * steps_per_s {
+        if i == steps_per_s {
+            sim.apply_impulse("pelvis", Vec3::new(0.0, 0.0, -PUSH_N_S))
+                .expect("push");
+        }
+        sim.step().expect("no guard pause");
+    }
+    sim.state_hash()
+}
+
+#[test]
+fn stepping_off_leaves_the_trajectory_unchanged() {
+    let mut doc = Document::open(common::mannequin()).expect("mannequin");
+    set(&mut doc, Key::Assist, 0.0);
+    let plain = pushed_hash(&doc);
+    // A margin without a gain: still off, the same world step for step.
+    let mut margin = doc.clone();
+    set(&mut margin, Key::StepMargin, 0.2);
+    assert_eq!(pushed_hash(&margin), plain, "step_gain 0 is no stepping");
+    // On, the same push moves it differently (the comparison can fail).
+    let mut on = doc.clone();
+    set(&mut on, Key::StepGain, 1.5);
+    assert_ne!(pushed_hash(&on), plain, "stepping on changes the run");
+}
+
+#[test]
+fn stepping_is_off_and_unwritten_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m.glb");
+    run_ok(
+        ragdoll_tuner()
+            .arg("edit")
+            .arg(common::mannequin())
+            .args(["--set", "@balance.ankle_kp=301", "-o"])
+            .arg(&out),
+    );
+    let doc = Document::open(&out).unwrap();
+    assert_eq!(doc.balance.step_gain, 0.0);
+    assert_eq!(doc.balance.step_margin, 0.05);
+    let text = serde_json::to_string(doc.json()).unwrap();
+    assert!(
+        !text.contains("step_"),
+        "no step keys written while it is off"
+    );
+    let on = dir.path().join("on.glb");
+    run_ok(
+        ragdoll_tuner()
+            .arg("edit")
+            .arg(&out)
+            .args(["--set", "@balance.step_gain=1.5", "-o"])
+            .arg(&on),
+    );
+    let doc = Document::open(&on).unwrap();
+    assert_eq!(doc.balance.step_gain, 1.5);
+    assert_eq!(doc.balance.step_margin, 0.05);
+    let text = serde_json::to_string(doc.json()).unwrap();
+    assert!(text.contains("step_gain"), "the edited key is written");
+}
+
+/// The whole body's mass (kg) from `inspect --json`.
+fn mass_kg(file: &std::path::Path) -> f64 {
+    let o = run_ok(ragdoll_tuner().arg("inspect").arg("--json").arg(file));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    r["bones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["mass"].as_f64())
+        .sum()
+}
+
+/// A character whose support bodies are its lower legs (the generated VRM 1 rigid-parts
+/// character: its feet have no body) steps with thigh and shin, the shin's sole as the end:
+/// a forward push of 0.5 m/s at assist 0 fells it without stepping and not with it.
+#[test]
+fn a_shin_without_a_foot_body_steps_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("vrm1.glb");
+    run_ok(
+        ragdoll_tuner()
+            .arg("generate")
+            .arg(common::shared_asset("zoo/vrm1_rigid_parts.vrm"))
+            .arg("-o")
+            .arg(&file),
+    );
+    let push = format!("hips:0,0,{}@1", mass_kg(&file) * 0.5);
+    let run = |gain: &str| {
+        let o = run_ok(
+            ragdoll_tuner()
+                .arg("simulate")
+                .arg(&file)
+                .args([
+                    "--seconds",
+                    "6",
+                    "--set",
+                    "@balance.assist=0",
+                    "--set",
+                    gain,
+                ])
+                .args(["--push", &push, "--json"]),
+        );
+        let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+        assert_eq!(r["balance_bones"]["foot_bones"][0], "lower_leg.L", "{r}");
+        r
+    };
+    let off = run("@balance.step_gain=0");
+    assert_eq!(
+        off["fell"], true,
+        "without stepping the push fells it: {off}"
+    );
+    let on = run("@balance.step_gain=1.5");
+    assert_eq!(on["fell"], false, "with stepping it stands: {on}");
+}
