@@ -82,6 +82,8 @@ pub(crate) struct BalanceRig {
     pub applied_hip: Vec3,
     /// The simulation's length unit (scales the controller's distances).
     pub length_unit: f32,
+    /// The world's gravity (world units per s²): the capture point's fall rate.
+    pub gravity: f32,
 }
 
 /// The ankle torque is rewritten only when it moves by more than this (N*m, for the default
@@ -216,6 +218,7 @@ impl BalanceRig {
             thighs: Vec::new(),
             applied_hip: Vec3::ZERO,
             length_unit: 1.0,
+            gravity: 9.81,
         };
         rig.rebuild(world, doc, bodies);
         rig
@@ -386,7 +389,7 @@ impl BalanceRig {
             return Vec3::ZERO;
         };
         let h = (com.y - support.ground_y()).max(0.3 * self.length_unit);
-        let cp = hip::capture_point(com, vcom, h, self.length_unit);
+        let cp = hip::capture_point(com, vcom, h, self.gravity);
         hip::hip_torque(support.outside(cp), b.hip_kp, b.hip_max_torque)
     }
 

@@ -18,9 +18,6 @@ use crate::document::{BoneId, Document};
 use glam::Vec3;
 use rapier3d::prelude::*;
 
-/// Standard gravity (m/s²), scaled by the simulation's length unit.
-const G_M_S2: f32 = 9.81;
-
 /// The body slot of each support foot's hip child (its thigh), None when its chain does not
 /// reach the pelvis through a leg (a quadruped's front foot hangs from the chest).
 pub(crate) fn hip_children(
@@ -55,10 +52,16 @@ pub(crate) fn hip_children(
 }
 
 /// The horizontal capture point of a centre of mass `com` moving at `vcom`, `h` above the
-/// ground (world units; `unit` the length unit).
-pub(crate) fn capture_point(com: Vec3, vcom: Vec3, h: f32, unit: f32) -> Vec3 {
-    let omega = (G_M_S2 * unit / h.max(1e-6)).sqrt();
-    let cp = com + vcom / omega;
+/// ground, under the world's gravity `g` (world units per s², as the world falls: a character
+/// a hundred times a person's size falls as slowly as a giant does). Without gravity, the
+/// centre of mass itself.
+pub(crate) fn capture_point(com: Vec3, vcom: Vec3, h: f32, g: f32) -> Vec3 {
+    let omega = (g / h.max(1e-6)).sqrt();
+    let cp = if omega.is_finite() && omega > 1e-6 {
+        com + vcom / omega
+    } else {
+        com
+    };
     Vec3::new(cp.x, 0.0, cp.z)
 }
 
@@ -152,7 +155,7 @@ mod tests {
             Vec3::new(0.0, 1.0, 0.0),
             Vec3::new(0.0, 0.0, -0.5),
             1.0,
-            1.0,
+            9.81,
         );
         assert!((cp.z + 0.5 / 9.81f32.sqrt()).abs() < 1e-5);
     }

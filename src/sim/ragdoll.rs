@@ -141,6 +141,7 @@ impl Ragdoll {
         let on = self.balance.active(s.balance, self.fell_at_s.is_some());
         self.balance.set_upright(world, on);
         self.balance.length_unit = s.unit();
+        self.balance.gravity = s.gravity_m_s2.length();
         self.balance
             .ankle_torque(world, &self.bodies, self.com, self.vcom, self.grounded, on);
         if on && !clip {

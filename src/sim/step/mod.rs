@@ -35,8 +35,6 @@ use leg::StepLeg;
 use rapier3d::prelude::*;
 use support::SupportHull;
 
-/// Standard gravity (m/s²), scaled by the simulation's length unit.
-const G_M_S2: f32 = 9.81;
 /// Steps per event at most (a backward push on the mannequin takes three: back, then the
 /// staggered stance is squared up).
 const MAX_STEPS: u32 = 4;
@@ -181,7 +179,7 @@ impl StepRig {
             .iter()
             .map(StepLeg::length)
             .fold(f32::INFINITY, f32::min);
-        SWING_TIMES * (leg / (G_M_S2 * s.unit())).sqrt()
+        SWING_TIMES * (leg / s.gravity_m_s2.length().max(1e-6)).sqrt()
     }
 
     /// The shortest leg's length.
@@ -245,7 +243,7 @@ impl StepRig {
     /// The horizontal capture point on the ground at `ground_y`.
     fn capture(&self, state: BodyState, ground_y: f32, s: &SimSettings) -> Vec3 {
         let h = (state.com.y - ground_y).max(0.3 * s.unit());
-        capture_point(state.com, state.vcom, h, s.unit())
+        capture_point(state.com, state.vcom, h, s.gravity_m_s2.length())
     }
 
     /// The grounded leg nearest the capture point with another foot grounded to stand on,
