@@ -94,6 +94,37 @@ impl Simulation {
         self.set_body_pose(&name, world_from_body)
     }
 
+    /// [`Self::set_body_pose_of`], then moving: the body's origin at `origin_vel` (world
+    /// units/s) and turning at `angvel_rad_s` (world frame); its centre of mass gets the
+    /// origin's velocity plus the turn's about the origin.
+    pub fn set_body_motion_of(
+        &mut self,
+        bone: BoneId,
+        world_from_body: Pose,
+        (origin_vel, angvel_rad_s): (Vec3, Vec3),
+    ) -> Result<(), SimError> {
+        self.set_body_pose_of(bone, world_from_body)?;
+        if !(origin_vel.is_finite() && angvel_rad_s.is_finite()) {
+            return Ok(());
+        }
+        let Some(h) = self.dolls[0]
+            .bodies
+            .iter()
+            .find(|b| b.bone == bone)
+            .map(|b| b.body)
+        else {
+            return Ok(());
+        };
+        let rb = &mut self.world.bodies[h];
+        if !rb.is_dynamic() {
+            return Ok(());
+        }
+        let com = world_from_body.rotation * rb.mass_properties().local_mprops.local_com;
+        rb.set_linvel(origin_vel + angvel_rad_s.cross(com), true);
+        rb.set_angvel(angvel_rad_s, true);
+        Ok(())
+    }
+
     /// Current world pose of every body of ragdoll 0, by bone (the rest of the skeleton
     /// follows its nearest posed ancestor; that is the caller's business).
     pub fn body_poses(&self) -> impl Iterator<Item = (BoneId, Pose)> + '_ {

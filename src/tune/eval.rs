@@ -264,8 +264,11 @@ impl Problem {
         let base_med = base
             .and_then(|b| median(b.joints.iter().map(|(_, r)| *r as f64).collect()))
             .filter(|m| *m > 1e-6);
+        // The goal is the median joint's; half the term is every joint's ratio (geometric
+        // mean), which moves smoothly where the median jumps from joint to joint: a short
+        // search follows it better. Both are 1 for the document's own gains.
         let mut s = match (med, base_med) {
-            (Some(m), Some(b)) => 5.0 * m / b,
+            (Some(m), Some(b)) => 2.5 * m / b + 2.5 * joint_ratio(&rms, base).unwrap_or(m / b),
             (Some(m), None) => m / 10.0,
             _ => 0.0,
         };
@@ -278,6 +281,24 @@ impl Problem {
         }
         s
     }
+}
+
+/// A joint's RMS below this (degrees) counts as this in [`joint_ratio`]: a joint tracked
+/// almost exactly does not weigh more for being so.
+const RATIO_FLOOR_DEG: f64 = 0.05;
+
+/// The geometric mean over the joints of RMS over the document's own RMS; None without a
+/// baseline of the same joints.
+fn joint_ratio(rms: &[f64], base: Option<&Tracking>) -> Option<f64> {
+    let base = base.filter(|b| b.joints.len() == rms.len() && !rms.is_empty())?;
+    let f = |x: f64| x.max(RATIO_FLOOR_DEG);
+    let logs: Vec<f64> = rms
+        .iter()
+        .zip(&base.joints)
+        .map(|(r, (_, b))| (f(*r) / f(*b as f64)).ln())
+        .filter(|l| l.is_finite())
+        .collect();
+    (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
 }
 
 /// One candidate's trials.
