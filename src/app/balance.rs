@@ -39,13 +39,14 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
                 b.pelvis_bone.as_deref().unwrap_or(DEFAULT_BY_ROLE),
                 &bones,
             );
-            widgets::gains(ui, st, t, &gain_rows(&b));
+            widgets::gains(ui, st, t, &controller_rows(&b));
+            widgets::gains(ui, st, t, &strategy_rows(&b));
             super::natural::balance(ui, st);
         });
 }
 
-/// The upright and ankle gains, with their units.
-fn gain_rows(b: &BalanceSettings) -> [GainRow<'_>; 10] {
+/// The upright and ankle controllers' gains, with their units.
+fn controller_rows(b: &BalanceSettings) -> [GainRow<'_>; 6] {
     [
         (
             "Upright kp",
@@ -83,6 +84,12 @@ fn gain_rows(b: &BalanceSettings) -> [GainRow<'_>; 10] {
             "N·m",
             1.0,
         ),
+    ]
+}
+
+/// The hip and stepping strategies' settings (each off at 0).
+fn strategy_rows(b: &BalanceSettings) -> [GainRow<'_>; 4] {
+    [
         (
             "Hip kp (0: off)",
             b.hip_kp,

@@ -110,6 +110,25 @@ fn check(name: &'static str, v: Option<f64>) -> Result<(), TuneError> {
     }
 }
 
+/// The clip `--clip` names, read from the document; None without a clip goal.
+fn goal_clip(
+    doc: &Document,
+    goals: &Goals,
+    file: &str,
+) -> Result<Option<crate::document::Clip>, TuneError> {
+    let Some(name) = &goals.clip else {
+        return Ok(None);
+    };
+    let anims = doc
+        .load_animations()
+        .map_err(|e| TuneError::Doc(file.into(), e.to_string()))?;
+    let clip = anims
+        .find(name)
+        .cloned()
+        .ok_or_else(|| TuneError::NoClip(file.into(), name.clone(), anims.listing()))?;
+    Ok(Some(clip))
+}
+
 /// The fixed problem for `doc` and `goals`: the baseline gains, the clip, the directions,
 /// and the document's own tracking and effort that the score is measured against.
 pub fn prepare(doc: &Document, goals: &Goals) -> Result<eval::Problem, TuneError> {
@@ -117,18 +136,7 @@ pub fn prepare(doc: &Document, goals: &Goals) -> Result<eval::Problem, TuneError
     check("--survive-dv", goals.survive_dv_m_s)?;
     check("--fall-dv", goals.fall_dv_m_s)?;
     check("--assist", goals.assist_max)?;
-    let clip =
-        match &goals.clip {
-            None => None,
-            Some(name) => {
-                let anims = doc
-                    .load_animations()
-                    .map_err(|e| TuneError::Doc(file.clone(), e.to_string()))?;
-                Some(anims.find(name).cloned().ok_or_else(|| {
-                    TuneError::NoClip(file.clone(), name.clone(), anims.listing())
-                })?)
-            }
-        };
+    let clip = goal_clip(doc, goals, &file)?;
     let baseline = params::Baseline::of(doc);
     // The hip and stepping strategies act on pushes only: without a push goal they are not
     // searched.
