@@ -8,7 +8,7 @@ of the file before (its own gains at assist 0) and after: standing 10 s, and 6 s
 push at 1 s on the balance pelvis of Δv times the whole mass along the 8 directions the tune
 report names (`directions[].world`, `mass_kg`). Prints one markdown row per character.
 """
-import json, os, subprocess, sys, tempfile, time
+import json, os, sys, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/ragdoll-tuner"
@@ -22,12 +22,11 @@ DEFAULT = ["assets/mannequin.glb", "../shared/assets/CesiumMan/CesiumMan.glb"] +
 FILES = sys.argv[2:] or DEFAULT
 
 
-def run(*args):
-    p = subprocess.run([BIN, *args], capture_output=True, text=True)
-    try:
-        return json.loads(p.stdout)
-    except json.JSONDecodeError:
-        return {"error": (p.stderr or p.stdout).strip()[:300]}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import acceptance  # noqa: E402  (its `run`: one command's JSON, or its error)
+
+acceptance.BIN = BIN
+run = acceptance.run
 
 
 def has_physics(path):
@@ -77,7 +76,6 @@ def main():
         if "error" in rep:
             print(f"| {name} | error: {rep['error']} |||||")
             continue
-        fig = rep.get("after") or rep
         dirs, mass = fig_dirs(rep), rep["mass_kg"]
         pelvis = run("inspect", after, "--json").get("balance", {}).get("pelvis_bone") or "pelvis"
         b = figures(before, pelvis, dirs, mass)

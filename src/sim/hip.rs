@@ -65,6 +65,21 @@ pub(crate) fn capture_point(com: Vec3, vcom: Vec3, h: f32, g: f32) -> Vec3 {
     Vec3::new(cp.x, 0.0, cp.z)
 }
 
+/// The world bounding box of each grounded foot's collider (bit i of `grounded`: foot i, of
+/// the first 32).
+pub(crate) fn grounded_foot_boxes<'a>(
+    world: &'a PhysicsWorld,
+    bodies: &'a [BodyRec],
+    feet: &'a [usize],
+    grounded: u32,
+) -> impl Iterator<Item = Aabb> + 'a {
+    feet.iter()
+        .enumerate()
+        .filter(move |&(i, _)| i < 32 && grounded & (1 << i) != 0)
+        .filter_map(|(_, &f)| world.colliders.get(bodies[f].collider))
+        .map(|c| c.compute_aabb())
+}
+
 /// The region the grounded feet cover: the union of their colliders' bounding boxes (world).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SupportBox {
@@ -80,17 +95,10 @@ impl SupportBox {
         feet: &[usize],
         grounded: u32,
     ) -> Option<Self> {
-        let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-        for (i, &f) in feet.iter().enumerate() {
-            if grounded & (1 << i) == 0 {
-                continue;
-            }
-            if let Some(c) = world.colliders.get(bodies[f].collider) {
-                let aabb = c.compute_aabb();
-                lo = lo.min(aabb.mins);
-                hi = hi.max(aabb.maxs);
-            }
-        }
+        let (lo, hi) = grounded_foot_boxes(world, bodies, feet, grounded).fold(
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            |(lo, hi), b| (lo.min(b.mins), hi.max(b.maxs)),
+        );
         (lo.x <= hi.x && lo.z <= hi.z).then_some(Self { lo, hi })
     }
 

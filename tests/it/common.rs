@@ -154,3 +154,15 @@ pub fn run_ok(cmd: &mut std::process::Command) -> std::process::Output {
     );
     out
 }
+
+/// `edit SRC --set SET -o OUT` (must succeed), then OUT opened.
+pub fn edited(src: &Path, set: &str, out: &Path) -> ragdoll_tuner::document::Document {
+    run_ok(
+        ragdoll_tuner()
+            .arg("edit")
+            .arg(src)
+            .args(["--set", set, "-o"])
+            .arg(out),
+    );
+    ragdoll_tuner::document::Document::open(out).expect("the edited file opens")
+}

@@ -35,14 +35,7 @@ fn the_hip_strategy_keeps_the_mannequin_up_under_a_sideways_push() {
 fn the_hip_strategy_is_off_and_unwritten_by_default() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m.glb");
-    run_ok(
-        ragdoll_tuner()
-            .arg("edit")
-            .arg(common::mannequin())
-            .args(["--set", "@balance.ankle_kp=301", "-o"])
-            .arg(&out),
-    );
-    let doc = ragdoll_tuner::document::Document::open(&out).unwrap();
+    let doc = common::edited(&common::mannequin(), "@balance.ankle_kp=301", &out);
     assert_eq!(doc.balance.hip_kp, 0.0);
     let json = serde_json::to_string(doc.json()).unwrap();
     assert!(
@@ -50,14 +43,7 @@ fn the_hip_strategy_is_off_and_unwritten_by_default() {
         "no hip keys written while it is off"
     );
     let on = dir.path().join("on.glb");
-    run_ok(
-        ragdoll_tuner()
-            .arg("edit")
-            .arg(&out)
-            .args(["--set", "@balance.hip_kp=1000", "-o"])
-            .arg(&on),
-    );
-    let doc = ragdoll_tuner::document::Document::open(&on).unwrap();
+    let doc = common::edited(&out, "@balance.hip_kp=1000", &on);
     assert_eq!(doc.balance.hip_kp, 1000.0);
     assert_eq!(doc.balance.hip_max_torque, 200.0);
 }

@@ -99,14 +99,7 @@ fn stepping_off_leaves_the_trajectory_unchanged() {
 fn stepping_is_off_and_unwritten_by_default() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m.glb");
-    run_ok(
-        ragdoll_tuner()
-            .arg("edit")
-            .arg(common::mannequin())
-            .args(["--set", "@balance.ankle_kp=301", "-o"])
-            .arg(&out),
-    );
-    let doc = Document::open(&out).unwrap();
+    let doc = common::edited(&common::mannequin(), "@balance.ankle_kp=301", &out);
     assert_eq!(doc.balance.step_gain, 0.0);
     assert_eq!(doc.balance.step_margin, 0.05);
     let text = serde_json::to_string(doc.json()).unwrap();
@@ -115,14 +108,7 @@ fn stepping_is_off_and_unwritten_by_default() {
         "no step keys written while it is off"
     );
     let on = dir.path().join("on.glb");
-    run_ok(
-        ragdoll_tuner()
-            .arg("edit")
-            .arg(&out)
-            .args(["--set", "@balance.step_gain=1.5", "-o"])
-            .arg(&on),
-    );
-    let doc = Document::open(&on).unwrap();
+    let doc = common::edited(&out, "@balance.step_gain=1.5", &on);
     assert_eq!(doc.balance.step_gain, 1.5);
     assert_eq!(doc.balance.step_margin, 0.05);
     let text = serde_json::to_string(doc.json()).unwrap();

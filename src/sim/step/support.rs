@@ -2,6 +2,7 @@
 //! boxes on the ground plane. After a step the feet stand staggered, and the box around both
 //! (the hip strategy's region) covers ground that neither foot touches; the hull does not.
 
+use super::super::hip::grounded_foot_boxes;
 use super::super::world::BodyRec;
 use glam::{Vec2, Vec3};
 use rapier3d::prelude::*;
@@ -20,21 +21,16 @@ impl SupportHull {
         feet: &[usize],
         grounded: u32,
     ) -> Option<Self> {
-        let mut corners = Vec::new();
-        for (i, &f) in feet.iter().enumerate() {
-            if i >= 32 || grounded & (1 << i) == 0 {
-                continue;
-            }
-            if let Some(c) = world.colliders.get(bodies[f].collider) {
-                let b = c.compute_aabb();
-                for (x, z) in [(b.mins.x, b.mins.z), (b.maxs.x, b.mins.z)] {
-                    corners.push(Vec2::new(x, z));
-                }
-                for (x, z) in [(b.maxs.x, b.maxs.z), (b.mins.x, b.maxs.z)] {
-                    corners.push(Vec2::new(x, z));
-                }
-            }
-        }
+        let corners = grounded_foot_boxes(world, bodies, feet, grounded)
+            .flat_map(|b| {
+                [
+                    Vec2::new(b.mins.x, b.mins.z),
+                    Vec2::new(b.maxs.x, b.mins.z),
+                    Vec2::new(b.maxs.x, b.maxs.z),
+                    Vec2::new(b.mins.x, b.maxs.z),
+                ]
+            })
+            .collect();
         let points = hull(corners);
         (!points.is_empty() && points.iter().all(|p| p.is_finite())).then_some(Self { points })
     }
