@@ -16,8 +16,7 @@ pub const LIMB_MASS_RATIOS: [f64; 2] = [
     mass_ratio::JOLT_MAX_MASS_RATIO,
 ];
 /// Reference humanoid: height (m) and mass (kg).
-pub const REFERENCE_HEIGHT_M: f64 = 1.75;
-pub const REFERENCE_MASS_KG: f64 = 70.0;
+pub use crate::joint::inertia::{REFERENCE_HEIGHT_M, REFERENCE_MASS_KG};
 
 /// Total mass for a character `height` tall (file units read as metres).
 pub fn total_from_height(height: f64) -> f64 {

@@ -74,16 +74,6 @@ pub fn bounding_radius(shape: &ColliderShape) -> f64 {
     }
 }
 
-/// The simulation's inertia floor (kg * world units squared), the smallest principal moment it
-/// gives any body: `at_reference` for the 1.75 m, 70 kg reference character, for one
-/// `length_unit` times its size and `mass_unit` times its mass. Inertia scales with mass
-/// times length squared; a generated character's mass goes with its size cubed, so its floor
-/// goes with size^5. A character much lighter than its size implies (a root scaled by 10
-/// over unchanged masses: 1/1000 of the mass a generator would give) gets at most twice the
-/// floor of its own mass times size^2: size^5 alone gave such a mannequin's 1 kg hands the
-/// inertia of 1000 kg ones, and it froze. Within a factor of two of the implied mass, the
-/// floor stays size^5, the floor the shipped characters were tuned with. (f32: the
-/// simulation's own arithmetic.)
 /// A character's size relative to `reference_height_m`: the vertical extent of its bodies'
 /// bounding spheres, each given as (centre height, radius) in world units, clamped to
 /// 1e-3..1e3; 1 without a finite one. The simulation's `length_unit` and the generator's
@@ -104,6 +94,22 @@ pub fn length_unit(spheres: impl IntoIterator<Item = (f64, f64)>, reference_heig
     }
 }
 
+/// The reference character's height (m): a length unit of 1 stands for it, and the generator
+/// reads file units as metres against it.
+pub const REFERENCE_HEIGHT_M: f64 = 1.75;
+/// The reference character's mass (kg): a mass unit of 1 stands for it.
+pub const REFERENCE_MASS_KG: f64 = 70.0;
+
+/// The simulation's inertia floor (kg * world units squared), the smallest principal moment it
+/// gives any body: `at_reference` for the 1.75 m, 70 kg reference character, for one
+/// `length_unit` times its size and `mass_unit` times its mass. Inertia scales with mass
+/// times length squared; a generated character's mass goes with its size cubed, so its floor
+/// goes with size^5. A character much lighter than its size implies (a root scaled by 10
+/// over unchanged masses: 1/1000 of the mass a generator would give) gets at most twice the
+/// floor of its own mass times size^2: size^5 alone gave such a mannequin's 1 kg hands the
+/// inertia of 1000 kg ones, and it froze. Within a factor of two of the implied mass, the
+/// floor stays size^5, the floor the shipped characters were tuned with. (f32: the
+/// simulation's own arithmetic.)
 pub fn inertia_floor(at_reference: f32, length_unit: f32, mass_unit: f32) -> f32 {
     let by_size = length_unit.powi(5);
     let by_mass = 2.0 * mass_unit * length_unit.powi(2);

@@ -353,7 +353,7 @@ impl Simulation {
     /// scaled by mass and by the square root of the size (the speeds it gives scale so).
     pub fn push_scale(&self) -> f32 {
         let m = self.dolls[0].total_mass_kg.max(1e-9);
-        m / 70.0 * self.settings.unit().sqrt()
+        m / REFERENCE_MASS_KG * self.settings.unit().sqrt()
     }
 
     /// When ragdoll 0 fell (pelvis below 50% of rest height or torso tilt past 60 degrees).

@@ -6,10 +6,11 @@ use crate::document::Document;
 use glam::Vec3;
 use rapier3d::prelude::IntegrationParameters;
 
-/// The height of the reference character `length_unit` 1 stands for (m).
-pub const REFERENCE_HEIGHT_M: f32 = 1.75;
-/// The mass of the reference character `mass_unit` 1 stands for (kg).
-pub const REFERENCE_MASS_KG: f32 = 70.0;
+/// The height of the reference character `length_unit` 1 stands for (m), in the
+/// simulation's f32 ([`crate::joint::inertia::REFERENCE_HEIGHT_M`]).
+pub const REFERENCE_HEIGHT_M: f32 = crate::joint::inertia::REFERENCE_HEIGHT_M as f32;
+/// The mass of the reference character `mass_unit` 1 stands for (kg), in f32.
+pub const REFERENCE_MASS_KG: f32 = crate::joint::inertia::REFERENCE_MASS_KG as f32;
 /// Within this factor of the reference size either way, contacts keep their tuned stiffness
 /// ([`SimSettings::contact_time_scale`]).
 pub const CONTACT_TUNED_SIZES: f32 = 3.0;
