@@ -1,6 +1,6 @@
 //! `bench`: N = 1, 10, 100 default mannequins stepped at 120 Hz under the editor's settings
-//! and Rapier's defaults (`crowd`), the editor's simulation (drives, balance, telemetry,
-//! guard) side by side with the same bodies and joints stepped by bare Rapier: in this
+//! and Rapier's defaults (`crowd`), the editor's simulation (drives, balance, telemetry of
+//! ragdoll 0 as the editor plots it, guard) side by side with the same bodies and joints stepped by bare Rapier: in this
 //! binary (the hooks' overhead), and with `--bare-rapier` in a build of its own
 //! ([`super::bench_bare`]). Rates are steps per second of the stepping thread's CPU time
 //! ([`thread_cpu_s`]), so the waits of a machine shared with other work do not count.

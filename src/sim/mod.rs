@@ -127,16 +127,7 @@ impl Simulation {
     /// Whole-body state of every copy before the first step (no telemetry recorded).
     fn measure_initial_state(&mut self) {
         for d in &mut self.dolls {
-            d.measure(
-                &self.world,
-                self.ground,
-                0,
-                0.0,
-                &SimSettings {
-                    telemetry: false,
-                    ..self.settings.clone()
-                },
-            );
+            d.measure(&self.world, self.ground, 0, 0.0, &self.settings, false);
         }
     }
 
@@ -177,14 +168,12 @@ impl Simulation {
         self.time_s += self.settings.dt_s as f64;
         self.steps += 1;
         self.guard()?;
-        for d in &mut self.dolls {
-            d.measure(
-                &self.world,
-                self.ground,
-                self.steps,
-                self.time_s,
-                &self.settings,
-            );
+        // Only ragdoll 0's telemetry is read (the editor's plots, the reports, `tune`): the
+        // copies of a crowd measure what their controllers and falls need and record nothing.
+        for (i, d) in self.dolls.iter_mut().enumerate() {
+            let record = i == 0 && self.settings.telemetry;
+            let (step, t) = (self.steps, self.time_s);
+            d.measure(&self.world, self.ground, step, t, &self.settings, record);
         }
         Ok(())
     }
@@ -323,10 +312,6 @@ impl Simulation {
     /// Telemetry of ragdoll 0.
     pub fn telemetry(&self) -> &Telemetry {
         &self.dolls[0].telemetry
-    }
-
-    pub fn telemetry_of(&self, ragdoll: usize) -> Option<&Telemetry> {
-        self.dolls.get(ragdoll).map(|d| &d.telemetry)
     }
 
     /// The balance bones ragdoll 0 uses, and where they came from.

@@ -155,7 +155,7 @@ impl Ragdoll {
         }
     }
 
-    /// Whole-body state and telemetry after a step.
+    /// Whole-body state after a step, and its telemetry when `record`.
     pub fn measure(
         &mut self,
         world: &PhysicsWorld,
@@ -163,6 +163,7 @@ impl Ragdoll {
         step: u64,
         time_s: f64,
         s: &SimSettings,
+        record: bool,
     ) {
         self.measure_center_of_mass(world);
         let grounded = self.grounded_feet(world, ground);
@@ -173,7 +174,7 @@ impl Ragdoll {
         if self.fell_at_s.is_none() && self.fall.fallen(pelvis_ratio, self.com.y, tilt_deg) {
             self.fell_at_s = Some(time_s);
         }
-        if !s.telemetry {
+        if !record {
             return;
         }
         let body = BodySample {
