@@ -95,9 +95,7 @@ pub struct LegCapBase {
 impl LegCapBase {
     /// The cap (N·m) for parameter x, already clamped; None (the document's limits) at x ≤ 0.
     pub fn cap_n_m(&self, x: f64) -> Option<f64> {
-        (x > 0.0).then(|| {
-            self.lever_n_m * LEG_CAP_ON * (-LEG_CAP_SLOPE * (x - LEG_CAP_AT)).exp()
-        })
+        (x > 0.0).then(|| self.lever_n_m * LEG_CAP_ON * (-LEG_CAP_SLOPE * (x - LEG_CAP_AT)).exp())
     }
 }
 
@@ -299,11 +297,9 @@ impl Baseline {
     /// drives and a weight to size it by.
     pub fn with_leg_cap(mut self, doc: &Document) -> Self {
         let legs = self.drives.iter().any(|d| d.group == Group::Legs);
-        self.leg_cap = BodyScale::of(doc)
-            .filter(|_| legs)
-            .map(|s| LegCapBase {
-                lever_n_m: s.lever_n_m(),
-            });
+        self.leg_cap = BodyScale::of(doc).filter(|_| legs).map(|s| LegCapBase {
+            lever_n_m: s.lever_n_m(),
+        });
         self
     }
 

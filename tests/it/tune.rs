@@ -275,19 +275,33 @@ fn the_legs_torque_cap_fells_a_strong_character_at_the_fall_goal() {
     };
     let problem = tune::prepare(&doc, &goals).unwrap();
     let base = &problem.baseline;
-    let lever = base.leg_cap.expect("searched: the document survives 1.5 m/s").lever_n_m;
+    let lever = base
+        .leg_cap
+        .expect("searched: the document survives 1.5 m/s")
+        .lever_n_m;
     let mut x = vec![0.0; base.dims()];
     assert_eq!(base.leg_cap_n_m(&x), None, "x = 0: the document's limits");
     *x.last_mut().unwrap() = params::LEG_CAP_AT;
     let cap = base.leg_cap_n_m(&x).unwrap();
-    assert!((cap - params::LEG_CAP_ON * lever).abs() < 1e-9 * lever, "{cap} {lever}");
+    assert!(
+        (cap - params::LEG_CAP_ON * lever).abs() < 1e-9 * lever,
+        "{cap} {lever}"
+    );
     let capped = problem.candidate(&x);
     let groups: std::collections::HashMap<_, _> =
         tune::groups::drive_groups(&doc).into_iter().collect();
+    let max_torque = |d: &Document, id| {
+        d.bone(id)
+            .physics
+            .as_ref()
+            .unwrap()
+            .drive
+            .unwrap()
+            .max_torque
+    };
     let mut legs = 0;
     for (id, group) in &groups {
-        let was = doc.bone(*id).physics.as_ref().unwrap().drive.unwrap().max_torque;
-        let now = capped.bone(*id).physics.as_ref().unwrap().drive.unwrap().max_torque;
+        let (was, now) = (max_torque(&doc, *id), max_torque(&capped, *id));
         if *group == Group::Legs {
             legs += 1;
             assert!(now <= cap * (1.0 + 1e-5) && now <= was, "{now} {cap} {was}");
@@ -300,7 +314,10 @@ fn the_legs_torque_cap_fells_a_strong_character_at_the_fall_goal() {
         assist: doc.balance.assist,
         ..capped.balance.clone()
     };
-    assert_eq!(balance, doc.balance, "only the legs are capped (and the assist goal set)");
+    assert_eq!(
+        balance, doc.balance,
+        "only the legs are capped (and the assist goal set)"
+    );
     let out = dir.path().join("capped.glb");
     capped.write_to(&out).unwrap();
     let zero = dir.path().join("assist0.glb");
@@ -308,7 +325,11 @@ fn the_legs_torque_cap_fells_a_strong_character_at_the_fall_goal() {
     let before = robustness(&zero, 0.5, 1.5);
     let after = robustness(&out, 0.5, 1.5);
     println!("lumberjack, cap {cap:.1} N·m (lever {lever:.1}): before {before:?}, after {after:?}");
-    assert!(before.2 <= 2, "felled at 1.5 m/s from {} of 8 before", before.2);
+    assert!(
+        before.2 <= 2,
+        "felled at 1.5 m/s from {} of 8 before",
+        before.2
+    );
     assert!(after.0, "stands 10 s");
     assert_eq!(after.1, 8, "survives 0.5 m/s from {} of 8", after.1);
     assert!(after.2 >= 6, "falls at 1.5 m/s from {} of 8", after.2);
