@@ -176,6 +176,12 @@ pub fn prepare(doc: &Document, goals: &Goals) -> Result<eval::Problem, TuneError
     let work: f64 = measured.survive.iter().map(|t| t.work_j).sum::<f64>()
         + measured.tracking.as_ref().map_or(0.0, |t| t.work_j);
     problem.base_work_j = Some(work);
+    // The legs' torque cap is searched only where strength is what misses the fall goal: the
+    // document's own gains survive one of its pushes (x = 0 leaves it off, so the trials
+    // above are the start's either way).
+    if measured.fall.iter().any(|t| t.fell != Some(true)) {
+        problem.baseline = problem.baseline.clone().with_leg_cap(doc);
+    }
     problem.push_share = measured.push_share();
     problem.base_tracking = measured.tracking.clone();
     problem.start = Some(problem.score_of(&measured));

@@ -13,6 +13,17 @@
 //! of the document's when it steps; when it does not (`step_gain` 0, the default), x ≤ 0
 //! keeps it off and x > 0 turns it on at [`STEP_GAIN_ON`] × e^(x − 0.75) (0.71–3.2 × the
 //! capture point's distance).
+//!
+//! One more, when a fall goal is given and the document's own gains survive one of its
+//! pushes, is a cap on what the legs can deliver ([`LegCapBase`]): every leg drive's
+//! `max_torque` at most a torque sized by the character's weight. Measured on the characters
+//! that outlast a 1.5 m/s push (the Rigify lumberjack, the KayKit mannequin), what holds them
+//! is not the balance controller (with it off they still stand) but leg drives many times
+//! stronger than a person's, on feet that slide with the body; capping the legs' torque makes
+//! the large push fell them while the small one does not. The ankle strategy's own limit is
+//! left alone: capped with the legs it made the lumberjack fall from fewer directions (4-5 of
+//! 8 against 5-8). x ≤ 0 leaves the document's limits (nothing written); x > 0 caps them at
+//! [`LEG_CAP_ON`] × the lever at x = [`LEG_CAP_AT`], e^−[`LEG_CAP_SLOPE`] lower per unit.
 
 use super::groups::{drive_groups, Group};
 use crate::document::fields::Key;
@@ -33,6 +44,60 @@ const G_M_S2: f64 = 9.81;
 /// (x = 0.75): the swing foot lands 1.5 × as far out as the capture point. A dimensionless
 /// ratio of the character's own capture point, so it needs no sizing.
 pub const STEP_GAIN_ON: f64 = 1.5;
+
+/// The legs' torque cap the search turns on at x = [`LEG_CAP_AT`], as a share of the
+/// character's weight times its radius of gyration about the ground (the gravity torque of
+/// the whole body held level about its feet). Measured with `simulate --push`, assist 0, the
+/// legs capped and nothing else changed: the generated lumberjack (lever 387 N·m) falls at
+/// 1.5 m/s from 8 of 8 directions at 24 N·m (6.2%) and 5 at 31 N·m (8%), surviving 0.5 m/s
+/// from all 8; the KayKit mannequin (1215 N·m) from 6 of 8 at 79-95 N·m (6.5-7.8%), its
+/// sideways pushes held by its wide stance.
+pub const LEG_CAP_ON: f64 = 0.065;
+/// Where in the "on" half the cap is [`LEG_CAP_ON`] × the lever: near the search's start,
+/// within its first step ([`super::search::INITIAL_SIGMA`]).
+pub const LEG_CAP_AT: f64 = 0.3;
+/// How fast the cap falls with x (log units per unit of x): ×1.8 at x → 0, ×0.09 at x = 1.5.
+pub const LEG_CAP_SLOPE: f64 = 2.0;
+
+/// What the torque caps the search turns on are sized by: the character's weight (N) and
+/// its radius of gyration about the ground (m).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct BodyScale {
+    weight_n: f64,
+    gyration_m: f64,
+}
+
+impl BodyScale {
+    fn of(doc: &Document) -> Option<Self> {
+        let m = super::probe::total_mass_kg(doc);
+        let i = joint::whole_body_about_ground(doc)?;
+        let weight_n = m * G_M_S2;
+        (weight_n > 0.0).then(|| Self {
+            weight_n,
+            gyration_m: (i / m).sqrt(),
+        })
+    }
+
+    /// Weight × radius of gyration (N·m).
+    fn lever_n_m(&self) -> f64 {
+        self.weight_n * self.gyration_m
+    }
+}
+
+/// The legs' torque cap: off in the document, and what it is sized by when the search
+/// turns it on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LegCapBase {
+    /// Weight × radius of gyration about the ground (N·m).
+    pub lever_n_m: f64,
+}
+
+impl LegCapBase {
+    /// The cap (N·m) for parameter x, already clamped; None (the document's limits) at x ≤ 0.
+    pub fn cap_n_m(&self, x: f64) -> Option<f64> {
+        (x > 0.0).then(|| self.lever_n_m * LEG_CAP_ON * (-LEG_CAP_SLOPE * (x - LEG_CAP_AT)).exp())
+    }
+}
 
 /// The stepping strategy's gain in the document (0: off).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -72,14 +137,12 @@ pub struct HipBase {
 impl HipBase {
     fn of(doc: &Document) -> Option<Self> {
         let b = &doc.balance;
-        let m = super::probe::total_mass_kg(doc);
-        let i = joint::whole_body_about_ground(doc)?;
-        let weight = m * G_M_S2;
-        (b.enabled && weight > 0.0).then(|| Self {
+        let s = BodyScale::of(doc)?;
+        b.enabled.then(|| Self {
             kp: b.hip_kp,
             max_torque: b.hip_max_torque,
-            kp_on: weight * HIP_KP_PER_WEIGHT,
-            max_torque_on: weight * (i / m).sqrt(),
+            kp_on: s.weight_n * HIP_KP_PER_WEIGHT,
+            max_torque_on: s.lever_n_m(),
         })
     }
 
@@ -102,6 +165,8 @@ struct DriveGains {
     bone: BoneId,
     group: Group,
     gains: Gains,
+    /// Its torque limit (N·m).
+    max_torque: f64,
     /// What it moves (kg·m²); None when the solver has no joint there (then the factors
     /// scale k by f² and c by f·ζ, which is what the inertia would give).
     inertia: Option<f64>,
@@ -123,6 +188,8 @@ pub struct Baseline {
     pub hip: Option<HipBase>,
     /// The stepping strategy's parameter (after the hip strategy's), on the same terms.
     pub step: Option<StepBase>,
+    /// The legs' torque cap (the last parameter), when asked for ([`Baseline::with_leg_cap`]).
+    pub leg_cap: Option<LegCapBase>,
 }
 
 /// A group's gains read as a person would: the median natural frequency and damping ratio
@@ -191,6 +258,7 @@ impl Baseline {
                         stiffness: d.stiffness,
                         damping: d.damping,
                     },
+                    max_torque: d.max_torque,
                     inertia: joint::joint_inertia(doc, bone),
                 })
             })
@@ -221,7 +289,18 @@ impl Baseline {
             assist: b.assist,
             hip: HipBase::of(doc),
             step: StepBase::of(doc),
+            leg_cap: None,
         }
+    }
+
+    /// The same with the legs' torque cap as one more parameter, when the document has leg
+    /// drives and a weight to size it by.
+    pub fn with_leg_cap(mut self, doc: &Document) -> Self {
+        let legs = self.drives.iter().any(|d| d.group == Group::Legs);
+        self.leg_cap = BodyScale::of(doc).filter(|_| legs).map(|s| LegCapBase {
+            lever_n_m: s.lever_n_m(),
+        });
+        self
     }
 
     /// The same without the hip and stepping strategies' parameters (a search with no push
@@ -229,14 +308,24 @@ impl Baseline {
     pub fn without_strategies(mut self) -> Self {
         self.hip = None;
         self.step = None;
+        self.leg_cap = None;
         self
     }
 
-    /// Parameters: two per group, two for the hip strategy, one for stepping.
+    /// Parameters: two per group, two for the hip strategy, one for stepping, one for the
+    /// legs' torque cap.
     pub fn dims(&self) -> usize {
         self.groups.len() * 2
             + if self.hip.is_some() { 2 } else { 0 }
             + usize::from(self.step.is_some())
+            + usize::from(self.leg_cap.is_some())
+    }
+
+    /// The legs' torque cap (N·m) for parameters `x`; None when not searched or off.
+    pub fn leg_cap_n_m(&self, x: &[f64]) -> Option<f64> {
+        let cap = self.leg_cap?;
+        let x = x[self.dims() - 1].clamp(-MAX_LOG_FACTOR, MAX_LOG_FACTOR);
+        cap.cap_n_m(x)
     }
 
     /// The stepping strategy's `step_gain` for parameters `x`; None when not searched.
@@ -266,11 +355,15 @@ impl Baseline {
     /// given) to `doc`, as one group (one undo step).
     pub fn edit(&self, doc: &Document, x: &[f64], assist: Option<f64>) -> Edit {
         let mut edits = Vec::new();
+        let leg_cap = self.leg_cap_n_m(x);
         for d in &self.drives {
             let g = scaled(d.gains, d.inertia, self.factors(x, d.group));
             let t = doc.bone_target(d.bone);
             edits.push(set(t, Key::Stiffness, g.stiffness));
             edits.push(set(t, Key::Damping, g.damping));
+            if let (Some(cap), Group::Legs) = (leg_cap, d.group) {
+                edits.push(set(t, Key::MaxTorque, d.max_torque.min(cap)));
+            }
         }
         if self.groups.contains(&Group::Balance) {
             let f = self.factors(x, Group::Balance);
@@ -345,5 +438,17 @@ mod tests {
         let on = StepBase { gain: 2.0 };
         assert_eq!(on.gain(0.0), 2.0);
         assert!((on.gain(-0.5) - 2.0 * (-0.5f64).exp()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_legs_cap_stays_off_at_x_le_0_and_falls_with_x() {
+        let c = LegCapBase { lever_n_m: 400.0 };
+        assert_eq!(c.cap_n_m(0.0), None);
+        assert_eq!(c.cap_n_m(-1.0), None);
+        let on = c.cap_n_m(LEG_CAP_AT).unwrap();
+        assert!((on - 400.0 * LEG_CAP_ON).abs() < 1e-9, "{on}");
+        let (lo, hi) = (c.cap_n_m(MAX_LOG_FACTOR).unwrap(), c.cap_n_m(1e-9).unwrap());
+        assert!(lo < on && on < hi, "{lo} {on} {hi}");
+        assert!((hi / on - (LEG_CAP_SLOPE * LEG_CAP_AT).exp()).abs() < 1e-6);
     }
 }

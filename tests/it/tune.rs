@@ -252,3 +252,85 @@ fn the_auto_tune_dialog_applies_as_one_undo_step() {
         "one undo step restores it"
     );
 }
+
+/// The legs' torque cap, the search's parameter for characters whose legs hold far more than
+/// a person's: the generated Rigify lumberjack outlasts 1.5 m/s pushes with its own gains
+/// (balance on or off: its leg drives hold it while its feet slide), so `tune` with a fall
+/// goal searches the cap; at the parameter's "on" value (6.5% of weight × radius of
+/// gyration about the ground) every leg drive's `max_torque` is at most the cap, nothing else
+/// changes, and independent `simulate --push` runs fall at 1.5 m/s from at least 6 of 8
+/// directions (at most 2 before) while surviving 0.5 m/s from all 8.
+#[test]
+fn the_legs_torque_cap_fells_a_strong_character_at_the_fall_goal() {
+    use ragdoll_tuner::document::Document;
+    use ragdoll_tuner::tune::{self, params, Goals, Group};
+    let dir = tempfile::tempdir().unwrap();
+    let file = generated(dir.path(), "rigify_lumberjack.glb");
+    let doc = Document::open(&file).unwrap();
+    let goals = Goals {
+        survive_dv_m_s: Some(0.5),
+        fall_dv_m_s: Some(1.5),
+        assist_max: Some(0.0),
+        ..Default::default()
+    };
+    let problem = tune::prepare(&doc, &goals).unwrap();
+    let base = &problem.baseline;
+    let lever = base
+        .leg_cap
+        .expect("searched: the document survives 1.5 m/s")
+        .lever_n_m;
+    let mut x = vec![0.0; base.dims()];
+    assert_eq!(base.leg_cap_n_m(&x), None, "x = 0: the document's limits");
+    *x.last_mut().unwrap() = params::LEG_CAP_AT;
+    let cap = base.leg_cap_n_m(&x).unwrap();
+    assert!(
+        (cap - params::LEG_CAP_ON * lever).abs() < 1e-9 * lever,
+        "{cap} {lever}"
+    );
+    let capped = problem.candidate(&x);
+    let groups: std::collections::HashMap<_, _> =
+        tune::groups::drive_groups(&doc).into_iter().collect();
+    let max_torque = |d: &Document, id| {
+        d.bone(id)
+            .physics
+            .as_ref()
+            .unwrap()
+            .drive
+            .unwrap()
+            .max_torque
+    };
+    let mut legs = 0;
+    for (id, group) in &groups {
+        let (was, now) = (max_torque(&doc, *id), max_torque(&capped, *id));
+        if *group == Group::Legs {
+            legs += 1;
+            assert!(now <= cap * (1.0 + 1e-5) && now <= was, "{now} {cap} {was}");
+        } else {
+            assert_eq!(now, was, "only the legs are capped");
+        }
+    }
+    assert!(legs >= 6, "{legs} leg drives");
+    let balance = ragdoll_tuner::document::BalanceSettings {
+        assist: doc.balance.assist,
+        ..capped.balance.clone()
+    };
+    assert_eq!(
+        balance, doc.balance,
+        "only the legs are capped (and the assist goal set)"
+    );
+    let out = dir.path().join("capped.glb");
+    capped.write_to(&out).unwrap();
+    let zero = dir.path().join("assist0.glb");
+    common::edited(&file, "@balance.assist=0", &zero);
+    let before = robustness(&zero, 0.5, 1.5);
+    let after = robustness(&out, 0.5, 1.5);
+    println!("lumberjack, cap {cap:.1} N·m (lever {lever:.1}): before {before:?}, after {after:?}");
+    assert!(
+        before.2 <= 2,
+        "felled at 1.5 m/s from {} of 8 before",
+        before.2
+    );
+    assert!(after.0, "stands 10 s");
+    assert_eq!(after.1, 8, "survives 0.5 m/s from {} of 8", after.1);
+    assert!(after.2 >= 6, "falls at 1.5 m/s from {} of 8", after.2);
+}
