@@ -11,13 +11,17 @@ use ragdoll_tuner::anatomy::{Anatomy, Role, Side};
 fn clicking_a_role_then_a_bone_reassigns_it_in_one_undo_step() {
     let mut h = harness(&zoo("kaykit_mannequin.glb"));
     h.run_steps(3);
-    h.get_by_label_contains("hand (left):").click();
+    // AccessKit clicks, not pointer clicks at the label's position in the previous frame:
+    // the pointer click failed once in a full run at load 9 (no role waited) and passed
+    // alone; anything that moves the panels between two frames (the live simulation runs on
+    // its own thread) would make it land beside the label. Not traced further.
+    h.get_by_label_contains("hand (left):").click_accesskit();
     h.run_steps(2);
     assert!(
         h.state().state.role_pick.is_some(),
         "the role waits for a bone"
     );
-    h.get_by_label("wrist.l").click();
+    h.get_by_label("wrist.l").click_accesskit();
     h.run_steps(3);
     let st = &h.state().state;
     assert!(st.role_pick.is_none(), "{}", st.status);
