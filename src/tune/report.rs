@@ -4,7 +4,7 @@
 //! fells it (bisection), the goals' pushes, standing 10 s, clip RMS per joint group, peak
 //! assist, effort and the worst limit violation.
 
-use super::eval::{Direction, Problem};
+use super::eval::{self, Direction, Measured, Problem};
 use super::groups::{drive_groups, Group};
 use super::probe::{self, Trial};
 use crate::document::Document;
@@ -84,14 +84,21 @@ struct Pushes<'a> {
 
 impl Pushes<'_> {
     fn at(&self, dv: f64) -> Trial {
-        let t = probe::push(
+        self.checked(dv).0
+    }
+
+    /// The push at `dv`, and its first [`eval::SEARCH_AFTER_S`] seconds as the search's
+    /// trial of the same push.
+    fn checked(&self, dv: f64) -> (Trial, Trial) {
+        let (t, short) = probe::push_with_checkpoint(
             self.settled,
             (self.d.world, dv as f32, self.mass),
             AFTER_S,
             true,
+            Some(eval::SEARCH_AFTER_S),
         );
         self.steps.set(self.steps.get() + t.steps);
-        t
+        (t, short.unwrap_or(t))
     }
 }
 
@@ -167,6 +174,8 @@ struct DirectionOutcome {
     goal_assist_peak_n_m: Option<f32>,
     /// Fixed steps its pushes simulated.
     steps: u64,
+    /// The goals' pushes (survive, fall) as the search's trials of them.
+    search_trials: [Option<Trial>; 2],
 }
 
 /// Direction `d`: the goals' pushes, then the boundary bisected (to the resolution of
@@ -186,9 +195,11 @@ fn measure_direction(
     let g = &problem.goals;
     let mut known = (0.0, None);
     let mut assist = None::<f32>;
-    let mut goal = |dv: Option<f64>, f: &dyn Fn(&Trial) -> bool| {
+    let mut search_trials = [None, None];
+    let mut goal = |i: usize, dv: Option<f64>, f: &dyn Fn(&Trial) -> bool| {
         dv.map(|v| {
-            let t = pushes.at(v);
+            let (t, short) = pushes.checked(v);
+            search_trials[i] = Some(short);
             if let Some(a) = t.assist_peak_n_m {
                 assist = Some(assist.map_or(a, |b| a.max(b)));
             }
@@ -196,8 +207,8 @@ fn measure_direction(
             f(&t)
         })
     };
-    let survives_goal = goal(g.survive_dv_m_s, &|t| survived(t, true));
-    let falls_at_goal = goal(g.fall_dv_m_s, &|t| t.fell == Some(true));
+    let survives_goal = goal(0, g.survive_dv_m_s, &|t| survived(t, true));
+    let falls_at_goal = goal(1, g.fall_dv_m_s, &|t| t.fell == Some(true));
     let (survived_dv, fell_dv) = if bisect > 0 {
         boundary(&pushes, bisect, known)
     } else {
@@ -216,6 +227,7 @@ fn measure_direction(
         figures,
         goal_assist_peak_n_m: assist,
         steps: pushes.steps.get(),
+        search_trials,
     }
 }
 
@@ -253,13 +265,46 @@ fn clip_rms_by_group(doc: &Document, by_joint: &[(String, f64)]) -> Vec<GroupRms
         .collect()
 }
 
+/// The document's own trials as the search's full stage runs them, taken from the report's
+/// runs (the goals' pushes, standing, the clip): the search's start without running them
+/// again.
+fn search_measured(
+    problem: &Problem,
+    dirs: &[DirectionOutcome],
+    stand: Trial,
+    tracking: Option<probe::Tracking>,
+) -> Measured {
+    let of = |i: usize| dirs.iter().filter_map(|d| d.search_trials[i]).collect();
+    let survive = match problem.goals.survive_dv_m_s {
+        Some(_) => of(0),
+        None => vec![stand],
+    };
+    let fall = match problem.goals.fall_dv_m_s {
+        Some(_) => of(1),
+        None => Vec::new(),
+    };
+    let tracking = problem.clip.as_ref().map(|_| {
+        tracking.unwrap_or(probe::Tracking {
+            paused: true,
+            ..Default::default()
+        })
+    });
+    Measured {
+        survive,
+        fall,
+        tracking,
+    }
+}
+
 /// Measures `doc` against the problem's goals; `bisect` steps per direction (0: no boundary
-/// search, only the goals' pushes). None when the character cannot be simulated.
-pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figures> {
+/// search, only the goals' pushes). Also returns `doc`'s trials as the search's full stage
+/// runs them ([`Problem::trials`]), taken on the way. None when the character cannot be
+/// simulated.
+pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<(Figures, Measured)> {
     let settled = probe::settle(doc).ok()?;
     let mass = problem.mass_kg;
     // The directions, standing and the clip are independent runs: all in parallel.
-    let ((dirs, stand), tracking) = rayon::join(
+    let ((dirs, (stand, stand_short)), clip) = rayon::join(
         || {
             rayon::join(
                 || {
@@ -271,17 +316,25 @@ pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figur
                 },
                 || {
                     let standing = (glam::Vec3::X, 0.0, mass);
-                    probe::push(&settled, standing, STAND_S - probe::PUSH_AT_S, false)
+                    let after = STAND_S - probe::PUSH_AT_S;
+                    let short = Some(eval::SEARCH_AFTER_S);
+                    let (t, s) =
+                        probe::push_with_checkpoint(&settled, standing, after, false, short);
+                    (t, s.unwrap_or(t))
                 },
             )
         },
         || {
-            problem
-                .clip
-                .as_ref()
-                .and_then(|c| probe::follow(doc, c, CLIP_S).ok())
+            problem.clip.as_ref().and_then(|c| {
+                probe::follow_with_checkpoint(doc, c, CLIP_S, Some(eval::SEARCH_CLIP_S)).ok()
+            })
         },
     );
+    let (tracking, tracking_short) = match clip {
+        Some((t, s)) => (Some(t), s),
+        None => (None, None),
+    };
+    let measured = search_measured(problem, &dirs, stand_short, tracking_short);
     let push_assist = dirs
         .iter()
         .filter_map(|d| d.goal_assist_peak_n_m)
@@ -293,7 +346,7 @@ pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figur
     let viol = stand
         .max_violation_deg
         .max(tracking.as_ref().map_or(0.0, |t| t.max_violation_deg));
-    Some(Figures {
+    let figures = Figures {
         stands_10s: stand.fell.map(|f| !f && !stand.paused),
         directions: dirs,
         clip_median_rms_deg: median(by_joint.iter().map(|x| x.1).collect()),
@@ -311,5 +364,6 @@ pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figur
         hip_max_torque_n_m: doc.balance.hip_max_torque,
         step_gain: doc.balance.step_gain,
         push_steps,
-    })
+    };
+    Some((figures, measured))
 }
