@@ -104,9 +104,7 @@ pub fn report_pushes_at_most(goals: &Goals, bisect: usize) -> usize {
 /// One report (before or after): standing 10 s, every direction's pushes, the clip. The
 /// pushes cost `push_steps` fixed steps when the report has run (the one before the search),
 /// else as much as they can: the most pushes a direction can take, each running its full
-/// length. The report after is planned so: the search's gains decide how long its pushes
-/// run (a clip tune's stiffer gains can turn the document's falls at the largest push into
-/// six survived pushes per direction), and the budget is the whole run's.
+/// length.
 pub fn report(problem: &Problem, bisect: usize, push_steps: Option<u64>) -> f64 {
     let pushes_s = match push_steps {
         Some(steps) => steps as f64 * probe::settings().dt_s as f64,
@@ -154,7 +152,9 @@ impl Plan {
     ) -> Plan {
         let rate = body_steps_per_s();
         let before_s = report(problem, reports.bisect, reports.push_steps) / rate;
-        let after_s = report(problem, reports.bisect, None) / rate;
+        // The report after costs as much as the one before; when the search's gains make its
+        // pushes run longer, it stops bisecting where the budget runs out (`after_allowance`).
+        let after_s = before_s;
         let search_s = search(problem, lambda, generations) / rate;
         Plan {
             budget_s,
@@ -165,6 +165,20 @@ impl Plan {
             report_after_s: after_s,
             total_s: before_s + search_s + after_s,
         }
+    }
+}
+
+impl Plan {
+    /// The fixed steps each direction's pushes may take in the report after the search: the
+    /// report before's average, and what the plan leaves of the budget (the whole run then
+    /// stays within it by the model, or within the plan when one generation did not fit).
+    pub fn after_allowance(&self, problem: &Problem, before_push_steps: u64) -> u64 {
+        let slack_s = (self.budget_s - self.total_s).max(0.0);
+        let body_steps_per_step =
+            (problem.bodies as f64 * problem.substeps as f64 / REFERENCE_SUBSTEPS).max(1e-9);
+        let slack_steps = slack_s * body_steps_per_s() / body_steps_per_step;
+        let dirs = problem.dirs.len().max(1) as f64;
+        ((before_push_steps as f64 + slack_steps) / dirs).floor() as u64
     }
 }
 

@@ -180,7 +180,10 @@ pub fn prepare(
         push_share: 1.0,
     };
     let start = problem.candidate(&vec![0.0; problem.baseline.dims()]);
-    let (before, measured) = report::measure(&problem, &start, bisect)
+    let everything = report::Allowance {
+        push_steps_per_direction: None,
+    };
+    let (before, measured) = report::measure(&problem, &start, bisect, everything)
         .ok_or_else(|| TuneError::Sim(file.clone(), "it did not settle on its feet".into()))?;
     let work: f64 = measured.survive.iter().map(|t| t.work_j).sum::<f64>()
         + measured.tracking.as_ref().map_or(0.0, |t| t.work_j);
@@ -221,7 +224,10 @@ pub fn tune(
         before.clone()
     } else {
         let tuned = problem.candidate(&found.x);
-        report::measure(&problem, &tuned, opts.bisect)
+        let allowance = report::Allowance {
+            push_steps_per_direction: Some(plan.after_allowance(&problem, before.push_steps)),
+        };
+        report::measure(&problem, &tuned, opts.bisect, allowance)
             .ok_or_else(not_simulated)?
             .0
     };

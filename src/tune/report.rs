@@ -36,6 +36,9 @@ pub struct DirectionFigures {
     pub survives_goal: Option<bool>,
     /// At the fall goal: fell.
     pub falls_at_goal: Option<bool>,
+    /// Bisection steps run: fewer than asked when the run's budget ran out (the report after
+    /// the search, [`Allowance`]); the bracket is then wider.
+    pub halvings: usize,
 }
 
 /// RMS tracking error of one joint group while following the clip (degrees).
@@ -80,6 +83,9 @@ struct Pushes<'a> {
     d: &'a Direction,
     mass: f32,
     steps: std::cell::Cell<u64>,
+    /// The fixed steps this direction's pushes may take before a bisection step is skipped.
+    cap: Option<u64>,
+    halvings: std::cell::Cell<usize>,
 }
 
 impl Pushes<'_> {
@@ -125,7 +131,12 @@ fn boundary(p: &Pushes, steps: usize, known: (f64, Option<f64>)) -> (f64, Option
         None => DV_MAX_M_S,
     };
     let mut lo = lo;
+    let full = (AFTER_S / probe::settings().dt_s as f64).round() as u64;
     for _ in 0..bisect_steps(hi - lo, steps) {
+        if p.cap.is_some_and(|cap| p.steps.get() + full > cap) {
+            break;
+        }
+        p.halvings.set(p.halvings.get() + 1);
         let mid = 0.5 * (lo + hi);
         if survived(&p.at(mid), false) {
             lo = mid;
@@ -184,13 +195,15 @@ fn measure_direction(
     problem: &Problem,
     settled: &Simulation,
     d: &Direction,
-    bisect: usize,
+    (bisect, cap): (usize, Option<u64>),
 ) -> DirectionOutcome {
     let pushes = Pushes {
         settled,
         d,
         mass: problem.mass_kg,
         steps: Default::default(),
+        cap,
+        halvings: Default::default(),
     };
     let g = &problem.goals;
     let mut known = (0.0, None);
@@ -222,6 +235,7 @@ fn measure_direction(
         fell_dv_m_s: fell_dv,
         survives_goal,
         falls_at_goal,
+        halvings: pushes.halvings.get(),
     };
     DirectionOutcome {
         figures,
@@ -296,11 +310,26 @@ fn search_measured(
     }
 }
 
+/// How many fixed steps each direction's pushes may take in a report (the goals' pushes and
+/// the one at the largest Δv always run; a bisection step that could take the total past it
+/// is skipped). The report before the search has none; the one after, what the budget leaves
+/// ([`super::cost::Plan::after_allowance`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Allowance {
+    pub push_steps_per_direction: Option<u64>,
+}
+
 /// Measures `doc` against the problem's goals; `bisect` steps per direction (0: no boundary
-/// search, only the goals' pushes). Also returns `doc`'s trials as the search's full stage
-/// runs them ([`Problem::trials`]), taken on the way. None when the character cannot be
-/// simulated.
-pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<(Figures, Measured)> {
+/// search, only the goals' pushes) within `allowance`. Also returns `doc`'s trials as the
+/// search's full stage runs them ([`Problem::trials`]), taken on the way. None when the
+/// character cannot be simulated.
+pub fn measure(
+    problem: &Problem,
+    doc: &Document,
+    bisect: usize,
+    allowance: Allowance,
+) -> Option<(Figures, Measured)> {
+    let cap = allowance.push_steps_per_direction;
     let settled = probe::settle(doc).ok()?;
     let mass = problem.mass_kg;
     // The directions, standing and the clip are independent runs: all in parallel.
@@ -311,7 +340,7 @@ pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<(Figu
                     problem
                         .dirs
                         .par_iter()
-                        .map(|d| measure_direction(problem, &settled, d, bisect))
+                        .map(|d| measure_direction(problem, &settled, d, (bisect, cap)))
                         .collect::<Vec<DirectionOutcome>>()
                 },
                 || {
