@@ -319,36 +319,38 @@ pub struct Allowance {
     pub push_steps_per_direction: Option<u64>,
 }
 
-/// Measures `doc` against the problem's goals; `bisect` steps per direction (0: no boundary
-/// search, only the goals' pushes) within `allowance`. Also returns `doc`'s trials as the
-/// search's full stage runs them ([`Problem::trials`]), taken on the way. None when the
-/// character cannot be simulated.
-pub fn measure(
+/// A report's runs: every direction's pushes, standing (and its first
+/// [`eval::SEARCH_AFTER_S`] seconds), the clip (and its first [`eval::SEARCH_CLIP_S`]).
+struct Runs {
+    dirs: Vec<DirectionOutcome>,
+    stand: (Trial, Trial),
+    clip: Option<(probe::Tracking, Option<probe::Tracking>)>,
+}
+
+/// The directions, standing and the clip: independent runs, all in parallel.
+fn run_all(
     problem: &Problem,
     doc: &Document,
-    bisect: usize,
-    allowance: Allowance,
-) -> Option<(Figures, Measured)> {
+    settled: &Simulation,
+    (bisect, allowance): (usize, Allowance),
+) -> Runs {
     let cap = allowance.push_steps_per_direction;
-    let settled = probe::settle(doc).ok()?;
-    let mass = problem.mass_kg;
-    // The directions, standing and the clip are independent runs: all in parallel.
-    let ((dirs, (stand, stand_short)), clip) = rayon::join(
+    let ((dirs, stand), clip) = rayon::join(
         || {
             rayon::join(
                 || {
                     problem
                         .dirs
                         .par_iter()
-                        .map(|d| measure_direction(problem, &settled, d, (bisect, cap)))
+                        .map(|d| measure_direction(problem, settled, d, (bisect, cap)))
                         .collect::<Vec<DirectionOutcome>>()
                 },
                 || {
-                    let standing = (glam::Vec3::X, 0.0, mass);
+                    let standing = (glam::Vec3::X, 0.0, problem.mass_kg);
                     let after = STAND_S - probe::PUSH_AT_S;
                     let short = Some(eval::SEARCH_AFTER_S);
                     let (t, s) =
-                        probe::push_with_checkpoint(&settled, standing, after, false, short);
+                        probe::push_with_checkpoint(settled, standing, after, false, short);
                     (t, s.unwrap_or(t))
                 },
             )
@@ -359,6 +361,25 @@ pub fn measure(
             })
         },
     );
+    Runs { dirs, stand, clip }
+}
+
+/// Measures `doc` against the problem's goals; `bisect` steps per direction (0: no boundary
+/// search, only the goals' pushes) within `allowance`. Also returns `doc`'s trials as the
+/// search's full stage runs them ([`Problem::trials`]), taken on the way. None when the
+/// character cannot be simulated.
+pub fn measure(
+    problem: &Problem,
+    doc: &Document,
+    bisect: usize,
+    allowance: Allowance,
+) -> Option<(Figures, Measured)> {
+    let settled = probe::settle(doc).ok()?;
+    let Runs {
+        dirs,
+        stand: (stand, stand_short),
+        clip,
+    } = run_all(problem, doc, &settled, (bisect, allowance));
     let (tracking, tracking_short) = match clip {
         Some((t, s)) => (Some(t), s),
         None => (None, None),
