@@ -65,7 +65,7 @@ fn figures_json(f: &Figures) -> serde_json::Value {
     v
 }
 
-fn report_json(o: &Outcome, wall_s: f64) -> serde_json::Value {
+fn report_json(o: &Outcome, run: tune::timing::Spent) -> serde_json::Value {
     json!({
         "before": figures_json(&o.before),
         "after": figures_json(&o.after),
@@ -75,8 +75,11 @@ fn report_json(o: &Outcome, wall_s: f64) -> serde_json::Value {
         "evaluations": o.search.evaluations,
         "evaluations_per_s": opt(Some(o.evaluations_per_s)),
         "search_s": opt(Some(o.search.seconds)),
-        "wall_s": opt(Some(wall_s)),
+        "wall_s": opt(Some(run.wall_s)),
+        "cpu_s": opt(run.cpu_s),
         "model_s": opt(Some(o.model_s)),
+        "plan": o.plan,
+        "spent": o.spent,
         "bodies": o.bodies,
         "substeps": o.substeps,
         "parameters": o.dims,
@@ -98,7 +101,7 @@ fn yes(x: Option<bool>) -> &'static str {
     }
 }
 
-fn print_text(o: &Outcome, wall_s: f64) {
+fn print_text(o: &Outcome, run: tune::timing::Spent) {
     let (b, a) = (&o.before, &o.after);
     println!("{:<14} {:>22} {:>22}", "", "before", "after");
     println!(
@@ -120,8 +123,33 @@ fn print_text(o: &Outcome, wall_s: f64) {
         o.evaluations_per_s,
         o.search.start_score,
         o.search.score,
-        wall_s,
+        run.wall_s,
         o.model_s
+    );
+    print_phases(o, run);
+}
+
+/// Each phase's seconds: planned on the reference machine, then measured (wall, CPU).
+fn print_phases(o: &Outcome, run: tune::timing::Spent) {
+    let (p, s) = (&o.plan, &o.spent);
+    let cpu = |x: Option<f64>| x.map_or_else(|| "-".into(), |v| format!("{v:.1}"));
+    println!(
+        "planned {:.1} + {:.1} + {:.1} = {:.1} s of a {:.1} s budget (report before, search, \
+         report after); took {:.1} + {:.1} + {:.1} s wall, {} + {} + {} CPU-s; the whole \
+         command {:.1} s wall, {} CPU-s",
+        p.report_before_s,
+        p.search_s,
+        p.report_after_s,
+        p.total_s,
+        p.budget_s,
+        s.report_before.wall_s,
+        s.search.wall_s,
+        s.report_after.wall_s,
+        cpu(s.report_before.cpu_s),
+        cpu(s.search.cpu_s),
+        cpu(s.report_after.cpu_s),
+        run.wall_s,
+        cpu(run.cpu_s)
     );
 }
 
@@ -229,7 +257,7 @@ fn print_gains(b: &Figures, a: &Figures) {
 }
 
 pub fn run(file: &Path, a: &TuneArgs, policy: UriPolicy) -> anyhow::Result<ExitCode> {
-    let t0 = std::time::Instant::now();
+    let watch = tune::timing::Watch::start();
     let mut doc = super::open(file, policy)?;
     let opts = Options {
         goals: Goals {
@@ -257,11 +285,11 @@ pub fn run(file: &Path, a: &TuneArgs, policy: UriPolicy) -> anyhow::Result<ExitC
             .with_context(|| format!("{}", file.display()))?;
     }
     doc.write_to(&a.output)?;
-    let wall_s = t0.elapsed().as_secs_f64();
+    let run = watch.spent();
     if a.json {
-        println!("{}", report_json(&outcome, wall_s));
+        println!("{}", report_json(&outcome, run));
     } else {
-        print_text(&outcome, wall_s);
+        print_text(&outcome, run);
         println!("wrote {}", a.output.display());
     }
     Ok(ExitCode::SUCCESS)

@@ -2,9 +2,11 @@
 //! 2 idle cores, release build) becomes a fixed number of search generations, never read
 //! from the clock, so the same seed gives the same bytes on any machine and at any load.
 //! Everything the run simulates is counted, in body-steps (a body simulated one fixed step
-//! at [`REFERENCE_SUBSTEPS`] solver substeps): preparing (the document's own trials), the
-//! search's generations and the two candidates it scores besides them, and the two reports;
-//! plus a fixed cost per world built (copying the document, building the world).
+//! at [`REFERENCE_SUBSTEPS`] solver substeps): the report before the search (whose runs also
+//! give the document's own trials: they are not run again), the search's generations and the
+//! two candidates it scores besides them, and the report after; plus a fixed cost per world
+//! built (copying the document, building the world). The budget is the whole run's: the
+//! search gets what the two reports leave of it.
 
 use super::eval::{self, Problem, Stage};
 use super::{probe, report, Goals};
@@ -89,14 +91,25 @@ pub fn report_pushes_per_direction(goals: &Goals, bisect: usize) -> usize {
     goal_pushes + at_max + report::bisect_steps(hi - lo, bisect)
 }
 
+/// Pushes per direction in a report with `bisect` steps at most: the goals' pushes, one at
+/// the largest Δv, every bisection step (when the goals' pushes leave no bracket).
+pub fn report_pushes_at_most(goals: &Goals, bisect: usize) -> usize {
+    let goal_pushes = [goals.survive_dv_m_s, goals.fall_dv_m_s]
+        .iter()
+        .filter(|g| g.is_some())
+        .count();
+    goal_pushes + if bisect > 0 { 1 + bisect } else { 0 }
+}
+
 /// One report (before or after): standing 10 s, every direction's pushes, the clip. The
-/// pushes cost `push_steps` fixed steps when a report measured them (the one before the
-/// search: the one after costs about as much), else as long as they can run.
+/// pushes cost `push_steps` fixed steps when the report has run (the one before the search),
+/// else as much as they can: the most pushes a direction can take, each running its full
+/// length.
 pub fn report(problem: &Problem, bisect: usize, push_steps: Option<u64>) -> f64 {
     let pushes_s = match push_steps {
         Some(steps) => steps as f64 * probe::settings().dt_s as f64,
         None => {
-            let n = problem.dirs.len() * report_pushes_per_direction(&problem.goals, bisect);
+            let n = problem.dirs.len() * report_pushes_at_most(&problem.goals, bisect);
             n as f64 * report::AFTER_S
         }
     };
@@ -116,30 +129,71 @@ pub struct Reports {
     pub push_steps: Option<u64>,
 }
 
-/// The whole run: preparing (one evaluation at the full stage), the search, two reports.
-pub fn run(problem: &Problem, (lambda, generations): (usize, usize), reports: Reports) -> f64 {
-    evaluation(problem, eval::FULL_STAGE)
-        + search(problem, lambda, generations)
-        + 2.0 * report(problem, reports.bisect, reports.push_steps)
+/// A run's plan: the search's size, and each phase's seconds on the reference machine by the
+/// model (the whole run's within the budget unless even one generation does not fit).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Plan {
+    pub budget_s: f64,
+    pub population: usize,
+    pub generations: usize,
+    pub report_before_s: f64,
+    pub search_s: f64,
+    pub report_after_s: f64,
+    pub total_s: f64,
 }
 
-/// The run's seconds on the reference machine.
-pub fn seconds(problem: &Problem, plan: (usize, usize), reports: Reports) -> f64 {
-    run(problem, plan, reports) / body_steps_per_s()
+impl Plan {
+    /// The plan of `generations` of `lambda` candidates.
+    pub fn of(
+        problem: &Problem,
+        (lambda, generations): (usize, usize),
+        reports: Reports,
+        budget_s: f64,
+    ) -> Plan {
+        let rate = body_steps_per_s();
+        let before_s = report(problem, reports.bisect, reports.push_steps) / rate;
+        // The report after costs as much as the one before; when the search's gains make its
+        // pushes run longer, it stops bisecting where the budget runs out (`after_allowance`).
+        let after_s = before_s;
+        let search_s = search(problem, lambda, generations) / rate;
+        Plan {
+            budget_s,
+            population: lambda,
+            generations,
+            report_before_s: before_s,
+            search_s,
+            report_after_s: after_s,
+            total_s: before_s + search_s + after_s,
+        }
+    }
 }
 
-/// Population and generations for `budget_s`: the most generations (at least one) whose
-/// whole run fits the budget on the reference machine.
-pub fn plan(problem: &Problem, budget_s: f64, reports: Reports) -> (usize, usize) {
+impl Plan {
+    /// The fixed steps each direction's pushes may take in the report after the search: the
+    /// report before's average, and what the plan leaves of the budget (the whole run then
+    /// stays within it by the model, or within the plan when one generation did not fit).
+    pub fn after_allowance(&self, problem: &Problem, before_push_steps: u64) -> u64 {
+        let slack_s = (self.budget_s - self.total_s).max(0.0);
+        let body_steps_per_step =
+            (problem.bodies as f64 * problem.substeps as f64 / REFERENCE_SUBSTEPS).max(1e-9);
+        let slack_steps = slack_s * body_steps_per_s() / body_steps_per_step;
+        let dirs = problem.dirs.len().max(1) as f64;
+        ((before_push_steps as f64 + slack_steps) / dirs).floor() as u64
+    }
+}
+
+/// The most generations (at least one) whose whole run, the two reports included, fits
+/// `budget_s` on the reference machine.
+pub fn plan(problem: &Problem, budget_s: f64, reports: Reports) -> Plan {
     let lambda = super::search::population(problem.baseline.dims());
-    let budget = budget_s.max(0.0) * body_steps_per_s();
+    let budget = budget_s.max(0.0);
     let mut generations = 1;
     while generations < MAX_GENERATIONS
-        && run(problem, (lambda, generations + 1), reports) <= budget
+        && Plan::of(problem, (lambda, generations + 1), reports, budget_s).total_s <= budget
     {
         generations += 1;
     }
-    (lambda, generations)
+    Plan::of(problem, (lambda, generations), reports, budget_s)
 }
 
 /// A bound on the generations however large the budget.
@@ -188,5 +242,9 @@ mod tests {
             report_pushes_per_direction(&goals(Some(0.5), Some(1.5)), 0),
             2
         );
+        // At most: the goals', one at 3 m/s, every halving (the goals' bracket contradicted).
+        assert_eq!(report_pushes_at_most(&goals(Some(0.5), Some(1.5)), 5), 8);
+        assert_eq!(report_pushes_at_most(&goals(None, None), 5), 6);
+        assert_eq!(report_pushes_at_most(&goals(Some(0.5), None), 0), 1);
     }
 }

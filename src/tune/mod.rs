@@ -17,6 +17,7 @@ pub mod params;
 pub mod probe;
 pub mod report;
 pub mod search;
+pub mod timing;
 
 pub use eval::{Brief, Direction};
 pub use groups::Group;
@@ -98,6 +99,9 @@ pub struct Outcome {
     pub generations: usize,
     /// The whole run's seconds on the reference machine, by the cost model ([`cost`]).
     pub model_s: f64,
+    /// Each phase's seconds by the cost model, and as measured (for the report only).
+    pub plan: cost::Plan,
+    pub spent: timing::Phases,
     /// The world's dynamic bodies and solver substeps (what a step costs).
     pub bodies: usize,
     pub substeps: usize,
@@ -130,8 +134,14 @@ fn goal_clip(
 }
 
 /// The fixed problem for `doc` and `goals`: the baseline gains, the clip, the directions,
-/// and the document's own tracking and effort that the score is measured against.
-pub fn prepare(doc: &Document, goals: &Goals) -> Result<eval::Problem, TuneError> {
+/// and the document's own tracking and effort that the score is measured against, and the
+/// report of the document as it is (`bisect` steps per direction): its runs are the
+/// document's own trials, which the search starts from.
+pub fn prepare(
+    doc: &Document,
+    goals: &Goals,
+    bisect: usize,
+) -> Result<(eval::Problem, Figures), TuneError> {
     let file = doc.path.display().to_string();
     check("--survive-dv", goals.survive_dv_m_s)?;
     check("--fall-dv", goals.fall_dv_m_s)?;
@@ -170,8 +180,10 @@ pub fn prepare(doc: &Document, goals: &Goals) -> Result<eval::Problem, TuneError
         push_share: 1.0,
     };
     let start = problem.candidate(&vec![0.0; problem.baseline.dims()]);
-    let measured = problem
-        .trials(&start, eval::FULL_STAGE)
+    let everything = report::Allowance {
+        push_steps_per_direction: None,
+    };
+    let (before, measured) = report::measure(&problem, &start, bisect, everything)
         .ok_or_else(|| TuneError::Sim(file.clone(), "it did not settle on its feet".into()))?;
     let work: f64 = measured.survive.iter().map(|t| t.work_j).sum::<f64>()
         + measured.tracking.as_ref().map_or(0.0, |t| t.work_j);
@@ -185,35 +197,52 @@ pub fn prepare(doc: &Document, goals: &Goals) -> Result<eval::Problem, TuneError
     problem.push_share = measured.push_share();
     problem.base_tracking = measured.tracking.clone();
     problem.start = Some(problem.score_of(&measured));
-    Ok(problem)
+    Ok((problem, before))
 }
 
-/// Searches, then measures the document before and after. `cancel` stops the search at the
-/// next generation (the best so far is kept); `progress` hears of every generation.
+/// Reports the document, searches, then reports the result. `cancel` stops the search at the
+/// next generation (the best so far is kept); `progress` hears of every generation. The
+/// budget is the whole run's: the search gets what the two reports leave ([`cost::plan`]).
 pub fn tune(
     doc: &Document,
     opts: &Options,
     cancel: &AtomicBool,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Result<Outcome, TuneError> {
-    let problem = prepare(doc, &opts.goals)?;
+    let watch = timing::Watch::start();
+    let (problem, before) = prepare(doc, &opts.goals, opts.bisect)?;
+    let report_before = watch.spent();
     let file = doc.path.display().to_string();
     let not_simulated = || TuneError::Sim(file.clone(), "it did not settle on its feet".into());
-    let before = report::measure(
-        &problem,
-        &problem.candidate(&vec![0.0; problem.baseline.dims()]),
-        opts.bisect,
-    )
-    .ok_or_else(not_simulated)?;
     let reports = cost::Reports {
         bisect: opts.bisect,
         push_steps: Some(before.push_steps),
     };
-    let (lambda, generations) = cost::plan(&problem, opts.budget_s, reports);
+    let plan = cost::plan(&problem, opts.budget_s, reports);
+    let watch = timing::Watch::start();
+    let (lambda, generations) = (plan.population, plan.generations);
     let found = search::run(&problem, (lambda, generations), opts.seed, cancel, progress);
-    let tuned = problem.candidate(&found.x);
-    let after = report::measure(&problem, &tuned, opts.bisect).ok_or_else(not_simulated)?;
-    let changed = found.x.iter().any(|v| *v != 0.0) || problem.assist.is_some();
+    let search_spent = watch.spent();
+    let watch = timing::Watch::start();
+    let unchanged = found.x.iter().all(|v| *v == 0.0);
+    // The document's own gains won: the report before is the report of the same document.
+    let after = if unchanged {
+        before.clone()
+    } else {
+        let tuned = problem.candidate(&found.x);
+        let allowance = report::Allowance {
+            push_steps_per_direction: Some(plan.after_allowance(&problem, before.push_steps)),
+        };
+        report::measure(&problem, &tuned, opts.bisect, allowance)
+            .ok_or_else(not_simulated)?
+            .0
+    };
+    let changed = !unchanged || problem.assist.is_some();
+    let spent = timing::Phases {
+        report_before,
+        search: search_spent,
+        report_after: watch.spent(),
+    };
     Ok(Outcome {
         before,
         after,
@@ -223,7 +252,9 @@ pub fn tune(
         mass_kg: problem.mass_kg as f64,
         population: lambda,
         generations,
-        model_s: cost::seconds(&problem, (lambda, generations), reports),
+        model_s: plan.total_s,
+        plan,
+        spent,
         bodies: problem.bodies,
         substeps: problem.substeps,
         search: found,

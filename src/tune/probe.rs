@@ -91,47 +91,85 @@ pub fn settle(doc: &Document) -> Result<Simulation, SimError> {
 /// (stopping at a fall when `stop_on_fall`).
 pub fn push(
     settled: &Simulation,
-    (dir, dv_m_s, mass_kg): (Vec3, f32, f32),
+    push: (Vec3, f32, f32),
     after_s: f64,
     stop_on_fall: bool,
 ) -> Trial {
+    push_with_checkpoint(settled, push, after_s, stop_on_fall, None).0
+}
+
+/// A push's running figures between steps.
+#[derive(Default)]
+struct Running {
+    trial: Trial,
+    max_tilt: f32,
+    late: f32,
+}
+
+impl Running {
+    /// The trial as it stands after the last step (what a push ended here would return).
+    fn snapshot(&self, sim: &Simulation, at: f64, first: u64) -> Trial {
+        let mut trial = self.trial;
+        trial.steps = sim.steps() - first;
+        finish(sim, at, &mut trial);
+        if sim.tilt_measured() {
+            trial.max_tilt_deg = self.max_tilt;
+            trial.late_tilt_deg = self.late;
+        }
+        trial
+    }
+}
+
+/// [`push`], and the same push's trial as a run of `checkpoint_s` (≤ `after_s`) seconds
+/// stopping at a fall would have returned it: bit for bit the same figures, taken on the way
+/// (the report's pushes give the search's shorter ones without running them again).
+pub fn push_with_checkpoint(
+    settled: &Simulation,
+    (dir, dv_m_s, mass_kg): (Vec3, f32, f32),
+    after_s: f64,
+    stop_on_fall: bool,
+    checkpoint_s: Option<f64>,
+) -> (Trial, Option<Trial>) {
     let mut sim = settled.clone();
     let at = sim.time_s();
-    let mut trial = Trial::default();
+    let mut run = Running::default();
     if let (true, Some(p)) = (dv_m_s > 0.0, sim.balance_bones().pelvis_bone.clone()) {
         if sim.apply_impulse(&p, dir * dv_m_s * mass_kg).is_err() {
-            trial.paused = true;
+            run.trial.paused = true;
         }
     }
+    let dt = sim.settings().dt_s as f64;
     let first = sim.steps();
-    let steps = first + (after_s / sim.settings().dt_s as f64).round() as u64;
-    let (mut max_tilt, mut late) = (0.0f32, 0.0f32);
-    while sim.steps() < steps && !trial.paused {
+    let steps = first + (after_s / dt).round() as u64;
+    let check = checkpoint_s.map(|c| first + (c / dt).round() as u64);
+    let mut checked = None;
+    while sim.steps() < steps && !run.trial.paused {
         if sim.step().is_err() {
-            trial.paused = true;
+            run.trial.paused = true;
             break;
         }
-        trial.work_j += motor_power_w(sim.physics(), dt_sub(&sim)) * sim.settings().dt_s as f64;
+        run.trial.work_j += motor_power_w(sim.physics(), dt_sub(&sim)) * dt;
         let tilt = sim
             .telemetry()
             .body
             .latest()
             .map_or(f32::NAN, |b| b[0].torso_tilt_deg);
-        max_tilt = max_tilt.max(tilt);
+        run.max_tilt = run.max_tilt.max(tilt);
         if sim.time_s() >= at + RECOVER_S - 1e-9 {
-            late = late.max(tilt);
+            run.late = run.late.max(tilt);
         }
-        if stop_on_fall && sim.fell_at_s().is_some() {
+        let fell = sim.fell_at_s().is_some();
+        if checked.is_none() && check.is_some_and(|c| fell || sim.steps() >= c) {
+            checked = Some(run.snapshot(&sim, at, first));
+        }
+        if stop_on_fall && fell {
             break;
         }
     }
-    trial.steps = sim.steps() - first;
-    finish(&sim, at, &mut trial);
-    if sim.tilt_measured() {
-        trial.max_tilt_deg = max_tilt;
-        trial.late_tilt_deg = late;
-    }
-    trial
+    let trial = run.snapshot(&sim, at, first);
+    // Ended before the checkpoint (paused, or fell and stopped): the short run ends there too.
+    let checked = check.map(|_| checked.unwrap_or(trial));
+    (trial, checked)
 }
 
 fn dt_sub(sim: &Simulation) -> f32 {
@@ -174,34 +212,61 @@ pub struct Tracking {
 
 /// Plays `clip` once (at most `max_s`) with a kinematic root, as `simulate --clip` does.
 pub fn follow(doc: &Document, clip: &Clip, max_s: f64) -> Result<Tracking, SimError> {
+    follow_with_checkpoint(doc, clip, max_s, None).map(|(t, _)| t)
+}
+
+/// [`follow`], and the tracking a follow of at most `checkpoint_s` (≤ `max_s`) seconds would
+/// have returned, taken on the way: the same figures bit for bit.
+pub fn follow_with_checkpoint(
+    doc: &Document,
+    clip: &Clip,
+    max_s: f64,
+    checkpoint_s: Option<f64>,
+) -> Result<(Tracking, Option<Tracking>), SimError> {
     let mut sim = Simulation::new(doc, settings())?;
     let driver = ClipDriver::new(doc, clip.clone(), Default::default(), RootMode::Kinematic);
-    let seconds = (driver.clip.duration_s as f64 / driver.playback.speed.max(1e-6) as f64)
-        .min(max_s)
-        .max(sim.settings().dt_s as f64);
+    let dt = sim.settings().dt_s as f64;
+    let length_s = driver.clip.duration_s as f64 / driver.playback.speed.max(1e-6) as f64;
+    let steps_for = |s: f64| (length_s.min(s).max(dt) / dt).round() as u64;
     // The root follows the clip: the balance controller has nothing to hold.
     sim.settings_mut().balance = false;
     sim.set_clip(Some(driver))?;
-    let steps = (seconds / sim.settings().dt_s as f64).round() as u64;
+    let steps = steps_for(max_s);
+    let check = checkpoint_s.map(steps_for);
     let mut out = Tracking::default();
+    let mut checked = None;
     while sim.steps() < steps {
         if sim.step().is_err() {
             out.paused = true;
             break;
         }
-        out.work_j += motor_power_w(sim.physics(), dt_sub(&sim)) * sim.settings().dt_s as f64;
+        out.work_j += motor_power_w(sim.physics(), dt_sub(&sim)) * dt;
+        if checked.is_none() && check.is_some_and(|c| sim.steps() >= c) {
+            checked = Some(tracking_now(&sim, &out));
+        }
     }
+    let full = tracking_now(&sim, &out);
+    // Paused before the checkpoint: the short follow stops there too.
+    let checked = check.map(|_| checked.unwrap_or_else(|| full.clone()));
+    Ok((full, checked))
+}
+
+/// The tracking figures after the last step, with the work and pause `run` counted so far.
+fn tracking_now(sim: &Simulation, run: &Tracking) -> Tracking {
     let t = sim.telemetry();
-    out.joints = t
-        .joint_names
-        .iter()
-        .zip(&t.joint_stats)
-        .map(|(n, s)| (n.clone(), s.rms_error_deg()))
-        .collect();
-    out.max_violation_deg = t
-        .joint_stats
-        .iter()
-        .map(|s| s.max_violation_deg)
-        .fold(0.0, f32::max);
-    Ok(out)
+    Tracking {
+        joints: t
+            .joint_names
+            .iter()
+            .zip(&t.joint_stats)
+            .map(|(n, s)| (n.clone(), s.rms_error_deg()))
+            .collect(),
+        max_violation_deg: t
+            .joint_stats
+            .iter()
+            .map(|s| s.max_violation_deg)
+            .fold(0.0, f32::max),
+        work_j: run.work_j,
+        paused: run.paused,
+    }
 }

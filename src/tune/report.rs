@@ -4,7 +4,7 @@
 //! fells it (bisection), the goals' pushes, standing 10 s, clip RMS per joint group, peak
 //! assist, effort and the worst limit violation.
 
-use super::eval::{Direction, Problem};
+use super::eval::{self, Direction, Measured, Problem};
 use super::groups::{drive_groups, Group};
 use super::probe::{self, Trial};
 use crate::document::Document;
@@ -36,6 +36,9 @@ pub struct DirectionFigures {
     pub survives_goal: Option<bool>,
     /// At the fall goal: fell.
     pub falls_at_goal: Option<bool>,
+    /// Bisection steps run: fewer than asked when the run's budget ran out (the report after
+    /// the search, [`Allowance`]); the bracket is then wider.
+    pub halvings: usize,
 }
 
 /// RMS tracking error of one joint group while following the clip (degrees).
@@ -80,18 +83,28 @@ struct Pushes<'a> {
     d: &'a Direction,
     mass: f32,
     steps: std::cell::Cell<u64>,
+    /// The fixed steps this direction's pushes may take before a bisection step is skipped.
+    cap: Option<u64>,
+    halvings: std::cell::Cell<usize>,
 }
 
 impl Pushes<'_> {
     fn at(&self, dv: f64) -> Trial {
-        let t = probe::push(
+        self.checked(dv).0
+    }
+
+    /// The push at `dv`, and its first [`eval::SEARCH_AFTER_S`] seconds as the search's
+    /// trial of the same push.
+    fn checked(&self, dv: f64) -> (Trial, Trial) {
+        let (t, short) = probe::push_with_checkpoint(
             self.settled,
             (self.d.world, dv as f32, self.mass),
             AFTER_S,
             true,
+            Some(eval::SEARCH_AFTER_S),
         );
         self.steps.set(self.steps.get() + t.steps);
-        t
+        (t, short.unwrap_or(t))
     }
 }
 
@@ -118,7 +131,12 @@ fn boundary(p: &Pushes, steps: usize, known: (f64, Option<f64>)) -> (f64, Option
         None => DV_MAX_M_S,
     };
     let mut lo = lo;
+    let full = (AFTER_S / probe::settings().dt_s as f64).round() as u64;
     for _ in 0..bisect_steps(hi - lo, steps) {
+        if p.cap.is_some_and(|cap| p.steps.get() + full > cap) {
+            break;
+        }
+        p.halvings.set(p.halvings.get() + 1);
         let mid = 0.5 * (lo + hi);
         if survived(&p.at(mid), false) {
             lo = mid;
@@ -167,6 +185,8 @@ struct DirectionOutcome {
     goal_assist_peak_n_m: Option<f32>,
     /// Fixed steps its pushes simulated.
     steps: u64,
+    /// The goals' pushes (survive, fall) as the search's trials of them.
+    search_trials: [Option<Trial>; 2],
 }
 
 /// Direction `d`: the goals' pushes, then the boundary bisected (to the resolution of
@@ -175,20 +195,24 @@ fn measure_direction(
     problem: &Problem,
     settled: &Simulation,
     d: &Direction,
-    bisect: usize,
+    (bisect, cap): (usize, Option<u64>),
 ) -> DirectionOutcome {
     let pushes = Pushes {
         settled,
         d,
         mass: problem.mass_kg,
         steps: Default::default(),
+        cap,
+        halvings: Default::default(),
     };
     let g = &problem.goals;
     let mut known = (0.0, None);
     let mut assist = None::<f32>;
-    let mut goal = |dv: Option<f64>, f: &dyn Fn(&Trial) -> bool| {
+    let mut search_trials = [None, None];
+    let mut goal = |i: usize, dv: Option<f64>, f: &dyn Fn(&Trial) -> bool| {
         dv.map(|v| {
-            let t = pushes.at(v);
+            let (t, short) = pushes.checked(v);
+            search_trials[i] = Some(short);
             if let Some(a) = t.assist_peak_n_m {
                 assist = Some(assist.map_or(a, |b| a.max(b)));
             }
@@ -196,8 +220,8 @@ fn measure_direction(
             f(&t)
         })
     };
-    let survives_goal = goal(g.survive_dv_m_s, &|t| survived(t, true));
-    let falls_at_goal = goal(g.fall_dv_m_s, &|t| t.fell == Some(true));
+    let survives_goal = goal(0, g.survive_dv_m_s, &|t| survived(t, true));
+    let falls_at_goal = goal(1, g.fall_dv_m_s, &|t| t.fell == Some(true));
     let (survived_dv, fell_dv) = if bisect > 0 {
         boundary(&pushes, bisect, known)
     } else {
@@ -211,11 +235,13 @@ fn measure_direction(
         fell_dv_m_s: fell_dv,
         survives_goal,
         falls_at_goal,
+        halvings: pushes.halvings.get(),
     };
     DirectionOutcome {
         figures,
         goal_assist_peak_n_m: assist,
         steps: pushes.steps.get(),
+        search_trials,
     }
 }
 
@@ -253,35 +279,112 @@ fn clip_rms_by_group(doc: &Document, by_joint: &[(String, f64)]) -> Vec<GroupRms
         .collect()
 }
 
-/// Measures `doc` against the problem's goals; `bisect` steps per direction (0: no boundary
-/// search, only the goals' pushes). None when the character cannot be simulated.
-pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figures> {
-    let settled = probe::settle(doc).ok()?;
-    let mass = problem.mass_kg;
-    // The directions, standing and the clip are independent runs: all in parallel.
-    let ((dirs, stand), tracking) = rayon::join(
+/// The document's own trials as the search's full stage runs them, taken from the report's
+/// runs (the goals' pushes, standing, the clip): the search's start without running them
+/// again.
+fn search_measured(
+    problem: &Problem,
+    dirs: &[DirectionOutcome],
+    stand: Trial,
+    tracking: Option<probe::Tracking>,
+) -> Measured {
+    let of = |i: usize| dirs.iter().filter_map(|d| d.search_trials[i]).collect();
+    let survive = match problem.goals.survive_dv_m_s {
+        Some(_) => of(0),
+        None => vec![stand],
+    };
+    let fall = match problem.goals.fall_dv_m_s {
+        Some(_) => of(1),
+        None => Vec::new(),
+    };
+    let tracking = problem.clip.as_ref().map(|_| {
+        tracking.unwrap_or(probe::Tracking {
+            paused: true,
+            ..Default::default()
+        })
+    });
+    Measured {
+        survive,
+        fall,
+        tracking,
+    }
+}
+
+/// How many fixed steps each direction's pushes may take in a report (the goals' pushes and
+/// the one at the largest Δv always run; a bisection step that could take the total past it
+/// is skipped). The report before the search has none; the one after, what the budget leaves
+/// ([`super::cost::Plan::after_allowance`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Allowance {
+    pub push_steps_per_direction: Option<u64>,
+}
+
+/// A report's runs: every direction's pushes, standing (and its first
+/// [`eval::SEARCH_AFTER_S`] seconds), the clip (and its first [`eval::SEARCH_CLIP_S`]).
+struct Runs {
+    dirs: Vec<DirectionOutcome>,
+    stand: (Trial, Trial),
+    clip: Option<(probe::Tracking, Option<probe::Tracking>)>,
+}
+
+/// The directions, standing and the clip: independent runs, all in parallel.
+fn run_all(
+    problem: &Problem,
+    doc: &Document,
+    settled: &Simulation,
+    (bisect, allowance): (usize, Allowance),
+) -> Runs {
+    let cap = allowance.push_steps_per_direction;
+    let ((dirs, stand), clip) = rayon::join(
         || {
             rayon::join(
                 || {
                     problem
                         .dirs
                         .par_iter()
-                        .map(|d| measure_direction(problem, &settled, d, bisect))
+                        .map(|d| measure_direction(problem, settled, d, (bisect, cap)))
                         .collect::<Vec<DirectionOutcome>>()
                 },
                 || {
-                    let standing = (glam::Vec3::X, 0.0, mass);
-                    probe::push(&settled, standing, STAND_S - probe::PUSH_AT_S, false)
+                    let standing = (glam::Vec3::X, 0.0, problem.mass_kg);
+                    let after = STAND_S - probe::PUSH_AT_S;
+                    let short = Some(eval::SEARCH_AFTER_S);
+                    let (t, s) =
+                        probe::push_with_checkpoint(settled, standing, after, false, short);
+                    (t, s.unwrap_or(t))
                 },
             )
         },
         || {
-            problem
-                .clip
-                .as_ref()
-                .and_then(|c| probe::follow(doc, c, CLIP_S).ok())
+            problem.clip.as_ref().and_then(|c| {
+                probe::follow_with_checkpoint(doc, c, CLIP_S, Some(eval::SEARCH_CLIP_S)).ok()
+            })
         },
     );
+    Runs { dirs, stand, clip }
+}
+
+/// Measures `doc` against the problem's goals; `bisect` steps per direction (0: no boundary
+/// search, only the goals' pushes) within `allowance`. Also returns `doc`'s trials as the
+/// search's full stage runs them ([`Problem::trials`]), taken on the way. None when the
+/// character cannot be simulated.
+pub fn measure(
+    problem: &Problem,
+    doc: &Document,
+    bisect: usize,
+    allowance: Allowance,
+) -> Option<(Figures, Measured)> {
+    let settled = probe::settle(doc).ok()?;
+    let Runs {
+        dirs,
+        stand: (stand, stand_short),
+        clip,
+    } = run_all(problem, doc, &settled, (bisect, allowance));
+    let (tracking, tracking_short) = match clip {
+        Some((t, s)) => (Some(t), s),
+        None => (None, None),
+    };
+    let measured = search_measured(problem, &dirs, stand_short, tracking_short);
     let push_assist = dirs
         .iter()
         .filter_map(|d| d.goal_assist_peak_n_m)
@@ -293,7 +396,7 @@ pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figur
     let viol = stand
         .max_violation_deg
         .max(tracking.as_ref().map_or(0.0, |t| t.max_violation_deg));
-    Some(Figures {
+    let figures = Figures {
         stands_10s: stand.fell.map(|f| !f && !stand.paused),
         directions: dirs,
         clip_median_rms_deg: median(by_joint.iter().map(|x| x.1).collect()),
@@ -311,5 +414,6 @@ pub fn measure(problem: &Problem, doc: &Document, bisect: usize) -> Option<Figur
         hip_max_torque_n_m: doc.balance.hip_max_torque,
         step_gain: doc.balance.step_gain,
         push_steps,
-    })
+    };
+    Some((figures, measured))
 }

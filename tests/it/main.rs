@@ -37,5 +37,6 @@ mod sleep;
 mod step;
 mod timeline;
 mod tune;
+mod tune_time;
 mod validator;
 mod workflow;
