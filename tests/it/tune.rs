@@ -273,7 +273,8 @@ fn the_legs_torque_cap_fells_a_strong_character_at_the_fall_goal() {
         assist_max: Some(0.0),
         ..Default::default()
     };
-    let problem = tune::prepare(&doc, &goals).unwrap();
+    // No bisection: the goal pushes decide whether the cap is searched.
+    let (problem, _before) = tune::prepare(&doc, &goals, 0).unwrap();
     let base = &problem.baseline;
     let lever = base
         .leg_cap
