@@ -133,23 +133,15 @@ fn goal_clip(
     Ok(Some(clip))
 }
 
-/// The fixed problem for `doc` and `goals`: the baseline gains, the clip, the directions,
-/// and the document's own tracking and effort that the score is measured against, and the
-/// report of the document as it is (`bisect` steps per direction): its runs are the
-/// document's own trials, which the search starts from.
-pub fn prepare(
-    doc: &Document,
-    goals: &Goals,
-    bisect: usize,
-) -> Result<(eval::Problem, Figures), TuneError> {
-    let file = doc.path.display().to_string();
+/// The problem before the document's own trials: the goals checked, the baseline gains (the
+/// hip and stepping strategies act on pushes only: without a push goal they are not
+/// searched), the clip, the directions and the world's size.
+fn problem_of(doc: &Document, goals: &Goals, file: &str) -> Result<eval::Problem, TuneError> {
     check("--survive-dv", goals.survive_dv_m_s)?;
     check("--fall-dv", goals.fall_dv_m_s)?;
     check("--assist", goals.assist_max)?;
-    let clip = goal_clip(doc, goals, &file)?;
+    let clip = goal_clip(doc, goals, file)?;
     let baseline = params::Baseline::of(doc);
-    // The hip and stepping strategies act on pushes only: without a push goal they are not
-    // searched.
     let pushed = goals.survive_dv_m_s.is_some() || goals.fall_dv_m_s.is_some();
     let baseline = if pushed {
         baseline
@@ -157,14 +149,14 @@ pub fn prepare(
         baseline.without_strategies()
     };
     if baseline.dims() == 0 {
-        return Err(TuneError::Nothing(file));
+        return Err(TuneError::Nothing(file.into()));
     }
     let (bodies, substeps) =
-        probe::world_size(doc).map_err(|e| TuneError::Sim(file.clone(), e.to_string()))?;
+        probe::world_size(doc).map_err(|e| TuneError::Sim(file.into(), e.to_string()))?;
     let assist = goals
         .assist_max
         .map(|m| baseline.assist.min(m).clamp(0.0, 1.0));
-    let mut problem = eval::Problem {
+    Ok(eval::Problem {
         base: doc.clone(),
         dirs: eval::directions(Anatomy::of(doc).forward()),
         mass_kg: probe::total_mass_kg(doc) as f32,
@@ -178,7 +170,20 @@ pub fn prepare(
         bodies,
         substeps,
         push_share: 1.0,
-    };
+    })
+}
+
+/// The fixed problem for `doc` and `goals`: the baseline gains, the clip, the directions,
+/// and the document's own tracking and effort that the score is measured against, and the
+/// report of the document as it is (`bisect` steps per direction): its runs are the
+/// document's own trials, which the search starts from.
+pub fn prepare(
+    doc: &Document,
+    goals: &Goals,
+    bisect: usize,
+) -> Result<(eval::Problem, Figures), TuneError> {
+    let file = doc.path.display().to_string();
+    let mut problem = problem_of(doc, goals, &file)?;
     let start = problem.candidate(&vec![0.0; problem.baseline.dims()]);
     let everything = report::Allowance {
         push_steps_per_direction: None,
