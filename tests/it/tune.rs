@@ -8,7 +8,7 @@ use crate::editor::harness;
 use egui_kittest::kittest::Queryable;
 use std::path::{Path, PathBuf};
 
-fn tune(file: &Path, out: &Path, args: &[&str]) -> serde_json::Value {
+pub(crate) fn tune(file: &Path, out: &Path, args: &[&str]) -> serde_json::Value {
     let o = run_ok(
         ragdoll_tuner()
             .arg("tune")

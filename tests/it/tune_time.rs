@@ -70,13 +70,9 @@ fn the_budget_plans_both_reports() {
 }
 
 fn tune_json(file: &Path, out: &Path) -> serde_json::Value {
-    let o = run_ok(
-        ragdoll_tuner()
-            .arg("tune")
-            .arg(file)
-            .arg("-o")
-            .arg(out)
-            .args(["--clip", "AnimalArmature|Walk", "--budget", "35", "--json"]),
-    );
-    serde_json::from_slice(&o.stdout).expect("tune --json prints one object")
+    crate::tune::tune(
+        file,
+        out,
+        &["--clip", "AnimalArmature|Walk", "--budget", "35"],
+    )
 }
