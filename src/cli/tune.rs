@@ -254,6 +254,11 @@ fn print_gains(b: &Figures, a: &Figures) {
         false => "off".into(),
     };
     println!("{:<14} {:>22} {:>22}", "Stepping", step(b), step(a));
+    let legs = |f: &Figures| match f.legs_max_torque_n_m {
+        Some(t) => format!("≤ {t:.0} N·m"),
+        None => "no leg drives".into(),
+    };
+    println!("{:<14} {:>22} {:>22}", "Leg torque", legs(b), legs(a));
 }
 
 pub fn run(file: &Path, a: &TuneArgs, policy: UriPolicy) -> anyhow::Result<ExitCode> {

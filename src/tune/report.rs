@@ -71,6 +71,9 @@ pub struct Figures {
     pub hip_max_torque_n_m: f64,
     /// The stepping strategy's gain (× the capture point's distance; 0 is off).
     pub step_gain: f64,
+    /// The strongest leg drive's torque limit (N·m; null without leg drives): what the legs'
+    /// torque cap lowers.
+    pub legs_max_torque_n_m: Option<f64>,
     /// Fixed steps the pushes simulated (falls end them early): what such a report costs.
     #[serde(skip)]
     pub push_steps: u64,
@@ -413,7 +416,17 @@ pub fn measure(
         hip_kp: doc.balance.hip_kp,
         hip_max_torque_n_m: doc.balance.hip_max_torque,
         step_gain: doc.balance.step_gain,
+        legs_max_torque_n_m: legs_max_torque(doc),
         push_steps,
     };
     Some((figures, measured))
+}
+
+/// The strongest leg drive's `max_torque` (N·m); None without leg drives.
+fn legs_max_torque(doc: &Document) -> Option<f64> {
+    drive_groups(doc)
+        .into_iter()
+        .filter(|(_, g)| *g == Group::Legs)
+        .filter_map(|(id, _)| doc.bone(id).physics.as_ref()?.drive.map(|d| d.max_torque))
+        .reduce(f64::max)
 }

@@ -101,6 +101,24 @@ fn designed_robustness_on_the_mannequin() {
     ];
     let r = tune(&common::mannequin(), &out, &args);
     assert_eq!(r["changed"], true, "{r}");
+    // The report names the legs' strongest torque limit as the tuned file has it.
+    let tuned = ragdoll_tuner::document::Document::open(&out).unwrap();
+    let legs = ["thigh_l", "shin_l", "foot_l", "thigh_r", "shin_r", "foot_r"].map(|b| {
+        tuned
+            .bone(tuned.bone_by_name(b).unwrap())
+            .physics
+            .as_ref()
+            .unwrap()
+    });
+    let strongest = legs
+        .iter()
+        .map(|p| p.drive.unwrap().max_torque)
+        .fold(0.0, f64::max);
+    let reported = r["after"]["legs_max_torque_n_m"].as_f64();
+    assert!(
+        reported.is_some_and(|t| (t - strongest).abs() < 1e-6 * strongest),
+        "{r}"
+    );
     let zero = dir.path().join("assist0.glb");
     run_ok(
         ragdoll_tuner()
