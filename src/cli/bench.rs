@@ -65,17 +65,9 @@ fn settings_named(name: &str) -> anyhow::Result<SimSettings> {
 /// This thread's CPU time (s): the clock the rates are measured with. On a machine shared
 /// with other work, wall time also counts the slices in which this thread waited for a core,
 /// which differ from world to world by 10% or more; CPU time does not.
+/// NaN where the clock is not available.
 pub(crate) fn thread_cpu_s() -> f64 {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid timespec for the call to write.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    if rc != 0 {
-        return f64::NAN;
-    }
-    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+    crate::tune::timing::thread_cpu_s().unwrap_or(f64::NAN)
 }
 
 /// Rates (calls per second) of two step functions run in 6 alternating rounds within

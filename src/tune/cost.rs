@@ -166,9 +166,7 @@ impl Plan {
             total_s: before_s + search_s + after_s,
         }
     }
-}
 
-impl Plan {
     /// The fixed steps each direction's pushes may take in the report after the search: the
     /// report before's average, and what the plan leaves of the budget (the whole run then
     /// stays within it by the model, or within the plan when one generation did not fit).
@@ -186,10 +184,10 @@ impl Plan {
 /// `budget_s` on the reference machine.
 pub fn plan(problem: &Problem, budget_s: f64, reports: Reports) -> Plan {
     let lambda = super::search::population(problem.baseline.dims());
-    let budget = budget_s.max(0.0);
     let mut generations = 1;
     while generations < MAX_GENERATIONS
-        && Plan::of(problem, (lambda, generations + 1), reports, budget_s).total_s <= budget
+        && Plan::of(problem, (lambda, generations + 1), reports, budget_s).total_s
+            <= budget_s.max(0.0)
     {
         generations += 1;
     }

@@ -6,12 +6,21 @@ use std::time::Instant;
 
 /// This process's CPU time over all its threads (s); None where the clock is not available.
 pub fn process_cpu_s() -> Option<f64> {
+    cpu_clock_s(libc::CLOCK_PROCESS_CPUTIME_ID)
+}
+
+/// The calling thread's CPU time (s); None where the clock is not available.
+pub fn thread_cpu_s() -> Option<f64> {
+    cpu_clock_s(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+fn cpu_clock_s(clock: libc::clockid_t) -> Option<f64> {
     let mut t = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
     // SAFETY: `t` is a valid timespec for the call to write.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    let rc = unsafe { libc::clock_gettime(clock, &mut t) };
     (rc == 0).then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 
