@@ -370,9 +370,9 @@ fn every_generated_zoo_character_has_no_doctor_error_and_settles() {
     // capped by a minimum pendulum frequency of 1.5-4 rad/s, the horse 0.59-43% and the
     // avocado over each time; the floor only as high as a 50:1 / 10:1 / 3:1 inertia ratio
     // needs, 5 / 2 / 3 over; a passive joint damper (zeta 0.3 / 0.6 / 1 of the subtree's
-    // pendulum) on every ball joint with friction, 4 / 6 / 5 over. The horse has several creeps near the bar (the tail, the front
-    // hooves, the neck and ears over a resting head); every change picks which one is last
-    // (README, "The horse's tail, traced").
+    // pendulum) on every ball joint with friction, 4 / 6 / 5 over. The horse has several
+    // creeps near the bar (the tail, the front hooves, the neck and ears over a resting
+    // head); every change picks which one is last (README, "The horse's tail, traced").
     // With the robot's head jointed to its neck (the generator passes over its skinless
     // `headtracker`) and joint friction: 1 of 13 faster than 1% after 5 s, the horse (12.35%,
     // an ear at 5.01 s; 0.84% in the last second, the only body moving then); the robot
