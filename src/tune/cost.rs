@@ -45,29 +45,51 @@ fn per_second(problem: &Problem) -> f64 {
     problem.bodies as f64 * problem.substeps as f64 / REFERENCE_SUBSTEPS * rate
 }
 
-/// One candidate's evaluation at `stage`: its pushes as long as the document's own ran
-/// ([`Problem::push_share`]: falls end a push early).
+/// One candidate's pushes at `stage`, in simulated seconds after the push: as long as the
+/// document's own ran ([`Problem::push_share`]: falls end a push early).
+pub fn pushes_s(problem: &Problem, stage: Stage) -> f64 {
+    problem.pushes_at(stage) as f64 * eval::SEARCH_AFTER_S * problem.push_share
+}
+
+/// One candidate's evaluation at `stage`: its pushes ([`pushes_s`]), the settling before
+/// them, the clip.
 pub fn evaluation(problem: &Problem, stage: Stage) -> f64 {
-    let pushes = problem.pushes_at(stage) as f64 * problem.push_share;
     let (clip_s, worlds) = match &problem.clip {
         Some(c) => ((c.duration_s as f64).min(eval::SEARCH_CLIP_S), 2.0),
         None => (0.0, 1.0),
     };
-    let simulated_s = probe::PUSH_AT_S + pushes * eval::SEARCH_AFTER_S + clip_s;
+    let simulated_s = probe::PUSH_AT_S + pushes_s(problem, stage) + clip_s;
     per_second(problem) * simulated_s + worlds * WORLD_BODY_STEPS
 }
 
 /// The search of `generations` of `lambda` candidates: the first half of the generations
 /// at the first stage, the rest at the full stage, then the first stage's best scored again
-/// at the full stage (when there was a first stage) and the final mean.
+/// at the full stage (when there was a first stage) and the final mean; the probes
+/// ([`super::params::Baseline::probes`]) at the full stage before them.
 pub fn search(problem: &Problem, lambda: usize, generations: usize) -> f64 {
+    search_with(problem, (lambda, generations), &|st| {
+        evaluation(problem, st)
+    })
+}
+
+/// The search's pushes as the plan models them, in simulated seconds after their pushes:
+/// what the search compares what its pushes ran against.
+pub fn search_pushes_s(problem: &Problem, size: (usize, usize)) -> f64 {
+    search_with(problem, size, &|st| pushes_s(problem, st))
+}
+
+/// The cost of the search, each evaluation at `each(stage)`.
+fn search_with(
+    problem: &Problem,
+    (lambda, generations): (usize, usize),
+    each: &dyn Fn(Stage) -> f64,
+) -> f64 {
     let switch = generations / 2;
-    let first = evaluation(problem, eval::FIRST_STAGE);
-    let full = evaluation(problem, eval::FULL_STAGE);
-    let extra = if switch > 0 { 2.0 } else { 1.0 };
-    (lambda * switch) as f64 * first
-        + (lambda * (generations - switch)) as f64 * full
-        + extra * full
+    let probes = problem.baseline.probes().len() as f64;
+    let extra = probes + if switch > 0 { 2.0 } else { 1.0 };
+    (lambda * switch) as f64 * each(eval::FIRST_STAGE)
+        + (lambda * (generations - switch)) as f64 * each(eval::FULL_STAGE)
+        + extra * each(eval::FULL_STAGE)
 }
 
 /// Pushes per direction in a report with `bisect` steps when the goals are met (survived
@@ -168,15 +190,26 @@ impl Plan {
     }
 
     /// The fixed steps each direction's pushes may take in the report after the search: the
-    /// report before's average, and what the plan leaves of the budget (the whole run then
-    /// stays within it by the model, or within the plan when one generation did not fit).
-    pub fn after_allowance(&self, problem: &Problem, before_push_steps: u64) -> u64 {
-        let slack_s = (self.budget_s - self.total_s).max(0.0);
-        let body_steps_per_step =
-            (problem.bodies as f64 * problem.substeps as f64 / REFERENCE_SUBSTEPS).max(1e-9);
-        let slack_steps = slack_s * body_steps_per_s() / body_steps_per_step;
+    /// report before's average, and what the plan leaves of the budget less what the search's
+    /// pushes ran over their plan (`search_over_s`, simulated seconds; the whole run then
+    /// stays within the budget by the model, or within the plan when one generation did not
+    /// fit).
+    pub fn after_allowance(
+        &self,
+        problem: &Problem,
+        before_push_steps: u64,
+        search_over_s: f64,
+    ) -> u64 {
+        let dt_s = probe::settings().dt_s as f64;
+        let slack_steps = (self.slack_push_s(problem) - search_over_s.max(0.0)).max(0.0) / dt_s;
         let dirs = problem.dirs.len().max(1) as f64;
         ((before_push_steps as f64 + slack_steps) / dirs).floor() as u64
+    }
+
+    /// What the plan leaves of the budget, as simulated seconds of `problem`'s pushes.
+    fn slack_push_s(&self, problem: &Problem) -> f64 {
+        let slack_s = (self.budget_s - self.total_s).max(0.0);
+        slack_s * body_steps_per_s() / per_second(problem)
     }
 }
 

@@ -72,6 +72,9 @@ pub struct Brief {
     pub max_violation_deg: f32,
     /// Motor work over the trials (J).
     pub work_j: f64,
+    /// Fixed steps the pushes simulated (falls end them early): what the trials cost.
+    #[serde(skip)]
+    pub push_steps: u64,
 }
 
 /// Everything a candidate is scored against, fixed for one search.
@@ -230,15 +233,12 @@ impl Problem {
             brief.work_j += t.work_j;
         }
         brief.survived.1 = m.survive.len();
-        for t in &m.fall {
-            if t.fell == Some(true) {
-                brief.felled.0 += 1;
-            } else {
-                let tilt = or_zero(t.max_tilt_deg);
-                score += 3.0 + 3.0 * (1.0 - (tilt / 60.0).clamp(0.0, 1.0)) as f64;
-            }
-        }
-        brief.felled.1 = m.fall.len();
+        brief.felled = (
+            m.fall.iter().filter(|t| t.fell == Some(true)).count(),
+            m.fall.len(),
+        );
+        brief.push_steps = m.survive.iter().chain(&m.fall).map(|t| t.steps).sum();
+        score += fall_term(&m.fall);
         if let Some(tr) = &m.tracking {
             viol = viol.max(tr.max_violation_deg);
             brief.work_j += tr.work_j;
@@ -283,6 +283,39 @@ impl Problem {
     }
 }
 
+/// Whether a survive push missed its goal: the character fell (or the run paused), or it
+/// was not back within [`UPRIGHT_DEG`] of upright after the recovery time.
+pub fn survive_missed(t: &Trial) -> bool {
+    t.fell == Some(true) || t.paused || or_zero(t.late_tilt_deg) > UPRIGHT_DEG
+}
+
+/// The share of the fall goal's pushes that must fell the character for the goal to be met:
+/// issue 19's "falls at 1.5 m/s from at least 6 of 8" directions.
+pub const FALL_GOAL_SHARE: f64 = 0.75;
+
+/// What the fall pushes that did not fell the character cost: each by how little it tilted
+/// (1 at no tilt, 0 at 60°), the most tilted of them up to the pushes the goal may miss
+/// ([`FALL_GOAL_SHARE`]) at a third of the others' weight. A miss the goal allows must cost
+/// less than half a survive push missed (10-15), or the search keeps a character that falls
+/// from every large push but one small one over one that meets both goals.
+fn fall_term(fall: &[Trial]) -> f64 {
+    let mut misses: Vec<f64> = fall
+        .iter()
+        .filter(|t| t.fell != Some(true))
+        .map(|t| 1.0 - (or_zero(t.max_tilt_deg) / 60.0).clamp(0.0, 1.0) as f64)
+        .collect();
+    misses.sort_by(f64::total_cmp);
+    let allowed = (fall.len() as f64 * (1.0 - FALL_GOAL_SHARE)).floor() as usize;
+    misses
+        .iter()
+        .enumerate()
+        .map(|(i, u)| match i < allowed {
+            true => 1.0 + u,
+            false => 3.0 + 3.0 * u,
+        })
+        .sum()
+}
+
 /// A joint's RMS below this (degrees) counts as this in [`joint_ratio`]: a joint tracked
 /// almost exactly does not weigh more for being so.
 const RATIO_FLOOR_DEG: f64 = 0.05;
@@ -316,5 +349,34 @@ impl Measured {
         let full_steps = (SEARCH_AFTER_S / probe::settings().dt_s as f64).round();
         let ran: u64 = pushes.iter().map(|t| t.steps).sum();
         (ran as f64 / (full_steps * pushes.len() as f64).max(1.0)).clamp(0.0, 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trial(fell: bool, max_tilt_deg: f32) -> Trial {
+        Trial {
+            fell: Some(fell),
+            max_tilt_deg,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_fall_term_lets_the_goal_miss_a_quarter_cheaply() {
+        let felled =
+            |n: usize| -> Vec<Trial> { (0..8).map(|i| trial(i < n, 10.0 * i as f32)).collect() };
+        assert_eq!(fall_term(&felled(8)), 0.0);
+        let (six, five) = (fall_term(&felled(6)), fall_term(&felled(5)));
+        // Two misses (allowed) cost less than half a survive push missed (10 or more); a
+        // third costs a missed goal's 3-6 on top.
+        assert!(six > 0.0 && six <= 4.0, "{six}");
+        assert!(five - six >= 3.0, "{six} {five}");
+        // Less tilt, more cost: a push that hardly moved it is further from the goal.
+        let mut t = felled(6);
+        t[6].max_tilt_deg = 10.0;
+        assert!(fall_term(&t) > six);
     }
 }

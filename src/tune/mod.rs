@@ -199,10 +199,27 @@ pub fn prepare(
     if measured.fall.iter().any(|t| t.fell != Some(true)) {
         problem.baseline = problem.baseline.clone().with_leg_cap(doc);
     }
+    // Stepping is probed only where the document's own gains miss a survive push.
+    problem.baseline.step_probes = measured.survive.iter().any(eval::survive_missed);
     problem.push_share = measured.push_share();
     problem.base_tracking = measured.tracking.clone();
     problem.start = Some(problem.score_of(&measured));
     Ok((problem, before))
+}
+
+/// The report of the search's result, within what the plan (less the search's overrun)
+/// leaves it.
+fn report_after(
+    problem: &eval::Problem,
+    (plan, before, found): (&cost::Plan, &Figures, &search::Found),
+    bisect: usize,
+) -> Option<Figures> {
+    let tuned = problem.candidate(&found.x);
+    let steps = plan.after_allowance(problem, before.push_steps, found.pushes_over_s);
+    let allowance = report::Allowance {
+        push_steps_per_direction: Some(steps),
+    };
+    report::measure(problem, &tuned, bisect, allowance).map(|(f, _)| f)
 }
 
 /// Reports the document, searches, then reports the result. `cancel` stops the search at the
@@ -226,7 +243,7 @@ pub fn tune(
     let plan = cost::plan(&problem, opts.budget_s, reports);
     let watch = timing::Watch::start();
     let (lambda, generations) = (plan.population, plan.generations);
-    let found = search::run(&problem, (lambda, generations), opts.seed, cancel, progress);
+    let found = search::run(&problem, &plan, opts.seed, cancel, progress);
     let search_spent = watch.spent();
     let watch = timing::Watch::start();
     let unchanged = found.x.iter().all(|v| *v == 0.0);
@@ -234,13 +251,7 @@ pub fn tune(
     let after = if unchanged {
         before.clone()
     } else {
-        let tuned = problem.candidate(&found.x);
-        let allowance = report::Allowance {
-            push_steps_per_direction: Some(plan.after_allowance(&problem, before.push_steps)),
-        };
-        report::measure(&problem, &tuned, opts.bisect, allowance)
-            .ok_or_else(not_simulated)?
-            .0
+        report_after(&problem, (&plan, &before, &found), opts.bisect).ok_or_else(not_simulated)?
     };
     let changed = !unchanged || problem.assist.is_some();
     let spent = timing::Phases {

@@ -45,6 +45,13 @@ const G_M_S2: f64 = 9.81;
 /// ratio of the character's own capture point, so it needs no sizing.
 pub const STEP_GAIN_ON: f64 = 1.5;
 
+/// The stepping gains of the search's stepping probes ([`Baseline::probes`]): the swing
+/// foot landing at the capture point (1), and one search step (about e^-0.25) short of it,
+/// since a fall goal asks for weaker stepping. On the generated UBC superhero at assist 0
+/// (`simulate --push`, 8 directions): gain 1.0 survives 0.5 m/s from all 8 and falls at
+/// 1.5 m/s from 5; 0.8 survives all 8 and falls from 6; 0.6 falls at 0.5 m/s backward.
+pub const STEP_PROBE_GAINS: [f64; 2] = [1.0, 0.78];
+
 /// The legs' torque cap the search turns on at x = [`LEG_CAP_AT`], as a share of the
 /// character's weight times its radius of gyration about the ground (the gravity torque of
 /// the whole body held level about its feet). Measured with `simulate --push`, assist 0, the
@@ -109,6 +116,12 @@ impl StepBase {
     fn of(doc: &Document) -> Option<Self> {
         let b = &doc.balance;
         b.enabled.then_some(Self { gain: b.step_gain })
+    }
+
+    /// The parameter at which the stepping strategy comes on at `gain` when the document
+    /// has it off (None when the document already steps: the search starts from its gain).
+    fn x_for(&self, gain: f64) -> Option<f64> {
+        (self.gain <= 0.0 && gain > 0.0).then(|| 0.75 + (gain / STEP_GAIN_ON).ln())
     }
 
     /// `step_gain` for parameter x, already clamped.
@@ -190,6 +203,10 @@ pub struct Baseline {
     pub step: Option<StepBase>,
     /// The legs' torque cap (the last parameter), when asked for ([`Baseline::with_leg_cap`]).
     pub leg_cap: Option<LegCapBase>,
+    /// Whether the search scores the stepping probes ([`Baseline::probes`]): only where the
+    /// document's own gains miss the survive goal (stepping is for surviving; without the
+    /// miss the probes only cost a plan its generations).
+    pub step_probes: bool,
 }
 
 /// A group's gains read as a person would: the median natural frequency and damping ratio
@@ -290,6 +307,7 @@ impl Baseline {
             hip: HipBase::of(doc),
             step: StepBase::of(doc),
             leg_cap: None,
+            step_probes: true,
         }
     }
 
@@ -319,6 +337,28 @@ impl Baseline {
             + if self.hip.is_some() { 2 } else { 0 }
             + usize::from(self.step.is_some())
             + usize::from(self.leg_cap.is_some())
+    }
+
+    /// Starting points besides the document's own, scored before the search: the document
+    /// with only the stepping strategy turned on at each of [`STEP_PROBE_GAINS`], when it has
+    /// stepping off. A strategy is one switch among a dozen factors, so a short search whose
+    /// candidates move every factor at once rarely meets it alone (on the UBC superhero, the
+    /// file's own gains stepping at 0.5-0.8 met the robustness goals; the search, stepping
+    /// off, did not).
+    pub fn probes(&self) -> Vec<Vec<f64>> {
+        let Some(step) = self.step.filter(|_| self.step_probes) else {
+            return Vec::new();
+        };
+        let i = self.groups.len() * 2 + if self.hip.is_some() { 2 } else { 0 };
+        STEP_PROBE_GAINS
+            .iter()
+            .filter_map(|&g| step.x_for(g))
+            .map(|x| {
+                let mut v = vec![0.0; self.dims()];
+                v[i] = x;
+                v
+            })
+            .collect()
     }
 
     /// The legs' torque cap (N·m) for parameters `x`; None when not searched or off.
@@ -438,6 +478,17 @@ mod tests {
         let on = StepBase { gain: 2.0 };
         assert_eq!(on.gain(0.0), 2.0);
         assert!((on.gain(-0.5) - 2.0 * (-0.5f64).exp()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_stepping_probes_turn_stepping_on_at_their_gains_and_only_when_off() {
+        let off = StepBase { gain: 0.0 };
+        for g in STEP_PROBE_GAINS {
+            let x = off.x_for(g).unwrap();
+            assert!(x > 0.0 && x <= MAX_LOG_FACTOR, "{x}");
+            assert!((off.gain(x) - g).abs() < 1e-12, "{g}");
+        }
+        assert_eq!(StepBase { gain: 0.9 }.x_for(1.0), None);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! eight. The best of the final stage (the final mean and the first stage's best are scored
 //! at it too) wins, and only if it beats the document as it was.
 
+use super::cost;
 use super::eval::{Brief, Problem, Stage, FIRST_STAGE, FULL_STAGE};
 use cmaes::{CMAESOptions, DVector};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -39,6 +40,9 @@ pub struct Found {
     pub evaluations: usize,
     pub seconds: f64,
     pub cancelled: bool,
+    /// How far the search's pushes ran over the plan (simulated seconds after their pushes;
+    /// 0 within it): what the report after has less of.
+    pub pushes_over_s: f64,
 }
 
 /// A scored candidate (deterministic order: score, then parameters).
@@ -224,17 +228,69 @@ fn start_of(problem: &Problem) -> Scored {
     }
 }
 
+/// What the search's pushes simulated (seconds after their pushes; deterministic, unlike a
+/// clock), against what the plan modelled them at: candidates whose pushes outlast the
+/// document's own (the probes step, and a character that steps survives longer before it
+/// falls) take the search past its plan, and the report after gets that much less.
+struct Spent<'a> {
+    problem: &'a Problem,
+    size: (usize, usize),
+    dt_s: f64,
+    ran_s: f64,
+}
+
+impl<'a> Spent<'a> {
+    fn new(problem: &'a Problem, plan: &cost::Plan) -> Self {
+        Self {
+            problem,
+            size: (plan.population, plan.generations),
+            dt_s: super::probe::settings().dt_s as f64,
+            ran_s: 0.0,
+        }
+    }
+
+    fn add(&mut self, scored: &[Scored]) {
+        let steps: u64 = scored.iter().map(|s| s.brief.push_steps).sum();
+        self.ran_s += steps as f64 * self.dt_s;
+    }
+
+    /// How far the pushes ran over the plan (simulated seconds; 0 within it).
+    fn over_plan_s(&self) -> f64 {
+        (self.ran_s - cost::search_pushes_s(self.problem, self.size)).max(0.0)
+    }
+}
+
+/// The probes scored at the full stage, and where the search starts: the best probe when it
+/// beats the document's own gains, else the document (x = 0).
+fn probed_origin(problem: &Problem, start: &Scored, dims: usize) -> (Vec<f64>, Vec<Scored>) {
+    let probed: Vec<Scored> = problem
+        .baseline
+        .probes()
+        .iter()
+        .map(|x| score_at(problem, x, FULL_STAGE))
+        .collect();
+    let origin = probed
+        .iter()
+        .filter(|p| better(p, start))
+        .fold(None::<&Scored>, |b, p| match b {
+            Some(b) if better(b, p) => Some(b),
+            _ => Some(p),
+        })
+        .map_or_else(|| vec![0.0; dims], |p| p.x.clone());
+    (origin, probed)
+}
+
 /// Runs the search for `generations` of `lambda` candidates.
 pub fn run(
     problem: &Problem,
-    (lambda, generations): (usize, usize),
+    plan: &cost::Plan,
     seed: u64,
     cancel: &AtomicBool,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Found {
     let t0 = Instant::now();
+    let (lambda, generations) = (plan.population, plan.generations);
     let dims = problem.baseline.dims();
-    let full = FULL_STAGE;
     let start = start_of(problem);
     let evals = AtomicUsize::new(1);
     let switch = generations / 2;
@@ -242,17 +298,17 @@ pub fn run(
     let objective = objective(problem, cancel, &shared);
     let mut standings = Standings::default();
     let mut cancelled = false;
-    let cma = CMAESOptions::new(vec![0.0; dims], INITIAL_SIGMA)
-        .population_size(lambda)
-        .max_generations(generations)
-        .seed(seed)
-        .build(&objective);
-    let Ok(mut cma) = cma else {
+    let (origin, probed) = probed_origin(problem, &start, dims);
+    evals.fetch_add(probed.len(), Ordering::Relaxed);
+    let mut spent = Spent::new(problem, plan);
+    spent.add(&probed);
+    let Ok(mut cma) = cma_from(origin, (lambda, generations), seed, &objective) else {
         return found(start.clone(), start, 1, t0, false);
     };
     for g in 0..generations {
         let done = cma.next_parallel();
         let gen = shared.drain();
+        spent.add(&gen);
         if cancel.load(Ordering::Relaxed) {
             cancelled = true;
             break;
@@ -262,30 +318,66 @@ pub fn run(
         if g + 1 == switch {
             // Into the full stage: the first stage's best, scored again on all directions.
             shared.stage_no.store(1, Ordering::Relaxed);
-            standings.enter_full_stage(problem, full);
+            standings.enter_full_stage(problem, FULL_STAGE);
+            spent.add(standings.best.as_slice());
             evals.fetch_add(1, Ordering::Relaxed);
         } else if g + 1 > switch {
             standings.fold_stage_best();
         }
         if let Some(b) = standings.leader() {
-            let evaluations = (evals.load(Ordering::Relaxed), lambda * generations + 3);
+            let planned = lambda * generations + 3 + problem.baseline.probes().len();
+            let evaluations = (evals.load(Ordering::Relaxed), planned);
             progress(&progress_at(b, evaluations, start.score, t0));
         }
         if done.is_some() {
             break;
         }
     }
-    if !cancelled {
-        let mean: Vec<f64> = cma.mean().iter().copied().collect();
-        standings.offer_final(score_at(problem, &mean, full));
-        evals.fetch_add(1, Ordering::Relaxed);
-    }
+    let mean = (!cancelled).then(|| cma.mean().iter().copied().collect::<Vec<f64>>());
+    let last = conclude(problem, &mut standings, probed, mean, &mut spent);
+    evals.fetch_add(last, Ordering::Relaxed);
     let winner = standings.winner(&start);
-    found(winner, start, evals.load(Ordering::Relaxed), t0, cancelled)
+    let mut f = found(winner, start, evals.load(Ordering::Relaxed), t0, cancelled);
+    f.pushes_over_s = spent.over_plan_s();
+    f
+}
+
+/// CMA-ES from `origin` for `generations` of `lambda` candidates.
+fn cma_from<'a, F: Fn(&DVector<f64>) -> f64 + Sync + 'a>(
+    origin: Vec<f64>,
+    (lambda, generations): (usize, usize),
+    seed: u64,
+    objective: &'a F,
+) -> Result<cmaes::CMAES<&'a F>, cmaes::options::InvalidOptionsError> {
+    CMAESOptions::new(origin, INITIAL_SIGMA)
+        .population_size(lambda)
+        .max_generations(generations)
+        .seed(seed)
+        .build(objective)
+}
+
+/// The probes and the final mean (None when cancelled: not scored) compete for the result;
+/// returns the evaluations run here.
+fn conclude(
+    problem: &Problem,
+    standings: &mut Standings,
+    probed: Vec<Scored>,
+    mean: Option<Vec<f64>>,
+    spent: &mut Spent,
+) -> usize {
+    for p in probed {
+        standings.offer_final(p);
+    }
+    let Some(mean) = mean else { return 0 };
+    let m = score_at(problem, &mean, FULL_STAGE);
+    spent.add(std::slice::from_ref(&m));
+    standings.offer_final(m);
+    1
 }
 
 fn found(w: Scored, start: Scored, evaluations: usize, t0: Instant, cancelled: bool) -> Found {
     Found {
+        pushes_over_s: 0.0,
         x: w.x,
         score: w.score,
         brief: w.brief,
