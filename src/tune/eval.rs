@@ -216,8 +216,7 @@ impl Problem {
         let mut viol = 0.0f32;
         for t in &m.survive {
             viol = viol.max(t.max_violation_deg);
-            let fell = t.fell == Some(true) || t.paused;
-            if fell {
+            if !stood(t) {
                 let early = 1.0 - t.fell_after_s.unwrap_or(0.0) / SEARCH_AFTER_S;
                 score += 10.0 + 5.0 * early.clamp(0.0, 1.0);
             } else {
@@ -283,10 +282,16 @@ impl Problem {
     }
 }
 
-/// Whether a survive push missed its goal: the character fell (or the run paused), or it
-/// was not back within [`UPRIGHT_DEG`] of upright after the recovery time.
+/// Whether the character stayed up through a push: it did not fall and the run did not pause.
+pub fn stood(t: &Trial) -> bool {
+    t.fell != Some(true) && !t.paused
+}
+
+/// Whether a survive push missed its goal: the character did not stand ([`stood`]), or it
+/// was not back within [`UPRIGHT_DEG`] of upright after the recovery time (not measured
+/// counts as back).
 pub fn survive_missed(t: &Trial) -> bool {
-    t.fell == Some(true) || t.paused || or_zero(t.late_tilt_deg) > UPRIGHT_DEG
+    !stood(t) || or_zero(t.late_tilt_deg) > UPRIGHT_DEG
 }
 
 /// The share of the fall goal's pushes that must fell the character for the goal to be met:

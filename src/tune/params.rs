@@ -44,6 +44,8 @@ const G_M_S2: f64 = 9.81;
 /// (x = 0.75): the swing foot lands 1.5 × as far out as the capture point. A dimensionless
 /// ratio of the character's own capture point, so it needs no sizing.
 pub const STEP_GAIN_ON: f64 = 1.5;
+/// Where in the "on" half the stepping gain is [`STEP_GAIN_ON`].
+const STEP_ON_AT: f64 = 0.75;
 
 /// The stepping gains of the search's stepping probes ([`Baseline::probes`]): the swing
 /// foot landing at the capture point (1), and one search step (about e^-0.25) short of it,
@@ -121,7 +123,7 @@ impl StepBase {
     /// The parameter at which the stepping strategy comes on at `gain` when the document
     /// has it off (None when the document already steps: the search starts from its gain).
     fn x_for(&self, gain: f64) -> Option<f64> {
-        (self.gain <= 0.0 && gain > 0.0).then(|| 0.75 + (gain / STEP_GAIN_ON).ln())
+        (self.gain <= 0.0 && gain > 0.0).then(|| STEP_ON_AT + (gain / STEP_GAIN_ON).ln())
     }
 
     /// `step_gain` for parameter x, already clamped.
@@ -129,7 +131,7 @@ impl StepBase {
         match (self.gain > 0.0, x > 0.0) {
             (true, _) => self.gain * x.exp(),
             (false, false) => 0.0,
-            (false, true) => STEP_GAIN_ON * (x - 0.75).exp(),
+            (false, true) => STEP_GAIN_ON * (x - STEP_ON_AT).exp(),
         }
     }
 }
@@ -349,7 +351,7 @@ impl Baseline {
         let Some(step) = self.step.filter(|_| self.step_probes) else {
             return Vec::new();
         };
-        let i = self.groups.len() * 2 + if self.hip.is_some() { 2 } else { 0 };
+        let i = self.step_index();
         STEP_PROBE_GAINS
             .iter()
             .filter_map(|&g| step.x_for(g))
@@ -371,8 +373,13 @@ impl Baseline {
     /// The stepping strategy's `step_gain` for parameters `x`; None when not searched.
     pub fn step_gain(&self, x: &[f64]) -> Option<f64> {
         let step = self.step?;
-        let i = self.groups.len() * 2 + if self.hip.is_some() { 2 } else { 0 };
+        let i = self.step_index();
         Some(step.gain(x[i].clamp(-MAX_LOG_FACTOR, MAX_LOG_FACTOR)))
+    }
+
+    /// Where the stepping parameter sits: after the groups' and the hip strategy's.
+    fn step_index(&self) -> usize {
+        self.groups.len() * 2 + if self.hip.is_some() { 2 } else { 0 }
     }
 
     /// The hip strategy's (hip_kp, hip_max_torque) for parameters `x`; None when not searched.

@@ -112,9 +112,10 @@ impl Pushes<'_> {
 }
 
 fn survived(t: &Trial, goal: bool) -> bool {
-    let up = t.fell != Some(true) && !t.paused;
-    let recovered = !t.late_tilt_deg.is_finite() || t.late_tilt_deg <= probe::UPRIGHT_DEG;
-    up && (!goal || recovered)
+    match goal {
+        true => !eval::survive_missed(t),
+        false => eval::stood(t),
+    }
 }
 
 /// Bisection for `d`'s boundary to the resolution of `steps` halvings of [0, DV_MAX]:

@@ -228,36 +228,12 @@ fn start_of(problem: &Problem) -> Scored {
     }
 }
 
-/// What the search's pushes simulated (seconds after their pushes; deterministic, unlike a
-/// clock), against what the plan modelled them at: candidates whose pushes outlast the
+/// Fixed steps the pushes of `scored` simulated (deterministic, unlike a clock): what the
+/// search compares against the plan's model of them. Candidates whose pushes outlast the
 /// document's own (the probes step, and a character that steps survives longer before it
 /// falls) take the search past its plan, and the report after gets that much less.
-struct Spent<'a> {
-    problem: &'a Problem,
-    size: (usize, usize),
-    dt_s: f64,
-    ran_s: f64,
-}
-
-impl<'a> Spent<'a> {
-    fn new(problem: &'a Problem, plan: &cost::Plan) -> Self {
-        Self {
-            problem,
-            size: (plan.population, plan.generations),
-            dt_s: super::probe::settings().dt_s as f64,
-            ran_s: 0.0,
-        }
-    }
-
-    fn add(&mut self, scored: &[Scored]) {
-        let steps: u64 = scored.iter().map(|s| s.brief.push_steps).sum();
-        self.ran_s += steps as f64 * self.dt_s;
-    }
-
-    /// How far the pushes ran over the plan (simulated seconds; 0 within it).
-    fn over_plan_s(&self) -> f64 {
-        (self.ran_s - cost::search_pushes_s(self.problem, self.size)).max(0.0)
-    }
+fn push_steps(scored: &[Scored]) -> u64 {
+    scored.iter().map(|s| s.brief.push_steps).sum()
 }
 
 /// The probes scored at the full stage, and where the search starts: the best probe when it
@@ -269,14 +245,12 @@ fn probed_origin(problem: &Problem, start: &Scored, dims: usize) -> (Vec<f64>, V
         .iter()
         .map(|x| score_at(problem, x, FULL_STAGE))
         .collect();
-    let origin = probed
+    let beat: Vec<Scored> = probed
         .iter()
         .filter(|p| better(p, start))
-        .fold(None::<&Scored>, |b, p| match b {
-            Some(b) if better(b, p) => Some(b),
-            _ => Some(p),
-        })
-        .map_or_else(|| vec![0.0; dims], |p| p.x.clone());
+        .cloned()
+        .collect();
+    let origin = best_of(beat).map_or_else(|| vec![0.0; dims], |p| p.x);
     (origin, probed)
 }
 
@@ -300,15 +274,14 @@ pub fn run(
     let mut cancelled = false;
     let (origin, probed) = probed_origin(problem, &start, dims);
     evals.fetch_add(probed.len(), Ordering::Relaxed);
-    let mut spent = Spent::new(problem, plan);
-    spent.add(&probed);
+    let mut ran_steps = push_steps(&probed);
     let Ok(mut cma) = cma_from(origin, (lambda, generations), seed, &objective) else {
-        return found(start.clone(), start, 1, t0, false);
+        return found(start.clone(), start, (1, 0.0), t0, false);
     };
     for g in 0..generations {
         let done = cma.next_parallel();
         let gen = shared.drain();
-        spent.add(&gen);
+        ran_steps += push_steps(&gen);
         if cancel.load(Ordering::Relaxed) {
             cancelled = true;
             break;
@@ -319,13 +292,13 @@ pub fn run(
             // Into the full stage: the first stage's best, scored again on all directions.
             shared.stage_no.store(1, Ordering::Relaxed);
             standings.enter_full_stage(problem, FULL_STAGE);
-            spent.add(standings.best.as_slice());
+            ran_steps += push_steps(standings.best.as_slice());
             evals.fetch_add(1, Ordering::Relaxed);
         } else if g + 1 > switch {
             standings.fold_stage_best();
         }
         if let Some(b) = standings.leader() {
-            let planned = lambda * generations + 3 + problem.baseline.probes().len();
+            let planned = lambda * generations + 3 + probed.len();
             let evaluations = (evals.load(Ordering::Relaxed), planned);
             progress(&progress_at(b, evaluations, start.score, t0));
         }
@@ -334,12 +307,13 @@ pub fn run(
         }
     }
     let mean = (!cancelled).then(|| cma.mean().iter().copied().collect::<Vec<f64>>());
-    let last = conclude(problem, &mut standings, probed, mean, &mut spent);
+    let last = conclude(problem, &mut standings, probed, mean, &mut ran_steps);
     evals.fetch_add(last, Ordering::Relaxed);
     let winner = standings.winner(&start);
-    let mut f = found(winner, start, evals.load(Ordering::Relaxed), t0, cancelled);
-    f.pushes_over_s = spent.over_plan_s();
-    f
+    let ran_s = ran_steps as f64 * super::probe::settings().dt_s as f64;
+    let over_s = (ran_s - cost::search_pushes_s(problem, (lambda, generations))).max(0.0);
+    let evaluations = evals.load(Ordering::Relaxed);
+    found(winner, start, (evaluations, over_s), t0, cancelled)
 }
 
 /// CMA-ES from `origin` for `generations` of `lambda` candidates.
@@ -363,21 +337,29 @@ fn conclude(
     standings: &mut Standings,
     probed: Vec<Scored>,
     mean: Option<Vec<f64>>,
-    spent: &mut Spent,
+    ran_steps: &mut u64,
 ) -> usize {
     for p in probed {
         standings.offer_final(p);
     }
     let Some(mean) = mean else { return 0 };
     let m = score_at(problem, &mean, FULL_STAGE);
-    spent.add(std::slice::from_ref(&m));
+    *ran_steps += m.brief.push_steps;
     standings.offer_final(m);
     1
 }
 
-fn found(w: Scored, start: Scored, evaluations: usize, t0: Instant, cancelled: bool) -> Found {
+/// The outcome: the winner `w`, after `evaluations` with the pushes `over_s` seconds over
+/// the plan.
+fn found(
+    w: Scored,
+    start: Scored,
+    (evaluations, over_s): (usize, f64),
+    t0: Instant,
+    cancelled: bool,
+) -> Found {
     Found {
-        pushes_over_s: 0.0,
+        pushes_over_s: over_s,
         x: w.x,
         score: w.score,
         brief: w.brief,
