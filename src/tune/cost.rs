@@ -1,12 +1,15 @@
 //! The cost model: a time budget (seconds of the whole `tune` run on the reference machine:
-//! 2 idle cores, release build) becomes a fixed number of search generations, never read
-//! from the clock, so the same seed gives the same bytes on any machine and at any load.
-//! Everything the run simulates is counted, in body-steps (a body simulated one fixed step
-//! at [`REFERENCE_SUBSTEPS`] solver substeps): the report before the search (whose runs also
-//! give the document's own trials: they are not run again), the search's generations and the
-//! two candidates it scores besides them, and the report after; plus a fixed cost per world
-//! built (copying the document, building the world). The budget is the whole run's: the
-//! search gets what the two reports leave of it.
+//! 2 idle cores, release build) becomes a plan of search generations and a count of what the
+//! search spends, never read from the clock, so the same seed gives the same bytes on any
+//! machine and at any load. Everything the run simulates is counted, in body-steps (a body
+//! simulated one fixed step at [`REFERENCE_SUBSTEPS`] solver substeps): the report before the
+//! search (whose runs also give the document's own trials: they are not run again), the
+//! stepping probes (run before the plan, counted as they ran), the search's generations and
+//! the two candidates it scores besides them, and the report after; plus a fixed cost per
+//! world built (copying the document, building the world). The budget is the whole run's: the
+//! search gets what the two reports leave of it. The plan sizes the population and the first
+//! stage; the search then counts what its candidates' pushes actually simulated and runs
+//! full-stage generations while another fits ([`Plan::search_allowance_s`]).
 
 use super::eval::{self, Problem, Stage};
 use super::{probe, report, Goals};
@@ -54,42 +57,58 @@ pub fn pushes_s(problem: &Problem, stage: Stage) -> f64 {
 /// One candidate's evaluation at `stage`: its pushes ([`pushes_s`]), the settling before
 /// them, the clip.
 pub fn evaluation(problem: &Problem, stage: Stage) -> f64 {
+    evaluation_with(problem, pushes_s(problem, stage))
+}
+
+/// One candidate's evaluation whose pushes ran `pushes_s` simulated seconds.
+fn evaluation_with(problem: &Problem, pushes_s: f64) -> f64 {
     let (clip_s, worlds) = match &problem.clip {
         Some(c) => ((c.duration_s as f64).min(eval::SEARCH_CLIP_S), 2.0),
         None => (0.0, 1.0),
     };
-    let simulated_s = probe::PUSH_AT_S + pushes_s(problem, stage) + clip_s;
+    let simulated_s = probe::PUSH_AT_S + pushes_s + clip_s;
     per_second(problem) * simulated_s + worlds * WORLD_BODY_STEPS
 }
 
 /// The search of `generations` of `lambda` candidates: the first half of the generations
-/// at the first stage, the rest at the full stage, then the first stage's best scored again
-/// at the full stage (when there was a first stage) and the final mean; the probes
-/// ([`super::params::Baseline::probes`]) at the full stage before them.
+/// ([`first_stage_generations`]) at the first stage, the rest at the full stage, then the first stage's best scored again
+/// at the full stage (when there was a first stage) and the final mean. The probes run before
+/// the plan: their measured cost is the plan's ([`Reports::probes`]).
 pub fn search(problem: &Problem, lambda: usize, generations: usize) -> f64 {
-    search_with(problem, (lambda, generations), &|st| {
-        evaluation(problem, st)
-    })
+    let switch = first_stage_generations(generations);
+    let extra = if switch > 0 { 2.0 } else { 1.0 };
+    let full = evaluation(problem, eval::FULL_STAGE);
+    (lambda * switch) as f64 * evaluation(problem, eval::FIRST_STAGE)
+        + (lambda * (generations - switch)) as f64 * full
+        + extra * full
 }
 
-/// The search's pushes as the plan models them, in simulated seconds after their pushes:
-/// what the search compares what its pushes ran against.
-pub fn search_pushes_s(problem: &Problem, size: (usize, usize)) -> f64 {
-    search_with(problem, size, &|st| pushes_s(problem, st))
+/// The generations at the first stage of a plan of `generations`: half, rounded up (a plan of
+/// one generation runs it at the first stage: twice the candidates of one at the full stage
+/// for the cost, then the best of them and the mean at the full stage).
+pub fn first_stage_generations(generations: usize) -> usize {
+    generations.div_ceil(2)
 }
 
-/// The cost of the search, each evaluation at `each(stage)`.
-fn search_with(
-    problem: &Problem,
-    (lambda, generations): (usize, usize),
-    each: &dyn Fn(Stage) -> f64,
-) -> f64 {
-    let switch = generations / 2;
-    let probes = problem.baseline.probes().len() as f64;
-    let extra = probes + if switch > 0 { 2.0 } else { 1.0 };
-    (lambda * switch) as f64 * each(eval::FIRST_STAGE)
-        + (lambda * (generations - switch)) as f64 * each(eval::FULL_STAGE)
-        + extra * each(eval::FULL_STAGE)
+/// Evaluations run before the plan (the stepping probes, [`super::search::probe`]): how many,
+/// and the fixed steps their pushes simulated.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Ran {
+    pub evaluations: usize,
+    pub push_steps: u64,
+}
+
+/// What evaluations that ran cost: each one's settling, clip and world, and their pushes as
+/// they ran.
+pub fn ran(problem: &Problem, ran: Ran) -> f64 {
+    let pushes_s = ran.push_steps as f64 * probe::settings().dt_s as f64;
+    ran.evaluations as f64 * evaluation_with(problem, 0.0) + per_second(problem) * pushes_s
+}
+
+/// What one evaluation whose pushes ran `pushes_s` simulated seconds costs, in seconds of the
+/// whole run on the reference machine.
+pub fn evaluation_s(problem: &Problem, pushes_s: f64) -> f64 {
+    evaluation_with(problem, pushes_s) / body_steps_per_s()
 }
 
 /// Pushes per direction in a report with `bisect` steps when the goals are met (survived
@@ -128,13 +147,8 @@ pub fn report_pushes_at_most(goals: &Goals, bisect: usize) -> usize {
 /// else as much as they can: the most pushes a direction can take, each running its full
 /// length.
 pub fn report(problem: &Problem, bisect: usize, push_steps: Option<u64>) -> f64 {
-    let pushes_s = match push_steps {
-        Some(steps) => steps as f64 * probe::settings().dt_s as f64,
-        None => {
-            let n = problem.dirs.len() * report_pushes_at_most(&problem.goals, bisect);
-            n as f64 * report::AFTER_S
-        }
-    };
+    let steps = push_steps.unwrap_or_else(|| most_push_steps(problem, bisect));
+    let pushes_s = steps as f64 * probe::settings().dt_s as f64;
     let (clip_s, worlds) = match &problem.clip {
         Some(c) => ((c.duration_s as f64).min(report::CLIP_S), 2.0),
         None => (0.0, 1.0),
@@ -143,67 +157,115 @@ pub fn report(problem: &Problem, bisect: usize, push_steps: Option<u64>) -> f64 
     per_second(problem) * simulated_s + worlds * WORLD_BODY_STEPS
 }
 
-/// What a run is planned from: the report's bisection steps, and the fixed steps the
-/// pushes of the report before the search simulated, when it ran.
+/// What a run is planned from: the report's bisection steps, the fixed steps the pushes of
+/// the report before the search simulated (when it ran), and the probes that ran.
 #[derive(Debug, Clone, Copy)]
 pub struct Reports {
     pub bisect: usize,
     pub push_steps: Option<u64>,
+    pub probes: Ran,
+}
+
+/// What a plan keeps for the report after the search: as much as the report before's pushes
+/// ran, or, when a budget cannot hold that beside a search, only the goals' pushes (each at
+/// its full length; the bisection then gets what the budget leaves).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterReport {
+    AsBefore,
+    GoalsOnly,
 }
 
 /// A run's plan: the search's size, and each phase's seconds on the reference machine by the
-/// model (the whole run's within the budget unless even one generation does not fit).
+/// model (the whole run's within the budget unless even one generation of the smallest
+/// population does not fit).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Plan {
     pub budget_s: f64,
     pub population: usize,
     pub generations: usize,
     pub report_before_s: f64,
+    /// The search, the probes that ran before it included.
     pub search_s: f64,
+    pub report_after: AfterReport,
     pub report_after_s: f64,
+    /// The fixed steps the report after's pushes are planned to simulate.
+    #[serde(skip)]
+    pub after_push_steps: u64,
+    /// The search's own evaluations (the probes' aside), in seconds by the model.
+    #[serde(skip)]
+    pub search_own_s: f64,
     pub total_s: f64,
 }
 
+/// The fixed steps of a report's pushes with `bisect` steps at most: every direction's
+/// pushes ([`report_pushes_at_most`]), each run to its full length.
+fn most_push_steps(problem: &Problem, bisect: usize) -> u64 {
+    let per_push = (report::AFTER_S / probe::settings().dt_s as f64).round() as u64;
+    (problem.dirs.len() * report_pushes_at_most(&problem.goals, bisect)) as u64 * per_push
+}
+
 impl Plan {
-    /// The plan of `generations` of `lambda` candidates.
+    /// The plan of `generations` of `lambda` candidates, with the report after as `after`.
     pub fn of(
         problem: &Problem,
         (lambda, generations): (usize, usize),
-        reports: Reports,
+        (reports, after): (Reports, AfterReport),
         budget_s: f64,
     ) -> Plan {
         let rate = body_steps_per_s();
         let before_s = report(problem, reports.bisect, reports.push_steps) / rate;
-        // The report after costs as much as the one before; when the search's gains make its
-        // pushes run longer, it stops bisecting where the budget runs out (`after_allowance`).
-        let after_s = before_s;
-        let search_s = search(problem, lambda, generations) / rate;
+        // When the search's gains make the pushes run longer, the report after stops bisecting
+        // where the budget runs out (`after_allowance`).
+        let after_push_steps = match after {
+            AfterReport::AsBefore => reports
+                .push_steps
+                .unwrap_or_else(|| most_push_steps(problem, reports.bisect)),
+            // The goals' pushes at their full length, or the report before's when they fell
+            // it sooner than that.
+            AfterReport::GoalsOnly => {
+                let before = reports.push_steps.unwrap_or(u64::MAX);
+                most_push_steps(problem, 0).min(before)
+            }
+        };
+        let after_s = report(problem, reports.bisect, Some(after_push_steps)) / rate;
+        let search_own_s = search(problem, lambda, generations) / rate;
+        let search_s = search_own_s + ran(problem, reports.probes) / rate;
         Plan {
             budget_s,
             population: lambda,
             generations,
             report_before_s: before_s,
             search_s,
+            report_after: after,
             report_after_s: after_s,
+            after_push_steps,
+            search_own_s,
             total_s: before_s + search_s + after_s,
         }
     }
 
-    /// The fixed steps each direction's pushes may take in the report after the search: the
-    /// report before's average, and what the plan leaves of the budget less what the search's
-    /// pushes ran over their plan (`search_over_s`, simulated seconds; the whole run then
-    /// stays within the budget by the model, or within the plan when one generation did not
-    /// fit).
-    pub fn after_allowance(
-        &self,
-        problem: &Problem,
-        before_push_steps: u64,
-        search_over_s: f64,
-    ) -> u64 {
+    /// The fixed steps each direction's pushes may take in the report after the search: what
+    /// the plan keeps for them, and what it leaves of the budget less what the search's pushes
+    /// ran over their plan (`search_over_s`, simulated seconds; the whole run then stays
+    /// within the budget by the model, or within the plan when it did not fit).
+    pub fn after_allowance(&self, problem: &Problem, search_over_s: f64) -> u64 {
         let dt_s = probe::settings().dt_s as f64;
         let slack_steps = (self.slack_push_s(problem) - search_over_s.max(0.0)).max(0.0) / dt_s;
         let dirs = problem.dirs.len().max(1) as f64;
-        ((before_push_steps as f64 + slack_steps) / dirs).floor() as u64
+        ((self.after_push_steps as f64 + slack_steps) / dirs).floor() as u64
+    }
+
+    /// What the search's own evaluations may cost (seconds by the model): as planned, and
+    /// what the plan leaves of the budget.
+    pub fn search_allowance_s(&self) -> f64 {
+        self.search_own_s + (self.budget_s - self.total_s).max(0.0)
+    }
+
+    /// How far the search's own evaluations, which cost `spent_s` (seconds by the model), ran
+    /// over the plan, as simulated seconds of `problem`'s pushes.
+    pub fn search_over_s(&self, problem: &Problem, spent_s: f64) -> f64 {
+        (spent_s - self.search_own_s).max(0.0) * body_steps_per_s() / per_second(problem)
     }
 
     /// What the plan leaves of the budget, as simulated seconds of `problem`'s pushes.
@@ -213,18 +275,37 @@ impl Plan {
     }
 }
 
-/// The most generations (at least one) whose whole run, the two reports included, fits
-/// `budget_s` on the reference machine.
+/// The smallest population a plan shrinks to when one generation does not fit.
+pub const MIN_POPULATION: usize = 6;
+
+/// The plan for `budget_s` on the reference machine: CMA-ES's population (at least one
+/// generation of it) and the report after as the report before, with as many generations as
+/// fit. When not even one does, the report after keeps only the goals' pushes, then the
+/// population shrinks (to [`MIN_POPULATION`]), until one generation fits.
 pub fn plan(problem: &Problem, budget_s: f64, reports: Reports) -> Plan {
-    let lambda = super::search::population(problem.baseline.dims());
-    let mut generations = 1;
-    while generations < MAX_GENERATIONS
-        && Plan::of(problem, (lambda, generations + 1), reports, budget_s).total_s
-            <= budget_s.max(0.0)
-    {
-        generations += 1;
+    let full = super::search::population(problem.baseline.dims());
+    let fits = |p: &Plan| p.total_s <= budget_s.max(0.0);
+    let sizes = (MIN_POPULATION.min(full)..=full).rev().step_by(2);
+    for lambda in sizes {
+        for after in [AfterReport::AsBefore, AfterReport::GoalsOnly] {
+            let of = |g: usize| Plan::of(problem, (lambda, g), (reports, after), budget_s);
+            if !fits(&of(1)) {
+                continue;
+            }
+            let mut generations = 1;
+            while generations < MAX_GENERATIONS && fits(&of(generations + 1)) {
+                generations += 1;
+            }
+            return of(generations);
+        }
     }
-    Plan::of(problem, (lambda, generations), reports, budget_s)
+    let smallest = (MIN_POPULATION.min(full), 1);
+    Plan::of(
+        problem,
+        smallest,
+        (reports, AfterReport::GoalsOnly),
+        budget_s,
+    )
 }
 
 /// A bound on the generations however large the budget.

@@ -195,6 +195,7 @@ impl Problem {
         );
         let fall_trials = survive_trials.split_off(survive.len());
         Some(Measured {
+            fell_settling: probe::fell_settling(&settled),
             survive: survive_trials,
             fall: fall_trials,
             tracking,
@@ -238,6 +239,9 @@ impl Problem {
         );
         brief.push_steps = m.survive.iter().chain(&m.fall).map(|t| t.steps).sum();
         score += fall_term(&m.fall);
+        if m.fell_settling {
+            score += FELL_SETTLING_COST;
+        }
         if let Some(tr) = &m.tracking {
             viol = viol.max(tr.max_violation_deg);
             brief.work_j += tr.work_j;
@@ -281,6 +285,13 @@ impl Problem {
         s
     }
 }
+
+/// What a candidate that falls before any push costs on top of its trials (which all start
+/// from the fall: every survive push missed, every fall push "felled" it): more than the fall
+/// goal can cost in all ([`fall_term`], 6 a push), so a character that cannot stand never
+/// beats one that stands, however it does at the pushes (a tiny character whose survive
+/// pushes all fell it would otherwise be tuned to collapse, meeting the fall goal).
+pub const FELL_SETTLING_COST: f64 = 60.0;
 
 /// Whether the character stayed up through a push: it did not fall and the run did not pause.
 pub fn stood(t: &Trial) -> bool {
@@ -341,20 +352,33 @@ fn joint_ratio(rms: &[f64], base: Option<&Tracking>) -> Option<f64> {
 
 /// One candidate's trials.
 pub struct Measured {
+    /// The character fell before any push ([`probe::fell_settling`]).
+    pub fell_settling: bool,
     pub survive: Vec<Trial>,
     pub fall: Vec<Trial>,
     pub tracking: Option<Tracking>,
 }
 
 impl Measured {
-    /// The share of their full length ([`SEARCH_AFTER_S`]) the pushes ran: falls end them
-    /// early.
+    /// The share of their full length the pushes ran ([`push_share`]).
     pub fn push_share(&self) -> f64 {
         let pushes: Vec<&Trial> = self.survive.iter().chain(&self.fall).collect();
-        let full_steps = (SEARCH_AFTER_S / probe::settings().dt_s as f64).round();
-        let ran: u64 = pushes.iter().map(|t| t.steps).sum();
-        (ran as f64 / (full_steps * pushes.len() as f64).max(1.0)).clamp(0.0, 1.0)
+        push_share(pushes.iter().map(|t| t.steps).sum(), pushes.len())
     }
+}
+
+impl Brief {
+    /// The share of their full length the candidate's pushes ran ([`push_share`]).
+    pub fn push_share(&self) -> f64 {
+        push_share(self.push_steps, self.survived.1 + self.felled.1)
+    }
+}
+
+/// The share of their full length ([`SEARCH_AFTER_S`]) `pushes` pushes ran in `steps` fixed
+/// steps: falls end them early.
+fn push_share(steps: u64, pushes: usize) -> f64 {
+    let full_steps = (SEARCH_AFTER_S / probe::settings().dt_s as f64).round();
+    (steps as f64 / (full_steps * pushes as f64).max(1.0)).clamp(0.0, 1.0)
 }
 
 #[cfg(test)]

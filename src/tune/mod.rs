@@ -211,11 +211,11 @@ pub fn prepare(
 /// leaves it.
 fn report_after(
     problem: &eval::Problem,
-    (plan, before, found): (&cost::Plan, &Figures, &search::Found),
+    (plan, found): (&cost::Plan, &search::Found),
     bisect: usize,
 ) -> Option<Figures> {
     let tuned = problem.candidate(&found.x);
-    let steps = plan.after_allowance(problem, before.push_steps, found.pushes_over_s);
+    let steps = plan.after_allowance(problem, found.pushes_over_s);
     let allowance = report::Allowance {
         push_steps_per_direction: Some(steps),
     };
@@ -232,18 +232,22 @@ pub fn tune(
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Result<Outcome, TuneError> {
     let watch = timing::Watch::start();
-    let (problem, before) = prepare(doc, &opts.goals, opts.bisect)?;
+    let (mut problem, before) = prepare(doc, &opts.goals, opts.bisect)?;
     let report_before = watch.spent();
     let file = doc.path.display().to_string();
     let not_simulated = || TuneError::Sim(file.clone(), "it did not settle on its feet".into());
+    let watch = timing::Watch::start();
+    // The probes run first: the plan counts them as they ran, and models the search's pushes
+    // on its origin's (a character that steps staggers longer before it falls).
+    let probed = search::probe(&problem);
+    problem.push_share = probed.origin_push_share.unwrap_or(problem.push_share);
     let reports = cost::Reports {
         bisect: opts.bisect,
         push_steps: Some(before.push_steps),
+        probes: probed.ran,
     };
     let plan = cost::plan(&problem, opts.budget_s, reports);
-    let watch = timing::Watch::start();
-    let (lambda, generations) = (plan.population, plan.generations);
-    let found = search::run(&problem, &plan, opts.seed, cancel, progress);
+    let found = search::run(&problem, (&plan, probed), opts.seed, cancel, progress);
     let search_spent = watch.spent();
     let watch = timing::Watch::start();
     let unchanged = found.x.iter().all(|v| *v == 0.0);
@@ -251,7 +255,7 @@ pub fn tune(
     let after = if unchanged {
         before.clone()
     } else {
-        report_after(&problem, (&plan, &before, &found), opts.bisect).ok_or_else(not_simulated)?
+        report_after(&problem, (&plan, &found), opts.bisect).ok_or_else(not_simulated)?
     };
     let changed = !unchanged || problem.assist.is_some();
     let spent = timing::Phases {
@@ -266,8 +270,8 @@ pub fn tune(
         evaluations_per_s: found.evaluations as f64 / found.seconds.max(1e-9),
         dims: problem.baseline.dims(),
         mass_kg: problem.mass_kg as f64,
-        population: lambda,
-        generations,
+        population: plan.population,
+        generations: found.generations,
         model_s: plan.total_s,
         plan,
         spent,

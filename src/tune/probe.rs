@@ -86,6 +86,11 @@ pub fn settle(doc: &Document) -> Result<Simulation, SimError> {
     Ok(sim)
 }
 
+/// Whether the character fell while it settled ([`settle`]): down before any push.
+pub fn fell_settling(settled: &Simulation) -> bool {
+    settled.fell_at_s().is_some()
+}
+
 /// From a settled simulation: an impulse of `dv_m_s` × `mass_kg` along the horizontal unit
 /// vector `dir` at the balance pelvis (none when `dv_m_s` is 0), then `after_s` seconds
 /// (stopping at a fall when `stop_on_fall`).

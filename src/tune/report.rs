@@ -288,7 +288,7 @@ fn clip_rms_by_group(doc: &Document, by_joint: &[(String, f64)]) -> Vec<GroupRms
 /// again.
 fn search_measured(
     problem: &Problem,
-    dirs: &[DirectionOutcome],
+    (dirs, fell_settling): (&[DirectionOutcome], bool),
     stand: Trial,
     tracking: Option<probe::Tracking>,
 ) -> Measured {
@@ -308,6 +308,7 @@ fn search_measured(
         })
     });
     Measured {
+        fell_settling,
         survive,
         fall,
         tracking,
@@ -388,7 +389,8 @@ pub fn measure(
         Some((t, s)) => (Some(t), s),
         None => (None, None),
     };
-    let measured = search_measured(problem, &dirs, stand_short, tracking_short);
+    let fell_settling = probe::fell_settling(&settled);
+    let measured = search_measured(problem, (&dirs, fell_settling), stand_short, tracking_short);
     let push_assist = dirs
         .iter()
         .filter_map(|d| d.goal_assist_peak_n_m)

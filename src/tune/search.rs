@@ -3,9 +3,10 @@
 //! independent deterministic simulation; results are reduced in a fixed order (score, then
 //! the parameters' bits), so a seed gives the same result however the threads ran.
 //!
-//! Stages: the first half of the generations push from four directions, the second from all
-//! eight. The best of the final stage (the final mean and the first stage's best are scored
-//! at it too) wins, and only if it beats the document as it was.
+//! Stages: the first half of the planned generations (rounded up) push from four directions,
+//! the rest from all eight, as many as the budget holds by the fixed steps the candidates simulated
+//! ([`cost`]). The best of the final stage (the final mean, the first stage's best and the
+//! stepping probes are scored at it too) wins, and only if it beats the document as it was.
 
 use super::cost;
 use super::eval::{Brief, Problem, Stage, FIRST_STAGE, FULL_STAGE};
@@ -38,6 +39,8 @@ pub struct Found {
     pub start_score: f64,
     pub start: Brief,
     pub evaluations: usize,
+    /// CMA-ES generations run (the plan's unless the budget's rest took more or fewer).
+    pub generations: usize,
     pub seconds: f64,
     pub cancelled: bool,
     /// How far the search's pushes ran over the plan (simulated seconds after their pushes;
@@ -236,96 +239,192 @@ fn push_steps(scored: &[Scored]) -> u64 {
     scored.iter().map(|s| s.brief.push_steps).sum()
 }
 
-/// The probes scored at the full stage, and where the search starts: the best probe when it
-/// beats the document's own gains, else the document (x = 0).
-fn probed_origin(problem: &Problem, start: &Scored, dims: usize) -> (Vec<f64>, Vec<Scored>) {
-    let probed: Vec<Scored> = problem
+/// The stepping probes ([`super::params::Baseline::probes`]), scored at the full stage
+/// before the plan: where the search starts, and what they ran.
+pub struct Probed {
+    /// The best probe when it beats the document's own gains, else the document (x = 0).
+    origin: Vec<f64>,
+    /// The share of their full length the origin's pushes ran.
+    pub origin_push_share: Option<f64>,
+    scored: Vec<Scored>,
+    pub ran: cost::Ran,
+}
+
+/// Scores the probes (none unless [`super::params::Baseline::step_probes`]).
+pub fn probe(problem: &Problem) -> Probed {
+    let start = start_of(problem);
+    let scored: Vec<Scored> = problem
         .baseline
         .probes()
         .iter()
         .map(|x| score_at(problem, x, FULL_STAGE))
         .collect();
-    let beat: Vec<Scored> = probed
+    let beat: Vec<Scored> = scored
         .iter()
-        .filter(|p| better(p, start))
+        .filter(|p| better(p, &start))
         .cloned()
         .collect();
-    let origin = best_of(beat).map_or_else(|| vec![0.0; dims], |p| p.x);
-    (origin, probed)
+    let best = best_of(beat);
+    let ran = cost::Ran {
+        evaluations: scored.len(),
+        push_steps: push_steps(&scored),
+    };
+    Probed {
+        origin_push_share: best.as_ref().map(|p| p.brief.push_share()),
+        origin: best.map_or_else(|| vec![0.0; problem.baseline.dims()], |p| p.x),
+        scored,
+        ran,
+    }
 }
 
-/// Runs the search for `generations` of `lambda` candidates.
+/// What the search's own evaluations have cost, by the model ([`cost::evaluation_s`], from
+/// the fixed steps they simulated: deterministic, unlike a clock), against what the plan
+/// allows them ([`cost::Plan::search_allowance_s`]). The probes are not counted here: the plan
+/// counts them as they ran.
+struct Spend {
+    allowance_s: f64,
+    spent_s: f64,
+    /// The full stage's evaluations so far: their pushes' simulated seconds, and how many.
+    full_pushes_s: f64,
+    full_evaluations: usize,
+}
+
+impl Spend {
+    fn new(plan: &cost::Plan) -> Self {
+        Spend {
+            allowance_s: plan.search_allowance_s(),
+            spent_s: 0.0,
+            full_pushes_s: 0.0,
+            full_evaluations: 0,
+        }
+    }
+
+    fn add(&mut self, problem: &Problem, scored: &[Scored], stage: Stage) {
+        for s in scored {
+            let pushes_s = s.brief.push_steps as f64 * super::probe::settings().dt_s as f64;
+            self.spent_s += cost::evaluation_s(problem, pushes_s);
+            if stage == FULL_STAGE {
+                self.full_pushes_s += pushes_s;
+                self.full_evaluations += 1;
+            }
+        }
+    }
+
+    /// Whether another full-stage generation of `lambda`, and the final mean's evaluation,
+    /// fit the allowance, each evaluation costing what the full stage's have on average.
+    fn another_fits(&self, problem: &Problem, lambda: usize) -> bool {
+        let pushes_s = match self.full_evaluations {
+            0 => cost::pushes_s(problem, FULL_STAGE),
+            n => self.full_pushes_s / n as f64,
+        };
+        let next_s = (lambda + 1) as f64 * cost::evaluation_s(problem, pushes_s);
+        self.spent_s + next_s <= self.allowance_s
+    }
+}
+
+/// Runs the search: `plan.population` candidates a generation, the first half of the planned
+/// generations at the first stage ([`cost::first_stage_generations`]); then full-stage
+/// generations while another fits what the plan allows the search ([`Spend`]), however many
+/// were planned.
 pub fn run(
     problem: &Problem,
-    plan: &cost::Plan,
+    (plan, probed): (&cost::Plan, Probed),
     seed: u64,
     cancel: &AtomicBool,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Found {
     let t0 = Instant::now();
-    let (lambda, generations) = (plan.population, plan.generations);
-    let dims = problem.baseline.dims();
+    let lambda = plan.population;
     let start = start_of(problem);
-    let evals = AtomicUsize::new(1);
-    let switch = generations / 2;
+    let switch = cost::first_stage_generations(plan.generations);
     let shared = SearchShared::new(switch);
     let objective = objective(problem, cancel, &shared);
     let mut standings = Standings::default();
-    let mut cancelled = false;
-    let (origin, probed) = probed_origin(problem, &start, dims);
-    evals.fetch_add(probed.len(), Ordering::Relaxed);
-    let mut ran_steps = push_steps(&probed);
-    let Ok(mut cma) = cma_from(origin, (lambda, generations), seed, &objective) else {
+    let (origin, probed) = (probed.origin, probed.scored);
+    let evals = AtomicUsize::new(1 + probed.len());
+    let mut spend = Spend::new(plan);
+    let Ok(mut cma) = cma_from(origin, lambda, seed, &objective) else {
         return found(start.clone(), start, (1, 0.0), t0, false);
     };
-    for g in 0..generations {
+    let mut g = 0;
+    loop {
         let done = cma.next_parallel();
         let gen = shared.drain();
-        ran_steps += push_steps(&gen);
         if cancel.load(Ordering::Relaxed) {
-            cancelled = true;
             break;
         }
-        evals.fetch_add(gen.len(), Ordering::Relaxed);
-        standings.offer(best_of(gen));
-        if g + 1 == switch {
-            // Into the full stage: the first stage's best, scored again on all directions.
-            shared.stage_no.store(1, Ordering::Relaxed);
-            standings.enter_full_stage(problem, FULL_STAGE);
-            ran_steps += push_steps(standings.best.as_slice());
-            evals.fetch_add(1, Ordering::Relaxed);
-        } else if g + 1 > switch {
-            standings.fold_stage_best();
-        }
+        g += 1;
+        let folded = fold_generation(
+            problem,
+            gen,
+            (g, switch),
+            (&mut standings, &mut spend, &shared),
+        );
+        evals.fetch_add(folded, Ordering::Relaxed);
         if let Some(b) = standings.leader() {
-            let planned = lambda * generations + 3 + probed.len();
-            let evaluations = (evals.load(Ordering::Relaxed), planned);
-            progress(&progress_at(b, evaluations, start.score, t0));
+            let planned = lambda * plan.generations.max(g) + 3 + probed.len();
+            let done_of = (evals.load(Ordering::Relaxed), planned);
+            progress(&progress_at(b, done_of, start.score, t0));
         }
-        if done.is_some() {
+        // After the first stage, as many generations as the budget's rest holds.
+        let no_more = g >= switch && !spend.another_fits(problem, lambda);
+        if done.is_some() || g >= cost::MAX_GENERATIONS || no_more {
             break;
         }
     }
+    let cancelled = cancel.load(Ordering::Relaxed);
     let mean = (!cancelled).then(|| cma.mean().iter().copied().collect::<Vec<f64>>());
-    let last = conclude(problem, &mut standings, probed, mean, &mut ran_steps);
+    let last = conclude(problem, &mut standings, probed, mean, &mut spend);
     evals.fetch_add(last, Ordering::Relaxed);
     let winner = standings.winner(&start);
-    let ran_s = ran_steps as f64 * super::probe::settings().dt_s as f64;
-    let over_s = (ran_s - cost::search_pushes_s(problem, (lambda, generations))).max(0.0);
-    let evaluations = evals.load(Ordering::Relaxed);
-    found(winner, start, (evaluations, over_s), t0, cancelled)
+    let ran = (
+        evals.load(Ordering::Relaxed),
+        plan.search_over_s(problem, spend.spent_s),
+    );
+    Found {
+        generations: g,
+        ..found(winner, start, ran, t0, cancelled)
+    }
 }
 
-/// CMA-ES from `origin` for `generations` of `lambda` candidates.
+/// Generation `g`'s candidates (counted from 1) folded into the standings and the spend; the
+/// first stage's best scored again on all directions when the full stage begins after it
+/// (`switch`). Returns the evaluations.
+fn fold_generation(
+    problem: &Problem,
+    gen: Vec<Scored>,
+    (g, switch): (usize, usize),
+    (standings, spend, shared): (&mut Standings, &mut Spend, &SearchShared),
+) -> usize {
+    let mut evaluations = gen.len();
+    spend.add(
+        problem,
+        &gen,
+        if g <= switch { FIRST_STAGE } else { FULL_STAGE },
+    );
+    standings.offer(best_of(gen));
+    if g == switch {
+        shared.stage_no.store(1, Ordering::Relaxed);
+        standings.enter_full_stage(problem, FULL_STAGE);
+        spend.add(problem, standings.best.as_slice(), FULL_STAGE);
+        evaluations += 1;
+    } else if g > switch {
+        standings.fold_stage_best();
+    }
+    evaluations
+}
+
+/// CMA-ES from `origin` with `lambda` candidates a generation (the search decides when it
+/// stops).
 fn cma_from<'a, F: Fn(&DVector<f64>) -> f64 + Sync + 'a>(
     origin: Vec<f64>,
-    (lambda, generations): (usize, usize),
+    lambda: usize,
     seed: u64,
     objective: &'a F,
 ) -> Result<cmaes::CMAES<&'a F>, cmaes::options::InvalidOptionsError> {
     CMAESOptions::new(origin, INITIAL_SIGMA)
         .population_size(lambda)
-        .max_generations(generations)
+        .max_generations(cost::MAX_GENERATIONS)
         .seed(seed)
         .build(objective)
 }
@@ -337,14 +436,14 @@ fn conclude(
     standings: &mut Standings,
     probed: Vec<Scored>,
     mean: Option<Vec<f64>>,
-    ran_steps: &mut u64,
+    spend: &mut Spend,
 ) -> usize {
     for p in probed {
         standings.offer_final(p);
     }
     let Some(mean) = mean else { return 0 };
     let m = score_at(problem, &mean, FULL_STAGE);
-    *ran_steps += m.brief.push_steps;
+    spend.add(problem, std::slice::from_ref(&m), FULL_STAGE);
     standings.offer_final(m);
     1
 }
@@ -366,6 +465,7 @@ fn found(
         start_score: start.score,
         start: start.brief,
         evaluations,
+        generations: 0,
         seconds: t0.elapsed().as_secs_f64(),
         cancelled,
     }

@@ -198,6 +198,45 @@ fn generated(dir: &Path, zoo: &str) -> PathBuf {
     out
 }
 
+/// `zoo` with its scene's roots under a new node scaled by `s`, generated, in `dir`.
+fn generated_scaled(dir: &Path, zoo: &str, s: f64) -> PathBuf {
+    use crate::generate::{fixtures::glb_bytes, measure::json_and_bin};
+    let (mut json, bin) = json_and_bin(&common::shared_asset(&format!("zoo/{zoo}")));
+    let roots = json["scenes"][0]["nodes"].take();
+    let nodes = json["nodes"].as_array_mut().unwrap();
+    nodes.push(serde_json::json!({"name": "scaled", "scale": [s, s, s], "children": roots}));
+    json["scenes"][0]["nodes"] = serde_json::json!([nodes.len() - 1]);
+    let scaled = dir.join(format!("scaled_{zoo}"));
+    std::fs::write(&scaled, glb_bytes(&json, &bin.unwrap())).unwrap();
+    let out = dir.join(format!("generated_{zoo}"));
+    run_ok(
+        ragdoll_tuner()
+            .arg("generate")
+            .arg(&scaled)
+            .arg("-o")
+            .arg(&out),
+    );
+    out
+}
+
+/// A character that stands is never tuned into one that does not. The UBC superhero at 1.8 cm
+/// (×0.01) stands at assist 0, but every 0.5 m/s push (28 of its heights a second) fells it
+/// and no 1.5 m/s one does: a candidate that collapsed before any push met the fall goal and
+/// missed nothing more than the document did, and won (it fell at 0.28 s); a fall before the
+/// pushes now costs more than the fall goal can (`eval::FELL_SETTLING_COST`).
+#[test]
+fn a_tiny_character_is_not_tuned_into_a_collapse() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = generated_scaled(dir.path(), "ubc_superhero_male_notex.glb", 0.01);
+    let out = dir.path().join("tuned.glb");
+    let args = ["--survive-dv", "0.5", "--fall-dv", "1.5", "--assist", "0"];
+    let r = tune(&file, &out, &[&args[..], &["--budget", "15"]].concat());
+    assert_eq!(r["before"]["stands_10s"], true, "{r}");
+    assert_eq!(r["after"]["stands_10s"], true, "{r}");
+    let stand = simulate(&out, &["--seconds", "10"]);
+    assert_eq!(stand["fell"], false, "tuned: {stand}");
+}
+
 /// Clip tracking on a zoo humanoid with a walk: the median joint's RMS at least 30% lower
 /// than with the generated defaults, every joint within 10°, none worse by more than 1°.
 #[test]

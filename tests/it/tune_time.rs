@@ -69,6 +69,41 @@ fn the_budget_plans_both_reports() {
     assert!(phases <= f(&r, "wall_s") + 1e-3, "{r}");
 }
 
+/// A budget that cannot hold one generation of CMA-ES's population beside the two reports:
+/// the report after keeps only the goals' pushes and the population shrinks until one
+/// generation fits. The mannequin's pushes at 24 s: 8 candidates, the whole run within the
+/// budget by the model and, at the search's rate, as measured (before, one generation of 12
+/// was planned over the budget whatever the budget).
+#[test]
+fn a_small_budget_shrinks_the_search_to_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--survive-dv",
+        "0.5",
+        "--fall-dv",
+        "1.5",
+        "--assist",
+        "0",
+        "--budget",
+        "24",
+    ];
+    let r = crate::tune::tune(&common::mannequin(), &dir.path().join("t.glb"), &args);
+    let (plan, spent) = (&r["plan"], &r["spent"]);
+    println!("mannequin pushes, --budget 24: plan {plan}, spent {spent}");
+    let dims = r["parameters"]
+        .as_u64()
+        .expect("parameters: the search's dimensions") as usize;
+    let full = ragdoll_tuner::tune::search::population(dims);
+    assert!(f(plan, "population") < full as f64, "{full}: {plan}");
+    assert!(f(plan, "population") >= ragdoll_tuner::tune::cost::MIN_POPULATION as f64);
+    assert_eq!(plan["report_after"], "goals_only", "{plan}");
+    assert!(f(plan, "total_s") <= 24.0, "{plan}");
+    let cpu = |phase: &str| f(&spent[phase], "cpu_s");
+    let search = cpu("search") / f(plan, "search_s");
+    let whole = cpu("report_before") + cpu("search") + cpu("report_after");
+    assert!(whole <= 1.25 * search * 24.0, "{spent} {plan}");
+}
+
 fn tune_json(file: &Path, out: &Path) -> serde_json::Value {
     crate::tune::tune(
         file,

@@ -8,7 +8,7 @@ mod conventions;
 mod degenerate;
 mod editor;
 pub mod fixtures;
-mod measure;
+pub(crate) mod measure;
 mod scale;
 
 use crate::common::*;
