@@ -151,6 +151,16 @@ fn print_phases(o: &Outcome, run: tune::timing::Spent) {
         run.wall_s,
         cpu(run.cpu_s)
     );
+    let after = match p.report_after {
+        tune::cost::AfterReport::AsBefore => "as long as the report before",
+        tune::cost::AfterReport::GoalsOnly => {
+            "the goals' pushes, bisecting only with what the budget left"
+        }
+    };
+    println!(
+        "search: {} generation(s) of {} ({} planned); report after: {after}",
+        o.generations, p.population, p.generations
+    );
 }
 
 /// Per direction: the largest push survived and the smallest felled, before and after.

@@ -71,9 +71,9 @@ fn evaluation_with(problem: &Problem, pushes_s: f64) -> f64 {
 }
 
 /// The search of `generations` of `lambda` candidates: the first half of the generations
-/// ([`first_stage_generations`]) at the first stage, the rest at the full stage, then the first stage's best scored again
-/// at the full stage (when there was a first stage) and the final mean. The probes run before
-/// the plan: their measured cost is the plan's ([`Reports::probes`]).
+/// ([`first_stage_generations`]) at the first stage, the rest at the full stage, then the
+/// first stage's best scored again at the full stage and the final mean. The probes run
+/// before the plan: their measured cost is the plan's ([`Reports::probes`]).
 pub fn search(problem: &Problem, lambda: usize, generations: usize) -> f64 {
     let switch = first_stage_generations(generations);
     let extra = if switch > 0 { 2.0 } else { 1.0 };
@@ -195,6 +195,10 @@ pub struct Plan {
     /// The search's own evaluations (the probes' aside), in seconds by the model.
     #[serde(skip)]
     pub search_own_s: f64,
+    /// The least the report after can cost: standing, the clip and the goals' pushes, which
+    /// always run (seconds by the model).
+    #[serde(skip)]
+    pub report_after_floor_s: f64,
     pub total_s: f64,
 }
 
@@ -215,19 +219,18 @@ impl Plan {
     ) -> Plan {
         let rate = body_steps_per_s();
         let before_s = report(problem, reports.bisect, reports.push_steps) / rate;
-        // When the search's gains make the pushes run longer, the report after stops bisecting
-        // where the budget runs out (`after_allowance`).
+        // The report after stops bisecting where the budget runs out (`after_allowance`), its
+        // floor the goals' pushes: at their full length, or the report before's when they fell
+        // it sooner than that.
+        let goal_push_steps =
+            most_push_steps(problem, 0).min(reports.push_steps.unwrap_or(u64::MAX));
         let after_push_steps = match after {
             AfterReport::AsBefore => reports
                 .push_steps
                 .unwrap_or_else(|| most_push_steps(problem, reports.bisect)),
-            // The goals' pushes at their full length, or the report before's when they fell
-            // it sooner than that.
-            AfterReport::GoalsOnly => {
-                let before = reports.push_steps.unwrap_or(u64::MAX);
-                most_push_steps(problem, 0).min(before)
-            }
+            AfterReport::GoalsOnly => goal_push_steps,
         };
+        let floor_s = report(problem, reports.bisect, Some(goal_push_steps)) / rate;
         let after_s = report(problem, reports.bisect, Some(after_push_steps)) / rate;
         let search_own_s = search(problem, lambda, generations) / rate;
         let search_s = search_own_s + ran(problem, reports.probes) / rate;
@@ -241,6 +244,7 @@ impl Plan {
             report_after_s: after_s,
             after_push_steps,
             search_own_s,
+            report_after_floor_s: floor_s.min(after_s),
             total_s: before_s + search_s + after_s,
         }
     }
@@ -251,15 +255,21 @@ impl Plan {
     /// within the budget by the model, or within the plan when it did not fit).
     pub fn after_allowance(&self, problem: &Problem, search_over_s: f64) -> u64 {
         let dt_s = probe::settings().dt_s as f64;
-        let slack_steps = (self.slack_push_s(problem) - search_over_s.max(0.0)).max(0.0) / dt_s;
+        // Signed: a search that took the report after's bisection share leaves it less than
+        // its plan (the goals' pushes run whatever this says).
+        let slack_steps = (self.slack_push_s(problem) - search_over_s.max(0.0)) / dt_s;
         let dirs = problem.dirs.len().max(1) as f64;
-        ((self.after_push_steps as f64 + slack_steps) / dirs).floor() as u64
+        ((self.after_push_steps as f64 + slack_steps).max(0.0) / dirs).floor() as u64
     }
 
-    /// What the search's own evaluations may cost (seconds by the model): as planned, and
-    /// what the plan leaves of the budget.
+    /// What the search's own evaluations may cost (seconds by the model): as planned, what
+    /// the plan leaves of the budget, and what the report after can do without (its
+    /// bisection: it stops where the budget runs out, [`Plan::after_allowance`]). A full-stage
+    /// generation is a third to a half of a budget, so without the last, a search that ran a
+    /// little over its plan before the full stage stopped there with much of the budget unused.
     pub fn search_allowance_s(&self) -> f64 {
-        self.search_own_s + (self.budget_s - self.total_s).max(0.0)
+        let after_spare_s = (self.report_after_s - self.report_after_floor_s).max(0.0);
+        self.search_own_s + (self.budget_s - self.total_s).max(0.0) + after_spare_s
     }
 
     /// How far the search's own evaluations, which cost `spent_s` (seconds by the model), ran

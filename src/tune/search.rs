@@ -284,9 +284,9 @@ pub fn probe(problem: &Problem) -> Probed {
 struct Spend {
     allowance_s: f64,
     spent_s: f64,
-    /// The full stage's evaluations so far: their pushes' simulated seconds, and how many.
-    full_pushes_s: f64,
-    full_evaluations: usize,
+    /// The pushes the search's candidates ran so far, and their simulated seconds.
+    pushes: usize,
+    pushes_s: f64,
 }
 
 impl Spend {
@@ -294,28 +294,28 @@ impl Spend {
         Spend {
             allowance_s: plan.search_allowance_s(),
             spent_s: 0.0,
-            full_pushes_s: 0.0,
-            full_evaluations: 0,
+            pushes: 0,
+            pushes_s: 0.0,
         }
     }
 
-    fn add(&mut self, problem: &Problem, scored: &[Scored], stage: Stage) {
+    fn add(&mut self, problem: &Problem, scored: &[Scored]) {
         for s in scored {
             let pushes_s = s.brief.push_steps as f64 * super::probe::settings().dt_s as f64;
             self.spent_s += cost::evaluation_s(problem, pushes_s);
-            if stage == FULL_STAGE {
-                self.full_pushes_s += pushes_s;
-                self.full_evaluations += 1;
-            }
+            self.pushes += s.brief.survived.1 + s.brief.felled.1;
+            self.pushes_s += pushes_s;
         }
     }
 
     /// Whether another full-stage generation of `lambda`, and the final mean's evaluation,
-    /// fit the allowance, each evaluation costing what the full stage's have on average.
+    /// fit the allowance, each push as long as the search's have run on average (over every
+    /// candidate: the full stage's alone are mostly the best of the first, which outlast
+    /// the rest).
     fn another_fits(&self, problem: &Problem, lambda: usize) -> bool {
-        let pushes_s = match self.full_evaluations {
+        let pushes_s = match self.pushes {
             0 => cost::pushes_s(problem, FULL_STAGE),
-            n => self.full_pushes_s / n as f64,
+            n => self.pushes_s / n as f64 * problem.pushes_at(FULL_STAGE) as f64,
         };
         let next_s = (lambda + 1) as f64 * cost::evaluation_s(problem, pushes_s);
         self.spent_s + next_s <= self.allowance_s
@@ -397,16 +397,12 @@ fn fold_generation(
     (standings, spend, shared): (&mut Standings, &mut Spend, &SearchShared),
 ) -> usize {
     let mut evaluations = gen.len();
-    spend.add(
-        problem,
-        &gen,
-        if g <= switch { FIRST_STAGE } else { FULL_STAGE },
-    );
+    spend.add(problem, &gen);
     standings.offer(best_of(gen));
     if g == switch {
         shared.stage_no.store(1, Ordering::Relaxed);
         standings.enter_full_stage(problem, FULL_STAGE);
-        spend.add(problem, standings.best.as_slice(), FULL_STAGE);
+        spend.add(problem, standings.best.as_slice());
         evaluations += 1;
     } else if g > switch {
         standings.fold_stage_best();
@@ -443,7 +439,7 @@ fn conclude(
     }
     let Some(mean) = mean else { return 0 };
     let m = score_at(problem, &mean, FULL_STAGE);
-    spend.add(problem, std::slice::from_ref(&m), FULL_STAGE);
+    spend.add(problem, std::slice::from_ref(&m));
     standings.offer_final(m);
     1
 }
