@@ -8,6 +8,9 @@ use crate::editor::harness;
 use egui_kittest::kittest::Queryable;
 use std::path::{Path, PathBuf};
 
+/// Issue 19's designed-robustness goals, as `tune` arguments.
+pub(crate) const GOALS: [&str; 6] = ["--survive-dv", "0.5", "--fall-dv", "1.5", "--assist", "0"];
+
 pub(crate) fn tune(file: &Path, out: &Path, args: &[&str]) -> serde_json::Value {
     let o = run_ok(
         ragdoll_tuner()
@@ -87,18 +90,7 @@ fn robustness(file: &Path, survive: f64, fall: f64) -> (bool, usize, usize) {
 fn designed_robustness_on_the_mannequin() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("tuned.glb");
-    let args = [
-        "--survive-dv",
-        "0.5",
-        "--fall-dv",
-        "1.5",
-        "--assist",
-        "0",
-        "--budget",
-        "10",
-        "--bisect",
-        "0",
-    ];
+    let args = [&GOALS[..], &["--budget", "10", "--bisect", "0"]].concat();
     let r = tune(&common::mannequin(), &out, &args);
     assert_eq!(r["changed"], true, "{r}");
     // The report names the legs' strongest torque limit as the tuned file has it.
@@ -152,8 +144,7 @@ fn designed_robustness_on_a_zoo_humanoid() {
     let dir = tempfile::tempdir().unwrap();
     let file = generated(dir.path(), "rpm_preview_apose.glb");
     let out = dir.path().join("tuned.glb");
-    let args = ["--survive-dv", "0.5", "--fall-dv", "1.5", "--assist", "0"];
-    let r = tune(&file, &out, &args);
+    let r = tune(&file, &out, &GOALS);
     let after = robustness(&out, 0.5, 1.5);
     println!("rpm_preview_apose, assist 0: after {after:?}; tune said {r}");
     assert!(r["after"]["hip_kp"].is_f64(), "{r}");
@@ -229,8 +220,7 @@ fn a_tiny_character_is_not_tuned_into_a_collapse() {
     let dir = tempfile::tempdir().unwrap();
     let file = generated_scaled(dir.path(), "ubc_superhero_male_notex.glb", 0.01);
     let out = dir.path().join("tuned.glb");
-    let args = ["--survive-dv", "0.5", "--fall-dv", "1.5", "--assist", "0"];
-    let r = tune(&file, &out, &[&args[..], &["--budget", "15"]].concat());
+    let r = tune(&file, &out, &[&GOALS[..], &["--budget", "15"]].concat());
     assert_eq!(r["before"]["stands_10s"], true, "{r}");
     assert_eq!(r["after"]["stands_10s"], true, "{r}");
     let stand = simulate(&out, &["--seconds", "10"]);

@@ -77,16 +77,7 @@ fn the_budget_plans_both_reports() {
 #[test]
 fn a_small_budget_shrinks_the_search_to_fit() {
     let dir = tempfile::tempdir().unwrap();
-    let args = [
-        "--survive-dv",
-        "0.5",
-        "--fall-dv",
-        "1.5",
-        "--assist",
-        "0",
-        "--budget",
-        "24",
-    ];
+    let args = [&crate::tune::GOALS[..], &["--budget", "24"]].concat();
     let r = crate::tune::tune(&common::mannequin(), &dir.path().join("t.glb"), &args);
     let (plan, spent) = (&r["plan"], &r["spent"]);
     println!("mannequin pushes, --budget 24: plan {plan}, spent {spent}");
