@@ -41,6 +41,11 @@ pub fn body_steps_per_s() -> f64 {
     BODY_STEPS_PER_CPU_S * REFERENCE_CORES * PARALLEL_SHARE
 }
 
+/// Simulated seconds of `steps` fixed steps.
+pub fn steps_s(steps: u64) -> f64 {
+    steps as f64 * probe::settings().dt_s as f64
+}
+
 /// Body-steps per simulated second of `problem`'s character: its bodies, weighted by its
 /// solver substeps against the reference's, times the fixed steps per second.
 fn per_second(problem: &Problem) -> f64 {
@@ -101,7 +106,7 @@ pub struct Ran {
 /// What evaluations that ran cost: each one's settling, clip and world, and their pushes as
 /// they ran.
 pub fn ran(problem: &Problem, ran: Ran) -> f64 {
-    let pushes_s = ran.push_steps as f64 * probe::settings().dt_s as f64;
+    let pushes_s = steps_s(ran.push_steps);
     ran.evaluations as f64 * evaluation_with(problem, 0.0) + per_second(problem) * pushes_s
 }
 
@@ -148,7 +153,7 @@ pub fn report_pushes_at_most(goals: &Goals, bisect: usize) -> usize {
 /// length.
 pub fn report(problem: &Problem, bisect: usize, push_steps: Option<u64>) -> f64 {
     let steps = push_steps.unwrap_or_else(|| most_push_steps(problem, bisect));
-    let pushes_s = steps as f64 * probe::settings().dt_s as f64;
+    let pushes_s = steps_s(steps);
     let (clip_s, worlds) = match &problem.clip {
         Some(c) => ((c.duration_s as f64).min(report::CLIP_S), 2.0),
         None => (0.0, 1.0),
@@ -265,8 +270,8 @@ impl Plan {
     /// What the search's own evaluations may cost (seconds by the model): as planned, what
     /// the plan leaves of the budget, and what the report after can do without (its
     /// bisection: it stops where the budget runs out, [`Plan::after_allowance`]). A full-stage
-    /// generation is a third to a half of a budget, so without the last, a search that ran a
-    /// little over its plan before the full stage stopped there with much of the budget unused.
+    /// generation is a third to a half of a budget: without the bisection's share, a search
+    /// whose first stage ran a little over its plan stopped there, much of the budget unused.
     pub fn search_allowance_s(&self) -> f64 {
         let after_spare_s = (self.report_after_s - self.report_after_floor_s).max(0.0);
         self.search_own_s + (self.budget_s - self.total_s).max(0.0) + after_spare_s

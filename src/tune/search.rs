@@ -4,8 +4,8 @@
 //! the parameters' bits), so a seed gives the same result however the threads ran.
 //!
 //! Stages: the first half of the planned generations (rounded up) push from four directions,
-//! the rest from all eight, as many as the budget holds by the fixed steps the candidates simulated
-//! ([`cost`]). The best of the final stage (the final mean, the first stage's best and the
+//! the rest from all eight, as many as the budget holds by the fixed steps the candidates
+//! simulated ([`cost`]). The best of the final stage (the final mean, the first stage's best and the
 //! stepping probes are scored at it too) wins, and only if it beats the document as it was.
 
 use super::cost;
@@ -43,8 +43,8 @@ pub struct Found {
     pub generations: usize,
     pub seconds: f64,
     pub cancelled: bool,
-    /// How far the search's pushes ran over the plan (simulated seconds after their pushes;
-    /// 0 within it): what the report after has less of.
+    /// How far the search's own evaluations ran over the plan, as simulated seconds of the
+    /// character's pushes (0 within it): what the report after has less of.
     pub pushes_over_s: f64,
 }
 
@@ -231,10 +231,7 @@ fn start_of(problem: &Problem) -> Scored {
     }
 }
 
-/// Fixed steps the pushes of `scored` simulated (deterministic, unlike a clock): what the
-/// search compares against the plan's model of them. Candidates whose pushes outlast the
-/// document's own (the probes step, and a character that steps survives longer before it
-/// falls) take the search past its plan, and the report after gets that much less.
+/// Fixed steps the pushes of `scored` simulated (deterministic, unlike a clock).
 fn push_steps(scored: &[Scored]) -> u64 {
     scored.iter().map(|s| s.brief.push_steps).sum()
 }
@@ -301,7 +298,7 @@ impl Spend {
 
     fn add(&mut self, problem: &Problem, scored: &[Scored]) {
         for s in scored {
-            let pushes_s = s.brief.push_steps as f64 * super::probe::settings().dt_s as f64;
+            let pushes_s = cost::steps_s(s.brief.push_steps);
             self.spent_s += cost::evaluation_s(problem, pushes_s);
             self.pushes += s.brief.survived.1 + s.brief.felled.1;
             self.pushes_s += pushes_s;
@@ -344,7 +341,7 @@ pub fn run(
     let evals = AtomicUsize::new(1 + probed.len());
     let mut spend = Spend::new(plan);
     let Ok(mut cma) = cma_from(origin, lambda, seed, &objective) else {
-        return found(start.clone(), start, (1, 0.0), t0, false);
+        return found(start.clone(), start, (1, 0, 0.0), t0, false);
     };
     let mut g = 0;
     loop {
@@ -377,14 +374,9 @@ pub fn run(
     let last = conclude(problem, &mut standings, probed, mean, &mut spend);
     evals.fetch_add(last, Ordering::Relaxed);
     let winner = standings.winner(&start);
-    let ran = (
-        evals.load(Ordering::Relaxed),
-        plan.search_over_s(problem, spend.spent_s),
-    );
-    Found {
-        generations: g,
-        ..found(winner, start, ran, t0, cancelled)
-    }
+    let over_s = plan.search_over_s(problem, spend.spent_s);
+    let ran = (evals.load(Ordering::Relaxed), g, over_s);
+    found(winner, start, ran, t0, cancelled)
 }
 
 /// Generation `g`'s candidates (counted from 1) folded into the standings and the spend; the
@@ -444,12 +436,12 @@ fn conclude(
     1
 }
 
-/// The outcome: the winner `w`, after `evaluations` with the pushes `over_s` seconds over
-/// the plan.
+/// The outcome: the winner `w`, after `evaluations` in `generations`, the search `over_s`
+/// seconds of pushes over the plan.
 fn found(
     w: Scored,
     start: Scored,
-    (evaluations, over_s): (usize, f64),
+    (evaluations, generations, over_s): (usize, usize, f64),
     t0: Instant,
     cancelled: bool,
 ) -> Found {
@@ -461,7 +453,7 @@ fn found(
         start_score: start.score,
         start: start.brief,
         evaluations,
-        generations: 0,
+        generations,
         seconds: t0.elapsed().as_secs_f64(),
         cancelled,
     }
