@@ -80,6 +80,8 @@ pub enum TuneError {
     Nothing(String),
     #[error("goal {0} must be a non-negative number, got {1}")]
     BadGoal(&'static str, f64),
+    #[error("--budget must be a non-negative number of seconds, got {0}")]
+    BadBudget(f64),
 }
 
 /// What a search found.
@@ -231,6 +233,9 @@ pub fn tune(
     cancel: &AtomicBool,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Result<Outcome, TuneError> {
+    if !(opts.budget_s.is_finite() && opts.budget_s >= 0.0) {
+        return Err(TuneError::BadBudget(opts.budget_s));
+    }
     let watch = timing::Watch::start();
     let (mut problem, before) = prepare(doc, &opts.goals, opts.bisect)?;
     let report_before = watch.spent();

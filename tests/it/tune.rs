@@ -51,6 +51,28 @@ fn the_same_seed_gives_the_same_bytes() {
     assert!(ra["evaluations_per_s"].as_f64().unwrap() > 0.0);
 }
 
+/// A budget that is not a non-negative number is refused with a message naming it, and
+/// nothing is written (it was taken as "no budget": one generation of the smallest search).
+#[test]
+fn a_budget_that_is_not_a_number_of_seconds_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.glb");
+    for bad in ["nan", "-5", "inf"] {
+        let o = ragdoll_tuner()
+            .arg("tune")
+            .arg(common::mannequin())
+            .arg("-o")
+            .arg(&out)
+            .arg(format!("--budget={bad}"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{bad}: {err}");
+        assert!(err.contains("--budget"), "{bad}: {err}");
+        assert!(!out.exists(), "{bad}: wrote {}", out.display());
+    }
+}
+
 /// The eight push vectors `tune` uses for `file` (N·s for Δv = `dv`), as `simulate --push`
 /// arguments at 1 s on the balance pelvis.
 fn pushes(file: &Path, dv: f64) -> Vec<String> {
