@@ -60,6 +60,7 @@ def main():
           "| hip / stepping after | evaluations | tune wall s |")
     print("|---|---|---|---|---|---|---|")
     tmp = tempfile.mkdtemp()
+    print(f"tune reports (--json) in {tmp}", file=sys.stderr)
     for f in FILES:
         name = os.path.splitext(os.path.basename(f))[0]
         src = f
@@ -73,6 +74,8 @@ def main():
         rep = run("tune", src, "-o", after, "--survive-dv", "0.5", "--fall-dv", "1.5",
                   "--assist", "0", "--json")
         wall = time.time() - t0
+        with open(os.path.join(tmp, name + ".tune.json"), "w") as out:
+            json.dump(rep, out)
         if "error" in rep:
             print(f"| {name} | error: {rep['error']} |||||")
             continue

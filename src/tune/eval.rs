@@ -11,8 +11,18 @@ use rayon::prelude::*;
 
 /// A limit violation up to this is allowed (degrees).
 pub const MAX_VIOLATION_DEG: f32 = 2.0;
-/// How long a push trial runs after the push in the search (s): past the recovery time.
+/// How long a fall push (and standing, without a survive goal) runs after the push in the
+/// search (s): past the recovery time.
 pub const SEARCH_AFTER_S: f64 = 2.5;
+/// How long a survive push runs after the push in the search (s) when the document's own
+/// gains miss one ([`Problem::survive_after_s`]). A character that steps can fall 3-4 s after
+/// a push it seemed to have caught: Mannequiny's own gains, pushed backward at 0.5 m/s with
+/// stepping at 0.5 or 0.78, fall 3.2-3.7 s after it and stand at 1.0, which a 2.5 s trial
+/// cannot tell apart.
+pub const SEARCH_SURVIVE_AFTER_S: f64 = 4.0;
+/// The lengths a survive push may run in the search (s): the report takes the document's own
+/// trial at each.
+pub const SURVIVE_HORIZONS_S: [f64; 2] = [SEARCH_AFTER_S, SEARCH_SURVIVE_AFTER_S];
 /// A clip is followed for at most this long in the search (s).
 pub const SEARCH_CLIP_S: f64 = 4.0;
 
@@ -75,6 +85,9 @@ pub struct Brief {
     /// Fixed steps the pushes simulated (falls end them early): what the trials cost.
     #[serde(skip)]
     pub push_steps: u64,
+    /// Fixed steps the pushes would have simulated at their full length.
+    #[serde(skip)]
+    pub push_planned_steps: u64,
 }
 
 /// Everything a candidate is scored against, fixed for one search.
@@ -101,6 +114,9 @@ pub struct Problem {
     /// The share of its full length the document's own pushes ran (falls end a push early):
     /// what a candidate's pushes are expected to cost ([`super::cost`]); 1 until measured.
     pub push_share: f64,
+    /// How long a survive push runs after the push in the search (s, one of
+    /// [`SURVIVE_HORIZONS_S`]).
+    pub survive_after_s: f64,
 }
 
 /// How much of the goals a stage checks: a subset of the directions early, all later.
@@ -110,8 +126,15 @@ pub struct Stage {
     pub dir_step: usize,
 }
 
-/// One push of a trial: its horizontal direction (world) and Δv (m/s).
-type Push = (Vec3, f64);
+/// One push of a trial.
+#[derive(Debug, Clone, Copy)]
+struct Push {
+    /// Horizontal direction (world).
+    world: Vec3,
+    dv_m_s: f64,
+    /// How long the trial runs after the push (s, [`search_after_s`]).
+    after_s: f64,
+}
 
 /// The search's first stage: four directions.
 pub const FIRST_STAGE: Stage = Stage { dir_step: 2 };
@@ -144,26 +167,42 @@ impl Problem {
         doc
     }
 
-    /// The pushes of one candidate at `stage`, as (horizontal direction, Δv m/s): the survive
-    /// goal's (standing still, Δv 0, without one: standing is always a goal), then the fall
-    /// goal's.
+    /// The pushes of one candidate at `stage`: the survive goal's (standing still, Δv 0,
+    /// without one: standing is always a goal), then the fall goal's.
     fn pushes(&self, stage: Stage) -> (Vec<Push>, Vec<Push>) {
         let dirs: Vec<&Direction> = self.dirs.iter().step_by(stage.dir_step.max(1)).collect();
-        let at = |dv: Option<f64>| -> Vec<Push> {
-            dv.map(|dv| dirs.iter().map(|d| (d.world, dv)).collect())
-                .unwrap_or_default()
+        let at = |dv: Option<f64>, survive: bool| -> Vec<Push> {
+            let push = |world, dv_m_s| Push {
+                world,
+                dv_m_s,
+                after_s: self.after_s(survive, dv_m_s),
+            };
+            dv.map(|dv| dirs.iter().map(|d| push(d.world, dv)).collect())
+                .unwrap_or_else(|| match survive {
+                    true => vec![push(Vec3::X, 0.0)],
+                    false => Vec::new(),
+                })
         };
-        let mut survive = at(self.goals.survive_dv_m_s);
-        if survive.is_empty() {
-            survive.push((Vec3::X, 0.0));
-        }
-        (survive, at(self.goals.fall_dv_m_s))
+        (
+            at(self.goals.survive_dv_m_s, true),
+            at(self.goals.fall_dv_m_s, false),
+        )
     }
 
-    /// How many pushes a candidate's trials at `stage` run.
-    pub fn pushes_at(&self, stage: Stage) -> usize {
+    /// How long a push of `dv_m_s` runs after the push in the search (s): a survive goal's
+    /// [`Problem::survive_after_s`], a fall goal's (or standing still) [`SEARCH_AFTER_S`].
+    fn after_s(&self, survive: bool, dv_m_s: f64) -> f64 {
+        match survive && dv_m_s > 0.0 {
+            true => self.survive_after_s,
+            false => SEARCH_AFTER_S,
+        }
+    }
+
+    /// The simulated seconds after the push of a candidate's pushes at `stage`, each at its
+    /// full length.
+    pub fn full_pushes_s(&self, stage: Stage) -> f64 {
         let (survive, fall) = self.pushes(stage);
-        survive.len() + fall.len()
+        survive.iter().chain(&fall).map(|p| p.after_s).sum()
     }
 
     /// The trials of one candidate: (survive trials, fall trials, clip tracking). Every push
@@ -174,11 +213,11 @@ impl Problem {
         let settled = probe::settle(doc).ok()?;
         let (survive, fall) = self.pushes(stage);
         let pushes: Vec<Push> = survive.iter().chain(&fall).copied().collect();
-        let run = |&(world, dv): &Push| {
+        let run = |p: &Push| {
             probe::push(
                 &settled,
-                (world, dv as f32, self.mass_kg),
-                SEARCH_AFTER_S,
+                (p.world, p.dv_m_s as f32, self.mass_kg),
+                p.after_s,
                 true,
             )
         };
@@ -218,7 +257,8 @@ impl Problem {
         for t in &m.survive {
             viol = viol.max(t.max_violation_deg);
             if !stood(t) {
-                let early = 1.0 - t.fell_after_s.unwrap_or(0.0) / SEARCH_AFTER_S;
+                let planned_s = (t.planned_steps as f64 * probe::settings().dt_s as f64).max(1e-9);
+                let early = 1.0 - t.fell_after_s.unwrap_or(0.0) / planned_s;
                 score += 10.0 + 5.0 * early.clamp(0.0, 1.0);
             } else {
                 brief.survived.0 += 1;
@@ -237,7 +277,9 @@ impl Problem {
             m.fall.iter().filter(|t| t.fell == Some(true)).count(),
             m.fall.len(),
         );
-        brief.push_steps = m.survive.iter().chain(&m.fall).map(|t| t.steps).sum();
+        let pushes = || m.survive.iter().chain(&m.fall);
+        brief.push_steps = pushes().map(|t| t.steps).sum();
+        brief.push_planned_steps = pushes().map(|t| t.planned_steps).sum();
         score += fall_term(&m.fall);
         if m.fell_settling {
             score += FELL_SETTLING_COST;
@@ -362,23 +404,25 @@ pub struct Measured {
 impl Measured {
     /// The share of their full length the pushes ran ([`push_share`]).
     pub fn push_share(&self) -> f64 {
-        let pushes: Vec<&Trial> = self.survive.iter().chain(&self.fall).collect();
-        push_share(pushes.iter().map(|t| t.steps).sum(), pushes.len())
+        let pushes = || self.survive.iter().chain(&self.fall);
+        push_share(
+            pushes().map(|t| t.steps).sum(),
+            pushes().map(|t| t.planned_steps).sum(),
+        )
     }
 }
 
 impl Brief {
     /// The share of their full length the candidate's pushes ran ([`push_share`]).
     pub fn push_share(&self) -> f64 {
-        push_share(self.push_steps, self.survived.1 + self.felled.1)
+        push_share(self.push_steps, self.push_planned_steps)
     }
 }
 
-/// The share of their full length ([`SEARCH_AFTER_S`]) `pushes` pushes ran in `steps` fixed
-/// steps: falls end them early.
-fn push_share(steps: u64, pushes: usize) -> f64 {
-    let full_steps = (SEARCH_AFTER_S / probe::settings().dt_s as f64).round();
-    (steps as f64 / (full_steps * pushes as f64).max(1.0)).clamp(0.0, 1.0)
+/// The share of their full length (`planned_steps` fixed steps) pushes ran in `steps`: falls
+/// end them early.
+pub fn push_share(steps: u64, planned_steps: u64) -> f64 {
+    (steps as f64 / planned_steps.max(1) as f64).clamp(0.0, 1.0)
 }
 
 #[cfg(test)]

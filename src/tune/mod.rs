@@ -172,6 +172,7 @@ fn problem_of(doc: &Document, goals: &Goals, file: &str) -> Result<eval::Problem
         bodies,
         substeps,
         push_share: 1.0,
+        survive_after_s: eval::SEARCH_AFTER_S,
     })
 }
 
@@ -190,8 +191,17 @@ pub fn prepare(
     let everything = report::Allowance {
         push_steps_per_direction: None,
     };
-    let (before, measured) = report::measure(&problem, &start, bisect, everything)
+    let (before, trials) = report::measure(&problem, &start, bisect, everything)
         .ok_or_else(|| TuneError::Sim(file.clone(), "it did not settle on its feet".into()))?;
+    // Survive pushes run longer in the search where the document's own gains miss one (over
+    // the report's full length): a character that is searched into stepping can fall 3-4 s
+    // after a push. Where they survive every one, the search is after the other goals, and
+    // shorter pushes leave it more candidates.
+    let missed = before.directions.iter().any(|d| d.survives_goal == Some(false));
+    if missed {
+        problem.survive_after_s = eval::SEARCH_SURVIVE_AFTER_S;
+    }
+    let measured = trials.measured(&problem);
     let work: f64 = measured.survive.iter().map(|t| t.work_j).sum::<f64>()
         + measured.tracking.as_ref().map_or(0.0, |t| t.work_j);
     problem.base_work_j = Some(work);

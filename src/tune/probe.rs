@@ -35,6 +35,8 @@ pub struct Trial {
     pub paused: bool,
     /// Fixed steps simulated after the push (a fall ends a trial early): what it cost.
     pub steps: u64,
+    /// Fixed steps the trial would have simulated had it run its full length.
+    pub planned_steps: u64,
 }
 
 /// The work meter: |τ·ω_rel| of every joint motor over the last step (the solver's motor
@@ -100,7 +102,7 @@ pub fn push(
     after_s: f64,
     stop_on_fall: bool,
 ) -> Trial {
-    push_with_checkpoint(settled, push, after_s, stop_on_fall, None).0
+    push_with_checkpoints(settled, push, after_s, stop_on_fall, &[]).0
 }
 
 /// A push's running figures between steps.
@@ -113,9 +115,10 @@ struct Running {
 
 impl Running {
     /// The trial as it stands after the last step (what a push ended here would return).
-    fn snapshot(&self, sim: &Simulation, at: f64, first: u64) -> Trial {
+    fn snapshot(&self, sim: &Simulation, at: f64, (first, planned): (u64, u64)) -> Trial {
         let mut trial = self.trial;
         trial.steps = sim.steps() - first;
+        trial.planned_steps = planned;
         finish(sim, at, &mut trial);
         if sim.tilt_measured() {
             trial.max_tilt_deg = self.max_tilt;
@@ -123,18 +126,32 @@ impl Running {
         }
         trial
     }
+
+    /// Adds the step just taken: the motors' work, the tilt.
+    fn step(&mut self, sim: &Simulation, at: f64, dt: f64) {
+        self.trial.work_j += motor_power_w(sim.physics(), dt_sub(sim)) * dt;
+        let tilt = sim
+            .telemetry()
+            .body
+            .latest()
+            .map_or(f32::NAN, |b| b[0].torso_tilt_deg);
+        self.max_tilt = self.max_tilt.max(tilt);
+        if sim.time_s() >= at + RECOVER_S - 1e-9 {
+            self.late = self.late.max(tilt);
+        }
+    }
 }
 
-/// [`push`], and the same push's trial as a run of `checkpoint_s` (≤ `after_s`) seconds
-/// stopping at a fall would have returned it: bit for bit the same figures, taken on the way
-/// (the report's pushes give the search's shorter ones without running them again).
-pub fn push_with_checkpoint(
+/// [`push`], and the same push's trial as runs of each of `checkpoints_s` (each ≤ `after_s`)
+/// seconds stopping at a fall would have returned it: bit for bit the same figures, taken on
+/// the way (the report's pushes give the search's shorter ones without running them again).
+pub fn push_with_checkpoints(
     settled: &Simulation,
     (dir, dv_m_s, mass_kg): (Vec3, f32, f32),
     after_s: f64,
     stop_on_fall: bool,
-    checkpoint_s: Option<f64>,
-) -> (Trial, Option<Trial>) {
+    checkpoints_s: &[f64],
+) -> (Trial, Vec<Trial>) {
     let mut sim = settled.clone();
     let at = sim.time_s();
     let mut run = Running::default();
@@ -146,34 +163,39 @@ pub fn push_with_checkpoint(
     let dt = sim.settings().dt_s as f64;
     let first = sim.steps();
     let steps = first + (after_s / dt).round() as u64;
-    let check = checkpoint_s.map(|c| first + (c / dt).round() as u64);
-    let mut checked = None;
+    let checks: Vec<u64> = checkpoints_s
+        .iter()
+        .map(|c| first + (c / dt).round() as u64)
+        .collect();
+    let mut checked: Vec<Option<Trial>> = vec![None; checks.len()];
     while sim.steps() < steps && !run.trial.paused {
         if sim.step().is_err() {
             run.trial.paused = true;
             break;
         }
-        run.trial.work_j += motor_power_w(sim.physics(), dt_sub(&sim)) * dt;
-        let tilt = sim
-            .telemetry()
-            .body
-            .latest()
-            .map_or(f32::NAN, |b| b[0].torso_tilt_deg);
-        run.max_tilt = run.max_tilt.max(tilt);
-        if sim.time_s() >= at + RECOVER_S - 1e-9 {
-            run.late = run.late.max(tilt);
-        }
+        run.step(&sim, at, dt);
         let fell = sim.fell_at_s().is_some();
-        if checked.is_none() && check.is_some_and(|c| fell || sim.steps() >= c) {
-            checked = Some(run.snapshot(&sim, at, first));
+        for (c, out) in checks.iter().zip(checked.iter_mut()) {
+            if out.is_none() && (fell || sim.steps() >= *c) {
+                *out = Some(run.snapshot(&sim, at, (first, c - first)));
+            }
         }
         if stop_on_fall && fell {
             break;
         }
     }
-    let trial = run.snapshot(&sim, at, first);
-    // Ended before the checkpoint (paused, or fell and stopped): the short run ends there too.
-    let checked = check.map(|_| checked.unwrap_or(trial));
+    let trial = run.snapshot(&sim, at, (first, steps - first));
+    // Ended before a checkpoint (paused, or fell and stopped): the short run ends there too.
+    let checked = checks
+        .iter()
+        .zip(checked)
+        .map(|(c, out)| {
+            out.unwrap_or(Trial {
+                planned_steps: c - first,
+                ..trial
+            })
+        })
+        .collect();
     (trial, checked)
 }
 

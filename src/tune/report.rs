@@ -93,21 +93,21 @@ struct Pushes<'a> {
 
 impl Pushes<'_> {
     fn at(&self, dv: f64) -> Trial {
-        self.checked(dv).0
+        self.checked(dv, &[]).0
     }
 
-    /// The push at `dv`, and its first [`eval::SEARCH_AFTER_S`] seconds as the search's
-    /// trial of the same push.
-    fn checked(&self, dv: f64) -> (Trial, Trial) {
-        let (t, short) = probe::push_with_checkpoint(
+    /// The push at `dv`, and its first `search_after_s` seconds (each of them) as the search's
+    /// trials of the same push.
+    fn checked(&self, dv: f64, search_after_s: &[f64]) -> (Trial, Vec<Trial>) {
+        let (t, short) = probe::push_with_checkpoints(
             self.settled,
             (self.d.world, dv as f32, self.mass),
             AFTER_S,
             true,
-            Some(eval::SEARCH_AFTER_S),
+            search_after_s,
         );
         self.steps.set(self.steps.get() + t.steps);
-        (t, short.unwrap_or(t))
+        (t, short)
     }
 }
 
@@ -189,8 +189,9 @@ struct DirectionOutcome {
     goal_assist_peak_n_m: Option<f32>,
     /// Fixed steps its pushes simulated.
     steps: u64,
-    /// The goals' pushes (survive, fall) as the search's trials of them.
-    search_trials: [Option<Trial>; 2],
+    /// The goals' pushes (survive, fall) as the search's trials of them: the survive push at
+    /// each of [`eval::SURVIVE_HORIZONS_S`], the fall push at [`eval::SEARCH_AFTER_S`].
+    search_trials: [Vec<Trial>; 2],
 }
 
 /// Direction `d`: the goals' pushes, then the boundary bisected (to the resolution of
@@ -212,11 +213,15 @@ fn measure_direction(
     let g = &problem.goals;
     let mut known = (0.0, None);
     let mut assist = None::<f32>;
-    let mut search_trials = [None, None];
+    let mut search_trials = [Vec::new(), Vec::new()];
     let mut goal = |i: usize, dv: Option<f64>, f: &dyn Fn(&Trial) -> bool| {
         dv.map(|v| {
-            let (t, short) = pushes.checked(v);
-            search_trials[i] = Some(short);
+            let horizons: &[f64] = match i {
+                0 => &eval::SURVIVE_HORIZONS_S,
+                _ => &[eval::SEARCH_AFTER_S],
+            };
+            let (t, short) = pushes.checked(v, horizons);
+            search_trials[i] = short;
             if let Some(a) = t.assist_peak_n_m {
                 assist = Some(assist.map_or(a, |b| a.max(b)));
             }
@@ -285,33 +290,45 @@ fn clip_rms_by_group(doc: &Document, by_joint: &[(String, f64)]) -> Vec<GroupRms
 
 /// The document's own trials as the search's full stage runs them, taken from the report's
 /// runs (the goals' pushes, standing, the clip): the search's start without running them
-/// again.
-fn search_measured(
-    problem: &Problem,
-    (dirs, fell_settling): (&[DirectionOutcome], bool),
+/// again, its survive pushes at each length the search may run them ([`SearchTrials::measured`]).
+pub struct SearchTrials {
+    fell_settling: bool,
+    /// Per direction: the survive push at each of [`eval::SURVIVE_HORIZONS_S`], the fall push.
+    dirs: Vec<[Vec<Trial>; 2]>,
     stand: Trial,
     tracking: Option<probe::Tracking>,
-) -> Measured {
-    let of = |i: usize| dirs.iter().filter_map(|d| d.search_trials[i]).collect();
-    let survive = match problem.goals.survive_dv_m_s {
-        Some(_) => of(0),
-        None => vec![stand],
-    };
-    let fall = match problem.goals.fall_dv_m_s {
-        Some(_) => of(1),
-        None => Vec::new(),
-    };
-    let tracking = problem.clip.as_ref().map(|_| {
-        tracking.unwrap_or(probe::Tracking {
-            paused: true,
-            ..Default::default()
-        })
-    });
-    Measured {
-        fell_settling,
-        survive,
-        fall,
-        tracking,
+}
+
+impl SearchTrials {
+    /// The trials as `problem`'s search runs them (its [`Problem::survive_after_s`]).
+    pub fn measured(&self, problem: &Problem) -> Measured {
+        let horizon = eval::SURVIVE_HORIZONS_S
+            .iter()
+            .position(|h| *h == problem.survive_after_s)
+            .unwrap_or(0);
+        let of = |goal: usize, i: usize| -> Vec<Trial> {
+            self.dirs.iter().filter_map(|d| d[goal].get(i).copied()).collect()
+        };
+        let survive = match problem.goals.survive_dv_m_s {
+            Some(_) => of(0, horizon),
+            None => vec![self.stand],
+        };
+        let fall = match problem.goals.fall_dv_m_s {
+            Some(_) => of(1, 0),
+            None => Vec::new(),
+        };
+        let tracking = problem.clip.as_ref().map(|_| {
+            self.tracking.clone().unwrap_or(probe::Tracking {
+                paused: true,
+                ..Default::default()
+            })
+        });
+        Measured {
+            fell_settling: self.fell_settling,
+            survive,
+            fall,
+            tracking,
+        }
     }
 }
 
@@ -353,10 +370,10 @@ fn run_all(
                 || {
                     let standing = (glam::Vec3::X, 0.0, problem.mass_kg);
                     let after = STAND_S - probe::PUSH_AT_S;
-                    let short = Some(eval::SEARCH_AFTER_S);
+                    let short = [eval::SEARCH_AFTER_S];
                     let (t, s) =
-                        probe::push_with_checkpoint(settled, standing, after, false, short);
-                    (t, s.unwrap_or(t))
+                        probe::push_with_checkpoints(settled, standing, after, false, &short);
+                    (t, s[0])
                 },
             )
         },
@@ -378,7 +395,7 @@ pub fn measure(
     doc: &Document,
     bisect: usize,
     allowance: Allowance,
-) -> Option<(Figures, Measured)> {
+) -> Option<(Figures, SearchTrials)> {
     let settled = probe::settle(doc).ok()?;
     let Runs {
         dirs,
@@ -389,8 +406,12 @@ pub fn measure(
         Some((t, s)) => (Some(t), s),
         None => (None, None),
     };
-    let fell_settling = probe::fell_settling(&settled);
-    let measured = search_measured(problem, (&dirs, fell_settling), stand_short, tracking_short);
+    let trials = SearchTrials {
+        fell_settling: probe::fell_settling(&settled),
+        dirs: dirs.iter().map(|d| d.search_trials.clone()).collect(),
+        stand: stand_short,
+        tracking: tracking_short,
+    };
     let push_assist = dirs
         .iter()
         .filter_map(|d| d.goal_assist_peak_n_m)
@@ -422,7 +443,7 @@ pub fn measure(
         legs_max_torque_n_m: legs_max_torque(doc),
         push_steps,
     };
-    Some((figures, measured))
+    Some((figures, trials))
 }
 
 /// The strongest leg drive's `max_torque` (N·m); None without leg drives.

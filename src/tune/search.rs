@@ -9,7 +9,7 @@
 //! stepping probes are scored at it too) wins, and only if it beats the document as it was.
 
 use super::cost;
-use super::eval::{Brief, Problem, Stage, FIRST_STAGE, FULL_STAGE};
+use super::eval::{self, Brief, Problem, Stage, FIRST_STAGE, FULL_STAGE};
 use cmaes::{CMAESOptions, DVector};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -281,9 +281,10 @@ pub fn probe(problem: &Problem) -> Probed {
 struct Spend {
     allowance_s: f64,
     spent_s: f64,
-    /// The pushes the search's candidates ran so far, and their simulated seconds.
-    pushes: usize,
-    pushes_s: f64,
+    /// The fixed steps the search's candidates' pushes ran so far, and would have run at
+    /// their full length.
+    push_steps: u64,
+    push_planned_steps: u64,
 }
 
 impl Spend {
@@ -291,8 +292,8 @@ impl Spend {
         Spend {
             allowance_s: plan.search_allowance_s(),
             spent_s: 0.0,
-            pushes: 0,
-            pushes_s: 0.0,
+            push_steps: 0,
+            push_planned_steps: 0,
         }
     }
 
@@ -300,19 +301,22 @@ impl Spend {
         for s in scored {
             let pushes_s = cost::steps_s(s.brief.push_steps);
             self.spent_s += cost::evaluation_s(problem, pushes_s);
-            self.pushes += s.brief.survived.1 + s.brief.felled.1;
-            self.pushes_s += pushes_s;
+            self.push_steps += s.brief.push_steps;
+            self.push_planned_steps += s.brief.push_planned_steps;
         }
     }
 
     /// Whether another full-stage generation of `lambda`, and the final mean's evaluation,
-    /// fit the allowance, each push as long as the search's have run on average (over every
-    /// candidate: the full stage's alone are mostly the best of the first, which outlast
-    /// the rest).
+    /// fit the allowance, the pushes running the share of their full length the search's have
+    /// run so far (over every candidate: the full stage's alone are mostly the best of the
+    /// first, which outlast the rest).
     fn another_fits(&self, problem: &Problem, lambda: usize) -> bool {
-        let pushes_s = match self.pushes {
+        let pushes_s = match self.push_planned_steps {
             0 => cost::pushes_s(problem, FULL_STAGE),
-            n => self.pushes_s / n as f64 * problem.pushes_at(FULL_STAGE) as f64,
+            planned => {
+                let share = eval::push_share(self.push_steps, planned);
+                problem.full_pushes_s(FULL_STAGE) * share
+            }
         };
         let next_s = (lambda + 1) as f64 * cost::evaluation_s(problem, pushes_s);
         self.spent_s + next_s <= self.allowance_s
