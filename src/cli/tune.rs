@@ -158,8 +158,8 @@ fn print_phases(o: &Outcome, run: tune::timing::Spent) {
         }
     };
     println!(
-        "search: {} generation(s) of {} ({} planned); report after: {after}",
-        o.generations, p.population, p.generations
+        "search: {} generation(s) of {} ({} planned); report after: {after}; bisection: {} step(s)",
+        o.generations, p.population, p.generations, o.before.bisect
     );
 }
 

@@ -293,6 +293,32 @@ impl Plan {
     }
 }
 
+/// The report's bisection steps, at most `bisect`, with which both reports and the smallest
+/// search fit `budget_s` (else none): decided before the report before runs, so each report
+/// is counted as its pushes typically run (the goals met: [`report_pushes_per_direction`],
+/// each at its full length; the report after at its goals' pushes alone), and the smallest
+/// search at its most (one generation of [`MIN_POPULATION`] and the stepping probes, every
+/// survive push at its longest and none ending early). A 30-body horse's report before took
+/// 20 of its 55 s at 5 steps, and the smallest search then did not fit beside it; the reports'
+/// resolution gives way first, since the search is what the run is for.
+pub fn affordable_bisect(problem: &Problem, budget_s: f64, bisect: usize) -> usize {
+    let longest = |stage| evaluation_with(problem, problem.longest_pushes_s(stage));
+    let full = longest(eval::FULL_STAGE);
+    let probes = problem.baseline.probes().len() as f64;
+    let search = MIN_POPULATION as f64 * longest(eval::FIRST_STAGE) + (2.0 + probes) * full;
+    let per_push = (report::AFTER_S / probe::settings().dt_s as f64).round() as u64;
+    let dirs = problem.dirs.len() as u64;
+    let typical = |b: usize| {
+        let pushes = report_pushes_per_direction(&problem.goals, b) as u64;
+        report(problem, b, Some(dirs * pushes * per_push))
+    };
+    let after = typical(0);
+    (0..=bisect)
+        .rev()
+        .find(|&b| (typical(b) + search + after) / body_steps_per_s() <= budget_s)
+        .unwrap_or(0)
+}
+
 /// The smallest population a plan shrinks to when one generation does not fit.
 pub const MIN_POPULATION: usize = 4;
 

@@ -191,7 +191,7 @@ impl Problem {
 
     /// How long a push of `dv_m_s` runs after the push in the search (s): a survive goal's
     /// [`Problem::survive_after_s`], a fall goal's (or standing still) [`SEARCH_AFTER_S`].
-    fn after_s(&self, survive: bool, dv_m_s: f64) -> f64 {
+    pub fn after_s(&self, survive: bool, dv_m_s: f64) -> f64 {
         match survive && dv_m_s > 0.0 {
             true => self.survive_after_s,
             false => SEARCH_AFTER_S,
@@ -203,6 +203,17 @@ impl Problem {
     pub fn full_pushes_s(&self, stage: Stage) -> f64 {
         let (survive, fall) = self.pushes(stage);
         survive.iter().chain(&fall).map(|p| p.after_s).sum()
+    }
+
+    /// [`Problem::full_pushes_s`] were every survive push to run
+    /// [`SEARCH_SURVIVE_AFTER_S`]: the most a candidate's pushes can cost.
+    pub fn longest_pushes_s(&self, stage: Stage) -> f64 {
+        let (survive, fall) = self.pushes(stage);
+        let longest = |p: &Push| match p.dv_m_s > 0.0 {
+            true => p.after_s.max(SEARCH_SURVIVE_AFTER_S),
+            false => p.after_s,
+        };
+        survive.iter().map(longest).sum::<f64>() + fall.iter().map(|p| p.after_s).sum::<f64>()
     }
 
     /// The trials of one candidate: (survive trials, fall trials, clip tracking). Every push

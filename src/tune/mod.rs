@@ -178,15 +178,18 @@ fn problem_of(doc: &Document, goals: &Goals, file: &str) -> Result<eval::Problem
 
 /// The fixed problem for `doc` and `goals`: the baseline gains, the clip, the directions,
 /// and the document's own tracking and effort that the score is measured against, and the
-/// report of the document as it is (`bisect` steps per direction): its runs are the
-/// document's own trials, which the search starts from.
+/// report of the document as it is (`bisect` steps per direction at most, fewer when the
+/// smallest search would not fit `budget_s` beside them: [`cost::affordable_bisect`]; the
+/// report's `bisect` says how many): its runs are the document's own trials, which the search
+/// starts from.
 pub fn prepare(
     doc: &Document,
     goals: &Goals,
-    bisect: usize,
+    (bisect, budget_s): (usize, f64),
 ) -> Result<(eval::Problem, Figures), TuneError> {
     let file = doc.path.display().to_string();
     let mut problem = problem_of(doc, goals, &file)?;
+    let bisect = cost::affordable_bisect(&problem, budget_s, bisect);
     let start = problem.candidate(&vec![0.0; problem.baseline.dims()]);
     let everything = report::Allowance {
         push_steps_per_direction: None,
@@ -197,7 +200,10 @@ pub fn prepare(
     // the report's full length): a character that is searched into stepping can fall 3-4 s
     // after a push. Where they survive every one, the search is after the other goals, and
     // shorter pushes leave it more candidates.
-    let missed = before.directions.iter().any(|d| d.survives_goal == Some(false));
+    let missed = before
+        .directions
+        .iter()
+        .any(|d| d.survives_goal == Some(false));
     if missed {
         problem.survive_after_s = eval::SEARCH_SURVIVE_AFTER_S;
     }
@@ -247,7 +253,8 @@ pub fn tune(
         return Err(TuneError::BadBudget(opts.budget_s));
     }
     let watch = timing::Watch::start();
-    let (mut problem, before) = prepare(doc, &opts.goals, opts.bisect)?;
+    let (mut problem, before) = prepare(doc, &opts.goals, (opts.bisect, opts.budget_s))?;
+    let bisect = before.bisect;
     let report_before = watch.spent();
     let file = doc.path.display().to_string();
     let not_simulated = || TuneError::Sim(file.clone(), "it did not settle on its feet".into());
@@ -257,7 +264,7 @@ pub fn tune(
     let probed = search::probe(&problem);
     problem.push_share = probed.origin_push_share.unwrap_or(problem.push_share);
     let reports = cost::Reports {
-        bisect: opts.bisect,
+        bisect,
         push_steps: Some(before.push_steps),
         probes: probed.ran,
     };
@@ -270,7 +277,7 @@ pub fn tune(
     let after = if unchanged {
         before.clone()
     } else {
-        report_after(&problem, (&plan, &found), opts.bisect).ok_or_else(not_simulated)?
+        report_after(&problem, (&plan, &found), bisect).ok_or_else(not_simulated)?
     };
     let changed = !unchanged || problem.assist.is_some();
     let spent = timing::Phases {

@@ -51,6 +51,9 @@ pub struct GroupRms {
 /// Everything measured about one version of the document.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Figures {
+    /// Bisection steps per direction the report was planned with (`--bisect`, fewer when the
+    /// budget could not hold them: [`super::cost::affordable_bisect`]).
+    pub bisect: usize,
     /// Null when falls are not measured for this character.
     pub stands_10s: Option<bool>,
     pub directions: Vec<DirectionFigures>,
@@ -302,12 +305,16 @@ pub struct SearchTrials {
 impl SearchTrials {
     /// The trials as `problem`'s search runs them (its [`Problem::survive_after_s`]).
     pub fn measured(&self, problem: &Problem) -> Measured {
+        let survive_s = problem.after_s(true, problem.goals.survive_dv_m_s.unwrap_or(0.0));
         let horizon = eval::SURVIVE_HORIZONS_S
             .iter()
-            .position(|h| *h == problem.survive_after_s)
+            .position(|h| *h == survive_s)
             .unwrap_or(0);
         let of = |goal: usize, i: usize| -> Vec<Trial> {
-            self.dirs.iter().filter_map(|d| d[goal].get(i).copied()).collect()
+            self.dirs
+                .iter()
+                .filter_map(|d| d[goal].get(i).copied())
+                .collect()
         };
         let survive = match problem.goals.survive_dv_m_s {
             Some(_) => of(0, horizon),
@@ -424,6 +431,7 @@ pub fn measure(
         .max_violation_deg
         .max(tracking.as_ref().map_or(0.0, |t| t.max_violation_deg));
     let figures = Figures {
+        bisect,
         stands_10s: stand.fell.map(|f| !f && !stand.paused),
         directions: dirs,
         clip_median_rms_deg: median(by_joint.iter().map(|x| x.1).collect()),

@@ -343,7 +343,12 @@ fn the_legs_torque_cap_fells_a_strong_character_at_the_fall_goal() {
         ..Default::default()
     };
     // No bisection: the goal pushes decide whether the cap is searched.
-    let (problem, _before) = tune::prepare(&doc, &goals, 0).unwrap();
+    let (problem, _before) = tune::prepare(&doc, &goals, (0, f64::INFINITY)).unwrap();
+    assert_eq!(
+        problem.survive_after_s,
+        tune::eval::SEARCH_AFTER_S,
+        "its own gains survive every 0.5 m/s push: the search's survive pushes stay short"
+    );
     let base = &problem.baseline;
     let lever = base
         .leg_cap
@@ -403,4 +408,48 @@ fn the_legs_torque_cap_fells_a_strong_character_at_the_fall_goal() {
     assert!(after.0, "stands 10 s");
     assert_eq!(after.1, 8, "survives 0.5 m/s from {} of 8", after.1);
     assert!(after.2 >= 6, "falls at 1.5 m/s from {} of 8", after.2);
+}
+
+/// Where the document's own gains miss a survive push (the bundled mannequin at assist 0 is
+/// felled backward at 0.5 m/s), the search runs survive pushes 4 s after the push, long enough
+/// to see a character that steps fall late; the search's start is the report's own pushes
+/// taken at that length on the way, and must be bit for bit what the search scores for the
+/// same gains.
+#[test]
+fn survive_pushes_run_longer_where_the_document_misses_one() {
+    use ragdoll_tuner::document::Document;
+    use ragdoll_tuner::tune::{self, eval, Goals};
+    let dir = tempfile::tempdir().unwrap();
+    let zero = dir.path().join("assist0.glb");
+    common::edited(&common::mannequin(), "@balance.assist=0", &zero);
+    let doc = Document::open(&zero).unwrap();
+    let goals = Goals {
+        survive_dv_m_s: Some(0.5),
+        fall_dv_m_s: Some(1.5),
+        assist_max: Some(0.0),
+        ..Default::default()
+    };
+    let (problem, before) = tune::prepare(&doc, &goals, (0, f64::INFINITY)).unwrap();
+    assert!(
+        before
+            .directions
+            .iter()
+            .any(|d| d.survives_goal == Some(false)),
+        "the mannequin at assist 0 misses a 0.5 m/s push"
+    );
+    assert_eq!(problem.survive_after_s, eval::SEARCH_SURVIVE_AFTER_S);
+    let (start, brief) = problem.start.clone().expect("the search's start");
+    let x = vec![0.0; problem.baseline.dims()];
+    let (again, brief_again) = problem.score(&x, eval::FULL_STAGE);
+    assert_eq!(
+        start.to_bits(),
+        again.to_bits(),
+        "{brief:?} {brief_again:?}"
+    );
+    assert_eq!(brief, brief_again);
+    // The survive pushes that stood ran their 4 s: the planned steps count them at that length.
+    let dt = ragdoll_tuner::tune::probe::settings().dt_s as f64;
+    let planned_s = brief.push_planned_steps as f64 * dt;
+    let full_s = 8.0 * (eval::SEARCH_SURVIVE_AFTER_S + eval::SEARCH_AFTER_S);
+    assert!((planned_s - full_s).abs() < 1e-6, "{planned_s} {full_s}");
 }

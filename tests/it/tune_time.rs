@@ -7,6 +7,7 @@
 //! took 31 CPU-s where the search took 2 CPU-s per planned second).
 
 use crate::common::{self, ragdoll_tuner, run_ok};
+use ragdoll_tuner::tune::REPORT_BISECT;
 use std::path::Path;
 
 fn f(v: &serde_json::Value, key: &str) -> f64 {
@@ -70,10 +71,11 @@ fn the_budget_plans_both_reports() {
 }
 
 /// A budget that cannot hold one generation of CMA-ES's population beside the two reports:
-/// the report after keeps only the goals' pushes and the population shrinks until one
-/// generation fits. The mannequin's pushes at 24 s: 8 candidates, the whole run within the
-/// budget by the model and, at the search's rate, as measured (before, one generation of 12
-/// was planned over the budget whatever the budget).
+/// the reports' bisection gives way first (decided before the report before runs, so at a
+/// typical report's cost), then the population shrinks until one generation fits. The
+/// mannequin's pushes at 24 s: fewer bisection steps in both reports, fewer candidates, the
+/// whole run within the budget by the model and, at the search's rate, as measured (before
+/// session 13, one generation of 12 was planned over the budget whatever the budget).
 #[test]
 fn a_small_budget_shrinks_the_search_to_fit() {
     let dir = tempfile::tempdir().unwrap();
@@ -87,7 +89,13 @@ fn a_small_budget_shrinks_the_search_to_fit() {
     let full = ragdoll_tuner::tune::search::population(dims);
     assert!(f(plan, "population") < full as f64, "{full}: {plan}");
     assert!(f(plan, "population") >= ragdoll_tuner::tune::cost::MIN_POPULATION as f64);
-    assert_eq!(plan["report_after"], "goals_only", "{plan}");
+    let bisect = |report: &str| {
+        r[report]["bisect"]
+            .as_u64()
+            .expect("the report's bisection")
+    };
+    assert!(bisect("before") < REPORT_BISECT as u64, "{r}");
+    assert_eq!(bisect("after"), bisect("before"), "{r}");
     assert!(f(plan, "total_s") <= 24.0, "{plan}");
     let cpu = |phase: &str| f(&spent[phase], "cpu_s");
     let search = cpu("search") / f(plan, "search_s");
