@@ -337,16 +337,11 @@ fn the_auto_tune_dialog_applies_as_one_undo_step() {
 #[test]
 fn the_legs_torque_cap_fells_a_strong_character_at_the_fall_goal() {
     use ragdoll_tuner::document::Document;
-    use ragdoll_tuner::tune::{self, params, Goals, Group};
+    use ragdoll_tuner::tune::{self, params, Group};
     let dir = tempfile::tempdir().unwrap();
     let file = generated(dir.path(), "rigify_lumberjack.glb");
     let doc = Document::open(&file).unwrap();
-    let goals = Goals {
-        survive_dv_m_s: Some(0.5),
-        fall_dv_m_s: Some(1.5),
-        assist_max: Some(0.0),
-        ..Default::default()
-    };
+    let goals = robustness_goals();
     // No bisection: the goal pushes decide whether the cap is searched.
     let (problem, _before) = tune::prepare(&doc, &goals, (0, f64::INFINITY)).unwrap();
     assert_eq!(
@@ -423,17 +418,12 @@ fn the_legs_torque_cap_fells_a_strong_character_at_the_fall_goal() {
 #[test]
 fn survive_pushes_run_longer_where_the_document_misses_one() {
     use ragdoll_tuner::document::Document;
-    use ragdoll_tuner::tune::{self, eval, Goals};
+    use ragdoll_tuner::tune::{self, eval};
     let dir = tempfile::tempdir().unwrap();
     let zero = dir.path().join("assist0.glb");
     common::edited(&common::mannequin(), "@balance.assist=0", &zero);
     let doc = Document::open(&zero).unwrap();
-    let goals = Goals {
-        survive_dv_m_s: Some(0.5),
-        fall_dv_m_s: Some(1.5),
-        assist_max: Some(0.0),
-        ..Default::default()
-    };
+    let goals = robustness_goals();
     let (problem, before) = tune::prepare(&doc, &goals, (0, f64::INFINITY)).unwrap();
     assert!(
         before
@@ -457,4 +447,14 @@ fn survive_pushes_run_longer_where_the_document_misses_one() {
     let steps = |s: f64| (s / dt).round() as u64;
     let full = 8 * (steps(eval::SEARCH_SURVIVE_AFTER_S) + steps(eval::SEARCH_AFTER_S));
     assert_eq!(brief.push_planned_steps, full);
+}
+
+/// [`GOALS`] as the library takes them.
+fn robustness_goals() -> ragdoll_tuner::tune::Goals {
+    ragdoll_tuner::tune::Goals {
+        survive_dv_m_s: Some(0.5),
+        fall_dv_m_s: Some(1.5),
+        assist_max: Some(0.0),
+        ..Default::default()
+    }
 }
