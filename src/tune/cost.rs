@@ -44,11 +44,6 @@ pub fn body_steps_per_s() -> f64 {
     BODY_STEPS_PER_CPU_S * REFERENCE_CORES * PARALLEL_SHARE
 }
 
-/// Simulated seconds of `steps` fixed steps.
-pub fn steps_s(steps: u64) -> f64 {
-    steps as f64 * probe::settings().dt_s as f64
-}
-
 /// Body-steps per simulated second of `problem`'s character: its bodies, weighted by its
 /// solver substeps against the reference's, times the fixed steps per second.
 fn per_second(problem: &Problem) -> f64 {
@@ -109,7 +104,7 @@ pub struct Ran {
 /// What evaluations that ran cost: each one's settling, clip and world, and their pushes as
 /// they ran.
 pub fn ran(problem: &Problem, ran: Ran) -> f64 {
-    let pushes_s = steps_s(ran.push_steps);
+    let pushes_s = probe::steps_s(ran.push_steps);
     ran.evaluations as f64 * evaluation_with(problem, 0.0) + per_second(problem) * pushes_s
 }
 
@@ -156,7 +151,7 @@ pub fn report_pushes_at_most(goals: &Goals, bisect: usize) -> usize {
 /// length.
 pub fn report(problem: &Problem, bisect: usize, push_steps: Option<u64>) -> f64 {
     let steps = push_steps.unwrap_or_else(|| most_push_steps(problem, bisect));
-    let pushes_s = steps_s(steps);
+    let pushes_s = probe::steps_s(steps);
     let (clip_s, worlds) = match &problem.clip {
         Some(c) => ((c.duration_s as f64).min(report::CLIP_S), 2.0),
         None => (0.0, 1.0),
@@ -213,7 +208,7 @@ pub struct Plan {
 /// The fixed steps of a report's pushes with `bisect` steps at most: every direction's
 /// pushes ([`report_pushes_at_most`]), each run to its full length.
 fn most_push_steps(problem: &Problem, bisect: usize) -> u64 {
-    let per_push = (report::AFTER_S / probe::settings().dt_s as f64).round() as u64;
+    let per_push = probe::steps_for(report::AFTER_S);
     (problem.dirs.len() * report_pushes_at_most(&problem.goals, bisect)) as u64 * per_push
 }
 
@@ -306,7 +301,7 @@ pub fn affordable_bisect(problem: &Problem, budget_s: f64, bisect: usize) -> usi
     let full = longest(eval::FULL_STAGE);
     let probes = problem.baseline.probes().len() as f64;
     let search = MIN_POPULATION as f64 * longest(eval::FIRST_STAGE) + (2.0 + probes) * full;
-    let per_push = (report::AFTER_S / probe::settings().dt_s as f64).round() as u64;
+    let per_push = probe::steps_for(report::AFTER_S);
     let dirs = problem.dirs.len() as u64;
     let typical = |b: usize| {
         let pushes = report_pushes_per_direction(&problem.goals, b) as u64;

@@ -126,13 +126,27 @@ pub struct Stage {
     pub dir_step: usize,
 }
 
+/// How long a push of `dv_m_s` runs after the push in the search (s): a survive goal's
+/// `survive_after_s`, a fall goal's (or standing still) [`SEARCH_AFTER_S`].
+fn after_s(survive_after_s: f64, survive: bool, dv_m_s: f64) -> f64 {
+    match survive && dv_m_s > 0.0 {
+        true => survive_after_s,
+        false => SEARCH_AFTER_S,
+    }
+}
+
+/// The simulated seconds after the push of `pushes`, each at its full length.
+fn pushes_s((survive, fall): (Vec<Push>, Vec<Push>)) -> f64 {
+    survive.iter().chain(&fall).map(|p| p.after_s).sum()
+}
+
 /// One push of a trial.
 #[derive(Debug, Clone, Copy)]
 struct Push {
     /// Horizontal direction (world).
     world: Vec3,
     dv_m_s: f64,
-    /// How long the trial runs after the push (s, [`search_after_s`]).
+    /// How long the trial runs after the push (s, [`Problem::after_s`]).
     after_s: f64,
 }
 
@@ -170,12 +184,17 @@ impl Problem {
     /// The pushes of one candidate at `stage`: the survive goal's (standing still, Δv 0,
     /// without one: standing is always a goal), then the fall goal's.
     fn pushes(&self, stage: Stage) -> (Vec<Push>, Vec<Push>) {
+        self.pushes_with(stage, self.survive_after_s)
+    }
+
+    /// [`Problem::pushes`] were survive pushes to run `survive_after_s`.
+    fn pushes_with(&self, stage: Stage, survive_after_s: f64) -> (Vec<Push>, Vec<Push>) {
         let dirs: Vec<&Direction> = self.dirs.iter().step_by(stage.dir_step.max(1)).collect();
         let at = |dv: Option<f64>, survive: bool| -> Vec<Push> {
             let push = |world, dv_m_s| Push {
                 world,
                 dv_m_s,
-                after_s: self.after_s(survive, dv_m_s),
+                after_s: after_s(survive_after_s, survive, dv_m_s),
             };
             dv.map(|dv| dirs.iter().map(|d| push(d.world, dv)).collect())
                 .unwrap_or_else(|| match survive {
@@ -192,28 +211,19 @@ impl Problem {
     /// How long a push of `dv_m_s` runs after the push in the search (s): a survive goal's
     /// [`Problem::survive_after_s`], a fall goal's (or standing still) [`SEARCH_AFTER_S`].
     pub fn after_s(&self, survive: bool, dv_m_s: f64) -> f64 {
-        match survive && dv_m_s > 0.0 {
-            true => self.survive_after_s,
-            false => SEARCH_AFTER_S,
-        }
+        after_s(self.survive_after_s, survive, dv_m_s)
     }
 
     /// The simulated seconds after the push of a candidate's pushes at `stage`, each at its
     /// full length.
     pub fn full_pushes_s(&self, stage: Stage) -> f64 {
-        let (survive, fall) = self.pushes(stage);
-        survive.iter().chain(&fall).map(|p| p.after_s).sum()
+        pushes_s(self.pushes(stage))
     }
 
     /// [`Problem::full_pushes_s`] were every survive push to run
     /// [`SEARCH_SURVIVE_AFTER_S`]: the most a candidate's pushes can cost.
     pub fn longest_pushes_s(&self, stage: Stage) -> f64 {
-        let (survive, fall) = self.pushes(stage);
-        let longest = |p: &Push| match p.dv_m_s > 0.0 {
-            true => p.after_s.max(SEARCH_SURVIVE_AFTER_S),
-            false => p.after_s,
-        };
-        survive.iter().map(longest).sum::<f64>() + fall.iter().map(|p| p.after_s).sum::<f64>()
+        pushes_s(self.pushes_with(stage, SEARCH_SURVIVE_AFTER_S))
     }
 
     /// The trials of one candidate: (survive trials, fall trials, clip tracking). Every push
@@ -268,7 +278,7 @@ impl Problem {
         for t in &m.survive {
             viol = viol.max(t.max_violation_deg);
             if !stood(t) {
-                let planned_s = (t.planned_steps as f64 * probe::settings().dt_s as f64).max(1e-9);
+                let planned_s = probe::steps_s(t.planned_steps).max(1e-9);
                 let early = 1.0 - t.fell_after_s.unwrap_or(0.0) / planned_s;
                 score += 10.0 + 5.0 * early.clamp(0.0, 1.0);
             } else {

@@ -66,6 +66,16 @@ pub fn settings() -> SimSettings {
     SimSettings::default()
 }
 
+/// Simulated seconds of `steps` fixed steps of a trial.
+pub fn steps_s(steps: u64) -> f64 {
+    steps as f64 * settings().dt_s as f64
+}
+
+/// The fixed steps of a trial's `seconds`.
+pub fn steps_for(seconds: f64) -> u64 {
+    (seconds / settings().dt_s as f64).round() as u64
+}
+
 /// The dynamic bodies and solver substeps of `doc`'s world (a small character gets more
 /// substeps: [`SimSettings::substeps_at_size`]).
 pub fn world_size(doc: &Document) -> Result<(usize, usize), SimError> {

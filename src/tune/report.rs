@@ -138,7 +138,7 @@ fn boundary(p: &Pushes, steps: usize, known: (f64, Option<f64>)) -> (f64, Option
         None => DV_MAX_M_S,
     };
     let mut lo = lo;
-    let full = (AFTER_S / probe::settings().dt_s as f64).round() as u64;
+    let full = probe::steps_for(AFTER_S);
     for _ in 0..bisect_steps(hi - lo, steps) {
         if p.cap.is_some_and(|cap| p.steps.get() + full > cap) {
             break;
@@ -405,7 +405,7 @@ pub fn measure(
 ) -> Option<(Figures, SearchTrials)> {
     let settled = probe::settle(doc).ok()?;
     let Runs {
-        dirs,
+        mut dirs,
         stand: (stand, stand_short),
         clip,
     } = run_all(problem, doc, &settled, (bisect, allowance));
@@ -415,7 +415,10 @@ pub fn measure(
     };
     let trials = SearchTrials {
         fell_settling: probe::fell_settling(&settled),
-        dirs: dirs.iter().map(|d| d.search_trials.clone()).collect(),
+        dirs: dirs
+            .iter_mut()
+            .map(|d| std::mem::take(&mut d.search_trials))
+            .collect(),
         stand: stand_short,
         tracking: tracking_short,
     };

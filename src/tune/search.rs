@@ -8,8 +8,8 @@
 //! simulated ([`cost`]). The best of the final stage (the final mean, the first stage's best and the
 //! stepping probes are scored at it too) wins, and only if it beats the document as it was.
 
-use super::cost;
 use super::eval::{self, Brief, Problem, Stage, FIRST_STAGE, FULL_STAGE};
+use super::{cost, probe};
 use cmaes::{CMAESOptions, DVector};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -299,7 +299,7 @@ impl Spend {
 
     fn add(&mut self, problem: &Problem, scored: &[Scored]) {
         for s in scored {
-            let pushes_s = cost::steps_s(s.brief.push_steps);
+            let pushes_s = probe::steps_s(s.brief.push_steps);
             self.spent_s += cost::evaluation_s(problem, pushes_s);
             self.push_steps += s.brief.push_steps;
             self.push_planned_steps += s.brief.push_planned_steps;
