@@ -7,7 +7,8 @@ For each character with a clip (generated first when it has no physics): `tune -
 before (the generated defaults) and after (`simulate --clip NAME --loops 1 --json`). The
 clip is the walk-like one (acceptance.py's choice). Prints one markdown row per character:
 the median joint's RMS before and after, the worst joint after, the joint that got most
-worse, the tune's wall time and its own report's planned time.
+worse, the tune's wall time, its evaluations, and whether it stands 10 s before and after
+(the tune's own reports).
 Acceptance: median at least 30% lower, every joint <= 10 deg, none worse by more than 1 deg.
 """
 import json, os, sys, tempfile, time
@@ -28,6 +29,11 @@ FILES = sys.argv[2:] or DEFAULT
 def joint_rms(path, clip):
     rep = run("simulate", path, "--clip", clip, "--loops", "1", "--json")
     return {j["name"]: j["rms_error_deg"] for j in rep.get("joints", [])}
+
+
+def stands(figures):
+    s = figures.get("stands_10s")
+    return "not measured" if s is None else ("yes" if s else "no")
 
 
 def median(v):
@@ -58,14 +64,16 @@ def row(path, tmp):
     return (
         f"| {name} ({clip}) | {m0:.3f}° → {m1:.3f}° ({100 * (m1 / m0 - 1):+.0f}%) "
         f"| {worst[1]:.2f}° ({worst[0]}) | {worse[0]:+.2f}° ({worse[1]}) | {wall:.1f} "
+        f"| {tuned.get('evaluations')} | {stands(tuned['before'])} → {stands(tuned['after'])} "
         f"| {'yes' if ok else 'no'} |"
     )
 
 
 def main():
     print(f"<!-- {BIN}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load {os.getloadavg()[0]:.1f} -->")
-    print("| character (clip) | median joint RMS, defaults → tuned | worst joint after | most worsened | tune wall s | meets |")
-    print("|---|---|---|---|---|---|")
+    print("| character (clip) | median joint RMS, defaults → tuned | worst joint after | most worsened "
+          "| tune wall s | evaluations | stands 10 s | meets |")
+    print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for f in FILES:
             r = row(f, tmp)

@@ -270,18 +270,25 @@ impl TuneDialog {
             "{}/{} evaluations, best score {:.3} (start {:.3})",
             p.evaluations, p.planned, p.best_score, p.start_score
         )));
-        let b = &p.best;
-        ui.label(format!(
-            "best so far: survived {}/{}, felled {}/{}, clip median {}, limit violation {:.1}°, work {:.0} J",
-            b.survived.0,
-            b.survived.1,
-            b.felled.0,
-            b.felled.1,
-            b.clip_median_rms_deg.map_or("-".into(), |m| format!("{m:.1}°")),
-            b.max_violation_deg,
-            b.work_j
-        ));
+        ui.label(format!("best so far: {}", brief_line(&p.best)));
     }
+}
+
+/// A candidate's figures in one line, each goal's only where the search measured it.
+fn brief_line(b: &tune::Brief) -> String {
+    let mut parts = Vec::new();
+    if b.survived.1 > 0 {
+        parts.push(format!("survived {}/{}", b.survived.0, b.survived.1));
+    }
+    if b.felled.1 > 0 {
+        parts.push(format!("felled {}/{}", b.felled.0, b.felled.1));
+    }
+    if let Some(m) = b.clip_median_rms_deg {
+        parts.push(format!("clip median {m:.2}°"));
+    }
+    parts.push(format!("limit violation {:.1}°", b.max_violation_deg));
+    parts.push(format!("work {:.0} J", b.work_j));
+    parts.join(", ")
 }
 
 fn opt(x: Option<f64>) -> String {

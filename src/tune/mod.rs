@@ -41,6 +41,13 @@ pub struct Goals {
     pub assist_max: Option<f64>,
 }
 
+impl Goals {
+    /// Whether a push goal is given (survive or fall).
+    pub fn pushes(&self) -> bool {
+        self.survive_dv_m_s.is_some() || self.fall_dv_m_s.is_some()
+    }
+}
+
 /// How to search.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
@@ -137,18 +144,20 @@ fn goal_clip(
 
 /// The problem before the document's own trials: the goals checked, the baseline gains (the
 /// hip and stepping strategies act on pushes only: without a push goal they are not
-/// searched), the clip, the directions and the world's size.
+/// searched; nor is the balance group when the clip is the only goal), the clip, the
+/// directions and the world's size.
 fn problem_of(doc: &Document, goals: &Goals, file: &str) -> Result<eval::Problem, TuneError> {
     check("--survive-dv", goals.survive_dv_m_s)?;
     check("--fall-dv", goals.fall_dv_m_s)?;
     check("--assist", goals.assist_max)?;
     let clip = goal_clip(doc, goals, file)?;
     let baseline = params::Baseline::of(doc);
-    let pushed = goals.survive_dv_m_s.is_some() || goals.fall_dv_m_s.is_some();
-    let baseline = if pushed {
-        baseline
-    } else {
-        baseline.without_strategies()
+    let baseline = match (goals.pushes(), &clip) {
+        (true, _) => baseline,
+        (false, None) => baseline.without_strategies(),
+        // The balance controller is off in the clip's runs and the settling is the same
+        // for every candidate's gains but the drives' ([`eval::Problem::holds_still`]).
+        (false, Some(_)) => baseline.without_balance(),
     };
     if baseline.dims() == 0 {
         return Err(TuneError::Nothing(file.into()));
@@ -167,6 +176,7 @@ fn problem_of(doc: &Document, goals: &Goals, file: &str) -> Result<eval::Problem
         clip,
         assist,
         base_tracking: None,
+        base_settle_pose_deg: None,
         base_work_j: None,
         start: None,
         bodies,
@@ -221,6 +231,7 @@ pub fn prepare(
     problem.baseline.step_probes = measured.survive.iter().any(eval::survive_missed);
     problem.push_share = measured.push_share();
     problem.base_tracking = measured.tracking.clone();
+    problem.base_settle_pose_deg = Some(measured.settle_pose_deg.clone());
     problem.start = Some(problem.score_of(&measured));
     Ok((problem, before))
 }

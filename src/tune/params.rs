@@ -332,6 +332,14 @@ impl Baseline {
         self
     }
 
+    /// The same without the balance group's parameters: for a search in which the balance
+    /// controller never runs (a clip followed with a kinematic root is its only goal), whose
+    /// ankle and upright gains the file then keeps as they are.
+    pub fn without_balance(mut self) -> Self {
+        self.groups.retain(|&g| g != Group::Balance);
+        self.without_strategies()
+    }
+
     /// Parameters: two per group, two for the hip strategy, one for stepping, one for the
     /// legs' torque cap.
     pub fn dims(&self) -> usize {
@@ -440,10 +448,11 @@ impl Baseline {
         Edit::Group(edits)
     }
 
-    /// Each group's median f and ζ in a document (read back from its gains).
-    pub fn naturals(&self, doc: &Document) -> Vec<GroupNatural> {
+    /// Each group's median f and ζ in a document (read back from its gains): every group
+    /// it has, searched or not.
+    pub fn naturals(doc: &Document) -> Vec<GroupNatural> {
         let now = Baseline::of(doc);
-        self.groups
+        now.groups
             .iter()
             .map(|&group| {
                 let (f, z): (Vec<f64>, Vec<f64>) = if group == Group::Balance {

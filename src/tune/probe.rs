@@ -98,6 +98,13 @@ pub fn settle(doc: &Document) -> Result<Simulation, SimError> {
     Ok(sim)
 }
 
+/// Per joint, the furthest it strayed from its drive's target (the rest pose while
+/// standing) since the world was built (degrees): how well the drives hold the pose.
+pub fn pose_error_deg(sim: &Simulation) -> Vec<f32> {
+    let t = sim.telemetry();
+    t.joint_stats.iter().map(|s| s.max_error_deg).collect()
+}
+
 /// Whether the character fell while it settled ([`settle`]): down before any push.
 pub fn fell_settling(settled: &Simulation) -> bool {
     settled.fell_at_s().is_some()

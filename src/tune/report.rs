@@ -6,6 +6,7 @@
 
 use super::eval::{self, Direction, Measured, Problem};
 use super::groups::{drive_groups, Group};
+use super::params::Baseline;
 use super::probe::{self, Trial};
 use crate::document::Document;
 use crate::sim::Simulation;
@@ -296,6 +297,8 @@ fn clip_rms_by_group(doc: &Document, by_joint: &[(String, f64)]) -> Vec<GroupRms
 /// again, its survive pushes at each length the search may run them ([`SearchTrials::measured`]).
 pub struct SearchTrials {
     fell_settling: bool,
+    /// Per joint, how far it strayed from its pose while settling ([`probe::pose_error_deg`]).
+    settle_pose_deg: Vec<f32>,
     /// Per direction: the survive push at each of [`eval::SURVIVE_HORIZONS_S`], the fall push.
     dirs: Vec<[Vec<Trial>; 2]>,
     stand: Trial,
@@ -318,7 +321,8 @@ impl SearchTrials {
         };
         let survive = match problem.goals.survive_dv_m_s {
             Some(_) => of(0, horizon),
-            None => vec![self.stand],
+            None if problem.holds_still() => vec![self.stand],
+            None => Vec::new(),
         };
         let fall = match problem.goals.fall_dv_m_s {
             Some(_) => of(1, 0),
@@ -332,6 +336,7 @@ impl SearchTrials {
         });
         Measured {
             fell_settling: self.fell_settling,
+            settle_pose_deg: self.settle_pose_deg.clone(),
             survive,
             fall,
             tracking,
@@ -415,6 +420,7 @@ pub fn measure(
     };
     let trials = SearchTrials {
         fell_settling: probe::fell_settling(&settled),
+        settle_pose_deg: probe::pose_error_deg(&settled),
         dirs: dirs
             .iter_mut()
             .map(|d| std::mem::take(&mut d.search_trials))
@@ -447,7 +453,7 @@ pub fn measure(
         },
         effort_stand_j: stand.work_j,
         max_limit_violation_deg: viol as f64,
-        groups: problem.baseline.naturals(doc),
+        groups: Baseline::naturals(doc),
         hip_kp: doc.balance.hip_kp,
         hip_max_torque_n_m: doc.balance.hip_max_torque,
         step_gain: doc.balance.step_gain,
