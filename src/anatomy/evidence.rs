@@ -71,6 +71,7 @@ pub(super) fn merge(
         vrm_roles(&mut a, map, &mut w);
     }
     manual_roles(&mut a, manual, &mut w);
+    extend_limbs(rig, &mut a);
     single_roles(rig, &mut a, &mut w);
     a.pelvis = only(&a, Role::Pelvis).or(a.pelvis.filter(|&p| a.role[p] == Role::Pelvis));
     a.head = only(&a, Role::Head).or(a.head.filter(|&h| a.role[h] == Role::Head));
@@ -108,6 +109,38 @@ fn vrm_roles(a: &mut Indexed, map: &[Option<MappedBone>], w: &mut Work) {
             a.side[i] = m.side;
             w.evidence[i] = Evidence::Vrm;
             w.strength[i] = 1.0;
+        }
+    }
+}
+
+/// A limb's path ends at its last skinned bone (`Ctx::trim`); a bone past it that the map or
+/// a person names as the limb's next part, a foot after a shin or a hand after a forearm,
+/// continues it. A VRM 1 model of rigid parts has feet with no skin of their own: its legs
+/// ended at the shins, so the balance stood on the shins and no leg could step.
+fn extend_limbs(rig: &Rig, a: &mut Indexed) {
+    for k in 0..a.limbs.len() {
+        let Some(seq) = sequence(a.limbs[k].kind) else {
+            continue;
+        };
+        let Some(&last) = a.limbs[k].path.last() else {
+            continue;
+        };
+        let Some(at) = seq.iter().position(|&r| r == a.role[last]) else {
+            continue;
+        };
+        let Some(&want) = seq
+            .get(at + 1)
+            .filter(|r| matches!(r, Role::Foot | Role::Hand))
+        else {
+            continue;
+        };
+        let next = rig.s_children[last]
+            .iter()
+            .copied()
+            .find(|&c| a.limb_of[c].is_none_or(|l| l == k) && a.role[c] == want);
+        if let Some(c) = next {
+            a.limbs[k].path.push(c);
+            a.limb_of[c] = Some(k);
         }
     }
 }

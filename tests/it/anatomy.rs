@@ -224,6 +224,16 @@ fn a_vrm_map_names_the_bones_it_lists() {
             "{name}: the map is the truth"
         );
     }
+    // Its feet carry no skin of their own (rigid parts), but the map names them: each leg
+    // runs on to its foot.
+    let mut leg_ends: Vec<String> = a
+        .limbs()
+        .iter()
+        .filter(|l| l.kind.is_leg())
+        .filter_map(|l| l.path.last().map(|&b| doc.bone(b).name.clone()))
+        .collect();
+    leg_ends.sort();
+    assert_eq!(leg_ends, ["foot.L", "foot.R"]);
 }
 
 /// A synthetic skinned character, opened.
