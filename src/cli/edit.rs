@@ -50,14 +50,7 @@ pub fn run(
         }
         println!("stabilize: {} change(s)", s.changes.len());
     }
-    let new_errors: Vec<&Diagnostic> = doc
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error && !before.contains(d))
-        .collect();
-    for d in &new_errors {
-        eprintln!("{}: {d}", file.display());
-    }
+    let new_errors = report_new_errors(file, &before, &doc);
     if !new_errors.is_empty() && !force {
         eprintln!(
             "not written: the edits introduce {} error(s); fix them or pass --force",
@@ -74,6 +67,24 @@ pub fn run(
     }
     println!("wrote {} ({} edit(s))", output.display(), sets.len());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The error diagnostics `doc` has that it did not have `before` the edits, each printed to
+/// stderr with the file's name.
+pub fn report_new_errors<'a>(
+    file: &Path,
+    before: &[Diagnostic],
+    doc: &'a crate::document::Document,
+) -> Vec<&'a Diagnostic> {
+    let new_errors: Vec<&Diagnostic> = doc
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error && !before.contains(d))
+        .collect();
+    for d in &new_errors {
+        eprintln!("{}: {d}", file.display());
+    }
+    new_errors
 }
 
 /// Applies each `BONE.KEY=VALUE` in order; the first bad one stops with its message.

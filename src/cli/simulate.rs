@@ -247,7 +247,15 @@ fn branch_or_apply_sets<'a>(
             done: false,
         })),
         None => {
+            let before = doc.diagnostics.clone();
             super::edit::apply_sets(doc, &a.sets).with_context(|| format!("{}", file.display()))?;
+            let errors = super::edit::report_new_errors(file, &before, doc).len();
+            if errors > 0 {
+                eprintln!(
+                    "{}: simulating anyway: the --set edits introduce {errors} error(s) (above)",
+                    file.display()
+                );
+            }
             Ok(None)
         }
     }

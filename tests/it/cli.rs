@@ -178,6 +178,35 @@ fn edit_refuses_typos_unknown_bones_and_new_errors() {
     assert!(!out.exists(), "nothing written on error");
 }
 
+/// `simulate --set` runs what it was asked, but an edit that makes the document wrong (here
+/// balance feet that are not bones, which the balance then leaves out) is named on stderr
+/// with the file and key, as `edit` names it, not left for the user to find in the figures.
+#[test]
+fn simulate_names_the_errors_its_edits_introduce() {
+    let m = mannequin();
+    let (code, stdout, stderr) = run(&[
+        "simulate",
+        path_str(&m),
+        "--seconds",
+        "0.1",
+        "--json",
+        "--set",
+        "@balance.foot_bones=foot_l,fot_r",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("mannequin.glb")
+            && stderr.contains("balance.foot_bones")
+            && stderr.contains("no bone named 'fot_r'")
+            && stderr.contains("introduce 1 error(s)"),
+        "{stderr}"
+    );
+    let r: Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(r["balance_bones"]["foot_bones"], json!(["foot_l"]), "{r}");
+    let (_, _, clean) = run(&["simulate", path_str(&m), "--seconds", "0.1", "--json"]);
+    assert!(!clean.contains("error"), "{clean}");
+}
+
 #[test]
 fn edit_writes_gltf_and_glb_and_document_keys() {
     let m = mannequin();
