@@ -77,6 +77,7 @@ pub struct SimulateArgs {
 /// The branch of a run: the --set edits applied to a snapshot at `at_s`.
 struct Branch<'a> {
     at_s: f64,
+    file: &'a Path,
     sets: &'a [String],
     done: bool,
 }
@@ -90,7 +91,7 @@ impl Branch<'_> {
         }
         self.done = true;
         let mut snapshot = sim.clone();
-        super::edit::apply_sets(doc, self.sets)?;
+        apply_sets_naming_errors(doc, self.file, self.sets)?;
         snapshot
             .sync(doc)
             .with_context(|| format!("--branch-at {}", self.at_s))?;
@@ -234,7 +235,7 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
 /// edits applied now.
 fn branch_or_apply_sets<'a>(
     doc: &mut Document,
-    file: &Path,
+    file: &'a Path,
     a: &'a SimulateArgs,
 ) -> anyhow::Result<Option<Branch<'a>>> {
     match a.branch_at {
@@ -243,22 +244,34 @@ fn branch_or_apply_sets<'a>(
         )),
         Some(at_s) => Ok(Some(Branch {
             at_s,
+            file,
             sets: &a.sets,
             done: false,
         })),
         None => {
-            let before = doc.diagnostics.clone();
-            super::edit::apply_sets(doc, &a.sets).with_context(|| format!("{}", file.display()))?;
-            let errors = super::edit::report_new_errors(file, &before, doc).len();
-            if errors > 0 {
-                eprintln!(
-                    "{}: simulating anyway: the --set edits introduce {errors} error(s) (above)",
-                    file.display()
-                );
-            }
+            apply_sets_naming_errors(doc, file, &a.sets)?;
             Ok(None)
         }
     }
+}
+
+/// Applies the --set edits (now or at the branch), then names on stderr every error they
+/// introduce, as `edit` does; the run goes on with what the document holds.
+fn apply_sets_naming_errors(
+    doc: &mut Document,
+    file: &Path,
+    sets: &[String],
+) -> anyhow::Result<()> {
+    let before = doc.diagnostics.clone();
+    super::edit::apply_sets(doc, sets).with_context(|| format!("{}", file.display()))?;
+    let errors = super::edit::report_new_errors(file, &before, doc).len();
+    if errors > 0 {
+        eprintln!(
+            "{}: simulating anyway: the --set edits introduce {errors} error(s) (above)",
+            file.display()
+        );
+    }
+    Ok(())
 }
 
 /// The simulation settings of the flags: balance and drives, and telemetry kept for the

@@ -354,10 +354,10 @@ impl Problem {
     /// (with the term, the UBC superhero and Mannequiny were searched out of stepping and
     /// survived 7 of 8 pushes instead of 8).
     pub fn pose_term(&self, pose_deg: &[f32]) -> f64 {
-        let Some(base) = self
-            .base_settle_pose_deg
-            .as_ref()
-            .filter(|b| b.len() == pose_deg.len() && self.goals.survive_dv_m_s.is_none())
+        if self.goals.survive_dv_m_s.is_some() {
+            return 0.0;
+        }
+        let Some(base) = (self.base_settle_pose_deg.as_ref()).filter(|b| b.len() == pose_deg.len())
         else {
             return 0.0;
         };

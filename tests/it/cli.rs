@@ -178,9 +178,10 @@ fn edit_refuses_typos_unknown_bones_and_new_errors() {
     assert!(!out.exists(), "nothing written on error");
 }
 
-/// `simulate --set` runs what it was asked, but an edit that makes the document wrong (here
-/// balance feet that are not bones, which the balance then leaves out) is named on stderr
-/// with the file and key, as `edit` names it, not left for the user to find in the figures.
+/// `simulate --set` (now or at `--branch-at`) runs what it was asked, but an edit that makes
+/// the document wrong (here balance feet that are not bones, which the balance then leaves
+/// out) is named on stderr with the file and key, as `edit` names it, not left for the user
+/// to find in the figures.
 #[test]
 fn simulate_names_the_errors_its_edits_introduce() {
     let m = mannequin();
@@ -205,6 +206,23 @@ fn simulate_names_the_errors_its_edits_introduce() {
     assert_eq!(r["balance_bones"]["foot_bones"], json!(["foot_l"]), "{r}");
     let (_, _, clean) = run(&["simulate", path_str(&m), "--seconds", "0.1", "--json"]);
     assert!(!clean.contains("error"), "{clean}");
+    // The same edits made at a branch of the run are named as well.
+    let (code, _, branched) = run(&[
+        "simulate",
+        path_str(&m),
+        "--seconds",
+        "0.2",
+        "--branch-at",
+        "0.1",
+        "--json",
+        "--set",
+        "@balance.foot_bones=foot_l,fot_r",
+    ]);
+    assert_eq!(code, 0, "{branched}");
+    assert!(
+        branched.contains("no bone named 'fot_r'") && branched.contains("introduce 1 error(s)"),
+        "{branched}"
+    );
 }
 
 #[test]
