@@ -260,6 +260,12 @@ impl Rig {
         out
     }
 
+    /// Ancestors of `i` in the bone tree (structural or not), nearest first; bounded by the
+    /// rig's size.
+    pub fn ancestors_in_file(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(self.bones[i].parent, |&q| self.bones[q].parent).take(self.len())
+    }
+
     /// Structural ancestors of `i`, nearest first.
     pub fn ancestors(&self, i: usize) -> Vec<usize> {
         let mut out = Vec::new();

@@ -192,7 +192,9 @@ pub fn plan(
         });
         owner[i] = match &f {
             Fate::Body | Fate::Kept => Some(i),
-            Fate::Merged { into, .. } => owner[*into],
+            // `into` is a body: the parent's owner, or the root body, which a bone above
+            // it merges into before the root body itself is decided (parents first).
+            Fate::Merged { into, .. } => Some(*into),
             Fate::Skipped { .. } => None,
         };
         fate[i] = f;
@@ -202,7 +204,7 @@ pub fn plan(
         .copied()
         .filter(|&i| fate[i] == Fate::Body)
         .collect();
-    let parent_body = parent_bodies(rig, &fate, &owner);
+    let parent_body = parent_bodies(rig, &fate, &owner, anatomy.pelvis, &rules.above_root);
     Plan {
         fate,
         owner,
@@ -211,14 +213,27 @@ pub fn plan(
     }
 }
 
-/// The body each bone with a body is jointed to: the owner of its parent's skin.
-fn parent_bodies(rig: &Rig, fate: &[Fate], owner: &[Option<usize>]) -> Vec<Option<usize>> {
+/// The body each bone with a body is jointed to: the owner of its parent's skin. A bone
+/// above the root body stands for the root body, skinned (its skin merged there) or not: a
+/// leg hanging from it is jointed to the root body (three.js's RobotExpressive: `Body`
+/// parents both `Hips` and the legs; they were left loose, and the robot fell at 0.34 s
+/// standing). The root body itself has no parent.
+fn parent_bodies(
+    rig: &Rig,
+    fate: &[Fate],
+    owner: &[Option<usize>],
+    root_body: Option<usize>,
+    above_root: &[usize],
+) -> Vec<Option<usize>> {
     (0..rig.len())
         .map(|i| {
             if !fate[i].has_body() {
                 return None;
             }
+            let hangs_above_root = || rig.ancestors_in_file(i).any(|q| above_root.contains(&q));
             nearest_owned_ancestor(rig, owner, i)
+                .filter(|&o| o != i)
+                .or_else(|| root_body.filter(|&r| r != i && hangs_above_root()))
         })
         .collect()
 }
@@ -227,16 +242,7 @@ fn parent_bodies(rig: &Rig, fate: &[Fate], owner: &[Option<usize>]) -> Vec<Optio
 /// them with no skin of its own (the Godot robot's `headtracker` between `neck` and `head`)
 /// is passed over, or the body below it would be left loose and fall off.
 fn nearest_owned_ancestor(rig: &Rig, owner: &[Option<usize>], i: usize) -> Option<usize> {
-    let mut p = rig.bones[i].parent;
-    // A parent chain is at most as long as the rig (cycles are refused on load).
-    for _ in 0..rig.len() {
-        let q = p?;
-        if let Some(o) = owner[q] {
-            return Some(o);
-        }
-        p = rig.bones[q].parent;
-    }
-    None
+    rig.ancestors_in_file(i).find_map(|q| owner[q])
 }
 
 /// The skin of a body: its own vertices plus those of every bone merged into it.

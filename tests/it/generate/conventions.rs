@@ -307,3 +307,53 @@ fn an_edit_group_applies_all_or_nothing_and_inverts_exactly() {
     doc.apply(&inverse).unwrap();
     assert_eq!(doc.json(), &before, "the inverse restores every node");
 }
+
+/// Legs that hang from a bone above the named pelvis (three.js's RobotExpressive: `Body`
+/// parents both `Hips` and the legs) are jointed to the pelvis, with that bone skinned or
+/// not. They were left loose roots, and such a robot fell at 0.34 s standing.
+#[test]
+fn legs_hanging_above_the_pelvis_are_jointed_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for body_skin_radius in [0.13, 0.0] {
+        let mut bones = fixtures::humanoid();
+        let hips = bones
+            .iter()
+            .position(|b| b.name == "mixamorig:Hips")
+            .unwrap();
+        let (head, tail) = (bones[hips].head, bones[hips].tail);
+        bones.push(fixtures::BoneDef {
+            name: "Body".into(),
+            parent: None,
+            head: head - glam::Vec3::Y * 0.01,
+            tail,
+            radius: body_skin_radius,
+        });
+        let body = bones.len() - 1;
+        bones[hips].parent = Some(body);
+        for b in bones.iter_mut().filter(|b| b.name.ends_with("UpLeg")) {
+            b.parent = Some(body);
+        }
+        let label = format!("Body skin radius {body_skin_radius}");
+        let input = dir.path().join("in.glb");
+        std::fs::write(&input, fixtures::glb(&bones, fixtures::Build::default())).unwrap();
+        let out = dir.path().join("out.glb");
+        let (code, _, stderr) = generate(&input, &out, &[]);
+        assert_eq!(code, Some(0), "{label}: {stderr}");
+        let doc = Document::open(&out).unwrap();
+        let parent_of = |name: &str| {
+            let id = doc.bone_by_name(name).unwrap();
+            let p = doc.bone(id).physics.clone();
+            p.and_then(|p| p.constraint).and_then(|c| c.parent_bone)
+        };
+        for thigh in ["mixamorig:LeftUpLeg", "mixamorig:RightUpLeg"] {
+            assert_eq!(
+                parent_of(thigh).as_deref(),
+                Some("mixamorig:Hips"),
+                "{label}: {thigh}"
+            );
+        }
+        assert_eq!(parent_of("mixamorig:Hips"), None, "{label}: the root body");
+        let stand = run(&doc, Scenario::default());
+        assert!(stand.fell_at_s.is_none(), "{label}: {stand:?}");
+    }
+}
