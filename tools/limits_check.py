@@ -5,9 +5,11 @@ here (independent of the solver's and of `src/joint/`): joint frames and limits 
 
 Usage: python3 tools/limits_check.py BIN RAGDOLL.glb POSES.csv
 Prints one JSON object: the largest violation (degrees), where and when.
-Swing violation is measured along the azimuth (tilt past the boundary at that azimuth, the
-boundary interpolated from `swing_boundary_deg`), so it never understates the distance to
-the nearest allowed direction by more than the boundary's curvature.
+The swing boundary is computed here from the four extents (`swing_deg`) by the definition in
+the README (discs in stereographic coordinates), not read from `swing_boundary_deg`. Swing
+violation is the angle from the joint's direction to the nearest boundary point (searched at
+1° round the boundary, then 0.01° near the best), at most the tilt past the boundary along
+the azimuth (a steep boundary, a 161° extent beside 12°, made that overstate by degrees).
 """
 import csv, json, math, subprocess, sys
 
@@ -61,13 +63,84 @@ def violation(q, joint):
     if joint["type"] == "hinge":
         lo, hi = joint["hinge_deg"]
         return max(twist - hi, lo - twist, tilt, 0.0)
-    b = joint["swing_boundary_deg"]
-    step = 360.0 / len(b)
-    i = int(az // step) % len(b)
-    f = (az - i * step) / step
-    max_tilt = b[i] * (1 - f) + b[(i + 1) % len(b)] * f
+    ext = joint["swing_deg"]
+    max_tilt = boundary_tilt(ext, az)
+    swing = 0.0
+    if tilt > max_tilt:
+        # The angle to the nearest allowed direction. Where the boundary is steep (a 161°
+        # extent beside a 12° one) the tilt past it along the azimuth overstates that by
+        # degrees: the nearest point is a small step round, not down.
+        swing = min(tilt - max_tilt, nearest_boundary_deg(ext, d))
     lo, hi = joint["twist_deg"]
-    return max(tilt - max_tilt, twist - hi, lo - twist, 0.0)
+    return max(swing, twist - hi, lo - twist, 0.0)
+
+
+def discs(ext):
+    """The boundary's discs in stereographic coordinates, as the README's schema states it:
+    per extent k, (n_k, c_k, R_k) with R_k None for a half-plane s·n_k <= e_k·n_k."""
+    axes = {"pos_y": (1.0, 0.0), "neg_y": (-1.0, 0.0), "pos_z": (0.0, 1.0), "neg_z": (0.0, -1.0)}
+    pts = {k: tuple(math.tan(math.radians(ext[k]) / 2) * c for c in n) for k, n in axes.items()}
+    out = []
+    for k, n in axes.items():
+        e = pts[k]
+        r = 0.0
+        for j, p in pts.items():
+            if j == k:
+                continue
+            den = 2 * ((e[0] - p[0]) * n[0] + (e[1] - p[1]) * n[1])
+            num = (p[0] - e[0]) ** 2 + (p[1] - e[1]) ** 2
+            r = math.inf if den <= 1e-12 else max(r, num / den)
+        if math.isinf(r):
+            out.append((n, e, None))
+        else:
+            out.append((n, (e[0] - r * n[0], e[1] - r * n[1]), r))
+    return out
+
+
+def boundary_tilt(ext, az_deg):
+    """The largest tilt at azimuth `az_deg` (degrees): 2·atan of where the ray leaves the
+    first disc."""
+    a = math.radians(az_deg)
+    u = (math.cos(a), math.sin(a))
+    t_min = math.inf
+    for n, c, r in discs_of(ext):
+        un = u[0] * n[0] + u[1] * n[1]
+        if r is None:
+            cn = c[0] * n[0] + c[1] * n[1]
+            t = math.inf if un <= 1e-12 else max(cn / un, 0.0)
+        else:
+            uc = u[0] * c[0] + u[1] * c[1]
+            disc = uc * uc - (c[0] ** 2 + c[1] ** 2) + r * r
+            t = max(uc + math.sqrt(max(disc, 0.0)), 0.0)
+        t_min = min(t_min, t)
+    return math.degrees(2 * math.atan(t_min))
+
+
+_DISCS = {}
+
+
+def discs_of(ext):
+    key = tuple(sorted(ext.items()))
+    if key not in _DISCS:
+        _DISCS[key] = discs(ext)
+    return _DISCS[key]
+
+
+def direction(tilt_deg, az_deg):
+    t, a = math.radians(tilt_deg), math.radians(az_deg)
+    return (math.cos(t), math.sin(t) * math.cos(a), math.sin(t) * math.sin(a))
+
+
+def angle_deg(u, v):
+    return math.degrees(math.acos(max(-1.0, min(1.0, sum(x * y for x, y in zip(u, v))))))
+
+
+def nearest_boundary_deg(ext, d):
+    """The angle from `d` to the nearest boundary point: 1° round the whole boundary, then
+    0.01° within 1° of the best."""
+    to = lambda az: angle_deg(d, direction(boundary_tilt(ext, az), az))
+    best = min(range(360), key=to)
+    return min(to(best + k / 100.0) for k in range(-100, 101))
 
 
 def main(bin_, glb, poses):
