@@ -8,8 +8,9 @@ Prints one JSON object: the largest violation (degrees), where and when.
 The swing boundary is computed here from the four extents (`swing_deg`) by the definition in
 the README (discs in stereographic coordinates), not read from `swing_boundary_deg`. Swing
 violation is the angle from the joint's direction to the nearest boundary point (searched at
-1° round the boundary, then 0.01° near the best), at most the tilt past the boundary along
-the azimuth (a steep boundary, a 161° extent beside 12°, made that overstate by degrees).
+1° round the boundary, then at 0.1° and 0.01° near the best), at most the tilt past the
+boundary along the azimuth (which, where the boundary is steep, a 161° extent beside 12°,
+overstated it by degrees).
 """
 import csv, json, math, subprocess, sys
 
@@ -137,10 +138,25 @@ def angle_deg(u, v):
 
 def nearest_boundary_deg(ext, d):
     """The angle from `d` to the nearest boundary point: 1° round the whole boundary, then
-    0.01° within 1° of the best."""
+    0.1° and 0.01° steps about the best."""
+    coarse = coarse_boundary(ext)
+    best = min(range(360), key=lambda k: angle_deg(d, coarse[k]))
     to = lambda az: angle_deg(d, direction(boundary_tilt(ext, az), az))
-    best = min(range(360), key=to)
-    return min(to(best + k / 100.0) for k in range(-100, 101))
+    az = float(best)
+    for step in (0.1, 0.01):
+        az = min((az + k * step for k in range(-10, 11)), key=to)
+    return to(az)
+
+
+_COARSE = {}
+
+
+def coarse_boundary(ext):
+    """Boundary directions at every whole degree of azimuth (cached per joint limit)."""
+    key = tuple(sorted(ext.items()))
+    if key not in _COARSE:
+        _COARSE[key] = [direction(boundary_tilt(ext, az), az) for az in range(360)]
+    return _COARSE[key]
 
 
 def main(bin_, glb, poses):

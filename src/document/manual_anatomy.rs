@@ -89,9 +89,12 @@ impl ManualAnatomy {
     }
 
     /// Assigns a role to a bone. A role only one bone carries (the pelvis, the left thigh)
-    /// is taken from any other bone it was assigned to.
+    /// is taken from any other bone it was assigned to. A paired role without a side (a
+    /// thigh on the side the anatomy detects) takes nothing: `--role BackLeg.L=thigh --role
+    /// BackLeg.R=thigh` names both thighs, and the first was silently dropped.
     pub fn assign(&mut self, bone: &str, a: RoleAssignment) {
-        if single(a.role) {
+        let sided_or_central = a.side.is_some() || !a.role.is_paired();
+        if single(a.role) && sided_or_central {
             self.roles.retain(|(b, x)| b == bone || *x != a);
         }
         match self.roles.iter_mut().find(|(b, _)| b == bone) {
@@ -109,6 +112,24 @@ impl ManualAnatomy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_paired_role_without_a_side_is_taken_from_no_other_bone() {
+        let mut m = ManualAnatomy::default();
+        let thigh = RoleAssignment::parse("thigh").unwrap();
+        m.assign("BackLeg.L", thigh);
+        m.assign("BackLeg.R", thigh);
+        assert_eq!(m.role_of("BackLeg.L"), Some(thigh), "{m:?}");
+        assert_eq!(m.role_of("BackLeg.R"), Some(thigh), "{m:?}");
+        let left = RoleAssignment::parse("thigh:left").unwrap();
+        m.assign("a", left);
+        m.assign("b", left);
+        assert_eq!(m.role_of("a"), None, "one left thigh: {m:?}");
+        let pelvis = RoleAssignment::parse("pelvis").unwrap();
+        m.assign("hips", pelvis);
+        m.assign("root", pelvis);
+        assert_eq!(m.role_of("hips"), None, "one pelvis: {m:?}");
+    }
 
     #[test]
     fn assignments_parse_and_print() {
