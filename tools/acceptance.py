@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Issue 20's acceptance figures for every character, measured with a release build.
 
-Usage (from the repo root): python3 tools/acceptance.py [BIN] > table.md
-For each character: generate (wall time, one process), stand 10 s with balance, passive
+Usage (from the repo root): python3 tools/acceptance.py [BIN] [FILE...] > table.md
+For each character (the corpus below, or the files named, e.g. characters of your own): generate (wall time, one process), stand 10 s with balance, passive
 collapse (drives and balance off), and two loops of its walk clip (run, fly or idle where
 there is no walk) with a kinematic root. Prints one markdown row per character.
 """
@@ -10,7 +10,7 @@ import json, math, os, subprocess, sys, tempfile, time
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/ragdoll-tuner"
 ZOO = "../shared/assets/zoo"
-FILES = sorted(
+FILES = sys.argv[2:] or sorted(
     os.path.join(ZOO, f) for f in os.listdir(ZOO) if f.endswith((".glb", ".gltf", ".vrm"))
 ) + ["../shared/assets/CesiumMan/CesiumMan.glb", "../shared/assets/Fox/Fox.glb", "assets/mannequin.glb"]
 
