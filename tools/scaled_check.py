@@ -2,7 +2,8 @@
 """Issue 20's "any scale": every corpus character wrapped under a new root node scaled by
 0.01 and by 100, generated, stood 10 s with balance and collapsed passively.
 
-Usage (from the repo root): python3 tools/scaled_check.py [BIN] > table.md
+Usage (from the repo root): python3 tools/scaled_check.py [BIN] [FILE...] > table.md
+(the corpus below, or the files named).
 The scaled copies are written to a temporary directory (never committed). The passive run
 lasts long enough for the scaled budget 3·√(H / 1.75 m) (H the reported height in file
 units, so a 100 times larger character gets 10 times the time), at least 10 s.
@@ -11,7 +12,7 @@ import json, math, os, struct, subprocess, sys, tempfile
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/ragdoll-tuner"
 ZOO = "../shared/assets/zoo"
-FILES = sorted(
+FILES = sys.argv[2:] or sorted(
     os.path.join(ZOO, f) for f in os.listdir(ZOO) if f.endswith((".glb", ".vrm"))
 ) + ["../shared/assets/CesiumMan/CesiumMan.glb", "../shared/assets/Fox/Fox.glb"]
 
