@@ -3,7 +3,7 @@
 
 use super::detect::{Ctx, Indexed, LegGroup};
 use super::kinds::{LimbKind, Role};
-use super::plans::{arm_roles, leg_roles, push_limb};
+use super::plans::{arm_roles, hind_leg_roles, leg_roles, push_limb};
 use glam::DVec3;
 
 type Anatomy = Indexed;
@@ -24,7 +24,7 @@ fn four_legs(
             let path = cx.limb_path(path[0]);
             tops.push(path[0]);
             match kind {
-                LimbKind::HindLeg => leg_roles(a, &path),
+                LimbKind::HindLeg => hind_leg_roles(cx, a, &path),
                 _ => arm_roles(cx, a, &path),
             }
             push_limb(a, kind, root, path);

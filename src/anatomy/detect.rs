@@ -107,9 +107,10 @@ fn reach(rig: &Rig, samples: &Samples, up: DVec3) -> Reach {
     r
 }
 
-/// Height and ground level along +Y from the skin (robust percentiles) or the bones.
+/// Height and ground level along +Y from the skin without accessories (robust percentiles)
+/// or the bones.
 fn extent(rig: &Rig, samples: &Samples) -> (f64, f64) {
-    let mut v = super::rig::sorted(samples.all().map(|p| p.y));
+    let mut v = super::rig::sorted(samples.body().map(|p| p.y));
     if v.len() < 16 {
         v = super::rig::sorted(rig.bones.iter().filter(|b| b.structural).map(|b| b.pos.y));
     }

@@ -306,12 +306,13 @@ fn keep_a_chest(rig: &Rig, a: &mut Indexed, chest: Option<usize>) {
 }
 
 /// Roles that one bone (per side) carries.
-const SINGLE: [Role; 9] = {
+const SINGLE: [Role; 10] = {
     let l = Role::LIMBS;
     [
         Role::Pelvis,
         Role::Head,
         Role::Clavicle,
+        Role::Girdle,
         l[0],
         l[1],
         l[2],

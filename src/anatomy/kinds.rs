@@ -16,6 +16,8 @@ pub enum Role {
     Forearm,
     Hand,
     Finger,
+    /// A short bone joining a hind leg to the pelvis (a hip bone): part of the pelvis.
+    Girdle,
     Thigh,
     Shin,
     Foot,
@@ -28,7 +30,7 @@ pub enum Role {
 
 impl Role {
     /// Every role, in the order a person reads a body (torso, arms, legs, the rest).
-    pub const ALL: [Role; 18] = [
+    pub const ALL: [Role; 19] = [
         Role::Pelvis,
         Role::Spine,
         Role::Chest,
@@ -39,6 +41,7 @@ impl Role {
         Role::Forearm,
         Role::Hand,
         Role::Finger,
+        Role::Girdle,
         Role::Thigh,
         Role::Shin,
         Role::Foot,
@@ -86,6 +89,7 @@ impl Role {
                 | Role::Forearm
                 | Role::Hand
                 | Role::Finger
+                | Role::Girdle
                 | Role::Thigh
                 | Role::Shin
                 | Role::Foot
@@ -105,6 +109,7 @@ impl Role {
             Role::Forearm => "forearm",
             Role::Hand => "hand",
             Role::Finger => "finger",
+            Role::Girdle => "girdle",
             Role::Thigh => "thigh",
             Role::Shin => "shin",
             Role::Foot => "foot",

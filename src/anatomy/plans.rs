@@ -130,14 +130,50 @@ pub(super) fn leg_roles(a: &mut Anatomy, path: &[usize]) {
     assign(a, path, &[Role::Thigh, Role::Shin, Role::Foot, Role::Toe]);
 }
 
-/// Roles of an arm path: an optional short clavicle, upper arm, forearm, hand, then fingers.
-pub(super) fn arm_roles(cx: &Ctx, a: &mut Anatomy, path: &[usize]) {
+/// Whether a limb path starts with a girdle bone (a clavicle, a hip bone): at least four
+/// bones, the first segment under 0.7 of the second.
+pub(super) fn starts_with_girdle(cx: &Ctx, path: &[usize]) -> bool {
     let seg = |k: usize| match (path.get(k), path.get(k + 1)) {
         (Some(&x), Some(&y)) => cx.dist(x, y),
         _ => 0.0,
     };
-    let clavicle = path.len() >= 4 && seg(0) < 0.7 * seg(1);
-    let roles: &[Role] = if clavicle {
+    path.len() >= 4 && seg(0) < 0.7 * seg(1)
+}
+
+/// Whether a hind leg path starts with a hip bone: a girdle ([`starts_with_girdle`]) lying
+/// across the body (more sideways than down), below which three bones still start above the
+/// ground (thigh, shin and foot: a leg whose third bone is already on the ground, a rat's,
+/// reads its first bone as the thigh).
+fn starts_with_hip_bone(cx: &Ctx, path: &[usize]) -> bool {
+    let bones = &cx.rig.bones;
+    let across = |a: usize, b: usize| {
+        let d = bones[b].pos - bones[a].pos;
+        d.y.abs() < 0.5 * d.length()
+    };
+    let above = |b: &&usize| bones[**b].pos.y > cx.ground + 0.1 * cx.height;
+    starts_with_girdle(cx, path)
+        && across(path[0], path[1])
+        && path[1..].iter().filter(above).count() >= 3
+}
+
+/// Roles of a quadruped's hind leg: an optional hip bone (part of the pelvis), then thigh,
+/// shin, foot and toes as a leg's.
+pub(super) fn hind_leg_roles(cx: &Ctx, a: &mut Anatomy, path: &[usize]) {
+    if starts_with_hip_bone(cx, path) {
+        a.role[path[0]] = Role::Girdle;
+        assign(
+            a,
+            &path[1..],
+            &[Role::Thigh, Role::Shin, Role::Foot, Role::Toe],
+        );
+    } else {
+        leg_roles(a, path);
+    }
+}
+
+/// Roles of an arm path: an optional short clavicle, upper arm, forearm, hand, then fingers.
+pub(super) fn arm_roles(cx: &Ctx, a: &mut Anatomy, path: &[usize]) {
+    let roles: &[Role] = if starts_with_girdle(cx, path) {
         &[
             Role::Clavicle,
             Role::UpperArm,

@@ -23,6 +23,9 @@ pub const MIN_SKIN_POINTS: usize = 6;
 pub struct Samples {
     /// Per bone: world positions of the vertices it dominates.
     pub by_bone: Vec<Vec<DVec3>>,
+    /// Per bone: how many of its `by_bone` vertices (the first ones) are skin; the rest are
+    /// rigid meshes hanging from it.
+    pub skinned_len: Vec<usize>,
     /// Per bone: vertices it does not dominate but weighs at least [`SECONDARY_WEIGHT`]
     /// (helps fit bones that dominate few vertices; not counted in coverage).
     pub secondary: Vec<Vec<DVec3>>,
@@ -39,6 +42,23 @@ impl Samples {
     /// All kept vertices.
     pub fn all(&self) -> impl Iterator<Item = &DVec3> {
         self.by_bone.iter().flatten()
+    }
+
+    /// The vertices of bone `i` a body of it is fitted to: its skin when it has a skin of
+    /// [`MIN_SKIN_POINTS`] or more (a rigid mesh hanging from a skinned bone is an accessory:
+    /// a stag's antlers, a helmet, a held sword), else every vertex (a character built of
+    /// rigid parts).
+    pub fn body_skin(&self, i: usize) -> &[DVec3] {
+        let all = self.by_bone.get(i).map_or(&[][..], Vec::as_slice);
+        match self.skinned_len.get(i) {
+            Some(&n) if n >= MIN_SKIN_POINTS => &all[..n],
+            _ => all,
+        }
+    }
+
+    /// Every bone's [`Self::body_skin`]: the character without its accessories.
+    pub fn body(&self) -> impl Iterator<Item = &DVec3> {
+        (0..self.by_bone.len()).flat_map(|i| self.body_skin(i))
     }
 
     pub fn kept(&self) -> usize {
@@ -76,6 +96,7 @@ pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
         weighted: vec![false; doc.bones.len()],
         ..Samples::default()
     };
+    let mut rigid = vec![Vec::new(); doc.bones.len()];
     for prim in &geo.primitives {
         s.total += prim.positions.len();
         let skin = prim
@@ -96,8 +117,12 @@ pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
                     .collect();
                 add_skinned(prim, &joint_xf, &mut s);
             }
-            _ => add_rigid(doc, &bone_of_node, prim, &mut s),
+            _ => add_rigid(doc, &bone_of_node, prim, &mut s, &mut rigid),
         }
+    }
+    s.skinned_len = s.by_bone.iter().map(Vec::len).collect();
+    for (skin, parts) in s.by_bone.iter_mut().zip(rigid) {
+        skin.extend(parts);
     }
     s
 }
@@ -141,6 +166,7 @@ fn add_rigid(
     bone_of_node: &[Option<usize>],
     prim: &MeshPrimitive,
     s: &mut Samples,
+    rigid: &mut [Vec<DVec3>],
 ) {
     let owner = std::iter::once(prim.node)
         .chain(doc.skeleton.ancestors(prim.node))
@@ -153,7 +179,7 @@ fn add_rigid(
         let v = DVec3::from_array(p.map(f64::from));
         let w = m.transform_point3(v);
         match owner {
-            Some(b) if finite_small(w) => s.by_bone[b].push(w),
+            Some(b) if finite_small(w) => rigid[b].push(w),
             _ => s.dropped += 1,
         }
     }

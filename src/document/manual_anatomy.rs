@@ -72,6 +72,7 @@ fn single(role: Role) -> bool {
             | Role::UpperArm
             | Role::Forearm
             | Role::Hand
+            | Role::Girdle
             | Role::Thigh
             | Role::Shin
             | Role::Foot

@@ -128,6 +128,7 @@ impl FateRules<'_> {
             None => Fate::Skipped { why },
         };
         match self.anatomy.role[i] {
+            Role::Girdle => into("a hip bone: part of the pelvis"),
             Role::Twist if opts.twist => Fate::Body,
             Role::Twist => into("twist or roll bone"),
             Role::Helper if skin == 0 => Fate::Skipped {
@@ -245,12 +246,13 @@ fn nearest_owned_ancestor(rig: &Rig, owner: &[Option<usize>], i: usize) -> Optio
     rig.ancestors_in_file(i).find_map(|q| owner[q])
 }
 
-/// The skin of a body: its own vertices plus those of every bone merged into it.
+/// The skin of a body: its own vertices plus those of every bone merged into it (each
+/// bone's [`Samples::body_skin`]: accessories on skinned bones left out).
 pub fn body_points(plan: &Plan, samples: &Samples, body: usize) -> Vec<glam::DVec3> {
     let mut out = Vec::new();
     for (i, o) in plan.owner.iter().enumerate() {
         if *o == Some(body) {
-            out.extend_from_slice(&samples.by_bone[i]);
+            out.extend_from_slice(samples.body_skin(i));
         }
     }
     out

@@ -43,10 +43,12 @@ pub struct Gains {
 /// from the joint, at least 5% of the height). It acts only while the drive is off (a passive
 /// rag doll). A limb then stops once gravity's pull on it is under that share of its largest
 /// (held out level): it still falls wherever gravity pulls it more than ~3° off its hanging
-/// rest, and the slow creep that kept rag dolls from settling stops. Stance joints (a leg's
-/// thigh, shin, foot) get none: they carry the body above them, and any friction there held
-/// a balanced standing rag doll up (at a share of 0.02 the mannequin did not fall within its
-/// 3 s collapse budget; `tests/it/collapse.rs`).
+/// rest, and the slow creep that kept rag dolls from settling stops. A humanoid's stance
+/// joints (a leg's thigh, shin, foot) get none: two legs carry the body above them, and any
+/// friction there held a balanced standing rag doll up (at a share of 0.02 the mannequin did
+/// not fall within its 3 s collapse budget; `tests/it/collapse.rs`). A creature's legs keep
+/// theirs: four legs fold anyway, and without it they crept for seconds after the fall
+/// (`tests/it/generate/creatures.rs`). The caller decides which joints are `stance`.
 pub fn joint_friction_nm(subtree_mass_kg: f64, lever: f64, stance: bool) -> f64 {
     if stance {
         return 0.0;

@@ -430,12 +430,20 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
             )
         }) && matches!(
             a.role[bone],
-            Role::Thigh | Role::Shin | Role::Foot | Role::UpperArm | Role::Forearm | Role::Hand
+            Role::Thigh
+                | Role::Shin
+                | Role::Foot
+                | Role::Clavicle
+                | Role::UpperArm
+                | Role::Forearm
+                | Role::Hand
         );
         let inertia = drives::subtree_inertia(list, k, joint_pos, floor);
         let c = sub_c[k] / sub_m[k].max(1e-12);
         let sub_lever = c.distance(joint_pos).max(0.05 * a.height);
-        list[k].friction_torque_nm = drives::joint_friction_nm(sub_m[k], sub_lever, stance);
+        let humanoid_stance = stance && a.kind == roles::CharacterKind::Humanoid;
+        list[k].friction_torque_nm =
+            drives::joint_friction_nm(sub_m[k], sub_lever, humanoid_stance);
         let (m, lever) = if stance {
             (
                 total / legs as f64,

@@ -42,7 +42,7 @@ impl Group {
     /// The drive group of a role; None for roles that follow their parent's group.
     fn of_role(role: Role) -> Option<Group> {
         match role {
-            Role::Thigh | Role::Shin | Role::Foot | Role::Toe => Some(Group::Legs),
+            Role::Girdle | Role::Thigh | Role::Shin | Role::Foot | Role::Toe => Some(Group::Legs),
             Role::Pelvis | Role::Spine | Role::Chest => Some(Group::Spine),
             Role::Clavicle | Role::UpperArm | Role::Forearm | Role::Hand | Role::Finger => {
                 Some(Group::Arms)

@@ -15,7 +15,7 @@ pub struct BoneDef {
     pub radius: f32,
 }
 
-fn push(
+pub fn push(
     list: &mut Vec<BoneDef>,
     name: &str,
     parent: Option<usize>,
@@ -208,6 +208,9 @@ pub struct Build {
     pub poison: bool,
     /// Meshes, each with its own skin listing the same joints.
     pub skins: usize,
+    /// An unskinned mesh (a ball of points of this radius, metres) hanging from this bone,
+    /// centred one radius above its tail: an accessory such as antlers or a helmet.
+    pub rigid_on: Option<(usize, f32)>,
 }
 
 impl Default for Build {
@@ -220,6 +223,7 @@ impl Default for Build {
             zero_weights: false,
             poison: false,
             skins: 1,
+            rigid_on: None,
         }
     }
 }
@@ -316,6 +320,19 @@ pub fn glb(bones: &[BoneDef], o: Build) -> Vec<u8> {
         nodes.push(node);
     }
     nodes[0]["children"] = json!(roots);
+    if let Some((bone, _)) = o.rigid_on {
+        let b = &bones[bone];
+        let centre = (b.tail - b.head) / o.root_scale;
+        let node = nodes.len();
+        nodes.push(json!({"name": "Accessory", "mesh": 1, "translation": centre.to_array()}));
+        let bone_node = &mut nodes[first_bone + bone];
+        let mut children = bone_node["children"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        children.push(json!(node));
+        bone_node["children"] = json!(children);
+    }
     let ibm: Vec<[f32; 16]> = bones
         .iter()
         .map(|b| {
@@ -341,6 +358,11 @@ pub fn glb(bones: &[BoneDef], o: Build) -> Vec<u8> {
             bin.push(0);
         }
     }
+    let rigid = o.rigid_on.map(|(_, r)| ball(r / o.root_scale));
+    if let Some(points) = &rigid {
+        views.push(json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": 12 * points.len()}));
+        bin.extend_from_slice(bytes_of(points));
+    }
     let (lo, hi) = pos
         .iter()
         .fold(([f32::MAX; 3], [f32::MIN; 3]), |(mut lo, mut hi), p| {
@@ -359,23 +381,47 @@ pub fn glb(bones: &[BoneDef], o: Build) -> Vec<u8> {
     let mut scene_nodes = vec![0];
     scene_nodes.extend(1..first_bone);
     let n = pos.len();
+    let mut meshes = vec![
+        json!({"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}, "mode": 0}]}),
+    ];
+    let mut accessors = vec![
+        json!({"bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3", "min": lo, "max": hi}),
+        json!({"bufferView": 1, "componentType": 5123, "count": n, "type": "VEC4"}),
+        json!({"bufferView": 2, "componentType": 5126, "count": n, "type": "VEC4"}),
+        json!({"bufferView": 3, "componentType": 5126, "count": n_nodes, "type": "MAT4"}),
+    ];
+    if let Some(points) = &rigid {
+        let r = o.rigid_on.map_or(0.0, |(_, r)| r / o.root_scale);
+        accessors.push(json!({"bufferView": 4, "componentType": 5126, "count": points.len(), "type": "VEC3", "min": [-r, 0.0, -r], "max": [r, 2.0 * r, r]}));
+        meshes.push(json!({"primitives": [{"attributes": {"POSITION": 4}, "mode": 0}]}));
+    }
     let doc = json!({
         "asset": {"version": "2.0", "generator": "ragdoll-tuner test fixture"},
         "scene": 0,
         "scenes": [{"nodes": scene_nodes}],
         "nodes": nodes,
-        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}, "mode": 0}]}],
+        "meshes": meshes,
         "skins": skin_list,
-        "accessors": [
-            {"bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3", "min": lo, "max": hi},
-            {"bufferView": 1, "componentType": 5123, "count": n, "type": "VEC4"},
-            {"bufferView": 2, "componentType": 5126, "count": n, "type": "VEC4"},
-            {"bufferView": 3, "componentType": 5126, "count": n_nodes, "type": "MAT4"},
-        ],
+        "accessors": accessors,
         "bufferViews": views,
         "buffers": [{"byteLength": bin.len()}],
     });
     glb_bytes(&doc, &bin)
+}
+
+/// Points on a ball of radius `r` resting on the origin (centre one radius up): 20 rings of
+/// 24.
+fn ball(r: f32) -> Vec<[f32; 3]> {
+    let mut out = Vec::new();
+    for i in 0..20 {
+        let polar = (i as f32 + 0.5) / 20.0 * std::f32::consts::PI;
+        for k in 0..24 {
+            let a = k as f32 / 24.0 * std::f32::consts::TAU;
+            let (s, c) = polar.sin_cos();
+            out.push([r * s * a.cos(), r * (1.0 + c), r * s * a.sin()]);
+        }
+    }
+    out
 }
 
 /// GLB container bytes of a JSON document and a BIN chunk.

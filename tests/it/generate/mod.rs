@@ -5,6 +5,7 @@
 
 mod balance;
 mod conventions;
+mod creatures;
 mod degenerate;
 mod editor;
 pub mod fixtures;
