@@ -150,7 +150,9 @@ impl TuneDialog {
                     } else {
                         ""
                     }
-                );
+                ) + o.rejected.as_ref().map_or("", |_| {
+                    "; not applied: the best gains fell standing within 10 s, the current ones stand"
+                });
                 self.result = Some((o, job.revision));
                 m
             }

@@ -70,6 +70,8 @@ fn report_json(o: &Outcome, run: tune::timing::Spent) -> serde_json::Value {
         "before": figures_json(&o.before),
         "after": figures_json(&o.after),
         "changed": o.edit.is_some(),
+        // The search's best, not applied: it fell standing where the document stood.
+        "rejected": o.rejected.as_ref().map(figures_json),
         "score_before": opt(Some(o.search.start_score)),
         "score_after": opt(Some(o.search.score)),
         "evaluations": o.search.evaluations,
@@ -115,6 +117,14 @@ fn print_text(o: &Outcome, run: tune::timing::Spent) {
     print_clip(b, a);
     print_effort(b, a);
     print_gains(b, a);
+    if let Some(r) = &o.rejected {
+        println!(
+            "the search's best was not applied: it fell standing within 10 s where the \
+             document's own gains stand (its clip median RMS {} deg); the figures after are \
+             the document's",
+            show(r.clip_median_rms_deg)
+        );
+    }
     println!(
         "{} evaluations in {:.1} s ({:.1}/s), score {:.3} -> {:.3}; total {:.1} s \
          ({:.1} s planned on the reference machine)",

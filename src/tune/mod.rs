@@ -99,6 +99,10 @@ pub struct Outcome {
     /// The edit that writes the tuned gains to the document tuned (one undo step); None
     /// when nothing better than the document's own gains was found.
     pub edit: Option<Edit>,
+    /// The search's best when it was not applied: its report fell standing within 10 s
+    /// where the document's own gains stood ([`falls_standing`]); `after` is then the
+    /// document's.
+    pub rejected: Option<Figures>,
     pub search: search::Found,
     pub evaluations_per_s: f64,
     pub dims: usize,
@@ -251,6 +255,14 @@ fn report_after(
     report::measure(problem, &tuned, bisect, allowance).map(|(f, _)| f)
 }
 
+/// Whether tuned gains fall standing where the document's own stood. A clip-only search
+/// does not hold the character still ([`eval::Problem::holds_still`]): only the settling
+/// second's pose guards standing, and the zoo horse's clip tune (session 19) tracked its
+/// walk 59% better on gains that fell 5.78 s into standing. A tune never hands those back.
+fn falls_standing(before: &Figures, after: &Figures) -> bool {
+    before.stands_10s == Some(true) && after.stands_10s == Some(false)
+}
+
 /// Reports the document, searches, then reports the result. `cancel` stops the search at the
 /// next generation (the best so far is kept); `progress` hears of every generation. The
 /// budget is the whole run's: the search gets what the two reports leave ([`cost::plan`]).
@@ -283,14 +295,21 @@ pub fn tune(
     let found = search::run(&problem, (&plan, probed), opts.seed, cancel, progress);
     let search_spent = watch.spent();
     let watch = timing::Watch::start();
-    let unchanged = found.x.iter().all(|v| *v == 0.0);
+    let mut unchanged = found.x.iter().all(|v| *v == 0.0);
     // The document's own gains won: the report before is the report of the same document.
-    let after = if unchanged {
+    let mut after = if unchanged {
         before.clone()
     } else {
         report_after(&problem, (&plan, &found), bisect).ok_or_else(not_simulated)?
     };
+    let rejected =
+        falls_standing(&before, &after).then(|| std::mem::replace(&mut after, before.clone()));
+    unchanged |= rejected.is_some();
     let changed = !unchanged || problem.assist.is_some();
+    let x = match unchanged {
+        true => vec![0.0; found.x.len()],
+        false => found.x.clone(),
+    };
     let spent = timing::Phases {
         report_before,
         search: search_spent,
@@ -299,7 +318,8 @@ pub fn tune(
     Ok(Outcome {
         before,
         after,
-        edit: changed.then(|| problem.baseline.edit(doc, &found.x, problem.assist)),
+        edit: changed.then(|| problem.baseline.edit(doc, &x, problem.assist)),
+        rejected,
         evaluations_per_s: found.evaluations as f64 / found.seconds.max(1e-9),
         dims: problem.baseline.dims(),
         mass_kg: problem.mass_kg as f64,
