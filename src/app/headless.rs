@@ -73,6 +73,10 @@ impl Hook {
         })
     }
 
+    pub fn is_bench(&self) -> bool {
+        matches!(self, Hook::Bench(_))
+    }
+
     /// True while the bench draws the bare window.
     pub fn bare(&self) -> bool {
         matches!(self, Hook::Bench(b) if b.bare_now)
