@@ -161,11 +161,7 @@ fn starts_with_hip_bone(cx: &Ctx, path: &[usize]) -> bool {
 pub(super) fn hind_leg_roles(cx: &Ctx, a: &mut Anatomy, path: &[usize]) {
     if starts_with_hip_bone(cx, path) {
         a.role[path[0]] = Role::Girdle;
-        assign(
-            a,
-            &path[1..],
-            &[Role::Thigh, Role::Shin, Role::Foot, Role::Toe],
-        );
+        leg_roles(a, &path[1..]);
     } else {
         leg_roles(a, path);
     }
