@@ -159,8 +159,8 @@ fn problem_of(doc: &Document, goals: &Goals, file: &str) -> Result<eval::Problem
     let baseline = match (goals.pushes(), &clip) {
         (true, _) => baseline,
         (false, None) => baseline.without_strategies(),
-        // The balance controller is off in the clip's runs and the settling is the same
-        // for every candidate's gains but the drives' ([`eval::Problem::holds_still`]).
+        // The balance controller is off in the clip's runs; standing still, the balance
+        // gains are the document's for every candidate.
         (false, Some(_)) => baseline.without_balance(),
     };
     if baseline.dims() == 0 {
@@ -255,10 +255,11 @@ fn report_after(
     report::measure(problem, &tuned, bisect, allowance).map(|(f, _)| f)
 }
 
-/// Whether tuned gains fall standing where the document's own stood. A clip-only search
-/// does not hold the character still ([`eval::Problem::holds_still`]): only the settling
-/// second's pose guards standing, and the zoo horse's clip tune (session 19) tracked its
-/// walk 59% better on gains that fell 5.78 s into standing. A tune never hands those back.
+/// Whether tuned gains fall standing where the document's own stood. The search holds the
+/// character still for [`eval::SEARCH_AFTER_S`] only, and the report stands it 10 s: the
+/// zoo horse's clip tune, before the clip-only search held it still (session 19), tracked
+/// its walk 59% better on gains that fell 5.78 s into standing. A tune never hands those
+/// back.
 fn falls_standing(before: &Figures, after: &Figures) -> bool {
     before.stands_10s == Some(true) && after.stands_10s == Some(false)
 }

@@ -321,8 +321,7 @@ impl SearchTrials {
         };
         let survive = match problem.goals.survive_dv_m_s {
             Some(_) => of(0, horizon),
-            None if problem.holds_still() => vec![self.stand],
-            None => Vec::new(),
+            None => vec![self.stand],
         };
         let fall = match problem.goals.fall_dv_m_s {
             Some(_) => of(1, 0),

@@ -253,9 +253,10 @@ fn a_tiny_character_is_not_tuned_into_a_collapse() {
 }
 
 /// A clip tune never hands back gains that fall standing where the document's stood. The
-/// zoo horse's clip-only search (it does not hold the character still) found gains that track
-/// its walk 59% better and fall 5.78 s into standing; they are reported as rejected, the
-/// document's gains are kept, and the file written stands.
+/// zoo horse's clip-only search, before it held the character still (session 19), found
+/// gains that track its walk 59% better and fall 5.78 s into standing; such gains are
+/// reported as rejected, the document's gains are kept, and the file written stands. Held
+/// still, the search finds gains that stand (-56%, session 20).
 #[test]
 fn a_clip_tune_never_hands_back_gains_that_fall_standing() {
     let dir = tempfile::tempdir().unwrap();
@@ -484,13 +485,13 @@ fn robustness_goals() -> ragdoll_tuner::tune::Goals {
     }
 }
 
-/// A clip tune searches the drives alone and does not hold the character still after it
-/// settles (the clip's root is kinematic and its balance controller off), but it may not
-/// trade the standing pose for tracking. On the generated Godot robot, legs at a fifth of
-/// their frequency and 4.5 times their damping ratio track the walk better (they follow it
-/// through their damping) and fall 4-5 s after the character stands up, past the settling
-/// second; their sag in that second is what costs them the search. The search's start is
-/// the report's own runs, bit for bit what the search scores for the same gains.
+/// A clip tune searches the drives alone (the clip's root is kinematic and its balance
+/// controller off), but it may not trade the standing pose for tracking. On the generated
+/// Godot robot, legs at a fifth of their frequency and 4.5 times their damping ratio track
+/// the walk better (they follow it through their damping) and fall 4-5 s after the
+/// character stands up, past the 2.5 s the search holds it still; their sag in the settling
+/// second is what costs them the search. The search's start is the report's own runs, bit for bit what the
+/// search scores for the same gains.
 #[test]
 fn a_clip_tune_does_not_trade_the_standing_pose_for_tracking() {
     use ragdoll_tuner::document::Document;
@@ -503,7 +504,6 @@ fn a_clip_tune_does_not_trade_the_standing_pose_for_tracking() {
         ..Default::default()
     };
     let (problem, _before) = tune::prepare(&doc, &goals, (0, f64::INFINITY)).unwrap();
-    assert!(!problem.holds_still());
     let base = &problem.baseline;
     assert!(!base.groups.contains(&Group::Balance), "{:?}", base.groups);
     assert_eq!(base.dims(), 2 * base.groups.len(), "no balance strategies");
@@ -515,7 +515,7 @@ fn a_clip_tune_does_not_trade_the_standing_pose_for_tracking() {
         again.to_bits(),
         "{brief:?} {brief_again:?}"
     );
-    assert_eq!(brief.survived, (0, 0), "not held still: {brief:?}");
+    assert_eq!(brief.survived, (1, 1), "held still, it stands: {brief:?}");
 
     let legs = base.groups.iter().position(|&g| g == Group::Legs).unwrap();
     let mut soft = zero.clone();
@@ -529,6 +529,8 @@ fn a_clip_tune_does_not_trade_the_standing_pose_for_tracking() {
         "robot walk: start {start:.3}, soft legs {score:.3} (pose term {pose:.3}) {brief_soft:?}"
     );
     assert!(!m.fell_settling, "it stands through the settling second");
+    // Held still 2.5 s it stands: the settling second's sag is what costs it.
+    assert_eq!(brief_soft.survived, (1, 1), "{brief_soft:?}");
     assert!(score - pose < start, "without the pose term it would win");
     assert!(score > start, "with it, it loses");
     // And it does not stand 10 s (the report's standing, from the settled world).
