@@ -221,3 +221,27 @@ impl Kind {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Role;
+    use crate::document::fields::Key;
+
+    /// The schema's `anatomy.roles` help (the document layer, which does not know this
+    /// enum) names every role a person may assign, in [`Role::ALL`]'s order, and no other.
+    #[test]
+    fn the_schema_lists_every_role_in_order() {
+        let help = Key::AnatomyRoles.field().help;
+        let list = help
+            .split("ROLE is ")
+            .nth(1)
+            .and_then(|s| s.split(';').next())
+            .expect("the roles' list in the help");
+        let named: Vec<&str> = list
+            .split([',', ' '])
+            .filter(|w| !w.is_empty() && *w != "or")
+            .collect();
+        let all: Vec<&str> = Role::ALL.iter().map(|r| r.name()).collect();
+        assert_eq!(named, all, "{help}");
+    }
+}
