@@ -264,6 +264,27 @@ fn falls_standing(before: &Figures, after: &Figures) -> bool {
     before.stands_10s == Some(true) && after.stands_10s == Some(false)
 }
 
+/// The stepping probes, the plan they leave room for, and the search. The probes run first:
+/// the plan counts them as they ran, and models the search's pushes on its origin's (a
+/// character that steps staggers longer before it falls).
+fn searched(
+    problem: &mut eval::Problem,
+    before: &Figures,
+    opts: &Options,
+    (cancel, progress): (&AtomicBool, &(dyn Fn(&Progress) + Sync)),
+) -> (cost::Plan, search::Found) {
+    let probed = search::probe(problem);
+    problem.push_share = probed.origin_push_share.unwrap_or(problem.push_share);
+    let reports = cost::Reports {
+        bisect: before.bisect,
+        push_steps: Some(before.push_steps),
+        probes: probed.ran,
+    };
+    let plan = cost::plan(problem, opts.budget_s, reports);
+    let found = search::run(problem, (&plan, probed), opts.seed, cancel, progress);
+    (plan, found)
+}
+
 /// Reports the document, searches, then reports the result. `cancel` stops the search at the
 /// next generation (the best so far is kept); `progress` hears of every generation. The
 /// budget is the whole run's: the search gets what the two reports leave ([`cost::plan`]).
@@ -283,17 +304,7 @@ pub fn tune(
     let file = doc.path.display().to_string();
     let not_simulated = || TuneError::Sim(file.clone(), "it did not settle on its feet".into());
     let watch = timing::Watch::start();
-    // The probes run first: the plan counts them as they ran, and models the search's pushes
-    // on its origin's (a character that steps staggers longer before it falls).
-    let probed = search::probe(&problem);
-    problem.push_share = probed.origin_push_share.unwrap_or(problem.push_share);
-    let reports = cost::Reports {
-        bisect,
-        push_steps: Some(before.push_steps),
-        probes: probed.ran,
-    };
-    let plan = cost::plan(&problem, opts.budget_s, reports);
-    let found = search::run(&problem, (&plan, probed), opts.seed, cancel, progress);
+    let (plan, found) = searched(&mut problem, &before, opts, (cancel, progress));
     let search_spent = watch.spent();
     let watch = timing::Watch::start();
     let mut unchanged = found.x.iter().all(|v| *v == 0.0);
