@@ -115,7 +115,10 @@ pub const MAX_TRUNK_SAG_RAD: f64 = 1.0 * std::f64::consts::PI / 180.0;
 /// (with those joints twice as stiff it stood).
 pub fn holding_rest(g: Gains, rest_load_nm: f64) -> Gains {
     let stiffness = rest_load_nm / MAX_TRUNK_SAG_RAD;
-    if !(stiffness > g.stiffness) || !stiffness.is_finite() {
+    // Also when either is NaN: a joint with no measurable load keeps its gains.
+    if !stiffness.is_finite()
+        || stiffness.partial_cmp(&g.stiffness) != Some(std::cmp::Ordering::Greater)
+    {
         return g;
     }
     let scale = stiffness / g.stiffness.max(1e-12);
