@@ -97,6 +97,14 @@ impl Role {
         )
     }
 
+    /// Whether a joint of this role on a character of `kind` stacks the body above the pelvis
+    /// over the feet, so that its sag at rest moves the centre of mass toward a heel or a toe
+    /// (`joint::load`): a humanoid's spine and chest; not a creature's, whose spine lies
+    /// level between its legs.
+    pub fn stacks_trunk(self, kind: CharacterKind) -> bool {
+        kind == CharacterKind::Humanoid && matches!(self, Role::Spine | Role::Chest)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Role::Pelvis => "pelvis",

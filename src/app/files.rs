@@ -49,8 +49,8 @@ impl Files {
         let dir = std::fs::canonicalize(st.doc.base_dir()).unwrap_or_default();
         let dlg = rfd::FileDialog::new().set_directory(&dir);
         let picked = match action {
-            PathAction::Open => dlg.add_filter("glTF", &["gltf", "glb"]).pick_file(),
-            PathAction::SaveAs => dlg.add_filter("glTF", &["gltf", "glb"]).save_file(),
+            PathAction::Open => dlg.add_filter("glTF", &["gltf", "glb", "vrm"]).pick_file(),
+            PathAction::SaveAs => dlg.add_filter("glTF", &["gltf", "glb", "vrm"]).save_file(),
             PathAction::ExportGlb => dlg.add_filter("GLB", &["glb"]).save_file(),
             PathAction::ExportCsv => dlg.add_filter("CSV", &["csv"]).save_file(),
         };

@@ -49,10 +49,15 @@ pub enum Format {
 }
 
 impl Format {
-    /// The format a path's extension asks for (`.glb` or anything else as `.gltf`).
+    /// The format a path's extension asks for: `.glb` and `.vrm` (a VRM file is a GLB by its
+    /// specification, and VRM loaders read nothing else) as GLB, anything else as `.gltf`.
+    /// Before, saving a `.vrm` wrote glTF JSON text with a `.bin` beside it, which no VRM
+    /// loader opens.
     pub fn from_path(path: &Path) -> Format {
         match path.extension().and_then(|e| e.to_str()) {
-            Some(e) if e.eq_ignore_ascii_case("glb") => Format::Glb,
+            Some(e) if e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("vrm") => {
+                Format::Glb
+            }
             _ => Format::Gltf,
         }
     }

@@ -101,20 +101,16 @@ pub fn gains(mass_kg: f64, lever: f64, inertia: f64) -> Gains {
     }
 }
 
-/// The most a trunk joint of an upright character may sag at rest under the body above it
-/// (radians): [`holding_rest`].
-pub const MAX_TRUNK_SAG_RAD: f64 = 1.0 * std::f64::consts::PI / 180.0;
-
 /// `g` made stiff enough to hold `rest_load_nm` (the gravity torque on the joint in the rest
-/// pose: the subtree's weight times its centre's horizontal offset from the joint) within
-/// [`MAX_TRUNK_SAG_RAD`], keeping its damping ratio and its follow bandwidth. The load rule
-/// ([`STIFFNESS_PER_LOAD`] times the weight times the whole lever) lets a joint whose load
-/// hangs off to the side sag by up to 1/12 rad. An upright trunk sagging backward carries the
-/// centre of mass toward the heels: Mixamo's X Bot stands with it 3 cm in front of them, its
-/// three spine joints sagged 1.7°, 2.2° and 2.7°, and at assist 0 it fell backward at 2.6 s
-/// (with those joints twice as stiff it stood).
+/// pose, [`crate::joint::load::rest_load_nm`]) within
+/// [`crate::joint::load::MAX_TRUNK_SAG_RAD`], keeping its damping ratio and its follow
+/// bandwidth. The load rule ([`STIFFNESS_PER_LOAD`] times the weight times the whole lever)
+/// lets a joint whose load hangs off to the side sag by up to 1/12 rad. An upright trunk
+/// sagging backward carries the centre of mass toward the heels: Mixamo's X Bot stands with it
+/// 3 cm in front of them, its three spine joints sagged 1.7°, 2.2° and 2.7°, and at assist 0
+/// it fell backward at 2.6 s (with those joints twice as stiff it stood).
 pub fn holding_rest(g: Gains, rest_load_nm: f64) -> Gains {
-    let stiffness = rest_load_nm / MAX_TRUNK_SAG_RAD;
+    let stiffness = crate::joint::load::stiffness_holding(rest_load_nm);
     // Also when either is NaN: a joint with no measurable load keeps its gains.
     if !stiffness.is_finite()
         || stiffness.partial_cmp(&g.stiffness) != Some(std::cmp::Ordering::Greater)

@@ -453,21 +453,17 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
             (sub_m[k], sub_lever)
         };
         list[k].gains = drives::gains(m, lever, inertia);
-        if upright_trunk(a, bone) {
-            let off = c - joint_pos;
-            let horizontal = (off - a.up * off.dot(a.up)).length();
-            let rest_load = sub_m[k] * drives::GRAVITY_M_S2 * horizontal;
-            list[k].gains = drives::holding_rest(list[k].gains, rest_load);
+        if a.role[bone].stacks_trunk(a.kind) {
+            let load = crate::joint::load::rest_load_nm(
+                sub_m[k],
+                c - joint_pos,
+                a.up,
+                drives::GRAVITY_M_S2,
+            );
+            list[k].gains = drives::holding_rest(list[k].gains, load);
         }
     }
     symmetry::even_gains(a, list);
-}
-
-/// A humanoid's spine and chest joints: they stack the body above the pelvis over the feet,
-/// so their sag at rest moves the centre of mass ([`drives::holding_rest`]). Not a creature's,
-/// whose spine lies level between its legs.
-fn upright_trunk(a: &Anatomy, bone: usize) -> bool {
-    a.kind == roles::CharacterKind::Humanoid && matches!(a.role[bone], Role::Spine | Role::Chest)
 }
 
 /// Bodies closer than this share of the height at rest count as overlapping (their groups

@@ -12,6 +12,7 @@ pub mod boundary;
 pub mod frame;
 pub mod inertia;
 pub mod limits;
+pub mod load;
 pub mod mass_ratio;
 pub mod swing_twist;
 

@@ -348,3 +348,46 @@ fn a_file_changed_on_disk_is_not_silently_mixed_in() {
         std::fs::read(mannequin()).unwrap()
     );
 }
+
+/// A `.vrm` is a GLB by its specification, and VRM loaders read nothing else: saving one, in
+/// place or to a new `.vrm`, writes a GLB with its BIN byte for byte and no file beside it.
+/// Before, the extension read as glTF and a save wrote JSON text with a `.bin` beside it.
+#[test]
+fn saving_a_vrm_keeps_it_a_glb() {
+    let src = shared_asset("zoo/vrm0_avocado_pm.vrm");
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("avocado.vrm");
+    std::fs::copy(&src, &copy).unwrap();
+    let (j0, b0) = read_json_and_bin(&src);
+    let mut doc = Document::open(&copy).unwrap();
+    let id = doc.bone_by_name("mixamorig:Hips").expect("the VRM's hips");
+    let target = doc.bone_target(id);
+    doc.apply(&Edit::Set {
+        target,
+        key: "mass".into(),
+        value: json!(20.5),
+    })
+    .unwrap();
+    doc.save().unwrap();
+    let again = dir.path().join("again.vrm");
+    doc.save_as(&again).unwrap();
+    for out in [&copy, &again] {
+        let data = std::fs::read(out).unwrap();
+        assert!(container::is_glb(&data), "{}: not a GLB", out.display());
+        let (j1, b1) = read_json_and_bin(out);
+        assert_eq!(b0, b1, "{}: the BIN chunk byte for byte", out.display());
+        assert_eq!(j1["extensions"]["VRM"], j0["extensions"]["VRM"]);
+        let reopened = Document::open(out).unwrap();
+        let hips = reopened.bone(reopened.bone_by_name("mixamorig:Hips").unwrap());
+        assert_eq!(hips.physics.as_ref().unwrap().mass, 20.5);
+    }
+    let beside: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".vrm"))
+        .collect();
+    assert!(
+        beside.is_empty(),
+        "files written beside the VRM: {beside:?}"
+    );
+}
