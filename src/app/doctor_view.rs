@@ -102,7 +102,8 @@ pub fn highlights(findings: &[Finding]) -> (BTreeMap<BoneId, Flag>, BTreeMap<Bon
             | Check::InertiaRatio
             | Check::TinyLimit
             | Check::RestOutsideLimit
-            | Check::DriveTooStiff => true,
+            | Check::DriveTooStiff
+            | Check::TrunkSag => true,
         };
         for &b in &f.bones {
             worst(&mut bodies, b, flag);

@@ -6,7 +6,8 @@
 //! inertia ratio across a joint, bodies overlapping at rest while they collide, limit ranges
 //! under 5°, the rest pose outside a limit, a drive whose natural frequency sqrt(k / I) is too
 //! high for the solver's step, bodies without damping, a bone with physics but no collider, a
-//! mass absurd for the body's size, and explicit pairs naming no bone.
+//! mass absurd for the body's size, explicit pairs naming no bone, and an upright trunk
+//! joint sagging at rest under the body above it.
 //! `validate` prints the findings after the document's diagnostics; the editor's diagnostics
 //! panel lists the same ones and marks their bones.
 
@@ -66,6 +67,7 @@ pub enum Check {
     LooseBody,
     AbsurdMass,
     UnknownPair,
+    TrunkSag,
 }
 
 /// One finding: the bones it concerns (the first is where it is shown), the key to change,
@@ -110,6 +112,7 @@ pub fn examine_with(doc: &Document, settings: &SimSettings) -> Vec<Finding> {
     checks::damping(doc, &model, &mut out);
     checks::colliders(doc, &mut out);
     checks::pairs(doc, &mut out);
+    checks::trunk(doc, &model, &mut out);
     out
 }
 

@@ -15,6 +15,8 @@ pub(crate) struct BodyModel {
     pub name: String,
     /// The collider in the world at rest.
     pub world_from_collider: Pose,
+    /// The bone's origin in the world at rest: where its joint to its parent is.
+    pub joint_at: DVec3,
     pub shape: SharedShape,
     pub mass_kg: f64,
     /// The shape's volume (world units cubed).
@@ -84,6 +86,25 @@ impl Model {
         parent
     }
 
+    /// The bodies at or below body `k` (jointed descendants), by index.
+    pub fn subtree(&self, k: usize) -> Vec<usize> {
+        let parents = self.parents();
+        (0..self.bodies.len())
+            .filter(|&i| {
+                let mut at = Some(i);
+                // A bone has at most as many ancestors as there are bodies.
+                for _ in 0..=self.bodies.len() {
+                    match at {
+                        Some(a) if a == k => return true,
+                        Some(a) => at = parents[a],
+                        None => return false,
+                    }
+                }
+                false
+            })
+            .collect()
+    }
+
     /// The simulation's inertia floor (kg * world units squared).
     pub fn floor(&self) -> f64 {
         self.settings.inertia_floor() as f64
@@ -128,6 +149,7 @@ fn body(doc: &Document, id: BoneId, s: &SimSettings) -> Option<BodyModel> {
         id,
         name: bone.name.clone(),
         world_from_collider,
+        joint_at: rest.translation.as_dvec3(),
         shape,
         mass_kg: p.mass,
         volume,
