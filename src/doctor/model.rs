@@ -89,18 +89,13 @@ impl Model {
     /// The bodies at or below body `k` (jointed descendants), by index.
     pub fn subtree(&self, k: usize) -> Vec<usize> {
         let parents = self.parents();
-        (0..self.bodies.len())
+        let n = self.bodies.len();
+        (0..n)
             .filter(|&i| {
-                let mut at = Some(i);
-                // A bone has at most as many ancestors as there are bodies.
-                for _ in 0..=self.bodies.len() {
-                    match at {
-                        Some(a) if a == k => return true,
-                        Some(a) => at = parents[a],
-                        None => return false,
-                    }
-                }
-                false
+                // A body has at most as many ancestors as there are bodies.
+                std::iter::successors(Some(i), |&a| parents[a])
+                    .take(n)
+                    .any(|a| a == k)
             })
             .collect()
     }

@@ -80,24 +80,29 @@ pub fn gains(mass_kg: f64, lever: f64, inertia: f64) -> Gains {
     let load = mass_kg * GRAVITY_M_S2 * lever;
     let stiffness = STIFFNESS_PER_LOAD * load;
     let inertia = inertia.max(mass_kg * lever * lever);
-    // Natural frequency^2 of the drive on this load (12 g / lever for a point mass).
+    Gains {
+        stiffness,
+        damping: DAMPING_RATIO * 2.0 * (stiffness * inertia).sqrt(),
+        max_torque: TORQUE_PER_LOAD * load,
+        follow_strength: follow_strength(stiffness, inertia),
+        inertia,
+        load,
+    }
+}
+
+/// The multiplier that raises a drive of `stiffness` on `inertia` to
+/// [`FOLLOW_BANDWIDTH_RAD_S`] while it follows a clip (its natural frequency^2 is
+/// stiffness / inertia: 12 g / lever for a point mass on the load rule), never below 1.
+fn follow_strength(stiffness: f64, inertia: f64) -> f64 {
     let omega2 = if inertia > 0.0 {
         stiffness / inertia
     } else {
         0.0
     };
-    let follow_strength = if omega2 > 0.0 {
+    if omega2 > 0.0 {
         (FOLLOW_BANDWIDTH_RAD_S * FOLLOW_BANDWIDTH_RAD_S / omega2).max(1.0)
     } else {
         1.0
-    };
-    Gains {
-        stiffness,
-        damping: DAMPING_RATIO * 2.0 * (stiffness * inertia).sqrt(),
-        max_torque: TORQUE_PER_LOAD * load,
-        follow_strength,
-        inertia,
-        load,
     }
 }
 
@@ -118,17 +123,11 @@ pub fn holding_rest(g: Gains, rest_load_nm: f64) -> Gains {
         return g;
     }
     let scale = stiffness / g.stiffness.max(1e-12);
-    let follow_strength = match stiffness / g.inertia.max(1e-12) {
-        omega2 if omega2 > 0.0 && g.inertia > 0.0 => {
-            (FOLLOW_BANDWIDTH_RAD_S * FOLLOW_BANDWIDTH_RAD_S / omega2).max(1.0)
-        }
-        _ => g.follow_strength,
-    };
     Gains {
         stiffness,
         damping: g.damping * scale.sqrt(),
         max_torque: g.max_torque.max(TORQUE_PER_LOAD * rest_load_nm),
-        follow_strength,
+        follow_strength: follow_strength(stiffness, g.inertia),
         ..g
     }
 }
