@@ -7,7 +7,7 @@ use crate::document::write::leaf;
 use crate::document::ConstraintKind;
 use crate::joint::mass_ratio;
 
-fn finding(
+pub(super) fn finding(
     check: Check,
     severity: Severity,
     bones: Vec<BoneId>,
@@ -23,7 +23,7 @@ fn finding(
     }
 }
 
-fn names<'a>(model: &'a Model, j: &JointModel) -> (&'a str, &'a str) {
+pub(super) fn names<'a>(model: &'a Model, j: &JointModel) -> (&'a str, &'a str) {
     (&model.bodies[j.parent].name, &model.bodies[j.child].name)
 }
 
@@ -280,48 +280,5 @@ pub(super) fn pairs(doc: &Document, out: &mut Vec<Finding>) {
         out.push(finding(Check::UnknownPair, Severity::Warning, vec![pair.0, pair.1], Key::CollisionPairs, format!(
             "{} and {} state their pair both ways: they do not collide (false wins); fix: state it once",
             doc.bone(pair.0).name, doc.bone(pair.1).name)));
-    }
-}
-
-/// An upright trunk joint (a humanoid's spine or chest: [`crate::anatomy::Role::stacks_trunk`])
-/// whose drive lets it sag more than [`load::TRUNK_SAG_WARNING_RAD`] at rest under the body
-/// above it: its sag carries the centre of mass toward a heel or a toe, and without the
-/// balance assist the character can fall standing still. The fix is the stiffness that holds
-/// it within [`load::MAX_TRUNK_SAG_RAD`], what the generator gives.
-pub(super) fn trunk(doc: &Document, model: &Model, out: &mut Vec<Finding>) {
-    use crate::joint::load;
-    let anatomy = crate::anatomy::Anatomy::of(doc);
-    let kind = anatomy.kind().coarse();
-    let gravity = model.settings.gravity_m_s2.length() as f64;
-    for j in &model.joints {
-        let c = &model.bodies[j.child];
-        let has_drive = doc
-            .bone(c.id)
-            .physics
-            .as_ref()
-            .is_some_and(|p| p.drive.is_some());
-        if !has_drive || !anatomy.role(c.id).stacks_trunk(kind) {
-            continue;
-        }
-        let below = model.subtree(j.child);
-        let mass: f64 = below.iter().map(|&i| model.bodies[i].mass_kg).sum();
-        let centre = below
-            .iter()
-            .map(|&i| {
-                let b = &model.bodies[i];
-                b.world_from_collider.translation.as_dvec3() * b.mass_kg
-            })
-            .sum::<glam::DVec3>()
-            / mass.max(f64::MIN_POSITIVE);
-        let rest = load::rest_load_nm(mass, centre - c.joint_at, anatomy.up(), gravity);
-        let Some(sag) = load::rest_sag_rad(rest, j.drive.stiffness) else {
-            continue;
-        };
-        if sag > load::TRUNK_SAG_WARNING_RAD {
-            let (pn, cn) = names(model, j);
-            out.push(finding(Check::TrunkSag, Severity::Warning, vec![c.id, model.bodies[j.parent].id], Key::Stiffness, format!(
-                "{cn} sags about {:.1}° at rest under the {mass:.1} kg above it (its drive's stiffness {:.1} N·m/rad against {rest:.1} N·m): a trunk that sags carries the centre of mass toward a heel or a toe, and without the balance assist the character can fall standing still; fix: raise the {pn} - {cn} drive's stiffness to at least {:.1} N·m/rad (it then sags {:.0}°)",
-                sag.to_degrees(), j.drive.stiffness, load::stiffness_holding(rest), load::MAX_TRUNK_SAG_RAD.to_degrees())));
-        }
     }
 }

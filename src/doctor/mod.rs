@@ -16,6 +16,7 @@ pub mod live;
 mod model;
 pub mod pair_table;
 mod stabilize;
+mod trunk;
 
 pub use stabilize::{
     stabilize, StabilizeOptions, Stabilized, JOLT_MAX_MASS_RATIO, STABLE_ANGULAR_DAMPING,
@@ -112,7 +113,7 @@ pub fn examine_with(doc: &Document, settings: &SimSettings) -> Vec<Finding> {
     checks::damping(doc, &model, &mut out);
     checks::colliders(doc, &mut out);
     checks::pairs(doc, &mut out);
-    checks::trunk(doc, &model, &mut out);
+    trunk::check(doc, &model, &mut out);
     out
 }
 

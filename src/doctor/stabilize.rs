@@ -5,15 +5,17 @@
 //! total. Jolt also raises parent inertia; the schema
 //! has no inertia key, so that is reported as not done (the simulation's inertia floor raises
 //! only tiny moments). Then: pairs overlapping at rest disabled, tiny limits widened to 5° and
-//! rest poses brought inside their limits, damping added where a body has none, and drives
-//! capped to a natural frequency the solver's step integrates.
+//! rest poses brought inside their limits, damping added where a body has none, an upright
+//! trunk that sags stiffened to hold its rest, and drives capped to a natural frequency the
+//! solver's step integrates.
 
 use super::checks::{narrow_ranges, rest_outside, stiffness_cap};
 use super::model::{BodyModel, Model};
 use super::MIN_RANGE_DEG;
 use crate::document::fields::Key;
 use crate::document::write::{self, leaf};
-use crate::document::{ConstraintKind, Document, Edit, SwingExtentsDeg, TwistRangeDeg};
+use crate::document::{ConstraintKind, Document, Drive, Edit, SwingExtentsDeg, TwistRangeDeg};
+use crate::joint::load::TORQUE_PER_LOAD;
 use crate::joint::mass_ratio;
 use crate::sim::SimSettings;
 use serde_json::{json, Value};
@@ -95,7 +97,7 @@ pub fn stabilize(doc: &Document, opts: &StabilizeOptions) -> Stabilized {
     disable_overlaps(doc, &model, &mut out);
     fix_limits(&model, &mut out);
     add_damping(doc, &model, &mut out);
-    cap_drives(&model, &masses, &mut out);
+    fix_drives(doc, &model, &masses, &mut out);
     Stabilized {
         edit: Edit::Group(out.edits),
         changes: out.changes,
@@ -249,20 +251,64 @@ fn add_damping(doc: &Document, model: &Model, out: &mut Out) {
     }
 }
 
-fn cap_drives(model: &Model, masses: &[f64], out: &mut Out) {
-    for j in &model.joints {
+/// Trunk joints raised to hold their rest ([`super::trunk`]), then every drive capped to a
+/// natural frequency the step integrates (the cap wins: a trunk that sags is a warning, a
+/// drive the solver cannot integrate is an error). Damping keeps its ratio to critical.
+fn fix_drives(doc: &Document, model: &Model, masses: &[f64], out: &mut Out) {
+    let mut drives: Vec<Drive> = model.joints.iter().map(|j| j.drive).collect();
+    let mut why: Vec<Vec<String>> = vec![Vec::new(); drives.len()];
+    for s in super::trunk::sagging(doc, model, masses) {
+        let d = &mut drives[s.joint];
+        let k_new = round6(s.holding_stiffness());
+        d.damping = round6(d.damping * (k_new / d.stiffness).sqrt());
+        d.stiffness = k_new;
+        let torque = round6(TORQUE_PER_LOAD * s.rest_load_nm);
+        if d.max_torque < torque {
+            d.max_torque = torque;
+        }
+        why[s.joint].push(format!(
+            "the trunk sagged {:.1}° at rest under {:.1} kg: it now holds within {:.0}°",
+            s.sag_rad.to_degrees(),
+            s.mass_kg,
+            crate::joint::load::MAX_TRUNK_SAG_RAD.to_degrees()
+        ));
+    }
+    for ((j, d), why) in model.joints.iter().zip(&mut drives).zip(&mut why) {
         let cap = stiffness_cap(model, j, masses, STABLE_OMEGA_DT);
-        let k = j.drive.stiffness;
-        if k <= cap {
+        if d.stiffness > cap {
+            let k_new = round6(cap);
+            d.damping = round6(d.damping * (k_new / d.stiffness).sqrt());
+            d.stiffness = k_new;
+            why.push(format!(
+                "natural frequency within {STABLE_OMEGA_DT}/dt of the solver's step"
+            ));
+        }
+    }
+    for ((j, d), why) in model.joints.iter().zip(&drives).zip(why) {
+        if why.is_empty() {
             continue;
         }
-        let c = &model.bodies[j.child];
-        let k_new = round6(cap);
-        let d_new = round6(j.drive.damping * (k_new / k).sqrt());
-        out.set(c.id, Key::Stiffness, json!(k_new));
-        out.set(c.id, Key::Damping, json!(d_new));
-        out.changes.push(format!(
-            "{}: drive stiffness {k} -> {k_new}, damping {} -> {d_new} (natural frequency within {STABLE_OMEGA_DT}/dt of the solver's step)",
-            c.name, j.drive.damping));
+        write_drive(&model.bodies[j.child], &j.drive, d, &why, out);
     }
+}
+
+/// The edits from `old` to `new` and one line reporting them.
+fn write_drive(c: &BodyModel, old: &Drive, new: &Drive, why: &[String], out: &mut Out) {
+    let mut parts = Vec::new();
+    for (key, a, b) in [
+        (Key::Stiffness, old.stiffness, new.stiffness),
+        (Key::Damping, old.damping, new.damping),
+        (Key::MaxTorque, old.max_torque, new.max_torque),
+    ] {
+        if a != b {
+            out.set(c.id, key, json!(b));
+            parts.push(format!("{} {a} -> {b}", leaf(key)));
+        }
+    }
+    out.changes.push(format!(
+        "{}: drive {} ({})",
+        c.name,
+        parts.join(", "),
+        why.join("; ")
+    ));
 }

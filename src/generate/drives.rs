@@ -16,8 +16,7 @@ pub const GRAVITY_M_S2: f64 = 9.81;
 pub const STIFFNESS_PER_LOAD: f64 = 12.0;
 /// Damping as a fraction of critical.
 pub const DAMPING_RATIO: f64 = 0.6;
-/// Torque cap as a multiple of the gravity load.
-pub const TORQUE_PER_LOAD: f64 = 5.0;
+pub use crate::joint::load::TORQUE_PER_LOAD;
 
 /// The bandwidth a drive needs to follow animation (rad/s): motion up to about 3 Hz, the
 /// harmonics of a walk or run cycle.

@@ -12,6 +12,9 @@ pub const MAX_TRUNK_SAG_RAD: f64 = 1.0 * std::f64::consts::PI / 180.0;
 /// spine joints and, at assist 0, fell backward standing still.
 pub const TRUNK_SAG_WARNING_RAD: f64 = 2.0 * std::f64::consts::PI / 180.0;
 
+/// A drive's torque cap as a multiple of the gravity load it holds at rest.
+pub const TORQUE_PER_LOAD: f64 = 5.0;
+
 /// The gravity torque on a joint at rest (N·m): the weight `mass_kg` × `gravity` of what it
 /// holds times the horizontal distance (across `up`) from the joint to that weight's centre,
 /// `offset` (the centre minus the joint).

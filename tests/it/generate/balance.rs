@@ -130,9 +130,10 @@ fn a_humanoids_trunk_holds_its_rest_pose_standing() {
 /// The doctor warns of an upright trunk joint that sags at rest under the body above it,
 /// naming the bone and the stiffness that holds it within 1°: not on the generated lumberjack,
 /// whose trunk the generator holds; on the same file with one spine joint's stiffness cut to a
-/// quarter. `validate` prints the same finding.
+/// quarter. `validate` prints the same finding, and Stabilize applies its fix: the spine
+/// stiffened (its damping ratio kept), the warning gone, the change reported.
 #[test]
-fn a_sagging_trunk_is_a_doctor_warning() {
+fn a_sagging_trunk_is_a_doctor_warning_stabilize_fixes() {
     use ragdoll_tuner::doctor::{self, Check};
     use ragdoll_tuner::document::fields::Key;
     use ragdoll_tuner::document::{Document, Edit};
@@ -177,5 +178,27 @@ fn a_sagging_trunk_is_a_doctor_warning() {
     assert!(
         printed.contains(&format!("'{spine}': drive.stiffness: {spine} sags")),
         "{printed}"
+    );
+    let fixed = doctor::stabilize(&doc, &Default::default());
+    let line: Vec<&String> = fixed
+        .changes
+        .iter()
+        .filter(|c| c.starts_with(&format!("{spine}: drive")))
+        .collect();
+    assert_eq!(line.len(), 1, "{:?}", fixed.changes);
+    assert!(line[0].contains("the trunk sagged"), "{line:?}");
+    let drive_of = |doc: &Document| doc.bone(id).physics.as_ref().unwrap().drive.unwrap();
+    let before = drive_of(&doc);
+    doc.apply(&fixed.edit).unwrap();
+    let after = drive_of(&doc);
+    assert!(sags(&doc).is_empty(), "{:?}", sags(&doc));
+    assert!(
+        after.stiffness > 2.0 * before.stiffness,
+        "{before:?} -> {after:?}"
+    );
+    let ratio = |d: ragdoll_tuner::document::Drive| d.damping / d.stiffness.sqrt();
+    assert!(
+        (ratio(after) / ratio(before) - 1.0).abs() < 1e-4,
+        "damping ratio kept: {before:?} -> {after:?}"
     );
 }
