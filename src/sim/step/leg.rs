@@ -153,6 +153,15 @@ impl StepLeg {
         out
     }
 
+    /// The hip joint's target that holds the thigh at world rotation `thigh` under a hip
+    /// parent at `parent`.
+    pub fn hip_target(&self, joints: &[JointRec], parent: Quat, thigh: Quat) -> (usize, Quat) {
+        (
+            self.hip_joint,
+            joint_target(&joints[self.hip_joint], parent, thigh),
+        )
+    }
+
     /// The leg's joints (indices into the ragdoll's), hip first.
     pub fn joints(&self) -> impl Iterator<Item = usize> {
         [

@@ -11,8 +11,9 @@
 //! - the hip, knee and ankle follow through their own drives: the targets come from a
 //!   two-bone placement (knee toward the character's forward), so every torque is internal;
 //! - it lands on contact after half the swing (or at a timeout) and then holds the landed
-//!   pose (the other legs hold theirs): the ankle strategy works on the larger support
-//!   region. The trigger reads the convex hull of the grounded feet (`support.rs`), so a
+//!   pose (the other legs hold theirs), every hip holding its thigh under an upright hip
+//!   parent, so a trunk tilted by the push is brought back upright through the hips rather
+//!   than held tilted: the ankle strategy works on the larger support region. The trigger reads the convex hull of the grounded feet (`support.rs`), so a
 //!   staggered stance that leaves the capture point off its diagonal steps again. At most
 //!   four steps per event; an event ends when the capture point has stayed inside the feet
 //!   for a while.
@@ -327,7 +328,10 @@ impl StepRig {
     }
 
     /// Landing: the landed leg holds the pose that puts its ankle where it landed, the foot
-    /// flat; the other legs hold the pose they are in.
+    /// flat; the other legs hold the pose they are in. Every hip holds its thigh under an
+    /// upright hip parent (its rest orientation turned by its heading): the trunk is brought
+    /// back upright through the hips, against the thighs and the feet on the ground, as
+    /// SIMBICON's stance hip does, rather than held as tilted as it landed.
     fn land(
         &mut self,
         world: &mut PhysicsWorld,
@@ -338,7 +342,8 @@ impl StepRig {
         let leg = &self.legs[k];
         let at = world.bodies[bodies[leg.foot].body].translation();
         let ankle = Vec3::new(at.x, ground_y + leg.ankle_height, at.z);
-        let (hip, parent) = self.hip_now(world, bodies, k);
+        let hip = self.hip_now(world, bodies, k).0;
+        let parent = self.upright_parent(world, bodies, k);
         self.aim_leg(world, (bodies, joints), k, (hip, parent, ankle), (s, false));
         for (m, other) in self.legs.iter().enumerate() {
             if m == k {
@@ -355,7 +360,41 @@ impl StepRig {
                 }
             }
         }
+        self.hold_trunk_upright(world, (bodies, joints), Some(k), s);
         self.phase = Phase::Landed { t_s: 0.0 };
+    }
+
+    /// Each stance hip (every leg's but `skip`'s) aimed to hold its thigh as it is now under
+    /// an upright hip parent.
+    fn hold_trunk_upright(
+        &mut self,
+        world: &mut PhysicsWorld,
+        (bodies, joints): (&[BodyRec], &mut [JointRec]),
+        skip: Option<usize>,
+        s: &SimSettings,
+    ) {
+        for (m, leg) in self.legs.iter().enumerate() {
+            if Some(m) == skip {
+                continue;
+            }
+            let parent = self.upright_parent(world, bodies, m);
+            let thigh = *world.bodies[bodies[leg.thigh].body].rotation();
+            let (i, q) = leg.hip_target(joints, parent, thigh);
+            let gains =
+                joints::motor_gains(&joints[i].spec.drive, s.drives, s.gain_multiplier, false);
+            joints::set_target(world, &mut joints[i], Some(q), gains, None);
+            if !self.held.contains(&i) {
+                self.held.push(i);
+            }
+        }
+    }
+
+    /// Leg `k`'s hip parent upright: its rest world rotation turned by its heading now.
+    fn upright_parent(&self, world: &PhysicsWorld, bodies: &[BodyRec], k: usize) -> Quat {
+        let p = self.legs[k].hip_parent;
+        let rest = bodies[p].world_from_body_rest.rotation;
+        let now = *world.bodies[bodies[p].body].rotation();
+        (leg::heading(now * rest.inverse()) * rest).normalize()
     }
 
     /// Writes leg `k`'s drive targets for its hip at `hip` under a hip parent at `parent`,
