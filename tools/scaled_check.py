@@ -93,9 +93,14 @@ def row(path, scale, d):
             f"(budget {budget:.2f} s) | {errors} |")
 
 
-print("| character | scale | height (file units) | stand 10 s (balance) | passive collapse | doctor errors (`validate`) |")
-print("|---|---|---|---|---|---|")
-with tempfile.TemporaryDirectory() as d:
-    for scale in (0.01, 100.0):
-        for p in FILES:
-            print(row(p, scale, d), flush=True)
+def main():
+    print("| character | scale | height (file units) | stand 10 s (balance) | passive collapse | doctor errors (`validate`) |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as d:
+        for scale in (0.01, 100.0):
+            for p in FILES:
+                print(row(p, scale, d), flush=True)
+
+
+if __name__ == "__main__":
+    main()
