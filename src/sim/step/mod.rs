@@ -328,8 +328,8 @@ impl StepRig {
     }
 
     /// Landing: the landed leg holds the pose that puts its ankle where it landed, the foot
-    /// flat; the other legs hold the pose they are in. Every hip holds its thigh under an
-    /// upright hip parent (its rest orientation turned by its heading): the trunk is brought
+    /// flat; the other legs hold the pose they are in, but every hip holds its thigh (as it
+    /// is now on a stance leg) under an upright hip parent (its rest orientation turned by its heading): the trunk is brought
     /// back upright through the hips, against the thighs and the feet on the ground, as
     /// SIMBICON's stance hip does, rather than held as tilted as it landed.
     fn land(
@@ -345,14 +345,20 @@ impl StepRig {
         let hip = self.hip_now(world, bodies, k).0;
         let parent = self.upright_parent(world, bodies, k);
         self.aim_leg(world, (bodies, joints), k, (hip, parent, ankle), (s, false));
-        for (m, other) in self.legs.iter().enumerate() {
-            if m == k {
-                continue;
-            }
+        for m in (0..self.legs.len()).filter(|&m| m != k) {
+            let upright = self.upright_parent(world, bodies, m);
+            let other = &self.legs[m];
+            let thigh = *world.bodies[bodies[other.thigh].body].rotation();
+            let (hip_joint, hip_q) = other.hip_target(joints, upright, thigh);
             for i in other.joints() {
                 let j = &mut joints[i];
-                let now = joints::relative_rotation(world, bodies, &j.spec);
-                let q = j.spec.limits.clamp(now.as_dquat()).as_quat();
+                let q = match i == hip_joint {
+                    true => hip_q,
+                    false => {
+                        let now = joints::relative_rotation(world, bodies, &j.spec);
+                        j.spec.limits.clamp(now.as_dquat()).as_quat()
+                    }
+                };
                 let gains = joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier, false);
                 joints::set_target(world, j, Some(q), gains, None);
                 if !self.held.contains(&i) {
@@ -360,33 +366,7 @@ impl StepRig {
                 }
             }
         }
-        self.hold_trunk_upright(world, (bodies, joints), Some(k), s);
         self.phase = Phase::Landed { t_s: 0.0 };
-    }
-
-    /// Each stance hip (every leg's but `skip`'s) aimed to hold its thigh as it is now under
-    /// an upright hip parent.
-    fn hold_trunk_upright(
-        &mut self,
-        world: &mut PhysicsWorld,
-        (bodies, joints): (&[BodyRec], &mut [JointRec]),
-        skip: Option<usize>,
-        s: &SimSettings,
-    ) {
-        for (m, leg) in self.legs.iter().enumerate() {
-            if Some(m) == skip {
-                continue;
-            }
-            let parent = self.upright_parent(world, bodies, m);
-            let thigh = *world.bodies[bodies[leg.thigh].body].rotation();
-            let (i, q) = leg.hip_target(joints, parent, thigh);
-            let gains =
-                joints::motor_gains(&joints[i].spec.drive, s.drives, s.gain_multiplier, false);
-            joints::set_target(world, &mut joints[i], Some(q), gains, None);
-            if !self.held.contains(&i) {
-                self.held.push(i);
-            }
-        }
     }
 
     /// Leg `k`'s hip parent upright: its rest world rotation turned by its heading now.
