@@ -328,10 +328,11 @@ impl StepRig {
     }
 
     /// Landing: the landed leg holds the pose that puts its ankle where it landed, the foot
-    /// flat; the other legs hold the pose they are in, but every hip holds its thigh (as it
-    /// is now on a stance leg) under an upright hip parent (its rest orientation turned by its heading): the trunk is brought
-    /// back upright through the hips, against the thighs and the feet on the ground, as
-    /// SIMBICON's stance hip does, rather than held as tilted as it landed.
+    /// flat; the other legs hold the pose they are in, but every hip holds its thigh (on a
+    /// stance leg, as it is now) under an upright hip parent (its rest orientation turned by
+    /// its heading): the trunk is brought back upright through the hips, against the thighs
+    /// and the feet on the ground, as SIMBICON's stance hip does, rather than held as tilted
+    /// as it landed.
     fn land(
         &mut self,
         world: &mut PhysicsWorld,
