@@ -6,7 +6,8 @@ For each character (generated first when it has no physics): `tune --survive-dv 
 --fall-dv 1.5 --assist 0` with the default budget and seed, then independent `simulate` runs
 of the file before (its own gains at assist 0) and after: standing 10 s, and 6 s runs with a
 push at 1 s on the balance pelvis of Δv times the whole mass along the 8 directions the tune
-report names (`directions[].world`, `mass_kg`). Prints one markdown row per character. TUNE_ARGS adds arguments to `tune` (probes).
+report names (`directions[].world`, `mass_kg`). Prints one markdown row per character.
+TUNE_ARGS adds arguments to `tune` (probes, e.g. TUNE_ARGS="--budget 110").
 """
 import json, os, sys, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +21,6 @@ DEFAULT = ["assets/mannequin.glb", "../shared/assets/CesiumMan/CesiumMan.glb"] +
               "kaykit_mannequin.glb", "rigify_lumberjack.glb", "q_horse.glb", "q_rat.glb"]
 ]
 FILES = sys.argv[2:] or DEFAULT
-# Extra `tune` arguments for probes, e.g. TUNE_ARGS="--budget 110".
 EXTRA = os.environ.get("TUNE_ARGS", "").split()
 
 

@@ -15,7 +15,7 @@ use super::MIN_RANGE_DEG;
 use crate::document::fields::Key;
 use crate::document::write::{self, leaf};
 use crate::document::{ConstraintKind, Document, Drive, Edit, SwingExtentsDeg, TwistRangeDeg};
-use crate::joint::load::TORQUE_PER_LOAD;
+use crate::joint::load::{self, TORQUE_PER_LOAD};
 use crate::joint::mass_ratio;
 use crate::sim::SimSettings;
 use serde_json::{json, Value};
@@ -259,9 +259,7 @@ fn fix_drives(doc: &Document, model: &Model, masses: &[f64], out: &mut Out) {
     let mut why: Vec<Vec<String>> = vec![Vec::new(); drives.len()];
     for s in super::trunk::sagging(doc, model, masses) {
         let d = &mut drives[s.joint];
-        let k_new = round6(s.holding_stiffness());
-        d.damping = round6(d.damping * (k_new / d.stiffness).sqrt());
-        d.stiffness = k_new;
+        restiffen(d, s.holding_stiffness());
         let torque = round6(TORQUE_PER_LOAD * s.rest_load_nm);
         if d.max_torque < torque {
             d.max_torque = torque;
@@ -270,15 +268,13 @@ fn fix_drives(doc: &Document, model: &Model, masses: &[f64], out: &mut Out) {
             "the trunk sagged {:.1}° at rest under {:.1} kg: it now holds within {:.0}°",
             s.sag_rad.to_degrees(),
             s.mass_kg,
-            crate::joint::load::MAX_TRUNK_SAG_RAD.to_degrees()
+            load::MAX_TRUNK_SAG_RAD.to_degrees()
         ));
     }
     for ((j, d), why) in model.joints.iter().zip(&mut drives).zip(&mut why) {
         let cap = stiffness_cap(model, j, masses, STABLE_OMEGA_DT);
         if d.stiffness > cap {
-            let k_new = round6(cap);
-            d.damping = round6(d.damping * (k_new / d.stiffness).sqrt());
-            d.stiffness = k_new;
+            restiffen(d, cap);
             why.push(format!(
                 "natural frequency within {STABLE_OMEGA_DT}/dt of the solver's step"
             ));
@@ -290,6 +286,13 @@ fn fix_drives(doc: &Document, model: &Model, masses: &[f64], out: &mut Out) {
         }
         write_drive(&model.bodies[j.child], &j.drive, d, &why, out);
     }
+}
+
+/// `d` at stiffness `k` (rounded), its damping scaled to keep its ratio to critical.
+fn restiffen(d: &mut Drive, k: f64) {
+    let k = round6(k);
+    d.damping = round6(d.damping * (k / d.stiffness).sqrt());
+    d.stiffness = k;
 }
 
 /// The edits from `old` to `new` and one line reporting them.

@@ -13,8 +13,9 @@
 //! - it lands on contact after half the swing (or at a timeout) and then holds the landed
 //!   pose (the other legs hold theirs), every hip holding its thigh under an upright hip
 //!   parent, so a trunk tilted by the push is brought back upright through the hips rather
-//!   than held tilted: the ankle strategy works on the larger support region. The trigger reads the convex hull of the grounded feet (`support.rs`), so a
-//!   staggered stance that leaves the capture point off its diagonal steps again. At most
+//!   than held tilted: the ankle strategy works on the larger support region. The trigger
+//!   reads the convex hull of the grounded feet (`support.rs`), so a staggered stance that
+//!   leaves the capture point off its diagonal steps again. At most
 //!   six steps per event; an event ends when the capture point has stayed inside the feet
 //!   for a while.
 //!
