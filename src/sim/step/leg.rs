@@ -232,7 +232,7 @@ fn aimed(parent: Quat, (parent_rest, rest, next_rest): (Pose, Pose, Vec3), dir: 
 
 /// The joint's drive target for a parent at world rotation `parent` and a child at `child`,
 /// clamped into its limits.
-fn joint_target(j: &JointRec, parent: Quat, child: Quat) -> Quat {
+pub(super) fn joint_target(j: &JointRec, parent: Quat, child: Quat) -> Quat {
     let r1 = parent * j.spec.parent_from_frame.rotation;
     let r2 = child * j.spec.child_from_frame.rotation;
     let q = (r1.inverse() * r2).normalize();

@@ -19,10 +19,15 @@
 //!   six steps per event; an event ends when the capture point has stayed inside the feet
 //!   for a while.
 //!
+//! Before any step, standing still on every foot, the ankles lean the body until the centre of
+//! mass is a fifth of the feet's depth inside their heel and toe edges (`stance.rs`): a rest
+//! pose that stands on its heels otherwise falls back from the smallest push.
+//!
 //! Lengths come from the character's own legs (the anatomy's leg chains), so a 0.2 m and a
 //! 15 m character step alike.
 
 mod leg;
+mod stance;
 mod support;
 
 use super::balance::BalanceRig;
@@ -35,6 +40,7 @@ use crate::document::Document;
 use glam::{Quat, Vec3};
 use leg::StepLeg;
 use rapier3d::prelude::*;
+use stance::{Depth, Stance};
 use support::SupportHull;
 
 /// Steps per event at most (a backward push on the mannequin takes three: back, then the
@@ -87,6 +93,8 @@ pub(crate) struct StepRig {
     held: Vec<usize>,
     /// The document's `step_gain` this step.
     gain: f32,
+    /// The lean the ankles hold while standing before any step (`stance.rs`).
+    stance: Stance,
 }
 
 /// The whole body's state the controller reads.
@@ -116,6 +124,7 @@ impl StepRig {
             quiet_s: 0.0,
             held: Vec::new(),
             gain: 0.0,
+            stance: Stance::default(),
         };
         if doc.balance.step_gain <= 0.0 {
             return rig;
@@ -134,14 +143,22 @@ impl StepRig {
         rig
     }
 
-    /// Whether a step is under way or its pose held.
+    /// Whether a step is under way, its pose held, or the stance leaning.
     pub fn engaged(&self) -> bool {
-        !self.held.is_empty()
+        !self.held.is_empty() || self.stance.joints().next().is_some()
     }
 
     /// Returns every held joint to its rest target.
     pub fn release(&mut self, world: &mut PhysicsWorld, joints: &mut [JointRec], s: &SimSettings) {
-        for i in std::mem::take(&mut self.held) {
+        let mut held = std::mem::take(&mut self.held);
+        held.extend(
+            self.stance
+                .joints()
+                .filter(|i| !held.contains(i))
+                .collect::<Vec<_>>(),
+        );
+        self.stance = Stance::default();
+        for i in held {
             if let Some(j) = joints.get_mut(i) {
                 let gains = joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier, false);
                 joints::set_target(world, j, None, gains, None);
@@ -164,6 +181,9 @@ impl StepRig {
         }
         let dt = s.dt_s;
         self.gain = balance.built.step_gain as f32;
+        if self.phase == Phase::Idle && self.held.is_empty() {
+            self.lean(world, (bodies, joints), balance, state, s);
+        }
         match self.phase {
             Phase::Swing { .. } => self.swing(world, (bodies, joints), balance, state, s),
             Phase::Idle => self.watch(world, bodies, balance, state, s),
@@ -174,6 +194,35 @@ impl StepRig {
                 }
             }
         }
+    }
+
+    /// Standing on every foot before any step: the stance's lean (`stance.rs`).
+    fn lean(
+        &mut self,
+        world: &mut PhysicsWorld,
+        (bodies, joints): (&[BodyRec], &mut [JointRec]),
+        balance: &BalanceRig,
+        state: BodyState,
+        s: &SimSettings,
+    ) {
+        let all = self.legs.iter().fold(0u32, |m, l| m | 1 << l.foot_index);
+        if state.grounded & all != all {
+            return;
+        }
+        let Some(hull) = SupportHull::of(world, bodies, &balance.feet, state.grounded) else {
+            return;
+        };
+        let forward = self.forward(world, bodies, 0);
+        let (heel, toe) = hull.extent_along(forward);
+        let depth = Depth {
+            heel,
+            toe,
+            com: forward.dot(Vec3::new(state.com.x, 0.0, state.com.z)),
+        };
+        let lateral_rest = Vec3::Y.cross(self.forward_rest).normalize_or(Vec3::X);
+        let legs = (&self.legs[..], lateral_rest);
+        self.stance
+            .adapt(world, (bodies, joints), legs, (depth, state), s);
     }
 
     /// The swing time (s): √(leg / g) of the shortest leg.

@@ -53,6 +53,18 @@ impl SupportHull {
         Vec3::new(e.x, 0.0, e.y)
     }
 
+    /// The hull's extent along horizontal `dir` (world): the least and greatest of its
+    /// points' distances along it.
+    pub fn extent_along(&self, dir: Vec3) -> (f32, f32) {
+        let d = Vec2::new(dir.x, dir.z);
+        self.points
+            .iter()
+            .map(|p| p.dot(d))
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            })
+    }
+
     fn contains(&self, q: Vec2) -> bool {
         let n = self.points.len();
         n >= 3
