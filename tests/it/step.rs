@@ -268,7 +268,7 @@ fn cesium_man_on_long_toes(forward_m: f64) -> StepperAtAssist0 {
     for foot in c.doc.balance.foot_bones.clone().expect("feet") {
         let id = c.doc.bone_by_name(&foot).expect("a foot bone");
         let bone = c.doc.bone(id);
-        let node_from_world = bone_node_from_world(&c.doc, id);
+        let node_from_world = c.doc.skeleton.nodes[bone.node].world_from_node.inverse();
         let collider = bone.physics.as_ref().and_then(|p| p.collider.as_ref());
         let at = collider
             .and_then(|c| c.offset.translation)
@@ -283,12 +283,6 @@ fn cesium_man_on_long_toes(forward_m: f64) -> StepperAtAssist0 {
             .expect("move the foot's collider");
     }
     c
-}
-
-fn bone_node_from_world(doc: &Document, id: ragdoll_tuner::document::BoneId) -> glam::DMat4 {
-    doc.skeleton.nodes[doc.bone(id).node]
-        .world_from_node
-        .inverse()
 }
 
 /// Where the centre of mass stands between the heels (0) and the toes (1) of the feet's

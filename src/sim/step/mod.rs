@@ -53,6 +53,9 @@ const CLEARANCE_PER_LEG: f32 = 0.12;
 /// Past the swing time, the ankle is aimed this far below the ground (per leg length) until
 /// the foot touches.
 const PRESS_PER_LEG: f32 = 0.05;
+/// Standing still, for the stance's lean: the centre of mass slower than this share of
+/// √(g · leg).
+const STILL_FROUDE: f32 = 0.05;
 /// The swing time, per √(leg / g).
 const SWING_TIMES: f32 = 1.0;
 /// A landing waits this long (per swing time) before the next step may start.
@@ -150,15 +153,10 @@ impl StepRig {
 
     /// Returns every held joint to its rest target.
     pub fn release(&mut self, world: &mut PhysicsWorld, joints: &mut [JointRec], s: &SimSettings) {
-        let mut held = std::mem::take(&mut self.held);
-        held.extend(
-            self.stance
-                .joints()
-                .filter(|i| !held.contains(i))
-                .collect::<Vec<_>>(),
-        );
-        self.stance = Stance::default();
-        for i in held {
+        let held = std::mem::take(&mut self.held);
+        let stance = std::mem::take(&mut self.stance);
+        // A joint both held and leaning is released twice; the second write changes nothing.
+        for i in held.into_iter().chain(stance.joints()) {
             if let Some(j) = joints.get_mut(i) {
                 let gains = joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier, false);
                 joints::set_target(world, j, None, gains, None);
@@ -181,35 +179,38 @@ impl StepRig {
         }
         let dt = s.dt_s;
         self.gain = balance.built.step_gain as f32;
-        if self.phase == Phase::Idle && self.held.is_empty() {
-            self.lean(world, (bodies, joints), balance, state, s);
-        }
+        let hull = |w: &PhysicsWorld| SupportHull::of(w, bodies, &balance.feet, state.grounded);
         match self.phase {
             Phase::Swing { .. } => self.swing(world, (bodies, joints), balance, state, s),
-            Phase::Idle => self.watch(world, bodies, balance, state, s),
+            Phase::Idle => {
+                let hull = hull(world);
+                if self.held.is_empty() {
+                    self.lean(world, (bodies, joints), hull.as_ref(), state, s);
+                }
+                self.watch(world, bodies, (balance, hull.as_ref()), state, s);
+            }
             Phase::Landed { t_s } => {
                 self.phase = Phase::Landed { t_s: t_s + dt };
                 if t_s >= SETTLE_SWINGS * self.swing_s(s) {
-                    self.watch(world, bodies, balance, state, s);
+                    let hull = hull(world);
+                    self.watch(world, bodies, (balance, hull.as_ref()), state, s);
                 }
             }
         }
     }
 
-    /// Standing on every foot before any step: the stance's lean (`stance.rs`).
+    /// Standing on every foot before any step, on the grounded feet's `hull`: the stance's
+    /// lean (`stance.rs`).
     fn lean(
         &mut self,
         world: &mut PhysicsWorld,
         (bodies, joints): (&[BodyRec], &mut [JointRec]),
-        balance: &BalanceRig,
+        hull: Option<&SupportHull>,
         state: BodyState,
         s: &SimSettings,
     ) {
         let all = self.legs.iter().fold(0u32, |m, l| m | 1 << l.foot_index);
-        if state.grounded & all != all {
-            return;
-        }
-        let Some(hull) = SupportHull::of(world, bodies, &balance.feet, state.grounded) else {
+        let Some(hull) = hull.filter(|_| state.grounded & all == all) else {
             return;
         };
         let forward = self.forward(world, bodies, 0);
@@ -219,20 +220,16 @@ impl StepRig {
             toe,
             com: forward.dot(Vec3::new(state.com.x, 0.0, state.com.z)),
         };
-        let lateral_rest = Vec3::Y.cross(self.forward_rest).normalize_or(Vec3::X);
-        let legs = (&self.legs[..], lateral_rest);
+        let still_m_s = STILL_FROUDE * (s.gravity_m_s2.length() * self.leg_len()).sqrt();
+        let still = state.vcom.length() <= still_m_s;
+        let legs = (&self.legs[..], self.forward_rest);
         self.stance
-            .adapt(world, (bodies, joints), legs, (depth, state), s);
+            .adapt(world, (bodies, joints), legs, (depth, still), s);
     }
 
     /// The swing time (s): √(leg / g) of the shortest leg.
     fn swing_s(&self, s: &SimSettings) -> f32 {
-        let leg = self
-            .legs
-            .iter()
-            .map(StepLeg::length)
-            .fold(f32::INFINITY, f32::min);
-        SWING_TIMES * (leg / s.gravity_m_s2.length().max(1e-6)).sqrt()
+        SWING_TIMES * (self.leg_len() / s.gravity_m_s2.length().max(1e-6)).sqrt()
     }
 
     /// The shortest leg's length.
@@ -244,11 +241,12 @@ impl StepRig {
     }
 
     /// Standing: starts a step when the capture point leaves the grounded feet by the margin.
+    /// `hull`: the grounded feet's.
     fn watch(
         &mut self,
         world: &PhysicsWorld,
         bodies: &[BodyRec],
-        balance: &BalanceRig,
+        (balance, hull): (&BalanceRig, Option<&SupportHull>),
         state: BodyState,
         s: &SimSettings,
     ) {
@@ -256,7 +254,7 @@ impl StepRig {
             return;
         };
         let cp = self.capture(state, support.ground_y(), s);
-        let e = match SupportHull::of(world, bodies, &balance.feet, state.grounded) {
+        let e = match hull {
             Some(hull) => hull.outside(cp),
             None => support.outside(cp),
         };

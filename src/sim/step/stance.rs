@@ -12,7 +12,6 @@ use super::super::joints::{self, JointRec};
 use super::super::settings::SimSettings;
 use super::super::world::BodyRec;
 use super::leg::{joint_target, StepLeg};
-use super::BodyState;
 use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
 
@@ -25,8 +24,6 @@ const MAX_LEAN_DEG: f32 = 5.0;
 /// The targets are rewritten when the lean has moved this far (degrees): a write rebuilds
 /// Rapier's joint assembly.
 const WRITE_DEG: f32 = 0.05;
-/// Standing still: the centre of mass slower than this share of √(g · leg).
-const STILL_FROUDE: f32 = 0.05;
 
 /// The lean the ankles hold while standing, and the ankle targets that hold it.
 #[derive(Debug, Clone, Default)]
@@ -60,22 +57,17 @@ impl Stance {
     }
 
     /// One control step while standing on all feet with no step taken: leans toward the band
-    /// when the centre of mass is still and outside it. `lateral_rest`: the axis about which
-    /// a positive lean carries the body forward (up × forward at rest).
+    /// when the centre of mass is `still` and outside it. `forward_rest`: the character's
+    /// forward at rest, toward which a positive lean carries the body.
     pub fn adapt(
         &mut self,
         world: &mut PhysicsWorld,
         (bodies, joints): (&[BodyRec], &mut [JointRec]),
-        (legs, lateral_rest): (&[StepLeg], Vec3),
-        (depth, state): (Depth, BodyState),
+        (legs, forward_rest): (&[StepLeg], Vec3),
+        (depth, still): (Depth, bool),
         s: &SimSettings,
     ) {
-        let leg = legs
-            .iter()
-            .map(StepLeg::length)
-            .fold(f32::INFINITY, f32::min);
-        let still = STILL_FROUDE * (s.gravity_m_s2.length() * leg).sqrt();
-        if !(state.vcom.length() <= still) {
+        if !still {
             return;
         }
         let u = depth.share();
@@ -91,6 +83,7 @@ impl Stance {
             return;
         }
         self.written_rad = self.lean_rad;
+        let lateral_rest = Vec3::Y.cross(forward_rest).normalize_or(Vec3::X);
         let turn = Quat::from_axis_angle(lateral_rest, self.lean_rad);
         self.targets = legs
             .iter()
