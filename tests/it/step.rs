@@ -304,8 +304,8 @@ fn com_share_heel_to_toe(sim: &Simulation, feet: &[String]) -> f32 {
 /// Standing with its centre of mass near its heels, a character that steps leans forward at
 /// the ankles until the centre of mass is a fifth of the feet's depth inside them
 /// (`step/stance.rs`). The generated CesiumMan with its feet's colliders 4 cm further forward
-/// stands at 0.089 of their depth from the heel at 0.2 s; without the stance it stayed there
-/// (0.076 at 3 s), with it it stands at 0.242.
+/// stands at 0.091 of their depth from the heel at 0.2 s; without the stance it stayed there
+/// (0.076 at 3 s), with it it stands at 0.258.
 ///
 /// What the lean buys is measured on the characters it is for (README, session 22): Ely and
 /// X Bot from Mixamo stand within 10% of their feet's depth from the heel, and at fixed gains

@@ -220,11 +220,12 @@ impl StepRig {
             toe,
             com: forward.dot(Vec3::new(state.com.x, 0.0, state.com.z)),
         };
-        let still_m_s = STILL_FROUDE * (s.gravity_m_s2.length() * self.leg_len()).sqrt();
-        let still = state.vcom.length() <= still_m_s;
+        let (g, leg) = (s.gravity_m_s2.length(), self.leg_len());
+        let still = state.vcom.length() <= STILL_FROUDE * (g * leg).sqrt();
+        let leg_time_s = (leg / g.max(1e-6)).sqrt();
         let legs = (&self.legs[..], self.forward_rest);
         self.stance
-            .adapt(world, (bodies, joints), legs, (depth, still), s);
+            .adapt(world, (bodies, joints), legs, (depth, still, leg_time_s), s);
     }
 
     /// The swing time (s): √(leg / g) of the shortest leg.

@@ -17,8 +17,10 @@ use rapier3d::prelude::*;
 
 /// The share of the feet's depth (heel to toe) kept between the centre of mass and each edge.
 const MARGIN: f32 = 0.2;
-/// How fast the lean follows (degrees per second of simulated time).
-const LEAN_RATE_DEG_S: f32 = 4.0;
+/// How fast the lean follows, in degrees per √(leg / g): the body's own time, so a 9 mm and
+/// a 90 m character lean alike (1.2, about 4°/s on a 0.9 m leg; at a fixed 4°/s a godot_robot
+/// scaled ×100, whose body answers ten times slower, had leaned past the band to the 5° cap).
+const LEAN_RATE_DEG_PER_LEG_TIME: f32 = 1.2;
 /// The largest lean (degrees).
 const MAX_LEAN_DEG: f32 = 5.0;
 /// The targets are rewritten when the lean has moved this far (degrees): a write rebuilds
@@ -58,20 +60,21 @@ impl Stance {
 
     /// One control step while standing on all feet with no step taken: leans toward the band
     /// when the centre of mass is `still` and outside it. `forward_rest`: the character's
-    /// forward at rest, toward which a positive lean carries the body.
+    /// forward at rest, toward which a positive lean carries the body; `leg_time_s`:
+    /// √(leg / g).
     pub fn adapt(
         &mut self,
         world: &mut PhysicsWorld,
         (bodies, joints): (&[BodyRec], &mut [JointRec]),
         (legs, forward_rest): (&[StepLeg], Vec3),
-        (depth, still): (Depth, bool),
+        (depth, still, leg_time_s): (Depth, bool, f32),
         s: &SimSettings,
     ) {
         if !still {
             return;
         }
         let u = depth.share();
-        let rate = LEAN_RATE_DEG_S.to_radians() * s.dt_s;
+        let rate = LEAN_RATE_DEG_PER_LEG_TIME.to_radians() * s.dt_s / leg_time_s.max(1e-6);
         let d = match u {
             u if u < MARGIN => rate,
             u if u > 1.0 - MARGIN => -rate,
