@@ -6,6 +6,7 @@
 //! ([`thread_cpu_s`]), so the waits of a machine shared with other work do not count.
 
 use super::bench_bare::{self, BareRapier};
+use super::bench_window::{self, bare_step, editor_step, unhooked_step, StepFn, Windowed};
 use crate::sim::{SimSettings, Simulation};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -154,16 +155,14 @@ pub(super) fn time_slice(
     Ok((k, thread_cpu_s() - cpu))
 }
 
-/// Several step functions, each run in turn for [`ROUNDS`] rounds within `budget` of wall time.
-fn alternate_many(
-    budget: Duration,
-    fs: &mut [&mut dyn FnMut() -> anyhow::Result<()>],
-) -> anyhow::Result<Rounds> {
-    let slice = budget / (fs.len() as u32 * ROUNDS);
-    let mut out = Rounds::new(fs.len());
+/// Several worlds, each run in turn for [`ROUNDS`] rounds within `budget` of wall time (each
+/// within its window, [`bench_window`]).
+fn alternate_many(budget: Duration, worlds: &mut [&mut Windowed]) -> anyhow::Result<Rounds> {
+    let slice = budget / (worlds.len() as u32 * ROUNDS);
+    let mut out = Rounds::new(worlds.len());
     for _ in 0..ROUNDS {
-        for (f, runs) in fs.iter_mut().zip(out.runs.iter_mut()) {
-            runs.push(time_slice(*f, slice)?);
+        for (w, runs) in worlds.iter_mut().zip(out.runs.iter_mut()) {
+            runs.push(time_slice(&mut || w.step(), slice)?);
         }
     }
     Ok(out)
@@ -173,16 +172,17 @@ fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-/// The four worlds of a case, warmed up by [`bench_bare::CHECK_STEPS`] steps each.
+/// The four worlds of a case, warmed up by [`bench_bare::CHECK_STEPS`] steps each; each is
+/// rewound to that state once past the window ([`bench_window`]).
 struct CaseWorlds {
-    editor: Simulation,
-    /// The editor's world stepped without the editor's work around it.
-    bare: Simulation,
+    editor: Windowed,
+    /// The same bodies and joints stepped by Rapier alone (with the world's hooks).
+    bare: Windowed,
     /// The same editor world without telemetry (the same trajectory: telemetry feeds no
     /// controller), to say what telemetry costs.
-    untraced: Simulation,
+    untraced: Windowed,
     /// No hook flags at all, as the bare build's scene.
-    unhooked: Simulation,
+    unhooked: Windowed,
 }
 
 impl CaseWorlds {
@@ -191,30 +191,27 @@ impl CaseWorlds {
         settings: &SimSettings,
         n: usize,
     ) -> anyhow::Result<Self> {
-        let mut editor = Simulation::with_copies(doc, settings.clone(), n)?;
-        let mut bare = Simulation::with_copies(doc, settings.clone(), n)?;
-        for _ in 0..bench_bare::CHECK_STEPS {
-            editor.step()?;
-            bare.step_bare();
-        }
+        let warmed = |settings: SimSettings, step: StepFn, hooks: bool| -> anyhow::Result<Windowed> {
+            let mut sim = Simulation::with_copies(doc, settings, n)?;
+            // No hook flags at all, as the bare build's scene: Rapier 0.36 never recycles the
+            // contacts of a pair with a hook flag, so the flags cost even with no hook called.
+            if !hooks {
+                sim.drop_hooks();
+            }
+            for _ in 0..bench_bare::CHECK_STEPS {
+                step(&mut sim)?;
+            }
+            Ok(Windowed::new(sim, step))
+        };
         let quiet = SimSettings {
             telemetry: false,
             ..settings.clone()
         };
-        let mut untraced = Simulation::with_copies(doc, quiet, n)?;
-        // No hook flags at all, as the bare build's scene: Rapier 0.36 never recycles the
-        // contacts of a pair with a hook flag, so the flags cost even with no hook called.
-        let mut unhooked = Simulation::with_copies(doc, settings.clone(), n)?;
-        unhooked.drop_hooks();
-        for _ in 0..bench_bare::CHECK_STEPS {
-            untraced.step()?;
-            unhooked.step_unhooked();
-        }
         Ok(CaseWorlds {
-            editor,
-            bare,
-            untraced,
-            unhooked,
+            editor: warmed(settings.clone(), editor_step, true)?,
+            bare: warmed(settings.clone(), bare_step, true)?,
+            untraced: warmed(quiet, editor_step, true)?,
+            unhooked: warmed(settings.clone(), unhooked_step, false)?,
         })
     }
 }
@@ -236,18 +233,7 @@ fn case(
     } = CaseWorlds::new(doc, settings, n)?;
     let rates = alternate_many(
         budget,
-        &mut [
-            &mut || Ok(editor.step()?),
-            &mut || Ok(untraced.step()?),
-            &mut || {
-                bare.step_bare();
-                Ok(())
-            },
-            &mut || {
-                unhooked.step_unhooked();
-                Ok(())
-            },
-        ],
+        &mut [&mut editor, &mut untraced, &mut bare, &mut unhooked],
     )?;
     let [sps, untraced_sps, bare_sps, unhooked_sps] = [0, 1, 2, 3].map(|w| rates.rate(w));
     // Costs as the median over rounds of the ratio of two worlds' rates.
@@ -266,6 +252,8 @@ fn case(
         "telemetry_cost_pct": round1(telemetry),
         "unhooked_steps_per_sec": round1(unhooked_sps),
         "contact_order_cost_pct": round1(hooks),
+        "window_s": bench_window::WINDOW_S,
+        "rewinds": editor.rewinds,
     });
     let mut line = format!(
         "{label:>8} x{n:<4} editor {sps:>8.1} steps/s  bare {bare_sps:>8.1}  overhead {overhead:>5.1}% (telemetry {telemetry:>5.1}%)  no hooks {unhooked_sps:>8.1}: contact order {hooks:>5.1}%"
@@ -287,7 +275,7 @@ fn bare_build_case(
     n: usize,
     budget: Duration,
     exe: &std::path::Path,
-    (editor, unhooked): (&mut Simulation, &mut Simulation),
+    (editor, unhooked): (&mut Windowed, &mut Windowed),
 ) -> anyhow::Result<(Value, String)> {
     let mut fresh = Simulation::with_copies(doc, settings.clone(), n)?;
     let file = std::env::temp_dir().join(format!(
@@ -299,14 +287,7 @@ fn bare_build_case(
     let mut ext = BareRapier::spawn(exe, &file)?;
     let _ = std::fs::remove_file(&file);
     let [ours, theirs] = bench_bare::check(&mut fresh, &mut ext)?;
-    let rates = bench_bare::alternate(
-        budget,
-        &mut [&mut || Ok(editor.step()?), &mut || {
-            unhooked.step_unhooked();
-            Ok(())
-        }],
-        &mut ext,
-    )?;
+    let rates = bench_bare::alternate(budget, &mut [editor, unhooked], &mut ext)?;
     let [sps2, ext_sps] = [0, 2].map(|w| rates.rate(w));
     let ratio = rates.median_ratio(0, 2);
     let own = rates.median_ratio(1, 2);
@@ -345,16 +326,10 @@ fn solo(
     if world == "unhooked" {
         sim.drop_hooks();
     }
-    let step: fn(&mut Simulation) -> anyhow::Result<()> = match world {
-        "editor" | "untraced" => |s| Ok(s.step()?),
-        "bare" => |s| {
-            s.step_bare();
-            Ok(())
-        },
-        "unhooked" => |s| {
-            s.step_unhooked();
-            Ok(())
-        },
+    let step: StepFn = match world {
+        "editor" | "untraced" => editor_step,
+        "bare" => bare_step,
+        "unhooked" => unhooked_step,
         _ => anyhow::bail!("unknown world {world:?} (editor, untraced, bare, unhooked)"),
     };
     for _ in 0..bench_bare::CHECK_STEPS {

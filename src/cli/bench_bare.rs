@@ -6,6 +6,7 @@
 //! same machine load.
 
 use super::bench::Rounds;
+use super::bench_window::{window_steps, Windowed};
 use crate::sim::scene::WorldCounts;
 use crate::sim::Simulation;
 use anyhow::{anyhow, bail, Context};
@@ -97,6 +98,20 @@ impl BareRapier {
         Ok(())
     }
 
+    fn ok(&mut self, command: &str) -> anyhow::Result<()> {
+        let a = self.ask(command)?;
+        if a.trim() != "ok" {
+            bail!("bare-rapier answered {a:?} to {command} (rebuild tools/bare-rapier)");
+        }
+        Ok(())
+    }
+
+    /// From now on it steps within `window_steps` of its world as it is now, and goes back to
+    /// it when past ([`super::bench_window`]).
+    pub fn window(&mut self, window_steps: u64) -> anyhow::Result<()> {
+        self.ok(&format!("window {window_steps}"))
+    }
+
     pub fn counts(&mut self) -> anyhow::Result<WorldCounts> {
         let line = self.ask("counts")?;
         parse_counts(&line)
@@ -146,6 +161,7 @@ pub fn check(fresh: &mut Simulation, bare: &mut BareRapier) -> anyhow::Result<[W
         fresh.step_unhooked();
     }
     bare.step(CHECK_STEPS)?;
+    bare.window(window_steps(fresh.settings().dt_s))?;
     let (ours, theirs) = (fresh.world_counts(), bare.counts()?);
     if !counts_agree(&ours, &theirs) {
         bail!("after {CHECK_STEPS} steps the worlds differ: ours {ours:?}, bare-rapier {theirs:?}");
@@ -154,18 +170,19 @@ pub fn check(fresh: &mut Simulation, bare: &mut BareRapier) -> anyhow::Result<[W
 }
 
 /// Each of `ours` and then the bare program (last), in turn for [`super::bench::ROUNDS`]
-/// rounds within `budget` of wall time: steps and CPU seconds of the stepping thread.
+/// rounds within `budget` of wall time: steps and CPU seconds of the stepping thread. Every
+/// world, the bare program's too, steps within its window.
 pub fn alternate(
     budget: Duration,
-    ours: &mut [&mut dyn FnMut() -> anyhow::Result<()>],
+    ours: &mut [&mut Windowed],
     bare: &mut BareRapier,
 ) -> anyhow::Result<Rounds> {
     let rounds = super::bench::ROUNDS;
     let slice = budget / ((ours.len() as u32 + 1) * rounds);
     let mut out = Rounds::new(ours.len() + 1);
     for _ in 0..rounds {
-        for (f, runs) in ours.iter_mut().zip(out.runs.iter_mut()) {
-            runs.push(super::bench::time_slice(*f, slice)?);
+        for (w, runs) in ours.iter_mut().zip(out.runs.iter_mut()) {
+            runs.push(super::bench::time_slice(&mut || w.step(), slice)?);
         }
         let last = out.runs.last_mut().expect("one entry per world");
         last.push(bare.run(slice)?);

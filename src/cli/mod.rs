@@ -5,6 +5,7 @@ mod bench_bare;
 mod bench_clip;
 mod bench_io;
 mod bench_record;
+mod bench_window;
 mod edit;
 pub mod generate;
 pub mod inspect;

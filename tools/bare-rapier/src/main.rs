@@ -9,6 +9,8 @@
 //!     `run S`    steps for S seconds (at least once), answers `STEPS ELAPSED_S CPU_S`
 //!                (CPU_S: the CPU time of its thread, which a loaded machine's waits leave out)
 //!     `counts`   answers the world's counts as JSON
+//!     `window N` from now on steps within N steps of the world as it is now: a step past
+//!                them goes back to it first (0: no window), answers `ok`
 //!     `quit`
 //!   It first prints `ready COUNTS_JSON`.
 
@@ -310,18 +312,64 @@ fn thread_cpu_s() -> f64 {
 }
 
 /// Steps for `secs` (at least once); returns (steps, elapsed seconds, CPU seconds).
-fn run(w: &mut PhysicsWorld, secs: f64) -> (u64, f64, f64) {
+fn run(step: &mut dyn FnMut(), secs: f64) -> (u64, f64, f64) {
     let budget = Duration::from_secs_f64(secs.max(0.0));
     let (t, cpu) = (Instant::now(), thread_cpu_s());
     let mut n = 0u64;
     while n == 0 || t.elapsed() < budget {
-        w.step();
+        step();
         n += 1;
     }
     (n, t.elapsed().as_secs_f64(), thread_cpu_s() - cpu)
 }
 
-fn serve(w: &mut PhysicsWorld) -> Res<()> {
+/// A copy of a world's state with fresh pipelines (their workspaces are rebuilt each step).
+fn clone_world(w: &PhysicsWorld) -> PhysicsWorld {
+    PhysicsWorld {
+        gravity: w.gravity,
+        integration_parameters: w.integration_parameters,
+        physics_pipeline: PhysicsPipeline::new(),
+        collision_pipeline: CollisionPipeline::new(),
+        islands: w.islands.clone(),
+        broad_phase: w.broad_phase.clone(),
+        narrow_phase: w.narrow_phase.clone(),
+        bodies: w.bodies.clone(),
+        colliders: w.colliders.clone(),
+        impulse_joints: w.impulse_joints.clone(),
+        multibody_joints: w.multibody_joints.clone(),
+        soft_bodies: w.soft_bodies.clone(),
+        ccd_solver: w.ccd_solver.clone(),
+    }
+}
+
+/// A world stepped within a window of steps from a mark (`bench` measures every world within
+/// the same stretch of simulated time).
+struct Windowed {
+    w: PhysicsWorld,
+    mark: Option<(PhysicsWorld, u64)>,
+    since_mark: u64,
+}
+
+impl Windowed {
+    fn step(&mut self) {
+        if let Some((mark, n)) = &self.mark {
+            if self.since_mark >= *n {
+                self.w = clone_world(mark);
+                self.since_mark = 0;
+            }
+        }
+        self.w.step();
+        self.since_mark += 1;
+    }
+}
+
+/// Answers the commands of the module's usage.
+fn serve(w: PhysicsWorld) -> Res<()> {
+    let mut w = Windowed {
+        w,
+        mark: None,
+        since_mark: 0,
+    };
     let out = std::io::stdout();
     let mut out = out.lock();
     let say = |out: &mut std::io::StdoutLock, line: String| -> Res<()> {
@@ -329,7 +377,7 @@ fn serve(w: &mut PhysicsWorld) -> Res<()> {
             .and_then(|_| out.flush())
             .map_err(|e| e.to_string())
     };
-    say(&mut out, format!("ready {}", counts(w)))?;
+    say(&mut out, format!("ready {}", counts(&w.w)))?;
     for line in std::io::stdin().lock().lines() {
         let line = line.map_err(|e| e.to_string())?;
         let mut words = line.split_whitespace();
@@ -343,10 +391,16 @@ fn serve(w: &mut PhysicsWorld) -> Res<()> {
             }
             (Some("run"), Some(secs)) => {
                 let secs: f64 = secs.parse().map_err(|_| format!("bad seconds {secs}"))?;
-                let (n, t, cpu) = run(w, secs);
+                let (n, t, cpu) = run(&mut || w.step(), secs);
                 say(&mut out, format!("{n} {t} {cpu}"))?;
             }
-            (Some("counts"), _) => say(&mut out, counts(w).to_string())?,
+            (Some("counts"), _) => say(&mut out, counts(&w.w).to_string())?,
+            (Some("window"), Some(n)) => {
+                let n: u64 = n.parse().map_err(|_| format!("bad count {n}"))?;
+                w.mark = (n > 0).then(|| (clone_world(&w.w), n));
+                w.since_mark = 0;
+                say(&mut out, "ok".into())?;
+            }
             (Some("quit"), _) | (None, _) => break,
             _ => return Err(format!("unknown command {line:?}")),
         }
@@ -364,10 +418,10 @@ fn main() -> std::process::ExitCode {
         let scene: Value = serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
         let mut w = build(&scene).map_err(|e| format!("{path}: {e}"))?;
         match args.get(1).map(String::as_str) {
-            Some("--serve") => serve(&mut w),
+            Some("--serve") => serve(w),
             secs => {
                 let secs = secs.map_or(Ok(2.0), |x| x.parse::<f64>().map_err(|e| e.to_string()))?;
-                let (n, t, cpu) = run(&mut w, secs);
+                let (n, t, cpu) = run(&mut || w.step(), secs);
                 println!(
                     "{:.1} steps/s ({:.1} per CPU second)  {}",
                     n as f64 / t,
