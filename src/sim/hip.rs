@@ -73,11 +73,20 @@ pub(crate) fn grounded_foot_boxes<'a>(
     feet: &'a [usize],
     grounded: u32,
 ) -> impl Iterator<Item = Aabb> + 'a {
+    grounded_feet(world, bodies, feet, grounded).map(|c| c.compute_aabb())
+}
+
+/// The colliders of the grounded feet (bit i of `grounded`: foot i).
+pub(crate) fn grounded_feet<'a>(
+    world: &'a PhysicsWorld,
+    bodies: &'a [BodyRec],
+    feet: &'a [usize],
+    grounded: u32,
+) -> impl Iterator<Item = &'a Collider> + 'a {
     feet.iter()
         .enumerate()
         .filter(move |&(i, _)| i < 32 && grounded & (1 << i) != 0)
         .filter_map(|(_, &f)| world.colliders.get(bodies[f].collider))
-        .map(|c| c.compute_aabb())
 }
 
 /// The region the grounded feet cover: the union of their colliders' bounding boxes (world).

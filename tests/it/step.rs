@@ -187,7 +187,10 @@ struct StepperAtAssist0 {
 impl StepperAtAssist0 {
     fn cesium_man() -> Self {
         let src = common::shared_asset("CesiumMan/CesiumMan.glb");
-        let mut doc = Document::open(&src).expect("CesiumMan");
+        Self::generated(Document::open(&src).expect("CesiumMan"))
+    }
+
+    fn generated(mut doc: Document) -> Self {
         let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generate");
         doc.apply(&g.edit).expect("apply");
         set(&mut doc, Key::StepGain, 1.0);
@@ -264,7 +267,11 @@ fn a_push_that_takes_more_than_four_steps_is_caught() {
 /// `forward_m` along its forward (+Z), so that it stands with its centre of mass near its
 /// heels, as X Bot and Ely from Mixamo do (within 10% of the feet's depth).
 fn cesium_man_on_long_toes(forward_m: f64) -> StepperAtAssist0 {
-    let mut c = StepperAtAssist0::cesium_man();
+    long_toes(StepperAtAssist0::cesium_man(), glam::DVec3::Z * forward_m)
+}
+
+/// `c` with its feet's colliders moved by `d` (world).
+fn long_toes(mut c: StepperAtAssist0, d_world: glam::DVec3) -> StepperAtAssist0 {
     for foot in c.doc.balance.foot_bones.clone().expect("feet") {
         let id = c.doc.bone_by_name(&foot).expect("a foot bone");
         let bone = c.doc.bone(id);
@@ -273,7 +280,7 @@ fn cesium_man_on_long_toes(forward_m: f64) -> StepperAtAssist0 {
         let at = collider
             .and_then(|c| c.offset.translation)
             .expect("an offset");
-        let d = node_from_world.transform_vector3(glam::DVec3::new(0.0, 0.0, forward_m));
+        let d = node_from_world.transform_vector3(d_world);
         c.doc
             .apply(&Edit::Set {
                 target: EditTarget::Node(bone.node),
@@ -332,4 +339,85 @@ fn a_character_standing_on_its_heels_leans_onto_its_feet() {
         "it leans onto its feet: {settled} at 3 s"
     );
     assert_eq!(sim.fell_at_s(), None, "it stands");
+}
+
+/// CesiumMan's file with its scene turned by `deg` about the vertical (under a new root node),
+/// as another tool might place it: the same character facing another way.
+fn turned_cesium_man(deg: f64) -> Document {
+    let src = common::shared_asset("CesiumMan/CesiumMan.glb");
+    let bytes = std::fs::read(&src).expect("CesiumMan");
+    let n = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+    let mut j: serde_json::Value = serde_json::from_slice(&bytes[20..20 + n]).expect("JSON");
+    let scene = j["scene"].as_u64().unwrap_or(0) as usize;
+    let roots = j["scenes"][scene]["nodes"].take();
+    let h = deg.to_radians() / 2.0;
+    let nodes = j["nodes"].as_array_mut().expect("nodes");
+    nodes.push(json!({"name": "turned", "rotation": [0.0, h.sin(), 0.0, h.cos()], "children": roots}));
+    j["scenes"][scene]["nodes"] = json!([nodes.len() - 1]);
+    let mut text = serde_json::to_vec(&j).expect("JSON");
+    text.resize(text.len().div_ceil(4) * 4, b' ');
+    let rest = &bytes[20 + n..];
+    let total = (20 + text.len() + rest.len()) as u32;
+    let mut out = b"glTF".to_vec();
+    out.extend(2u32.to_le_bytes());
+    out.extend(total.to_le_bytes());
+    out.extend((text.len() as u32).to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(text);
+    out.extend_from_slice(rest);
+    Document::from_bytes(&src, &out, Default::default()).expect("the turned file")
+}
+
+/// Where the centre of mass stands between the heels (0) and the toes (1) along `forward`,
+/// from the corners of the feet's box colliders.
+fn com_share_along(sim: &Simulation, feet: &[String], forward: Vec3) -> f32 {
+    let world = sim.physics();
+    let (mut heel, mut toe) = (f32::INFINITY, f32::NEG_INFINITY);
+    for f in feet {
+        let body = &world.bodies[sim.body_handle(f).expect("a foot body")];
+        for &h in body.colliders() {
+            let c = &world.colliders[h];
+            let e = c.shape().as_cuboid().expect("a box foot").half_extents;
+            for k in 0..8 {
+                let s = |b: usize| if k & b == 0 { -1.0 } else { 1.0 };
+                let corner = Vec3::new(s(1) * e.x, s(2) * e.y, s(4) * e.z);
+                let d = (*c.position() * corner).dot(forward);
+                heel = heel.min(d);
+                toe = toe.max(d);
+            }
+        }
+    }
+    (sim.com().dot(forward) - heel) / (toe - heel)
+}
+
+/// Balancing on its own (assist 0) and not stepping, a character standing on its heels leans
+/// onto its feet as a stepping one does, whichever way it faces. Mixamo's X Bot, generated,
+/// stood 10 s at assist 0 facing +Z but fell back off its heels 3.6-4.6 s in when its file was
+/// turned by 0.001°, 1°, 45°, 90°, 135° or 180° (its centre of mass 8% of the feet's depth
+/// from the heel: a hair's asymmetry tips it), and, once the stance leaned it without
+/// stepping, still at 45° and 135°: the feet's support was their world-axis bounding boxes,
+/// as wide as long for a box foot turned 45°. Here the generated CesiumMan with its feet's
+/// colliders 4 cm further forward, facing +Z and turned by 45°.
+#[test]
+fn standing_on_its_own_it_leans_onto_its_feet_whichever_way_it_faces() {
+    let mut shares = Vec::new();
+    for deg in [0.0f64, 45.0] {
+        let forward = glam::DVec3::new(deg.to_radians().sin(), 0.0, deg.to_radians().cos());
+        let mut c = long_toes(StepperAtAssist0::generated(turned_cesium_man(deg)), forward * 0.04);
+        set(&mut c.doc, Key::StepGain, 0.0);
+        let feet = c.doc.balance.foot_bones.clone().expect("feet");
+        let mut sim = Simulation::new(&c.doc, SimSettings::default()).expect("sim");
+        let mut share = f32::NAN;
+        while sim.time_s() < 6.0 {
+            sim.step().expect("no guard pause");
+            if (sim.time_s() - 3.0).abs() < 1e-6 {
+                share = com_share_along(&sim, &feet, forward.as_vec3());
+            }
+        }
+        println!("turned {deg}°: centre of mass at {share:.3} of the feet's depth at 3 s");
+        assert_eq!(sim.fell_at_s(), None, "turned {deg}°: it stands");
+        assert!((0.18..0.3).contains(&share), "turned {deg}°: it leans onto its feet: {share}");
+        shares.push(share);
+    }
+    assert!((shares[0] - shares[1]).abs() < 0.03, "alike whichever way it faces: {shares:?}");
 }

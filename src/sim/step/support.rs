@@ -1,8 +1,14 @@
-//! The support polygon of the grounded feet: the convex hull of their colliders' bounding
-//! boxes on the ground plane. After a step the feet stand staggered, and the box around both
-//! (the hip strategy's region) covers ground that neither foot touches; the hull does not.
+//! The support polygon of the grounded feet: the convex hull of their colliders' outlines on
+//! the ground plane. After a step the feet stand staggered, and the box around both (the hip
+//! strategy's region) covers ground that neither foot touches; the hull does not. Each
+//! outline is the collider's own shape seen from above (its support points in
+//! [`OUTLINE_DIRECTIONS`] horizontal directions), not its world-axis bounding box: a box foot
+//! turned 45° about the vertical has a bounding box as wide as it is long, and a character
+//! facing a diagonal then leaned, and stepped, as if its feet were that large (Mixamo's X Bot
+//! turned by 45° or 135° fell back off its heels at assist 0, where turned by 0°, 90° or 180°
+//! it stood).
 
-use super::super::hip::grounded_foot_boxes;
+use super::super::hip::grounded_feet;
 use super::super::world::BodyRec;
 use glam::{Vec2, Vec3};
 use rapier3d::prelude::*;
@@ -21,15 +27,8 @@ impl SupportHull {
         feet: &[usize],
         grounded: u32,
     ) -> Option<Self> {
-        let corners = grounded_foot_boxes(world, bodies, feet, grounded)
-            .flat_map(|b| {
-                [
-                    Vec2::new(b.mins.x, b.mins.z),
-                    Vec2::new(b.maxs.x, b.mins.z),
-                    Vec2::new(b.maxs.x, b.maxs.z),
-                    Vec2::new(b.mins.x, b.maxs.z),
-                ]
-            })
+        let corners = grounded_feet(world, bodies, feet, grounded)
+            .flat_map(outline)
             .collect();
         let points = hull(corners);
         (!points.is_empty() && points.iter().all(|p| p.is_finite())).then_some(Self { points })
@@ -73,6 +72,32 @@ impl SupportHull {
                 (b - a).perp_dot(q - a) >= 0.0
             })
     }
+}
+
+/// Horizontal directions a collider's outline is sampled in: every corner of a box's outline
+/// is the farthest point for a quarter turn of directions, so 16 find them all.
+const OUTLINE_DIRECTIONS: usize = 16;
+
+/// A collider's outline on the ground plane (x, z): its farthest points in
+/// [`OUTLINE_DIRECTIONS`] horizontal directions; its bounding box's corners for a shape
+/// without a support function (a mesh, a compound).
+fn outline(c: &Collider) -> Vec<Vec2> {
+    let Some(shape) = c.shape().as_support_map() else {
+        let b = c.compute_aabb();
+        return vec![
+            Vec2::new(b.mins.x, b.mins.z),
+            Vec2::new(b.maxs.x, b.mins.z),
+            Vec2::new(b.maxs.x, b.maxs.z),
+            Vec2::new(b.mins.x, b.maxs.z),
+        ];
+    };
+    (0..OUTLINE_DIRECTIONS)
+        .map(|k| {
+            let a = std::f32::consts::TAU * k as f32 / OUTLINE_DIRECTIONS as f32;
+            let p = shape.support_point(c.position(), Vec3::new(a.cos(), 0.0, a.sin()));
+            Vec2::new(p.x, p.z)
+        })
+        .collect()
 }
 
 fn closest_on_segment(q: Vec2, a: Vec2, b: Vec2) -> Vec2 {
@@ -140,5 +165,29 @@ mod tests {
         assert!(e.length() > 0.1, "{e}");
         let e = h.outside(Vec3::new(0.05, 0.0, 0.5));
         assert!((e - Vec3::new(0.0, 0.0, 0.3)).length() < 1e-5, "{e}");
+    }
+
+    /// A box foot turned 45° about the vertical stands on its own outline, whose extent along
+    /// the foot is its length, not on its bounding box (as wide as it is long).
+    #[test]
+    fn a_turned_box_foot_is_its_own_outline() {
+        let (half_len, half_width) = (0.13f32, 0.05f32);
+        let turn = glam::Quat::from_rotation_y(std::f32::consts::FRAC_PI_4);
+        let foot = ColliderBuilder::cuboid(half_width, 0.04, half_len)
+            .position(Pose::from_parts(Vec3::new(0.3, 0.04, -0.2), turn))
+            .build();
+        let h = SupportHull {
+            points: hull(outline(&foot)),
+        };
+        assert_eq!(h.points.len(), 4, "{:?}", h.points);
+        let along = turn * Vec3::Z;
+        let (heel, toe) = h.extent_along(along);
+        let mid = Vec3::new(0.3, 0.0, -0.2).dot(along);
+        assert!((heel - (mid - half_len)).abs() < 1e-5, "{heel}");
+        assert!((toe - (mid + half_len)).abs() < 1e-5, "{toe}");
+        let b = foot.compute_aabb();
+        assert!(b.maxs.z - b.mins.z > 0.16, "its box is wider than the foot");
+        let beside = Vec3::new(0.3, 0.0, -0.2) + turn * Vec3::X * (half_width + 0.02);
+        assert!(h.outside(beside).length() > 0.019, "beside the foot is outside it");
     }
 }
