@@ -191,18 +191,19 @@ impl CaseWorlds {
         settings: &SimSettings,
         n: usize,
     ) -> anyhow::Result<Self> {
-        let warmed = |settings: SimSettings, step: StepFn, hooks: bool| -> anyhow::Result<Windowed> {
-            let mut sim = Simulation::with_copies(doc, settings, n)?;
-            // No hook flags at all, as the bare build's scene: Rapier 0.36 never recycles the
-            // contacts of a pair with a hook flag, so the flags cost even with no hook called.
-            if !hooks {
-                sim.drop_hooks();
-            }
-            for _ in 0..bench_bare::CHECK_STEPS {
-                step(&mut sim)?;
-            }
-            Ok(Windowed::new(sim, step))
-        };
+        let warmed =
+            |settings: SimSettings, step: StepFn, hooks: bool| -> anyhow::Result<Windowed> {
+                let mut sim = Simulation::with_copies(doc, settings, n)?;
+                // No hook flags at all, as the bare build's scene: Rapier 0.36 never recycles the
+                // contacts of a pair with a hook flag, so the flags cost even with no hook called.
+                if !hooks {
+                    sim.drop_hooks();
+                }
+                for _ in 0..bench_bare::CHECK_STEPS {
+                    step(&mut sim)?;
+                }
+                Ok(Windowed::new(sim, step))
+            };
         let quiet = SimSettings {
             telemetry: false,
             ..settings.clone()

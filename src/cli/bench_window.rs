@@ -123,8 +123,14 @@ mod tests {
                 bare.step().unwrap();
                 if k % 120 == 0 {
                     let (a, b) = (editor.sim.world_counts(), bare.sim.world_counts());
-                    assert!(counts_agree(&a, &b), "after {k} steps: editor {a:?}, bare {b:?}");
-                    assert!(editor.sim.fell_at_s().is_none(), "the editor's mannequin fell");
+                    assert!(
+                        counts_agree(&a, &b),
+                        "after {k} steps: editor {a:?}, bare {b:?}"
+                    );
+                    assert!(
+                        editor.sim.fell_at_s().is_none(),
+                        "the editor's mannequin fell"
+                    );
                 }
             }
         }

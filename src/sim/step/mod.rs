@@ -21,8 +21,7 @@
 //!
 //! Before any step, standing still on every foot, the ankles lean the body until the centre of
 //! mass is a fifth of the feet's depth inside their heel and toe edges (`stance.rs`): a rest
-//! pose that stands on its heels otherwise falls back from the smallest push. The stance runs
-//! without stepping too, whenever the character stands with no upright assist.
+//! pose that stands on its heels otherwise falls back from the smallest push.
 //!
 //! Lengths come from the character's own legs (the anatomy's leg chains), so a 0.2 m and a
 //! 15 m character step alike.
@@ -101,15 +100,6 @@ pub(crate) struct StepRig {
     stance: Stance,
 }
 
-/// Whether the character keeps its own balance, on its feet alone: it steps (`step_gain` > 0)
-/// or has no upright assist (`assist` 0). Then its stance leans it over the middle of its feet
-/// (`stance.rs`); with any assist the upright controller holds it instead (Mixamo's X Bot,
-/// generated, stands 10 s at an assist of 0.05 and falls back off its heels at 0, turned by
-/// 1° about the vertical).
-fn stands_alone(b: &crate::document::BalanceSettings) -> bool {
-    b.step_gain > 0.0 || b.assist <= 0.0
-}
-
 /// The whole body's state the controller reads.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BodyState {
@@ -120,7 +110,7 @@ pub(crate) struct BodyState {
 
 impl StepRig {
     /// The stepping legs of the balance rig's feet; none (nothing to do, nothing measured)
-    /// while the character neither steps nor stands on its own ([`stands_alone`]).
+    /// while the document's `step_gain` is 0.
     pub fn new(
         world: &PhysicsWorld,
         doc: &Document,
@@ -139,7 +129,7 @@ impl StepRig {
             gain: 0.0,
             stance: Stance::default(),
         };
-        if !stands_alone(&doc.balance) {
+        if doc.balance.step_gain <= 0.0 {
             return rig;
         }
         let anatomy = Anatomy::of(doc);
@@ -184,17 +174,14 @@ impl StepRig {
         state: BodyState,
         s: &SimSettings,
     ) {
-        if self.legs.is_empty() || !stands_alone(&balance.built) {
+        if self.legs.is_empty() || balance.built.step_gain <= 0.0 {
             return;
         }
         let dt = s.dt_s;
         self.gain = balance.built.step_gain as f32;
-        let hull = |w: &PhysicsWorld| SupportHull::of(w, bodies, &balance.feet, state.grounded);
-        if self.gain <= 0.0 {
-            let hull = hull(world);
-            self.lean(world, (bodies, joints), hull.as_ref(), state, s);
-            return;
-        }
+        let forward = self.forward(world, bodies, 0);
+        let hull =
+            |w: &PhysicsWorld| SupportHull::of(w, bodies, &balance.feet, state.grounded, forward);
         match self.phase {
             Phase::Swing { .. } => self.swing(world, (bodies, joints), balance, state, s),
             Phase::Idle => {
