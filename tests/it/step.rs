@@ -395,8 +395,8 @@ fn com_share_along(sim: &Simulation, feet: &[String], forward: Vec3) -> f32 {
 /// A stepping character standing on its heels leans onto its feet alike whichever way it faces.
 /// The stance and the step trigger read the feet's support; it was their world-axis bounding
 /// boxes, as wide as long for a box foot turned 45°, so a character facing a diagonal leaned
-/// and stepped as if its feet were that large: Mixamo's X Bot turned by 45° or 135° fell back
-/// off its heels standing at assist 0 where turned by 0°, 90° or 180° it stood, and at fixed
+/// and stepped as if its feet were that large: Mixamo's X Bot turned by 45°, stepping at assist
+/// 0, fell back off its heels standing at ×0.01 and ×1 where facing +Z it stood, and at fixed
 /// gains the 13 humanoids of the stepping screen turned by 45° survived 161 and were felled by
 /// 133 of their pushes against 190 and 125 facing their axes. Now each foot's box is square to
 /// the character's heading (189 and 125 turned, 188 and 126 facing their axes). Here the

@@ -4,11 +4,12 @@
 //! strategy's region) covers ground that neither foot touches; the hull does not. The boxes
 //! were the colliders' world-axis bounding boxes: a box foot turned 45° about the vertical has
 //! one as wide as it is long, and a character facing a diagonal leaned, and stepped, as if its
-//! feet were that large (Mixamo's X Bot turned by 45° or 135° fell back off its heels at assist
-//! 0, where turned by 0°, 90° or 180° it stood). Square to the heading, a character's feet are
-//! the same boxes whichever way it faces, and a character facing an axis keeps the boxes it
-//! had. (Each foot's own outline, tried first, is smaller than its box wherever the feet toe
-//! out; with it the tuned CesiumMan was felled by 5 of 8 pushes at 1.5 m/s instead of 7-8.)
+//! feet were that large (Mixamo's X Bot turned by 45°, stepping at assist 0, fell back off its
+//! heels standing, where facing its axis it stood). Square to the heading, a character's feet
+//! are the same boxes whichever way it faces, and a character facing an axis keeps nearly the
+//! boxes it had. (Each foot's own outline, tried first, is smaller than its box wherever the
+//! feet toe out; with it the tuned CesiumMan was felled by 5 of 8 pushes at 1.5 m/s instead of
+//! 7-8.)
 
 use super::super::hip::grounded_feet;
 use super::super::world::BodyRec;
@@ -177,7 +178,7 @@ mod tests {
     /// square to the heading, whose extent along the foot is its length, not on its bounding
     /// box (as wide as it is long).
     #[test]
-    fn a_turned_box_foot_is_its_own_outline() {
+    fn a_turned_box_foot_stands_on_its_own_box() {
         let (half_len, half_width) = (0.13f32, 0.05f32);
         let turn = glam::Quat::from_rotation_y(std::f32::consts::FRAC_PI_4);
         let foot = ColliderBuilder::cuboid(half_width, 0.04, half_len)
