@@ -6,7 +6,7 @@
 //! ([`thread_cpu_s`]), so the waits of a machine shared with other work do not count.
 
 use super::bench_bare::{self, BareRapier};
-use super::bench_window::{self, bare_step, editor_step, unhooked_step, StepFn, Windowed};
+use super::bench_window::{self, Windowed, World};
 use crate::sim::{SimSettings, Simulation};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -46,7 +46,7 @@ pub struct BenchArgs {
     pub steps: Option<u64>,
 }
 
-fn mannequin() -> anyhow::Result<crate::document::Document> {
+pub(super) fn mannequin() -> anyhow::Result<crate::document::Document> {
     let path = std::path::Path::new(crate::mannequin::ASSET_PATH);
     Ok(crate::document::Document::from_bytes(
         path,
@@ -191,28 +191,11 @@ impl CaseWorlds {
         settings: &SimSettings,
         n: usize,
     ) -> anyhow::Result<Self> {
-        let warmed =
-            |settings: SimSettings, step: StepFn, hooks: bool| -> anyhow::Result<Windowed> {
-                let mut sim = Simulation::with_copies(doc, settings, n)?;
-                // No hook flags at all, as the bare build's scene: Rapier 0.36 never recycles the
-                // contacts of a pair with a hook flag, so the flags cost even with no hook called.
-                if !hooks {
-                    sim.drop_hooks();
-                }
-                for _ in 0..bench_bare::CHECK_STEPS {
-                    step(&mut sim)?;
-                }
-                Ok(Windowed::new(sim, step))
-            };
-        let quiet = SimSettings {
-            telemetry: false,
-            ..settings.clone()
-        };
         Ok(CaseWorlds {
-            editor: warmed(settings.clone(), editor_step, true)?,
-            bare: warmed(settings.clone(), bare_step, true)?,
-            untraced: warmed(quiet, editor_step, true)?,
-            unhooked: warmed(settings.clone(), unhooked_step, false)?,
+            editor: World::Editor.warmed(doc, settings, n)?,
+            bare: World::Bare.warmed(doc, settings, n)?,
+            untraced: World::Untraced.warmed(doc, settings, n)?,
+            unhooked: World::Unhooked.warmed(doc, settings, n)?,
         })
     }
 }
@@ -288,6 +271,7 @@ fn bare_build_case(
     let mut ext = BareRapier::spawn(exe, &file)?;
     let _ = std::fs::remove_file(&file);
     let [ours, theirs] = bench_bare::check(&mut fresh, &mut ext)?;
+    ext.window(bench_window::window_steps(fresh.settings().dt_s))?;
     let rates = bench_bare::alternate(budget, &mut [editor, unhooked], &mut ext)?;
     let [sps2, ext_sps] = [0, 2].map(|w| rates.rate(w));
     let ratio = rates.median_ratio(0, 2);
@@ -321,27 +305,13 @@ fn solo(
     length: Run,
     world: &str,
 ) -> anyhow::Result<ExitCode> {
-    let mut settings = settings.clone();
-    settings.telemetry &= world != "untraced";
-    let mut sim = Simulation::with_copies(doc, settings, n)?;
-    if world == "unhooked" {
-        sim.drop_hooks();
-    }
-    let step: StepFn = match world {
-        "editor" | "untraced" => editor_step,
-        "bare" => bare_step,
-        "unhooked" => unhooked_step,
-        _ => anyhow::bail!("unknown world {world:?} (editor, untraced, bare, unhooked)"),
-    };
-    for _ in 0..bench_bare::CHECK_STEPS {
-        step(&mut sim)?;
-    }
+    let mut w = World::named(world)?.warmed(doc, settings, n)?;
     let (t, cpu, mut k) = (Instant::now(), thread_cpu_s(), 0u64);
     while match length {
         Run::For(budget) => k == 0 || t.elapsed() < budget,
         Run::Steps(n) => k < n,
     } {
-        step(&mut sim)?;
+        w.step_unwindowed()?;
         k += 1;
     }
     let sps = k as f64 / (thread_cpu_s() - cpu);

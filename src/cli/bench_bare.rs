@@ -6,7 +6,7 @@
 //! same machine load.
 
 use super::bench::Rounds;
-use super::bench_window::{window_steps, Windowed};
+use super::bench_window::Windowed;
 use crate::sim::scene::WorldCounts;
 use crate::sim::Simulation;
 use anyhow::{anyhow, bail, Context};
@@ -161,7 +161,6 @@ pub fn check(fresh: &mut Simulation, bare: &mut BareRapier) -> anyhow::Result<[W
         fresh.step_unhooked();
     }
     bare.step(CHECK_STEPS)?;
-    bare.window(window_steps(fresh.settings().dt_s))?;
     let (ours, theirs) = (fresh.world_counts(), bare.counts()?);
     if !counts_agree(&ours, &theirs) {
         bail!("after {CHECK_STEPS} steps the worlds differ: ours {ours:?}, bare-rapier {theirs:?}");

@@ -10,7 +10,9 @@
 //! a copy of the world, inside the timed slices as a step is, in every world alike: once
 //! per window, under 0.1% of the window's stepping.
 
-use crate::sim::Simulation;
+use super::bench_bare::CHECK_STEPS;
+use crate::document::Document;
+use crate::sim::{SimSettings, Simulation};
 
 /// Simulated seconds after the warm-up within which every world is measured.
 pub const WINDOW_S: f64 = 10.0;
@@ -22,6 +24,70 @@ pub fn window_steps(dt_s: f32) -> u64 {
 
 /// How a world of ours is stepped.
 pub type StepFn = fn(&mut Simulation) -> anyhow::Result<()>;
+
+/// The worlds `bench` steps side by side.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum World {
+    /// Controllers, Rapier, guard, telemetry.
+    Editor,
+    /// The editor without telemetry (the same trajectory: telemetry feeds no controller).
+    Untraced,
+    /// Rapier alone, with the hooks the world carries.
+    Bare,
+    /// Rapier alone with no hook flags at all, as the bare build's scene: Rapier 0.36 never
+    /// recycles the contacts of a pair with a hook flag, so the flags cost with no hook called.
+    Unhooked,
+}
+
+impl World {
+    /// By its `bench --solo` name.
+    pub fn named(name: &str) -> anyhow::Result<Self> {
+        Ok(match name {
+            "editor" => World::Editor,
+            "untraced" => World::Untraced,
+            "bare" => World::Bare,
+            "unhooked" => World::Unhooked,
+            _ => anyhow::bail!("unknown world {name:?} (editor, untraced, bare, unhooked)"),
+        })
+    }
+
+    fn step_fn(self) -> StepFn {
+        match self {
+            World::Editor | World::Untraced => |s| Ok(s.step()?),
+            World::Bare => |s| {
+                s.step_bare();
+                Ok(())
+            },
+            World::Unhooked => |s| {
+                s.step_unhooked();
+                Ok(())
+            },
+        }
+    }
+
+    /// `n` copies of `doc` under `settings` as this world steps them, warmed up by
+    /// [`CHECK_STEPS`] of its own steps.
+    pub fn warmed(
+        self,
+        doc: &Document,
+        settings: &SimSettings,
+        n: usize,
+    ) -> anyhow::Result<Windowed> {
+        let settings = SimSettings {
+            telemetry: settings.telemetry && self != World::Untraced,
+            ..settings.clone()
+        };
+        let mut sim = Simulation::with_copies(doc, settings, n)?;
+        if self == World::Unhooked {
+            sim.drop_hooks();
+        }
+        let step = self.step_fn();
+        for _ in 0..CHECK_STEPS {
+            step(&mut sim)?;
+        }
+        Ok(Windowed::new(sim, step))
+    }
+}
 
 /// One world of ours with the state it is rewound to.
 pub struct Windowed {
@@ -35,7 +101,7 @@ pub struct Windowed {
 
 impl Windowed {
     /// `sim` as it is now (after its warm-up) is where it is rewound to.
-    pub fn new(sim: Simulation, step: StepFn) -> Self {
+    fn new(sim: Simulation, step: StepFn) -> Self {
         Windowed {
             start: sim.clone(),
             window_steps: window_steps(sim.settings().dt_s),
@@ -51,51 +117,29 @@ impl Windowed {
             self.sim = self.start.clone();
             self.rewinds += 1;
         }
+        self.step_unwindowed()
+    }
+
+    /// One step with no rewind (`bench --solo`: a profiler's run).
+    pub fn step_unwindowed(&mut self) -> anyhow::Result<()> {
         (self.step)(&mut self.sim)
     }
-}
-
-/// The editor's step: controllers, Rapier, guard, telemetry.
-pub fn editor_step(s: &mut Simulation) -> anyhow::Result<()> {
-    Ok(s.step()?)
-}
-
-/// Rapier alone, with the hooks the world carries.
-pub fn bare_step(s: &mut Simulation) -> anyhow::Result<()> {
-    s.step_bare();
-    Ok(())
-}
-
-/// Rapier alone, no hooks (after [`Simulation::drop_hooks`]).
-pub fn unhooked_step(s: &mut Simulation) -> anyhow::Result<()> {
-    s.step_unhooked();
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::bench_bare::{counts_agree, CHECK_STEPS};
-    use crate::sim::SimSettings;
+    use crate::cli::bench_bare::counts_agree;
 
-    fn warmed(settings: SimSettings, step: StepFn) -> Windowed {
-        let doc = crate::document::Document::from_bytes(
-            std::path::Path::new(crate::mannequin::ASSET_PATH),
-            crate::mannequin::EMBEDDED_GLB,
-            Default::default(),
-        )
-        .unwrap();
-        let mut sim = Simulation::new(&doc, settings).unwrap();
-        for _ in 0..CHECK_STEPS {
-            step(&mut sim).unwrap();
-        }
-        Windowed::new(sim, step)
+    fn warmed(settings: SimSettings, world: World) -> Windowed {
+        let doc = crate::cli::bench::mannequin().unwrap();
+        world.warmed(&doc, &settings, 1).unwrap()
     }
 
     /// A rewound world steps again exactly as it did from the start of its window.
     #[test]
     fn a_world_steps_within_its_window_and_repeats_it_bit_for_bit() {
-        let mut w = warmed(SimSettings::crowd(), editor_step);
+        let mut w = warmed(SimSettings::crowd(), World::Editor);
         let n = window_steps(w.sim.settings().dt_s);
         assert_eq!(n, 1200, "10 s at 120 Hz");
         let mut first = Vec::new();
@@ -115,8 +159,8 @@ mod tests {
     #[test]
     fn the_editor_and_the_bare_world_stand_alike_through_the_window() {
         for settings in [SimSettings::crowd(), SimSettings::default()] {
-            let mut editor = warmed(settings.clone(), editor_step);
-            let mut bare = warmed(settings, bare_step);
+            let mut editor = warmed(settings.clone(), World::Editor);
+            let mut bare = warmed(settings, World::Bare);
             let n = window_steps(editor.sim.settings().dt_s);
             for k in 1..=n {
                 editor.step().unwrap();

@@ -179,35 +179,39 @@ impl StepRig {
         }
         let dt = s.dt_s;
         self.gain = balance.built.step_gain as f32;
-        let forward = self.forward(world, bodies, 0);
-        let hull =
-            |w: &PhysicsWorld| SupportHull::of(w, bodies, &balance.feet, state.grounded, forward);
+        // The grounded feet's hull, square to the heading (only where it is read).
+        let hull = |rig: &Self, w: &PhysicsWorld| {
+            let forward = rig.forward(w, bodies, 0);
+            let hull = SupportHull::of(w, bodies, &balance.feet, state.grounded, forward);
+            (hull, forward)
+        };
         match self.phase {
             Phase::Swing { .. } => self.swing(world, (bodies, joints), balance, state, s),
             Phase::Idle => {
-                let hull = hull(world);
+                let (hull, forward) = hull(self, world);
                 if self.held.is_empty() {
-                    self.lean(world, (bodies, joints), hull.as_ref(), state, s);
+                    let on = (hull.as_ref(), forward);
+                    self.lean(world, (bodies, joints), on, state, s);
                 }
                 self.watch(world, bodies, (balance, hull.as_ref()), state, s);
             }
             Phase::Landed { t_s } => {
                 self.phase = Phase::Landed { t_s: t_s + dt };
                 if t_s >= SETTLE_SWINGS * self.swing_s(s) {
-                    let hull = hull(world);
+                    let (hull, _) = hull(self, world);
                     self.watch(world, bodies, (balance, hull.as_ref()), state, s);
                 }
             }
         }
     }
 
-    /// Standing on every foot before any step, on the grounded feet's `hull`: the stance's
-    /// lean (`stance.rs`).
+    /// Standing on every foot before any step, on the grounded feet's `hull` with the
+    /// character's `forward` now: the stance's lean (`stance.rs`).
     fn lean(
         &mut self,
         world: &mut PhysicsWorld,
         (bodies, joints): (&[BodyRec], &mut [JointRec]),
-        hull: Option<&SupportHull>,
+        (hull, forward): (Option<&SupportHull>, Vec3),
         state: BodyState,
         s: &SimSettings,
     ) {
@@ -215,7 +219,6 @@ impl StepRig {
         let Some(hull) = hull.filter(|_| state.grounded & all == all) else {
             return;
         };
-        let forward = self.forward(world, bodies, 0);
         let (heel, toe) = hull.extent_along(forward);
         let depth = Depth {
             heel,

@@ -324,6 +324,8 @@ fn run(step: &mut dyn FnMut(), secs: f64) -> (u64, f64, f64) {
 }
 
 /// A copy of a world's state with fresh pipelines (their workspaces are rebuilt each step).
+/// The same as ragdoll-tuner's `sim::snapshot`, written again on purpose: this program must
+/// not link ragdoll-tuner, or it would build Rapier with ragdoll-tuner's features.
 fn clone_world(w: &PhysicsWorld) -> PhysicsWorld {
     PhysicsWorld {
         gravity: w.gravity,
