@@ -45,6 +45,11 @@ pub struct GenerateArgs {
     /// Wrists and ankles as hinges (flexion only) instead of ball sockets.
     #[arg(long)]
     pub hinge_wrists_ankles: bool,
+    /// Fit a humanoid's pelvis, spine and chest to every vertex skinned to them. By default
+    /// vertices far off the trunk (a tail, wings or a cape without bones of their own) are
+    /// left out of its shapes, and the report counts them.
+    #[arg(long)]
+    pub keep_appendages: bool,
     /// The body plan, when detection is wrong.
     #[arg(long = "type", value_enum, value_name = "TYPE")]
     pub plan: Option<CharacterKind>,
@@ -102,6 +107,7 @@ impl GenerateArgs {
             total_mass_kg: self.mass,
             kind: self.plan,
             hinge_wrists_ankles: self.hinge_wrists_ankles,
+            keep_appendages: self.keep_appendages,
         }
     }
 }
@@ -164,8 +170,11 @@ fn print_text(r: &Report, output: &Path, generate_ms: f64) {
         generate_ms
     );
     for b in &r.bones {
+        let appendage = b.appendage_vertices.map_or(String::new(), |n| {
+            format!(" ({n} vertices far off the trunk left out: a tail, wings or a cape)")
+        });
         println!(
-            "  {:<28} {:<10} {}",
+            "  {:<28} {:<10} {}{appendage}",
             b.name,
             b.role.name(),
             match (b.shape, b.joint) {

@@ -22,6 +22,7 @@ pub mod mass;
 pub mod report;
 pub mod shapes;
 mod symmetry;
+pub mod trunk;
 
 pub use crate::anatomy::{names, rig, samples};
 use crate::document::geometry::Geometry;
@@ -55,6 +56,9 @@ pub struct Options {
     pub kind: Option<CharacterKind>,
     /// Wrists and ankles as hinges instead of ball sockets.
     pub hinge_wrists_ankles: bool,
+    /// Fit a humanoid's pelvis, spine and chest to every vertex skinned to them, a tail's,
+    /// wings' or cape's included (by default those are left out: [`trunk::core`]).
+    pub keep_appendages: bool,
 }
 
 impl Default for Options {
@@ -69,6 +73,7 @@ impl Default for Options {
             total_mass_kg: None,
             kind: None,
             hinge_wrists_ankles: false,
+            keep_appendages: false,
         }
     }
 }
@@ -124,6 +129,8 @@ pub(crate) struct Body {
     pub group: String,
     /// Bodies (indices) kept apart by an explicit pair: they interpenetrate in a clip.
     pub apart: Vec<usize>,
+    /// Skin vertices left out of its shape as an appendage with no bone ([`trunk::core`]).
+    pub appendage_vertices: usize,
 }
 
 fn check_options(doc: &Document, o: &Options) -> Result<(), GenerateError> {
@@ -169,7 +176,7 @@ fn masses_as_if_whole(input: &Input, opts: &Options, total: f64, list: &mut [Bod
         ..opts.clone()
     };
     let full_plan = bodies::plan(rig, samples, anatomy, &all, has_physics);
-    let mut full = build_bodies(doc, rig, samples, anatomy, &full_plan);
+    let mut full = build_bodies(doc, rig, samples, anatomy, (&full_plan, opts));
     assign_masses(anatomy, &mut full, total);
     for b in list {
         if let Some(f) = full.iter().find(|f| f.bone == b.bone) {
@@ -212,7 +219,7 @@ pub fn generate_with(
     input::input_diagnostics(&rig, &samples, anatomy, &mut diagnostics);
     let has_physics: Vec<bool> = doc.bones.iter().map(|b| b.physics.is_some()).collect();
     let plan = bodies::plan(&rig, &samples, anatomy, opts, &has_physics);
-    let mut list = build_bodies(doc, &rig, &samples, anatomy, &plan);
+    let mut list = build_bodies(doc, &rig, &samples, anatomy, (&plan, opts));
     symmetry::even_shapes(anatomy, &samples, &plan, &mut list);
     let total = opts
         .total_mass_kg
@@ -262,7 +269,7 @@ fn build_bodies(
     rig: &rig::Rig,
     samples: &samples::Samples,
     a: &Anatomy,
-    plan: &bodies::Plan,
+    (plan, opts): (&bodies::Plan, &Options),
 ) -> Vec<Body> {
     let index: std::collections::HashMap<usize, usize> = plan
         .bodies
@@ -270,10 +277,16 @@ fn build_bodies(
         .enumerate()
         .map(|(k, &b)| (b, k))
         .collect();
+    let half_width = trunk::half_width(rig, a).filter(|_| !opts.keep_appendages);
     plan.bodies
         .iter()
         .map(|&b| {
             let own = bodies::body_points(plan, samples, b);
+            let axis = shapes::bone_direction(rig, a, b, &own);
+            let at = (b, rig.bones[b].pos);
+            let skin = own.len();
+            let own = trunk::core(a, at, axis, own, (half_width, fit::MIN_POINTS));
+            let appendage_vertices = skin - own.len();
             let pts = bodies::fit_points(plan, samples, b, &own);
             let mut shape = shapes::fit_body(rig, a, b, &pts);
             shape.fit.coverage = fit::coverage(&own, &shape.fit, 0.02 * a.height);
@@ -297,6 +310,7 @@ fn build_bodies(
                 friction_torque_nm: 0.0,
                 group: String::new(),
                 apart: Vec::new(),
+                appendage_vertices,
             }
         })
         .collect()

@@ -30,6 +30,10 @@ pub struct BoneReport {
     pub coverage: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vertices: Option<usize>,
+    /// Skin vertices left out of the body's shape: an appendage with no bone of its own (a
+    /// tail, wings, a cape) skinned to a trunk bone (`generate::trunk`). Absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub appendage_vertices: Option<usize>,
 }
 
 /// Coverage over bodies.
@@ -127,6 +131,7 @@ fn bone_report(rig: &rig::Rig, a: &Anatomy, plan: &Plan, list: &[Body], i: usize
         mass_kg: b.map(|b| emit::round(b.mass_kg)),
         coverage: b.and_then(|b| b.shape.fit.coverage).map(emit::round),
         vertices: b.map(|b| b.shape.points),
+        appendage_vertices: b.map(|b| b.appendage_vertices).filter(|&n| n > 0),
     }
 }
 
