@@ -87,6 +87,9 @@ impl Ragdoll {
         joints.reverse();
         let balance = BalanceRig::new(world, doc, &bodies);
         let step = StepRig::new(world, doc, &bodies, &joints, &balance);
+        if s.balance && balance.built.enabled {
+            step.pose_start(world, (&bodies, &joints));
+        }
         let fall = FallGauge::new(world, &bodies, &balance);
         let telemetry = Telemetry::new(
             joints.iter().map(|j| j.name.clone()).collect(),

@@ -433,3 +433,39 @@ fn a_stepping_character_leans_onto_its_feet_whichever_way_it_faces() {
         "alike whichever way it faces: {shares:?}"
     );
 }
+
+/// A rest pose whose centre of mass lies off its feet cannot stand as modelled: a digitigrade
+/// werewolf from Mixamo's auto-rigger has it 5 cm behind the heel edge of its toe-pad feet and
+/// fell backward in 1.3 s at assist 0, stepping or not (a step backward landed it no better).
+/// The simulation now starts it leaned over its feet at the ankles, the stance's margin inside
+/// the nearer edge, and the ankles hold that lean. Here the generated CesiumMan with its feet's
+/// colliders moved 14 cm forward, past its centre of mass, stepping off, at assist 0.
+#[test]
+fn a_rest_pose_off_its_feet_starts_leaned_over_them_and_stands() {
+    let mut c = cesium_man_on_long_toes(0.14);
+    set(&mut c.doc, Key::StepGain, 0.0);
+    let feet = c.doc.balance.foot_bones.clone().expect("feet");
+    let rest = Simulation::new(&c.doc, SimSettings::passive()).expect("passive sim");
+    let rest_share = com_share_along(&rest, &feet, Vec3::Z);
+    let mut sim = Simulation::new(&c.doc, SimSettings::default()).expect("sim");
+    let start_share = com_share_along(&sim, &feet, Vec3::Z);
+    let mut later = f32::NAN;
+    while sim.time_s() < 10.0 {
+        sim.step().expect("no guard pause");
+        if (sim.time_s() - 5.0).abs() < 1e-6 {
+            later = com_share_along(&sim, &feet, Vec3::Z);
+        }
+    }
+    println!(
+        "centre of mass at {rest_share:.3} of the feet's depth at rest, {start_share:.3} as it \
+         starts, {later:.3} at 5 s; fell at {:?}",
+        sim.fell_at_s()
+    );
+    assert!(rest_share < 0.0, "behind the heels at rest: {rest_share}");
+    assert!(
+        (0.1..0.3).contains(&start_share),
+        "it starts over its feet: {start_share}"
+    );
+    assert!((0.05..0.95).contains(&later), "and stays there: {later}");
+    assert_eq!(sim.fell_at_s(), None, "it stands 10 s");
+}

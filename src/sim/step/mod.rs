@@ -28,6 +28,7 @@
 
 mod leg;
 mod stance;
+mod start;
 mod support;
 
 use super::balance::BalanceRig;
@@ -98,6 +99,8 @@ pub(crate) struct StepRig {
     gain: f32,
     /// The lean the ankles hold while standing before any step (`stance.rs`).
     stance: Stance,
+    /// Time since a start lean was set (`start.rs`), while no step may start.
+    start_s: Option<f32>,
 }
 
 /// The whole body's state the controller reads.
@@ -128,8 +131,11 @@ impl StepRig {
             held: Vec::new(),
             gain: 0.0,
             stance: Stance::default(),
+            start_s: None,
         };
-        if doc.balance.step_gain <= 0.0 {
+        let com = start::rest_com(world, bodies);
+        let outside = com.is_some_and(|c| start::outside_feet_box(world, bodies, balance, c));
+        if doc.balance.step_gain <= 0.0 && !outside {
             return rig;
         }
         let anatomy = Anatomy::of(doc);
@@ -143,7 +149,30 @@ impl StepRig {
         if rig.legs.len() < 2 {
             rig.legs.clear();
         }
+        if let Some(com) = com.filter(|_| outside && !rig.legs.is_empty()) {
+            let feet: Vec<usize> = rig.legs.iter().map(|l| l.foot).collect();
+            let f = rig.forward_rest;
+            let forward = Vec3::new(f.x, 0.0, f.z).normalize_or(Vec3::Z);
+            let at = (com, forward, stance::MARGIN);
+            if let Some(lean) = start::lean_rad(world, bodies, &feet, at) {
+                rig.stance.start(lean);
+                rig.start_s = Some(0.0);
+            }
+        }
         rig
+    }
+
+    /// Starts the bodies leaned over the feet when the rest pose's centre of mass lies
+    /// outside them (`start.rs`); nothing otherwise.
+    pub fn pose_start(
+        &self,
+        world: &mut PhysicsWorld,
+        (bodies, joints): (&[BodyRec], &[JointRec]),
+    ) {
+        if self.start_s.is_some() {
+            let at = (self.stance.lean_rad(), self.forward_rest);
+            start::lean_pose(world, (bodies, joints), &self.legs, at);
+        }
     }
 
     /// Whether a step is under way, its pose held, or the stance leaning.
@@ -174,7 +203,14 @@ impl StepRig {
         state: BodyState,
         s: &SimSettings,
     ) {
-        if self.legs.is_empty() || balance.built.step_gain <= 0.0 {
+        if self.legs.is_empty() {
+            return;
+        }
+        if self.start_s.is_some() {
+            let legs = (&self.legs[..], self.forward_rest);
+            self.stance.write_start(world, (bodies, joints), legs, s);
+        }
+        if balance.built.step_gain <= 0.0 {
             return;
         }
         let dt = s.dt_s;
@@ -193,7 +229,9 @@ impl StepRig {
                     let on = (hull.as_ref(), forward);
                     self.lean(world, (bodies, joints), on, state, s);
                 }
-                self.watch(world, bodies, (balance, hull.as_ref()), state, s);
+                if !self.starting(s) {
+                    self.watch(world, bodies, (balance, hull.as_ref()), state, s);
+                }
             }
             Phase::Landed { t_s } => {
                 self.phase = Phase::Landed { t_s: t_s + dt };
@@ -231,6 +269,16 @@ impl StepRig {
         let legs = (&self.legs[..], self.forward_rest);
         self.stance
             .adapt(world, (bodies, joints), legs, (depth, still, leg_time_s), s);
+    }
+
+    /// While a start lean settles (`start.rs`), no step starts; counts the time.
+    fn starting(&mut self, s: &SimSettings) -> bool {
+        let swing_s = self.swing_s(s);
+        let Some(t) = self.start_s.as_mut() else {
+            return false;
+        };
+        *t += s.dt_s;
+        *t < start::START_SWINGS * swing_s
     }
 
     /// The swing time (s): √(leg / g) of the shortest leg.

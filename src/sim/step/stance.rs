@@ -16,7 +16,7 @@ use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
 
 /// The share of the feet's depth (heel to toe) kept between the centre of mass and each edge.
-const MARGIN: f32 = 0.2;
+pub(super) const MARGIN: f32 = 0.2;
 /// How fast the lean follows, in degrees per √(leg / g): the body's own time, so a 9 mm and
 /// a 90 m character lean alike (1.2, about 4°/s on a 0.9 m leg; at a fixed 4°/s a godot_robot
 /// scaled ×100, whose body answers ten times slower, had leaned past the band to the 5° cap).
@@ -32,6 +32,8 @@ const WRITE_DEG: f32 = 0.05;
 pub(super) struct Stance {
     lean_rad: f32,
     written_rad: f32,
+    /// The size of the lean set at the start (`start.rs`): the lean's cap is at least this.
+    start_rad: f32,
     /// Ankle joints (indices into the ragdoll's) and their targets; empty at no lean.
     targets: Vec<(usize, Quat)>,
 }
@@ -80,11 +82,47 @@ impl Stance {
             u if u > 1.0 - MARGIN => -rate,
             _ => return,
         };
-        let max = MAX_LEAN_DEG.to_radians();
+        let max = MAX_LEAN_DEG.to_radians().max(self.start_rad);
         self.lean_rad = (self.lean_rad + d).clamp(-max, max);
         if (self.lean_rad - self.written_rad).abs() < WRITE_DEG.to_radians() {
             return;
         }
+        self.write(world, (bodies, joints), (legs, forward_rest), s);
+    }
+
+    /// The lean now (radians, positive toward the rest forward).
+    pub fn lean_rad(&self) -> f32 {
+        self.lean_rad
+    }
+
+    /// Sets the lean a rest pose outside its feet starts with (`start.rs`); written by
+    /// [`Self::write_start`].
+    pub fn start(&mut self, lean_rad: f32) {
+        self.lean_rad = lean_rad;
+        self.start_rad = lean_rad.abs();
+    }
+
+    /// Writes the start lean's targets once.
+    pub fn write_start(
+        &mut self,
+        world: &mut PhysicsWorld,
+        (bodies, joints): (&[BodyRec], &mut [JointRec]),
+        (legs, forward_rest): (&[StepLeg], Vec3),
+        s: &SimSettings,
+    ) {
+        if self.start_rad > 0.0 && self.targets.is_empty() {
+            self.write(world, (bodies, joints), (legs, forward_rest), s);
+        }
+    }
+
+    /// Writes the ankle targets that hold the lean now.
+    fn write(
+        &mut self,
+        world: &mut PhysicsWorld,
+        (bodies, joints): (&[BodyRec], &mut [JointRec]),
+        (legs, forward_rest): (&[StepLeg], Vec3),
+        s: &SimSettings,
+    ) {
         self.written_rad = self.lean_rad;
         let lateral_rest = Vec3::Y.cross(forward_rest).normalize_or(Vec3::X);
         let turn = Quat::from_axis_angle(lateral_rest, self.lean_rad);

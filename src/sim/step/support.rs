@@ -39,6 +39,30 @@ impl SupportHull {
         (!points.is_empty() && points.iter().all(|p| p.is_finite())).then_some(Self { points })
     }
 
+    /// The hull of every foot's box square to `forward` with the bodies in their rest pose.
+    pub fn at_rest(
+        world: &PhysicsWorld,
+        bodies: &[BodyRec],
+        feet: &[usize],
+        forward: Vec3,
+    ) -> Option<Self> {
+        let corners = feet
+            .iter()
+            .filter_map(|&f| {
+                let c = world.colliders.get(bodies[f].collider)?;
+                let local = c.position_wrt_parent().copied().unwrap_or(Pose::IDENTITY);
+                Some(box_along_at(
+                    c,
+                    &(bodies[f].world_from_body_rest * local),
+                    forward,
+                ))
+            })
+            .flatten()
+            .collect();
+        let points = hull(corners);
+        (!points.is_empty() && points.iter().all(|p| p.is_finite())).then_some(Self { points })
+    }
+
     /// The horizontal vector from the hull to `p` (world, y ignored); zero inside it.
     pub fn outside(&self, p: Vec3) -> Vec3 {
         let q = Vec2::new(p.x, p.z);
@@ -83,8 +107,13 @@ impl SupportHull {
 /// `forward` and across it: its farthest points along those four directions. A shape without
 /// a support function (a mesh, a compound) gives its world-axis bounding box.
 fn box_along(c: &Collider, forward: Vec3) -> [Vec2; 4] {
+    box_along_at(c, c.position(), forward)
+}
+
+/// [`box_along`] with the collider at world pose `at`.
+fn box_along_at(c: &Collider, at: &Pose, forward: Vec3) -> [Vec2; 4] {
     let Some(shape) = c.shape().as_support_map() else {
-        let b = c.compute_aabb();
+        let b = c.shape().compute_aabb(at);
         return [
             Vec2::new(b.mins.x, b.mins.z),
             Vec2::new(b.maxs.x, b.mins.z),
@@ -95,7 +124,7 @@ fn box_along(c: &Collider, forward: Vec3) -> [Vec2; 4] {
     let f = Vec2::new(forward.x, forward.z).normalize_or(Vec2::Y);
     let l = f.perp();
     let far = |d: Vec2| {
-        let p = shape.support_point(c.position(), Vec3::new(d.x, 0.0, d.y));
+        let p = shape.support_point(at, Vec3::new(d.x, 0.0, d.y));
         Vec2::new(p.x, p.z).dot(d)
     };
     let (f_hi, f_lo, l_hi, l_lo) = (far(f), -far(-f), far(l), -far(-l));
