@@ -71,7 +71,7 @@ pub(super) fn merge(
         vrm_roles(&mut a, map, &mut w);
     }
     manual_roles(&mut a, manual, &mut w);
-    extend_limbs(rig, &mut a);
+    extend_limbs(rig, &mut a, names);
     single_roles(rig, &mut a, &mut w);
     a.pelvis = only(&a, Role::Pelvis).or(a.pelvis.filter(|&p| a.role[p] == Role::Pelvis));
     a.head = only(&a, Role::Head).or(a.head.filter(|&h| a.role[h] == Role::Head));
@@ -113,11 +113,14 @@ fn vrm_roles(a: &mut Indexed, map: &[Option<MappedBone>], w: &mut Work) {
     }
 }
 
-/// A limb's path ends at its last skinned bone (`Ctx::trim`); a bone past it that the map or
-/// a person names as the limb's next part, a foot after a shin or a hand after a forearm,
-/// continues it. A VRM 1 model of rigid parts has feet with no skin of their own: its legs
-/// ended at the shins, so the balance stood on the shins and no leg could step.
-fn extend_limbs(rig: &Rig, a: &mut Indexed) {
+/// A limb's path ends at its last skinned bone (`Ctx::trim`); a bone past it that the map, a
+/// person or its name (on its side) says is the limb's next part, a foot after a shin or a
+/// hand after a forearm, continues it. A VRM 1 model of rigid parts has feet with no skin of
+/// their own: its legs ended at the shins, so the balance stood on the shins and no leg could
+/// step. So do many characters from Mixamo's auto-rigger (a knight, a bat, a cat, a lizard:
+/// their `LeftFoot` carries no weight, its vertices are the shin's), whose balance stood on
+/// the shins' round ends and fell at assist 0.
+fn extend_limbs(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>]) {
     for k in 0..a.limbs.len() {
         let Some(seq) = sequence(a.limbs[k].kind) else {
             continue;
@@ -134,13 +137,22 @@ fn extend_limbs(rig: &Rig, a: &mut Indexed) {
         else {
             continue;
         };
+        let side = a.limbs[k].side;
+        let named = |c: usize| {
+            names
+                .get(c)
+                .and_then(|n| n.as_ref())
+                .is_some_and(|n| n.role == want && (n.side.is_none() || n.side == side))
+        };
         let next = rig.s_children[last]
             .iter()
             .copied()
-            .find(|&c| a.limb_of[c].is_none_or(|l| l == k) && a.role[c] == want);
+            .find(|&c| a.limb_of[c].is_none_or(|l| l == k) && (a.role[c] == want || named(c)));
         if let Some(c) = next {
             a.limbs[k].path.push(c);
             a.limb_of[c] = Some(k);
+            a.role[c] = want;
+            a.side[c] = a.side[c].or(side);
         }
     }
 }

@@ -32,6 +32,9 @@ pub struct RigBone {
     /// Part of the structural tree: not a twist, helper or control bone, and deforming (or
     /// between deforming bones, or named by a VRM map).
     pub structural: bool,
+    /// A foot or hand without skin, kept in the structural tree by its name alone (not a VRM
+    /// map): [`named_limb_ends`].
+    pub end_by_name: bool,
 }
 
 /// All bones with the structural tree.
@@ -76,10 +79,12 @@ impl Rig {
         }
         let between = between_deforming(&bones);
         let hubs = deforming_hubs(&bones);
+        let ends = named_limb_ends(&bones);
         for (i, b) in bones.iter_mut().enumerate() {
             let candidate = !(b.hints.twist || b.hints.helper) || pinned.contains(&b.node);
-            b.structural =
-                candidate && (b.deforming || between[i] || hubs[i] || pinned.contains(&b.node));
+            b.end_by_name = candidate && ends[i] && !pinned.contains(&b.node);
+            let kept = b.deforming || between[i] || hubs[i] || ends[i];
+            b.structural = candidate && (kept || pinned.contains(&b.node));
         }
         let mut rig = Rig {
             bones,
@@ -311,11 +316,29 @@ fn rig_bone(doc: &Document, b: &crate::document::Bone) -> RigBone {
         scale,
         nonuniform: (s.max_element() - s.min_element()) > 0.01 * mean,
         structural: true,
+        end_by_name: false,
     }
 }
 
 /// Per bone: it has a deforming ancestor and a deforming descendant (a bone without weight
 /// inside a chain, such as a forearm without a rigid mesh between an upper arm and a hand).
+/// Bones without skin whose name says they are a foot, hanging from a deforming bone: a leg's
+/// end part whose vertices its parent carries (Mixamo's auto-rigger leaves many characters'
+/// `LeftFoot` unweighted, the foot's vertices on `LeftLeg`). The leg continues to them
+/// (`evidence::extend_limbs`) and the generator gives them the shin's vertices past the ankle.
+/// Not hands: a bat's wing membranes hang from its forearms, and a hand fitted to them covered
+/// half of them.
+fn named_limb_ends(bones: &[RigBone]) -> Vec<bool> {
+    bones
+        .iter()
+        .map(|b| {
+            !b.deforming
+                && b.parent.is_some_and(|p| bones[p].deforming)
+                && super::name_roles::role_of(&b.hints).is_some_and(|n| n.role == super::Role::Foot)
+        })
+        .collect()
+}
+
 fn between_deforming(bones: &[RigBone]) -> Vec<bool> {
     let n = bones.len();
     let mut above = vec![false; n];

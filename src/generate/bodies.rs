@@ -96,6 +96,16 @@ impl FateRules<'_> {
         size_of(self.rig, self.samples, bone)
     }
 
+    /// A foot or hand without skin of its own that takes the vertices of the segment above it
+    /// lying past its joint (`super::ends`), when there are enough of them.
+    fn takes_skin_above(&self, c: &Candidate) -> bool {
+        let min = super::fit::MIN_POINTS;
+        c.parent_owner.is_some_and(|o| {
+            super::ends::takes_skin(self.rig, self.anatomy, c.bone, c.skin_vertices)
+                && super::ends::count_past(self.rig, (o, c.bone), self.samples.body_skin(o)) >= min
+        })
+    }
+
     /// The bone's fate: kept physics, the root body, a helper above it, or by its role.
     fn fate(&self, c: &Candidate) -> Fate {
         let i = c.bone;
@@ -156,6 +166,7 @@ impl FateRules<'_> {
             Role::Other if !(self.far_enough(c, min_size) && self.size(i) >= min_size) => {
                 into("smaller than the minimum bone size")
             }
+            Role::Foot | Role::Hand if self.takes_skin_above(c) => Fate::Body,
             _ if skin == 0 && self.size(i) < 1e-3 * self.anatomy.height => {
                 into("zero length and no skin")
             }

@@ -14,6 +14,7 @@ pub mod clips;
 pub mod drives;
 mod edit;
 pub mod emit;
+mod ends;
 pub mod fit;
 pub mod groups;
 mod input;
@@ -278,10 +279,25 @@ fn build_bodies(
         .map(|(k, &b)| (b, k))
         .collect();
     let half_width = trunk::half_width(rig, a).filter(|_| !opts.keep_appendages);
+    let skin_of = |b: usize| bodies::body_points(plan, samples, b);
+    // Feet and hands without skin, each with the body above it (`ends`).
+    let ends: Vec<(usize, usize)> = plan
+        .bodies
+        .iter()
+        .filter_map(|&b| Some((plan.parent_body[b]?, b)))
+        .filter(|&(_, b)| ends::takes_skin(rig, a, b, skin_of(b).len()))
+        .collect();
     plan.bodies
         .iter()
         .map(|&b| {
-            let own = bodies::body_points(plan, samples, b);
+            let mut own = skin_of(b);
+            for &(above, end) in &ends {
+                if end == b {
+                    own.extend(ends::split(rig, (above, end), skin_of(above)).1);
+                } else if above == b {
+                    own = ends::split(rig, (above, end), own).0;
+                }
+            }
             let axis = shapes::bone_direction(rig, a, b, &own);
             let at = (b, rig.bones[b].pos);
             let skin = own.len();

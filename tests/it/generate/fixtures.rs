@@ -211,9 +211,18 @@ pub struct Build {
     /// An unskinned mesh (a ball of points of this radius, metres) hanging from this bone,
     /// centred one radius above its tail: an accessory such as antlers or a helmet.
     pub rigid_on: Option<(usize, f32)>,
-    /// A tube of skin with no bone of its own (a tail, a cape): from this bone's head along the
-    /// vector (metres), of this radius, weighted wholly to the bone.
-    pub tail_on: Option<(usize, Vec3, f32)>,
+    /// Tubes of skin with no bone of their own (a tail, a foot left unweighted), each weighted
+    /// wholly to a bone.
+    pub appendages: [Option<Appendage>; 2],
+}
+
+/// A tube of skin from `from` to `to` (world, metres) of `radius`, weighted wholly to `bone`.
+#[derive(Debug, Clone, Copy)]
+pub struct Appendage {
+    pub bone: usize,
+    pub from: Vec3,
+    pub to: Vec3,
+    pub radius: f32,
 }
 
 impl Default for Build {
@@ -227,7 +236,7 @@ impl Default for Build {
             poison: false,
             skins: 1,
             rigid_on: None,
-            tail_on: None,
+            appendages: [None; 2],
         }
     }
 }
@@ -277,17 +286,16 @@ fn bytes_of<T: Copy>(v: &[T]) -> &[u8] {
 /// A GLB of the skeleton and its skin.
 pub fn glb(bones: &[BoneDef], o: Build) -> Vec<u8> {
     let (mut pos, mut joints, mut weights) = skin(bones, o.vertices, o.size);
-    if let Some((bone, along, radius)) = o.tail_on {
-        let b = &bones[bone];
-        let tail = BoneDef {
+    for a in o.appendages.iter().flatten() {
+        let tube = BoneDef {
             name: String::new(),
             parent: None,
-            head: b.head,
-            tail: b.head + along,
-            radius,
+            head: a.from,
+            tail: a.to,
+            radius: a.radius,
         };
-        let (p, _, _) = skin(&[tail], o.vertices / 24, o.size);
-        joints.extend(p.iter().map(|_| [bone as u16, 0, 0, 0]));
+        let (p, _, _) = skin(&[tube], o.vertices / 24, o.size);
+        joints.extend(p.iter().map(|_| [a.bone as u16, 0, 0, 0]));
         weights.extend(p.iter().map(|_| [1.0, 0.0, 0.0, 0.0]));
         pos.extend(p);
     }
