@@ -69,6 +69,14 @@ impl GenerateDialog {
         ui.checkbox(&mut o.tail, "Tail");
         ui.checkbox(&mut o.twist, "Twist bones");
         ui.checkbox(&mut o.hinge_wrists_ankles, "Wrists and ankles as hinges");
+        ui.checkbox(
+            &mut o.keep_appendages,
+            "Fit the trunk to tails, wings and capes",
+        )
+        .on_hover_text(
+            "Off: vertices far off a humanoid's pelvis, spine and chest (a tail, wings or a \
+                 cape without bones of their own) are left out of their shapes",
+        );
         ui.horizontal(|ui| {
             let l = ui.label("Total mass (kg, 0 = from size)");
             ui.add(
