@@ -96,13 +96,16 @@ impl FateRules<'_> {
         size_of(self.rig, self.samples, bone)
     }
 
-    /// A foot or hand without skin of its own that takes the vertices of the segment above it
-    /// lying past its joint (`super::ends`), when there are enough of them.
+    /// A foot without skin of its own that takes the vertices of the segment above it lying
+    /// past its joint (`super::ends`), when there are enough of them or its skeleton gives it a
+    /// sole.
     fn takes_skin_above(&self, c: &Candidate) -> bool {
         let min = super::fit::MIN_POINTS;
         c.parent_owner.is_some_and(|o| {
             super::ends::takes_skin(self.rig, self.anatomy, c.bone, c.skin_vertices)
-                && super::ends::count_past(self.rig, (o, c.bone), self.samples.body_skin(o)) >= min
+                && (super::ends::count_past(self.rig, (o, c.bone), self.samples.body_skin(o))
+                    >= min
+                    || !super::ends::sole_points(self.rig, self.anatomy, c.bone).is_empty())
         })
     }
 

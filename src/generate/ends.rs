@@ -45,3 +45,57 @@ pub fn split(
         .into_iter()
         .partition(|p| !past(rig, (above, end), *p))
 }
+
+/// A foot's sole from its skeleton, for a foot whose shin leaves it too few vertices (a knight's
+/// 10): the corners of a box from a heel behind the ankle to the farthest bone below the foot
+/// (its toes' end), as wide as [`SOLE_WIDTH`] of its length, from the ground to half the
+/// ankle's height. Empty when nothing lies below the foot or it is shorter than 2% of the
+/// height.
+pub fn sole_points(rig: &Rig, a: &Anatomy, foot: usize) -> Vec<DVec3> {
+    let ankle = rig.bones[foot].pos;
+    let flat = |v: DVec3| v - a.up * v.dot(a.up);
+    let below = (0..rig.len()).filter(|&j| {
+        let mut p = rig.bones[j].parent;
+        let mut steps = 0;
+        while let Some(q) = p.filter(|_| steps <= rig.len()) {
+            if q == foot {
+                return true;
+            }
+            p = rig.bones[q].parent;
+            steps += 1;
+        }
+        false
+    });
+    let Some(tip) = below.map(|j| rig.bones[j].pos).max_by(|x, y| {
+        flat(*x - ankle)
+            .length()
+            .total_cmp(&flat(*y - ankle).length())
+    }) else {
+        return Vec::new();
+    };
+    let reach = flat(tip - ankle);
+    let len = reach.length();
+    if len < 0.02 * a.height {
+        return Vec::new();
+    }
+    let fwd = reach / len;
+    let side = a.up.cross(fwd).normalize() * (SOLE_WIDTH * len / 2.0);
+    let ground = a.up * a.ground;
+    let base = flat(ankle) + ground;
+    let top = a.up * ((ankle.dot(a.up) - a.ground) / 2.0);
+    let (heel, toe) = (base - fwd * (HEEL_SHARE * len), flat(tip) + ground);
+    let mut out = Vec::new();
+    for end in [heel, toe] {
+        for s in [-1.0, 1.0] {
+            for lift in [DVec3::ZERO, top] {
+                out.push(end + side * s + lift);
+            }
+        }
+    }
+    out
+}
+
+/// A foot's width as a share of its length, ankle to toes (a person's: about 0.38).
+pub const SOLE_WIDTH: f64 = 0.38;
+/// How far the heel lies behind the ankle, as a share of the foot's length.
+pub const HEEL_SHARE: f64 = 0.2;

@@ -303,7 +303,10 @@ fn build_bodies(
             let skin = own.len();
             let own = trunk::core(a, at, axis, own, (half_width, fit::MIN_POINTS));
             let appendage_vertices = skin - own.len();
-            let pts = bodies::fit_points(plan, samples, b, &own);
+            let mut pts = bodies::fit_points(plan, samples, b, &own);
+            if own.len() < bodies::FIT_MIN_OWN && ends.iter().any(|&(_, e)| e == b) {
+                pts.extend(ends::sole_points(rig, a, b));
+            }
             let mut shape = shapes::fit_body(rig, a, b, &pts);
             shape.fit.coverage = fit::coverage(&own, &shape.fit, 0.02 * a.height);
             shape.points = own.len();
