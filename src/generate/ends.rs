@@ -17,8 +17,9 @@ fn past(rig: &Rig, (above, end): (usize, usize), p: DVec3) -> bool {
     (p - at).dot(at - from) > 0.0
 }
 
-/// Whether bone `end` is a foot or hand without any skin of its own (`own` vertices), kept
-/// by its name (`anatomy::rig`), which takes vertices from the segment above it. A foot with
+/// Whether bone `end` is a foot or hand without any skin of its own (`own`: its bone's
+/// vertices, not its merged toes': Relic and Droid v2 weight their toes but not their feet),
+/// kept by its name (`anatomy::rig`), which takes vertices from the segment above it. A foot with
 /// a few vertices keeps its own (the VRM 0 avocado's right foot has 2, its left 76; its feet
 /// stay evened to the left's); a foot the VRM map names keeps the box its bone's length gives
 /// (the VRM 1 rigid-parts model's foot is a rigid cube on the lower leg centred on the

@@ -285,7 +285,7 @@ fn build_bodies(
         .bodies
         .iter()
         .filter_map(|&b| Some((plan.parent_body[b]?, b)))
-        .filter(|&(_, b)| ends::takes_skin(rig, a, b, skin_of(b).len()))
+        .filter(|&(_, b)| ends::takes_skin(rig, a, b, samples.body_skin(b).len()))
         .collect();
     plan.bodies
         .iter()
