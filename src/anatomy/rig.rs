@@ -32,8 +32,8 @@ pub struct RigBone {
     /// Part of the structural tree: not a twist, helper or control bone, and deforming (or
     /// between deforming bones, or named by a VRM map).
     pub structural: bool,
-    /// A foot or hand without skin, kept in the structural tree by its name alone (not a VRM
-    /// map): [`named_limb_ends`].
+    /// A foot without skin, kept in the structural tree by its name alone (not a VRM map):
+    /// [`named_limb_ends`].
     pub end_by_name: bool,
 }
 
@@ -129,7 +129,7 @@ impl Rig {
     }
 
     /// Bone `i` and every bone below it in the bone tree (structural or not).
-    fn subtree_all(&self, i: usize) -> Vec<usize> {
+    pub fn subtree_all(&self, i: usize) -> Vec<usize> {
         let mut out = vec![i];
         let mut k = 0;
         while k < out.len() {
@@ -320,8 +320,6 @@ fn rig_bone(doc: &Document, b: &crate::document::Bone) -> RigBone {
     }
 }
 
-/// Per bone: it has a deforming ancestor and a deforming descendant (a bone without weight
-/// inside a chain, such as a forearm without a rigid mesh between an upper arm and a hand).
 /// Bones without skin whose name says they are a foot, hanging from a deforming bone: a leg's
 /// end part whose vertices its parent carries (Mixamo's auto-rigger leaves many characters'
 /// `LeftFoot` unweighted, the foot's vertices on `LeftLeg`). The leg continues to them
@@ -339,6 +337,8 @@ fn named_limb_ends(bones: &[RigBone]) -> Vec<bool> {
         .collect()
 }
 
+/// Per bone: it has a deforming ancestor and a deforming descendant (a bone without weight
+/// inside a chain, such as a forearm without a rigid mesh between an upper arm and a hand).
 fn between_deforming(bones: &[RigBone]) -> Vec<bool> {
     let n = bones.len();
     let mut above = vec![false; n];

@@ -169,7 +169,7 @@ impl FateRules<'_> {
             Role::Other if !(self.far_enough(c, min_size) && self.size(i) >= min_size) => {
                 into("smaller than the minimum bone size")
             }
-            Role::Foot | Role::Hand if self.takes_skin_above(c) => Fate::Body,
+            Role::Foot if self.takes_skin_above(c) => Fate::Body,
             _ if skin == 0 && self.size(i) < 1e-3 * self.anatomy.height => {
                 into("zero length and no skin")
             }

@@ -2,10 +2,10 @@
 //! `LeftFoot` unweighted (a knight, a bat, a cat, a lizard, an armoured robot), the foot's
 //! vertices on `LeftLeg`. The shin's capsule then reached down to the ground through the
 //! foot, the balance stood on its round end, and at assist 0 those characters fell in about
-//! 1.4 s. The anatomy continues the limb to a bone named as its foot or hand
-//! (`anatomy::evidence::extend_limbs`); here that bone takes the vertices of the segment
-//! above it that lie past its joint (along the segment), so the foot is fitted to the foot
-//! and the shin ends at the ankle.
+//! 1.4 s. The anatomy continues the leg to a bone named as its foot
+//! (`anatomy::rig::named_limb_ends`, `anatomy::evidence::extend_limbs`); here that bone takes
+//! the shin's vertices that lie past the ankle (along the shin), so the foot is fitted to the
+//! foot and the shin ends at the ankle.
 
 use super::rig::Rig;
 use super::roles::{Anatomy, Role};
@@ -17,7 +17,7 @@ fn past(rig: &Rig, (above, end): (usize, usize), p: DVec3) -> bool {
     (p - at).dot(at - from) > 0.0
 }
 
-/// Whether bone `end` is a foot or hand without any skin of its own (`own`: its bone's
+/// Whether bone `end` is a foot without any skin of its own (`own`: its bone's
 /// vertices, not its merged toes': Relic and Droid v2 weight their toes but not their feet),
 /// kept by its name (`anatomy::rig`), which takes vertices from the segment above it. A foot with
 /// a few vertices keeps its own (the VRM 0 avocado's right foot has 2, its left 76; its feet
@@ -25,7 +25,7 @@ fn past(rig: &Rig, (above, end): (usize, usize), p: DVec3) -> bool {
 /// (the VRM 1 rigid-parts model's foot is a rigid cube on the lower leg centred on the
 /// ankle, which a split at the ankle halves: its tuned file then survived 7 pushes of 8, not 8).
 pub fn takes_skin(rig: &Rig, a: &Anatomy, end: usize, own: usize) -> bool {
-    matches!(a.role[end], Role::Foot | Role::Hand) && own == 0 && rig.bones[end].end_by_name
+    a.role[end] == Role::Foot && own == 0 && rig.bones[end].end_by_name
 }
 
 /// How many of `points` (the skin of bone `above`'s body) lie past bone `end`'s joint.
@@ -55,18 +55,7 @@ pub fn split(
 pub fn sole_points(rig: &Rig, a: &Anatomy, foot: usize) -> Vec<DVec3> {
     let ankle = rig.bones[foot].pos;
     let flat = |v: DVec3| v - a.up * v.dot(a.up);
-    let below = (0..rig.len()).filter(|&j| {
-        let mut p = rig.bones[j].parent;
-        let mut steps = 0;
-        while let Some(q) = p.filter(|_| steps <= rig.len()) {
-            if q == foot {
-                return true;
-            }
-            p = rig.bones[q].parent;
-            steps += 1;
-        }
-        false
-    });
+    let below = rig.subtree_all(foot).into_iter().skip(1);
     let Some(tip) = below.map(|j| rig.bones[j].pos).max_by(|x, y| {
         flat(*x - ankle)
             .length()

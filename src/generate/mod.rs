@@ -280,7 +280,7 @@ fn build_bodies(
         .collect();
     let half_width = trunk::half_width(rig, a).filter(|_| !opts.keep_appendages);
     let skin_of = |b: usize| bodies::body_points(plan, samples, b);
-    // Feet and hands without skin, each with the body above it (`ends`).
+    // Feet without skin, each with the body above it (`ends`).
     let ends: Vec<(usize, usize)> = plan
         .bodies
         .iter()

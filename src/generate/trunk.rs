@@ -96,23 +96,22 @@ mod tests {
         let mut all = body.clone();
         all.extend(&tail);
         let a = pelvis_anatomy();
-        let kept = core(
-            &a,
-            (0, origin),
-            (DVec3::Y, 0.4),
-            all.clone(),
-            (Some(0.15), 6),
+        let core_of = |half_width| {
+            core(
+                &a,
+                (0, origin),
+                (DVec3::Y, 0.4),
+                all.clone(),
+                (half_width, 6),
+            )
+        };
+        assert_eq!(core_of(Some(0.15)), body, "the tail beyond 0.3 is left out");
+        assert_eq!(
+            core_of(Some(2.0)).len(),
+            all.len(),
+            "a wide trunk keeps everything"
         );
-        assert_eq!(kept, body, "the tail beyond 0.3 is left out");
-        let wide = core(
-            &a,
-            (0, origin),
-            (DVec3::Y, 0.4),
-            all.clone(),
-            (Some(2.0), 6),
-        );
-        assert_eq!(wide.len(), all.len(), "a wide trunk keeps everything");
-        let none = core(&a, (0, origin), (DVec3::Y, 0.4), all.clone(), (None, 6));
+        let none = core_of(None);
         assert_eq!(none.len(), all.len(), "no width, no trimming");
     }
 

@@ -113,6 +113,18 @@ pub(crate) struct BodyRec {
     pub world_from_body_rest: Pose,
 }
 
+impl BodyRec {
+    /// The body's collider and where it lies in the world with the body in its rest pose.
+    pub fn rest_collider<'a>(
+        &self,
+        world: &'a PhysicsWorld,
+    ) -> Option<(&'a rapier3d::prelude::Collider, Pose)> {
+        let c = world.colliders.get(self.collider)?;
+        let local = c.position_wrt_parent().copied().unwrap_or(Pose::IDENTITY);
+        Some((c, self.world_from_body_rest * local))
+    }
+}
+
 /// A rigid transform of a node's rest pose (scale dropped).
 pub(crate) fn pose_of(m: &DMat4) -> Pose {
     let (_, r, t) = m.to_scale_rotation_translation();

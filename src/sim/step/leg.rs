@@ -185,13 +185,9 @@ pub(crate) fn heading(q: Quat) -> Quat {
 }
 
 /// The lowest point of the foot's collider at rest, None without one.
-fn sole_height(world: &PhysicsWorld, bodies: &[BodyRec], foot: usize) -> Option<f32> {
-    let c = world.colliders.get(bodies[foot].collider)?;
-    let local = c.position_wrt_parent().copied().unwrap_or(Pose::IDENTITY);
-    let aabb = c
-        .shape()
-        .compute_aabb(&(bodies[foot].world_from_body_rest * local));
-    Some(aabb.mins.y)
+pub(super) fn sole_height(world: &PhysicsWorld, bodies: &[BodyRec], foot: usize) -> Option<f32> {
+    let (c, at) = bodies[foot].rest_collider(world)?;
+    Some(c.shape().compute_aabb(&at).mins.y)
 }
 
 /// The knee and ankle positions of a two-bone chain from `hip` reaching for `ankle`, the knee

@@ -10,7 +10,7 @@
 use super::super::balance::BalanceRig;
 use super::super::joints::JointRec;
 use super::super::world::BodyRec;
-use super::leg::StepLeg;
+use super::leg::{sole_height, StepLeg};
 use super::support::SupportHull;
 use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
@@ -41,14 +41,12 @@ pub(super) fn outside_feet_box(
     com: Vec3,
 ) -> bool {
     let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-    for &f in &balance.feet {
-        let Some(c) = world.colliders.get(bodies[f].collider) else {
-            continue;
-        };
-        let local = c.position_wrt_parent().copied().unwrap_or(Pose::IDENTITY);
-        let b = c
-            .shape()
-            .compute_aabb(&(bodies[f].world_from_body_rest * local));
+    for (c, at) in balance
+        .feet
+        .iter()
+        .filter_map(|&f| bodies[f].rest_collider(world))
+    {
+        let b = c.shape().compute_aabb(&at);
         (lo, hi) = (lo.min(b.mins), hi.max(b.maxs));
     }
     lo.x <= hi.x && (com.x < lo.x || com.x > hi.x || com.z < lo.z || com.z > hi.z)
@@ -74,16 +72,7 @@ pub(super) fn lean_rad(
     };
     let sole = feet
         .iter()
-        .filter_map(|&f| {
-            let c = world.colliders.get(bodies[f].collider)?;
-            let local = c.position_wrt_parent().copied().unwrap_or(Pose::IDENTITY);
-            Some(
-                c.shape()
-                    .compute_aabb(&(bodies[f].world_from_body_rest * local))
-                    .mins
-                    .y,
-            )
-        })
+        .filter_map(|&f| sole_height(world, bodies, f))
         .fold(f32::INFINITY, f32::min);
     let h = com.y - sole;
     let max = MAX_START_LEAN_DEG.to_radians();

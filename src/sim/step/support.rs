@@ -48,16 +48,8 @@ impl SupportHull {
     ) -> Option<Self> {
         let corners = feet
             .iter()
-            .filter_map(|&f| {
-                let c = world.colliders.get(bodies[f].collider)?;
-                let local = c.position_wrt_parent().copied().unwrap_or(Pose::IDENTITY);
-                Some(box_along_at(
-                    c,
-                    &(bodies[f].world_from_body_rest * local),
-                    forward,
-                ))
-            })
-            .flatten()
+            .filter_map(|&f| bodies[f].rest_collider(world))
+            .flat_map(|(c, at)| box_along_at(c, &at, forward))
             .collect();
         let points = hull(corners);
         (!points.is_empty() && points.iter().all(|p| p.is_finite())).then_some(Self { points })
