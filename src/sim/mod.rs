@@ -20,6 +20,7 @@ mod pairs;
 mod ragdoll;
 pub mod scene;
 mod settings;
+mod settle;
 mod sleep;
 mod snapshot;
 mod step;
@@ -162,8 +163,11 @@ impl Simulation {
             d.control(&mut self.world, &self.settings, clip);
         }
         self.world.step_with_events(&self.hooks, &());
-        for d in &self.dolls {
+        for d in &mut self.dolls {
             d.cap_angular_speed(&mut self.world);
+            if self.may_sleep && self.settings.settle {
+                d.settle.damp(&mut self.world, &d.bodies, &self.settings);
+            }
         }
         self.time_s += self.settings.dt_s as f64;
         self.steps += 1;

@@ -7,6 +7,7 @@ use super::error::SimError;
 use super::fall::FallGauge;
 use super::joints::{self, JointRec, JointSpec};
 use super::settings::SimSettings;
+use super::settle::Settling;
 use super::step::{BodyState, StepRig};
 use super::telemetry::{measure_joint, BodySample, Telemetry};
 use super::world::{self, BodyRec, GroupMap};
@@ -58,6 +59,8 @@ pub(crate) struct Ragdoll {
     pub mirror: MirrorContactOrder,
     /// The explicit collision pairs it was built with (a change needs a rebuild).
     pub pairs: ExplicitPairs,
+    /// Whether it has moved, for settling once it is slow again.
+    pub settle: Settling,
 }
 
 impl Ragdoll {
@@ -111,6 +114,7 @@ impl Ragdoll {
             grounded: 0,
             mirror,
             pairs: pairs.clone(),
+            settle: Settling::default(),
         };
         r.balance
             .set_upright(world, s.balance && r.balance.built.enabled);

@@ -132,6 +132,9 @@ pub struct SimSettings {
     /// Rapier, Jolt, PhysX and Unity do by default (see [`SimSettings::let_sleep`]).
     /// Default on.
     pub sleep: bool,
+    /// Let a rag doll that has come down drain its last slow motion so that it comes to rest
+    /// (PhysX's stabilization; see [`super::settle`]). Only where it may sleep. Default on.
+    pub settle: bool,
 }
 
 impl Default for SimSettings {
@@ -159,6 +162,7 @@ impl Default for SimSettings {
             mass_unit: 1.0,
             auto_length_unit: true,
             sleep: true,
+            settle: true,
         }
     }
 }

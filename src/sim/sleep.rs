@@ -15,7 +15,12 @@ impl Simulation {
         if may == self.may_sleep && !force {
             return;
         }
-        for d in &self.dolls {
+        let became = may && !self.may_sleep;
+        for d in &mut self.dolls {
+            if became {
+                // Moved while driven is not moved as a rag doll: it must be free to fall.
+                d.settle.reset();
+            }
             for b in &d.bodies {
                 if let Some(rb) = self.world.bodies.get_mut(b.body) {
                     let a = rb.activation_mut();

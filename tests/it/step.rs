@@ -341,33 +341,9 @@ fn a_character_standing_on_its_heels_leans_onto_its_feet() {
     assert_eq!(sim.fell_at_s(), None, "it stands");
 }
 
-/// CesiumMan's file with its scene turned by `deg` about the vertical (under a new root node),
-/// as another tool might place it: the same character facing another way.
+/// CesiumMan's file turned by `deg` about the vertical.
 fn turned_cesium_man(deg: f64) -> Document {
-    let src = common::shared_asset("CesiumMan/CesiumMan.glb");
-    let bytes = std::fs::read(&src).expect("CesiumMan");
-    let n = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
-    let mut j: serde_json::Value = serde_json::from_slice(&bytes[20..20 + n]).expect("JSON");
-    let scene = j["scene"].as_u64().unwrap_or(0) as usize;
-    let roots = j["scenes"][scene]["nodes"].take();
-    let h = deg.to_radians() / 2.0;
-    let nodes = j["nodes"].as_array_mut().expect("nodes");
-    nodes.push(
-        json!({"name": "turned", "rotation": [0.0, h.sin(), 0.0, h.cos()], "children": roots}),
-    );
-    j["scenes"][scene]["nodes"] = json!([nodes.len() - 1]);
-    let mut text = serde_json::to_vec(&j).expect("JSON");
-    text.resize(text.len().div_ceil(4) * 4, b' ');
-    let rest = &bytes[20 + n..];
-    let total = (20 + text.len() + rest.len()) as u32;
-    let mut out = b"glTF".to_vec();
-    out.extend(2u32.to_le_bytes());
-    out.extend(total.to_le_bytes());
-    out.extend((text.len() as u32).to_le_bytes());
-    out.extend(b"JSON");
-    out.extend(text);
-    out.extend_from_slice(rest);
-    Document::from_bytes(&src, &out, Default::default()).expect("the turned file")
+    common::turned_glb(&common::shared_asset("CesiumMan/CesiumMan.glb"), deg)
 }
 
 /// Where the centre of mass stands between the heels (0) and the toes (1) along `forward`,
