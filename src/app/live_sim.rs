@@ -155,6 +155,7 @@ impl LiveSim {
         };
         s.balance = c.balance;
         s.drives = c.drives;
+        s.settle = c.settle;
         s.time_scale = 1.0; // The editor scales the frame time itself.
         let pelvis = sim
             .balance_bones()
@@ -512,5 +513,23 @@ mod tests {
         assert!(here.time() > 0.6, "time {}", here.time());
         assert_eq!(here.time(), away.time());
         assert_eq!(here.pose().world_from_bone, away.pose().world_from_bone);
+    }
+
+    /// The panel's Settle box reaches the simulation's setting, both ways.
+    #[test]
+    fn the_settle_box_sets_the_simulation_setting() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/mannequin.glb");
+        let doc = Document::open(&path).expect("mannequin opens");
+        let mut live = LiveSim::new(&doc);
+        for settle in [false, true] {
+            let controls = SimControls {
+                playing: true,
+                settle,
+                ..Default::default()
+            };
+            live.step(&doc, &controls, 1.0 / 60.0);
+            let sim = live.sim.borrow();
+            assert_eq!(sim.as_ref().expect("a world").settings().settle, settle);
+        }
     }
 }

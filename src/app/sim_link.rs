@@ -88,6 +88,8 @@ pub struct SimControls {
     pub balance: bool,
     pub drives: bool,
     pub pin_pelvis: bool,
+    /// A fallen rag doll drains its last slow creep and sleeps (`sim::SimSettings::settle`).
+    pub settle: bool,
     /// The animation clip the drives follow.
     pub clip: super::clip_link::ClipControls,
 }
@@ -103,6 +105,7 @@ impl Default for SimControls {
             balance: true,
             drives: true,
             pin_pelvis: false,
+            settle: true,
             clip: super::clip_link::ClipControls::default(),
         }
     }
@@ -138,6 +141,10 @@ impl SimControls {
             ui.checkbox(&mut self.balance, "Balance");
             ui.checkbox(&mut self.drives, "Drives");
             ui.checkbox(&mut self.pin_pelvis, "Pin pelvis");
+            ui.checkbox(&mut self.settle, "Settle").on_hover_text(
+                "A rag doll (balance and drives off) that has fallen drains its last slow \
+                 creep and comes to rest, as PhysX's stabilization does. Off: Rapier alone.",
+            );
         });
     }
 }
