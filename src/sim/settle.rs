@@ -46,17 +46,21 @@ pub struct Settling {
 }
 
 impl Settling {
-    /// Forget the motion seen (an edit or a reset: the rag doll starts over).
+    /// Forget the motion seen: it has just become a rag doll, and must be free to fall.
     pub fn reset(&mut self) {
         self.moved = false;
     }
 
-    /// After a step: damps every awake body of a slow rag doll that has moved.
+    /// After a step: damps every awake body of a slow rag doll that has moved. The speeds
+    /// are read twice rather than kept: nothing is allocated per step, and the second read
+    /// happens only while settling.
     pub fn damp(&mut self, world: &mut PhysicsWorld, bodies: &[BodyRec], s: &SimSettings) {
         let height = s.unit() * REFERENCE_HEIGHT_M;
         let bar = s.sleep_speed_share() * height;
-        let speeds: Vec<Option<f32>> = bodies.iter().map(|b| farthest_speed(world, b)).collect();
-        let fastest = speeds.iter().flatten().fold(0.0f32, |a, &v| a.max(v));
+        let fastest = bodies
+            .iter()
+            .filter_map(|b| farthest_speed(world, b))
+            .fold(0.0f32, f32::max);
         if fastest > MOVED_SHARE * bar {
             self.moved = true;
         }
@@ -64,11 +68,18 @@ impl Settling {
             return;
         }
         let rate = SETTLE_RATE * (s.gravity_m_s2.length() / height).sqrt();
-        for (b, v) in bodies.iter().zip(&speeds) {
-            let Some(v) = *v else { continue };
+        for b in bodies {
+            let Some(v) = farthest_speed(world, b) else {
+                continue;
+            };
             // The full rate up to FULL_SHARE bars, none at SLOW_SHARE: no jump at the edge.
             let weight = (SLOW_SHARE - v / bar) / (SLOW_SHARE - FULL_SHARE);
-            let keep = (-rate * weight.clamp(0.0, 1.0) * s.dt_s).exp();
+            if weight <= 0.0 {
+                // Left alone: a body written is a body modified (Rapier then rebuilds the
+                // joint assembly).
+                continue;
+            }
+            let keep = (-rate * weight.min(1.0) * s.dt_s).exp();
             if let Some(rb) = world.bodies.get_mut(b.body) {
                 rb.set_linvel(rb.linvel() * keep, false);
                 rb.set_angvel(rb.angvel() * keep, false);

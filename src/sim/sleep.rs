@@ -18,7 +18,6 @@ impl Simulation {
         let became = may && !self.may_sleep;
         for d in &mut self.dolls {
             if became {
-                // Moved while driven is not moved as a rag doll: it must be free to fall.
                 d.settle.reset();
             }
             for b in &d.bodies {

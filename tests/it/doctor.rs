@@ -97,22 +97,24 @@ fn broken() -> Vec<Broken> {
 
 /// What a passive run measured.
 #[derive(Debug)]
-struct Run {
+pub(crate) struct Run {
     /// Largest body speed after 5 s, as a share of the character's height per second. The
     /// speed is how far the body's origin moved over a step, per second: what moves. Rapier's
     /// `linvel` after a step also holds the velocity its last relaxation pass leaves on bodies
     /// pressed against the ground or a limit, which moves nothing (the 1° mannequin's lower
     /// spine read 2.9% of its height per second by `linvel` in its last second while its
     /// origin moved 0.2% per second); that is kept as `late_linvel_share`, for the record.
-    late_speed_share: f64,
-    late_linvel_share: f64,
+    pub late_speed_share: f64,
+    pub late_linvel_share: f64,
     /// Largest joint drift over the run, as a share of the segment's length, and its joint.
-    drift_share: f64,
-    drift_joint: String,
+    pub drift_share: f64,
+    pub drift_joint: String,
     /// The fastest body after 5 s, and the largest speed share in the last second.
-    late_body: String,
-    last_second_share: f64,
-    paused: Option<String>,
+    pub late_body: String,
+    pub last_second_share: f64,
+    pub paused: Option<String>,
+    /// When the rag doll fell asleep (None: it never did).
+    pub asleep_at: Option<f64>,
 }
 
 /// Each joint: (child bone, parent bone, anchor in the parent body, segment length).
@@ -133,7 +135,12 @@ fn joints(doc: &Document, sim: &Simulation) -> Vec<(String, String, glam::Vec3, 
 }
 
 fn passive_run(doc: &Document, seconds: f64) -> Run {
-    let mut sim = Simulation::new(doc, SimSettings::passive()).expect("simulation");
+    passive_run_with(doc, SimSettings::passive(), seconds)
+}
+
+/// A run of `seconds` with `settings` (a rag doll's: drives and balance off).
+pub(crate) fn passive_run_with(doc: &Document, settings: SimSettings, seconds: f64) -> Run {
+    let mut sim = Simulation::new(doc, settings).expect("simulation");
     let height = sim.settings().unit() as f64 * 1.75;
     let joints = joints(doc, &sim);
     let names: Vec<String> = doc.bones.iter().map(|b| b.name.clone()).collect();
@@ -146,6 +153,7 @@ fn passive_run(doc: &Document, seconds: f64) -> Run {
         late_body: String::new(),
         last_second_share: 0.0,
         paused: None,
+        asleep_at: None,
     };
     let origin = |sim: &Simulation, n: &str| sim.world_from_body(n).map(|p| p.translation);
     let mut before: Vec<Option<glam::Vec3>> = names.iter().map(|n| origin(&sim, n)).collect();
@@ -182,6 +190,9 @@ fn passive_run(doc: &Document, seconds: f64) -> Run {
                     run.last_second_share = run.last_second_share.max(v);
                 }
             }
+        }
+        if sim.asleep() && run.asleep_at.is_none() {
+            run.asleep_at = Some(sim.time_s());
         }
         before = names.iter().map(|n| origin(&sim, n)).collect();
     }

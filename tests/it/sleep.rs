@@ -174,53 +174,13 @@ fn an_editor_edit_wakes_a_sleeping_ragdoll() {
     );
 }
 
-/// A passive run's late motion: the fastest body origin (share of the height per second)
-/// after 5 s and in the last second, and when the rag doll fell asleep.
-struct Late {
-    after_5s: f32,
-    last_second: f32,
-    asleep_at: Option<f64>,
-}
-
-fn passive_late(doc: &Document, settle: bool, seconds: f64) -> Late {
+/// A passive run of `doc` with settling on or off (see [`crate::doctor::passive_run_with`]).
+fn passive_late(doc: &Document, settle: bool) -> crate::doctor::Run {
     let settings = SimSettings {
         settle,
         ..SimSettings::passive()
     };
-    let mut sim = Simulation::new(doc, settings).expect("sim");
-    let height = sim.settings().unit() * ragdoll_tuner::sim::REFERENCE_HEIGHT_M;
-    let names: Vec<String> = doc.bones.iter().map(|b| b.name.clone()).collect();
-    let origins = |sim: &Simulation| -> Vec<Option<glam::Vec3>> {
-        let at = |n: &String| sim.world_from_body(n).map(|p| p.translation);
-        names.iter().map(at).collect()
-    };
-    let dt = sim.settings().dt_s;
-    let mut late = Late {
-        after_5s: 0.0,
-        last_second: 0.0,
-        asleep_at: None,
-    };
-    let mut before = origins(&sim);
-    for _ in 0..(seconds / dt as f64).round() as usize {
-        sim.step().expect("no guard pause");
-        let now = origins(&sim);
-        let t = sim.time_s();
-        for (a, b) in before.iter().zip(&now) {
-            let (Some(a), Some(b)) = (a, b) else { continue };
-            let v = (*b - *a).length() / dt / height;
-            if t > 5.0 {
-                late.after_5s = late.after_5s.max(v);
-            }
-            if t > seconds - 1.0 {
-                late.last_second = late.last_second.max(v);
-            }
-        }
-        if sim.asleep() && late.asleep_at.is_none() {
-            late.asleep_at = Some(t);
-        }
-        before = now;
-    }
-    late
+    crate::doctor::passive_run_with(doc, settings, 10.0)
 }
 
 /// The zoo's Rigify lumberjack, its file turned 3.5 deg about the vertical and generated, ends
@@ -232,19 +192,25 @@ fn a_rag_doll_that_came_down_drains_its_creep_and_sleeps() {
     let mut doc = turned_glb(&shared_asset("zoo/rigify_lumberjack.glb"), 3.5);
     let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generate");
     doc.apply(&g.edit).expect("apply");
-    let without = passive_late(&doc, false, 10.0);
-    let with = passive_late(&doc, true, 10.0);
+    let (without, with) = (passive_late(&doc, false), passive_late(&doc, true));
     println!(
         "lumberjack turned 3.5 deg, % of height/s after 5 s / last second / asleep at: without settling {:.2} / {:.2} / {:?}, with {:.2} / {:.2} / {:?}",
-        100.0 * without.after_5s,
-        100.0 * without.last_second,
+        100.0 * without.late_speed_share,
+        100.0 * without.last_second_share,
         without.asleep_at,
-        100.0 * with.after_5s,
-        100.0 * with.last_second,
+        100.0 * with.late_speed_share,
+        100.0 * with.last_second_share,
         with.asleep_at
     );
-    assert!(without.last_second > 0.01, "without settling it creeps on");
-    assert!(with.after_5s < 0.01, "it settles: {}", with.after_5s);
+    assert!(
+        without.last_second_share > 0.01,
+        "without settling it creeps on"
+    );
+    assert!(
+        with.late_speed_share < 0.01,
+        "it settles: {}",
+        with.late_speed_share
+    );
     assert!(with.asleep_at.is_some(), "it sleeps");
 }
 
