@@ -83,6 +83,7 @@ fn report_json(o: &Outcome, run: tune::timing::Spent) -> serde_json::Value {
         "plan": o.plan,
         "spent": o.spent,
         "bodies": o.bodies,
+        "joints": o.joints,
         "substeps": o.substeps,
         "parameters": o.dims,
         "mass_kg": opt(Some(o.mass_kg)),

@@ -2,7 +2,8 @@
 //! 2 idle cores, release build) becomes a plan of search generations and a count of what the
 //! search spends, never read from the clock, so the same seed gives the same bytes on any
 //! machine and at any load. Everything the run simulates is counted, in body-steps (a body
-//! simulated one fixed step at [`REFERENCE_SUBSTEPS`] solver substeps): the report before the
+//! simulated one fixed step at [`REFERENCE_SUBSTEPS`] solver substeps; an impulse joint counts
+//! as [`JOINT_BODY_SHARE`] of a body): the report before the
 //! search (whose runs also give the document's own trials: they are not run again), the
 //! stepping probes (run before the plan, counted as they ran), the search's generations and
 //! the two candidates it scores besides them, and the report after; plus a fixed cost per
@@ -17,26 +18,33 @@ use super::{probe, report, Goals};
 /// Solver substeps per step at which [`BODY_STEPS_PER_CPU_S`] is counted.
 pub const REFERENCE_SUBSTEPS: f64 = 8.0;
 
-/// Body-steps per CPU-second on the reference machine (release build), both cores busy.
-/// Session 12 measured 47,600/s on the generated Rigify lumberjack's search (20 bodies, 16
-/// substeps; 83.2 CPU-s for 3.96 million body-steps). Session 14's machine steps as fast on
-/// one core (standing 10 s: 0.88-1.01 CPU-s for 48,000 body-steps) but about 20% slower on
-/// each of two at once (1.06-1.34 CPU-s), and its reports before the search, counted exactly,
-/// ran 0.99-1.33 times the model's time at 47,000 on the 12 characters of the robustness
-/// run (median 1.23): the rate of the slower of them, so the budget holds on such a machine.
-pub const BODY_STEPS_PER_CPU_S: f64 = 36_000.0;
+/// What an impulse joint costs a step, as a share of what a body costs. Session 26 measured
+/// 23 characters (the zoo, CesiumMan, the bundled mannequin, 17 Mixamo-rigged characters from
+/// outside; generated, standing 10 s, one core): CPU time = 37.3 ms per body + 11.1 ms per
+/// impulse joint, within 6.6% on each (rms 2.9%); by bodies alone within 32% (the spider's
+/// 85 swing cones on 28 bodies cost it 2.89 CPU-s, the Antagonist's 37 on 20 bodies 1.64).
+/// Rapier's joint solve is three quarters of a step's profile.
+pub const JOINT_BODY_SHARE: f64 = 0.3;
+
+/// Body-steps per CPU-second on the reference machine (release build), both cores busy, a
+/// joint counted as [`JOINT_BODY_SHARE`] of a body. Session 26's machine, the slowest yet:
+/// its reports before the search, counted exactly, ran at 65,900-68,500 on the generated
+/// lumberjack, Wendigo, Wolf and Cat (20 bodies, 86-98 joints); 62,000 keeps a margin for
+/// this machine's run-to-run spread (the same 10 s standing run took 1.29-1.84 CPU-s). With
+/// bodies alone at 36,000 (session 14's machine), a 20-body tune took 54-72 s here.
+pub const BODY_STEPS_PER_CPU_S: f64 = 62_000.0;
 
 /// The reference machine's cores, and the share of them a run keeps busy: every
 /// candidate's pushes, and every report's directions, standing and clip, run in parallel;
-/// the settling second of each world and the file's reading and writing do not. Measured
-/// per thread on the lumberjack's default run: 0.43 CPU-s on the main thread, 46.4 and
-/// 48.6 on the two workers, 97% of 2 cores; 95% is assumed.
+/// the settling second of each world and the file's reading and writing do not. Session 26
+/// measured 0.85-0.93 on seven 20-body characters (whole run: CPU over twice the wall
+/// time); a report whose directions' bisections end unevenly was the least (0.68).
 pub const REFERENCE_CORES: f64 = 2.0;
-pub const PARALLEL_SHARE: f64 = 0.95;
+pub const PARALLEL_SHARE: f64 = 0.85;
 
 /// The fixed cost of a world (a copy of the document with the candidate's gains, the world
 /// built from it, a clip set up), in body-steps. Measured: reading the lumberjack's file,
-/// building its world and one step, 12 ms of CPU (about 560 body-steps).
+/// building its world and one step, 12 ms of CPU (about 560 body-steps at session 12's rate).
 pub const WORLD_BODY_STEPS: f64 = 1_000.0;
 
 /// Body-steps per second of the whole run on the reference machine.
@@ -44,11 +52,14 @@ pub fn body_steps_per_s() -> f64 {
     BODY_STEPS_PER_CPU_S * REFERENCE_CORES * PARALLEL_SHARE
 }
 
-/// Body-steps per simulated second of `problem`'s character: its bodies, weighted by its
-/// solver substeps against the reference's, times the fixed steps per second.
+/// Body-steps per simulated second of `problem`'s character: its bodies and joints
+/// ([`JOINT_BODY_SHARE`]), weighted by its solver substeps against the reference's, times the
+/// fixed steps per second.
 fn per_second(problem: &Problem) -> f64 {
     let rate = 1.0 / probe::settings().dt_s as f64;
-    problem.bodies as f64 * problem.substeps as f64 / REFERENCE_SUBSTEPS * rate
+    let size = problem.size;
+    let bodies = size.bodies as f64 + JOINT_BODY_SHARE * size.joints as f64;
+    bodies * size.substeps as f64 / REFERENCE_SUBSTEPS * rate
 }
 
 /// One candidate's pushes at `stage`, in simulated seconds after the push: as long as the

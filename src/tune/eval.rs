@@ -114,10 +114,9 @@ pub struct Problem {
     /// The unchanged document's score and brief at the full stage, from the trials that
     /// measured its tracking and work (the search starts from it without running them again).
     pub start: Option<(f64, Brief)>,
-    /// The world's dynamic bodies and solver substeps (more for a small character): what a
-    /// step costs ([`super::cost`]).
-    pub bodies: usize,
-    pub substeps: usize,
+    /// The world's dynamic bodies, impulse joints and solver substeps (more for a small
+    /// character): what a step costs ([`super::cost`]).
+    pub size: super::probe::WorldSize,
     /// The share of its full length the document's own pushes ran (falls end a push early):
     /// what a candidate's pushes are expected to cost ([`super::cost`]); 1 until measured.
     pub push_share: f64,

@@ -115,8 +115,9 @@ pub struct Outcome {
     /// Each phase's seconds by the cost model, and as measured (for the report only).
     pub plan: cost::Plan,
     pub spent: timing::Phases,
-    /// The world's dynamic bodies and solver substeps (what a step costs).
+    /// The world's dynamic bodies, impulse joints and solver substeps (what a step costs).
     pub bodies: usize,
+    pub joints: usize,
     pub substeps: usize,
 }
 
@@ -166,8 +167,7 @@ fn problem_of(doc: &Document, goals: &Goals, file: &str) -> Result<eval::Problem
     if baseline.dims() == 0 {
         return Err(TuneError::Nothing(file.into()));
     }
-    let (bodies, substeps) =
-        probe::world_size(doc).map_err(|e| TuneError::Sim(file.into(), e.to_string()))?;
+    let size = probe::world_size(doc).map_err(|e| TuneError::Sim(file.into(), e.to_string()))?;
     let assist = goals
         .assist_max
         .map(|m| baseline.assist.min(m).clamp(0.0, 1.0));
@@ -183,8 +183,7 @@ fn problem_of(doc: &Document, goals: &Goals, file: &str) -> Result<eval::Problem
         base_settle_pose_deg: None,
         base_work_j: None,
         start: None,
-        bodies,
-        substeps,
+        size,
         push_share: 1.0,
         survive_after_s: eval::SEARCH_AFTER_S,
     })
@@ -340,8 +339,9 @@ pub fn tune(
         model_s: plan.total_s,
         plan,
         spent,
-        bodies: problem.bodies,
-        substeps: problem.substeps,
+        bodies: problem.size.bodies,
+        joints: problem.size.joints,
+        substeps: problem.size.substeps,
         search: found,
     })
 }

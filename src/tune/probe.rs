@@ -76,13 +76,26 @@ pub fn steps_for(seconds: f64) -> u64 {
     (seconds / settings().dt_s as f64).round() as u64
 }
 
-/// The dynamic bodies and solver substeps of `doc`'s world (a small character gets more
-/// substeps: [`SimSettings::substeps_at_size`]).
-pub fn world_size(doc: &Document) -> Result<(usize, usize), SimError> {
+/// What a step of a character's world costs: its dynamic bodies, its impulse joints (each
+/// ball socket is its main joint, the flipped twist/drive joint, the motor and one per swing
+/// cone beyond the first; a hinge is one), and its solver substeps (a small character gets
+/// more: [`SimSettings::substeps_at_size`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorldSize {
+    pub bodies: usize,
+    pub joints: usize,
+    pub substeps: usize,
+}
+
+/// `doc`'s world as the trials build it (drives on).
+pub fn world_size(doc: &Document) -> Result<WorldSize, SimError> {
     let sim = Simulation::new(doc, settings())?;
     let w = sim.physics();
-    let bodies = w.bodies.iter().filter(|(_, b)| b.is_dynamic()).count();
-    Ok((bodies, w.integration_parameters.num_solver_iterations))
+    Ok(WorldSize {
+        bodies: w.bodies.iter().filter(|(_, b)| b.is_dynamic()).count(),
+        joints: w.impulse_joints.len(),
+        substeps: w.integration_parameters.num_solver_iterations,
+    })
 }
 
 /// The character built at rest and run to [`PUSH_AT_S`]: every trial of one candidate starts

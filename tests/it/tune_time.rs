@@ -73,16 +73,18 @@ fn the_budget_plans_both_reports() {
 /// A budget that cannot hold one generation of CMA-ES's population beside the two reports:
 /// the reports' bisection gives way first (decided before the report before runs, so at a
 /// typical report's cost), then the population shrinks until one generation fits. The
-/// mannequin's pushes at 24 s: fewer bisection steps in both reports, fewer candidates, the
+/// mannequin's pushes at 29 s (24 s until session 26's model, which costs the mannequin's
+/// 52 joints too: 1.21 times the seconds, so 24 s no longer held its smallest search): fewer
+/// bisection steps in both reports, fewer candidates, the
 /// whole run within the budget by the model and, at the search's rate, as measured (before
 /// session 13, one generation of 12 was planned over the budget whatever the budget).
 #[test]
 fn a_small_budget_shrinks_the_search_to_fit() {
     let dir = tempfile::tempdir().unwrap();
-    let args = [&crate::tune::GOALS[..], &["--budget", "24"]].concat();
+    let args = [&crate::tune::GOALS[..], &["--budget", "29"]].concat();
     let r = crate::tune::tune(&common::mannequin(), &dir.path().join("t.glb"), &args);
     let (plan, spent) = (&r["plan"], &r["spent"]);
-    println!("mannequin pushes, --budget 24: plan {plan}, spent {spent}");
+    println!("mannequin pushes, --budget 29: plan {plan}, spent {spent}");
     let dims = r["parameters"]
         .as_u64()
         .expect("parameters: the search's dimensions") as usize;
@@ -96,11 +98,11 @@ fn a_small_budget_shrinks_the_search_to_fit() {
     };
     assert!(bisect("before") < REPORT_BISECT as u64, "{r}");
     assert_eq!(bisect("after"), bisect("before"), "{r}");
-    assert!(f(plan, "total_s") <= 24.0, "{plan}");
+    assert!(f(plan, "total_s") <= 29.0, "{plan}");
     let cpu = |phase: &str| f(&spent[phase], "cpu_s");
     let search = cpu("search") / f(plan, "search_s");
     let whole = cpu("report_before") + cpu("search") + cpu("report_after");
-    assert!(whole <= 1.25 * search * 24.0, "{spent} {plan}");
+    assert!(whole <= 1.25 * search * 29.0, "{spent} {plan}");
 }
 
 fn tune_json(file: &Path, out: &Path) -> serde_json::Value {
