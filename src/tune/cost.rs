@@ -30,7 +30,7 @@ pub const JOINT_BODY_SHARE: f64 = 0.3;
 /// joint counted as [`JOINT_BODY_SHARE`] of a body. Session 26's machine, the slowest yet:
 /// its reports before the search, counted exactly, ran at 65,900-68,500 on the generated
 /// lumberjack, Wendigo, Wolf and Cat (20 bodies, 86-98 joints); 62,000 keeps a margin for
-/// this machine's run-to-run spread (the same 10 s standing run took 1.29-1.84 CPU-s). With
+/// this machine's run-to-run spread (the same 10 s standing run took 1.29-1.94 CPU-s). With
 /// bodies alone at 36,000 (session 14's machine), a 20-body tune took 54-72 s here.
 pub const BODY_STEPS_PER_CPU_S: f64 = 62_000.0;
 

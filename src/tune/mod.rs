@@ -116,9 +116,7 @@ pub struct Outcome {
     pub plan: cost::Plan,
     pub spent: timing::Phases,
     /// The world's dynamic bodies, impulse joints and solver substeps (what a step costs).
-    pub bodies: usize,
-    pub joints: usize,
-    pub substeps: usize,
+    pub size: probe::WorldSize,
 }
 
 fn check(name: &'static str, v: Option<f64>) -> Result<(), TuneError> {
@@ -339,9 +337,7 @@ pub fn tune(
         model_s: plan.total_s,
         plan,
         spent,
-        bodies: problem.size.bodies,
-        joints: problem.size.joints,
-        substeps: problem.size.substeps,
+        size: problem.size,
         search: found,
     })
 }
