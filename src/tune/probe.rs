@@ -76,9 +76,8 @@ pub fn steps_for(seconds: f64) -> u64 {
     (seconds / settings().dt_s as f64).round() as u64
 }
 
-/// What a step of a character's world costs: its dynamic bodies, its impulse joints (each
-/// ball socket is its main joint, the flipped twist/drive joint, the motor and one per swing
-/// cone beyond the first; a hinge is one), and its solver substeps (a small character gets
+/// What a step of a character's world costs: its dynamic bodies, its impulse joints (a ball
+/// socket is several: see `sim::joints`), and its solver substeps (a small character gets
 /// more: [`SimSettings::substeps_at_size`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WorldSize {

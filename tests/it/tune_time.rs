@@ -81,10 +81,12 @@ fn the_budget_plans_both_reports() {
 #[test]
 fn a_small_budget_shrinks_the_search_to_fit() {
     let dir = tempfile::tempdir().unwrap();
-    let args = [&crate::tune::GOALS[..], &["--budget", "29"]].concat();
+    let budget = 29.0;
+    let budget_arg = budget.to_string();
+    let args = [&crate::tune::GOALS[..], &["--budget", &budget_arg]].concat();
     let r = crate::tune::tune(&common::mannequin(), &dir.path().join("t.glb"), &args);
     let (plan, spent) = (&r["plan"], &r["spent"]);
-    println!("mannequin pushes, --budget 29: plan {plan}, spent {spent}");
+    println!("mannequin pushes, --budget {budget}: plan {plan}, spent {spent}");
     let dims = r["parameters"]
         .as_u64()
         .expect("parameters: the search's dimensions") as usize;
@@ -98,11 +100,11 @@ fn a_small_budget_shrinks_the_search_to_fit() {
     };
     assert!(bisect("before") < REPORT_BISECT as u64, "{r}");
     assert_eq!(bisect("after"), bisect("before"), "{r}");
-    assert!(f(plan, "total_s") <= 29.0, "{plan}");
+    assert!(f(plan, "total_s") <= budget, "{plan}");
     let cpu = |phase: &str| f(&spent[phase], "cpu_s");
     let search = cpu("search") / f(plan, "search_s");
     let whole = cpu("report_before") + cpu("search") + cpu("report_after");
-    assert!(whole <= 1.25 * search * 29.0, "{spent} {plan}");
+    assert!(whole <= 1.25 * search * budget, "{spent} {plan}");
 }
 
 fn tune_json(file: &Path, out: &Path) -> serde_json::Value {
