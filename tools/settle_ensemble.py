@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Issue 17's "settles", measured on turned copies of each character (release build).
+
+Usage (from the repo root): python3 tools/settle_ensemble.py [BIN] [K] [FILE...] > runs.txt
+Each .glb/.vrm file (the zoo by default) is wrapped under a new root node turned k x 0.7 deg
+about +Y for k = 0..K-1 (K defaults to 8), as another tool might place it; the copy is
+generated and run passive (drives and balance off) for 10 s with `simulate --poses`. A passive
+run is chaotic: a turn of a degree moves which body creeps last, so one file says little. Per
+run it prints the fastest body origin after 5 s and in the last second, as a share of the
+generated character's height per second (the bar: 1%), then a summary line: runs over the bar
+after 5 s, and runs with anything moving in the last second. Two processes at a time.
+"""
+import csv, json, math, os, struct, subprocess, sys, tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/ragdoll-tuner"
+K = int(sys.argv[2]) if len(sys.argv) > 2 else 8
+ZOO = "../shared/assets/zoo"
+FILES = sys.argv[3:] or sorted(
+    os.path.join(ZOO, f) for f in os.listdir(ZOO) if f.endswith((".glb", ".vrm"))
+)
+TURN_DEG = 0.7
+LATE_S = 5.0
+
+
+def turned(src, dst, deg):
+    """Writes `src` (binary glTF) with its scene's roots under a node turned `deg` about +Y."""
+    b = open(src, "rb").read()
+    magic, ver, _ = struct.unpack_from("<III", b, 0)
+    json_len, json_type = struct.unpack_from("<II", b, 12)
+    j = json.loads(b[20:20 + json_len])
+    rest = b[20 + json_len:]
+    a = math.radians(deg) / 2
+    scene = j["scenes"][j.get("scene", 0)]
+    j["nodes"].append({"name": "turn", "rotation": [0, math.sin(a), 0, math.cos(a)],
+                       "children": scene["nodes"]})
+    scene["nodes"] = [len(j["nodes"]) - 1]
+    js = json.dumps(j, separators=(",", ":")).encode()
+    js += b" " * ((4 - len(js) % 4) % 4)
+    head = struct.pack("<III", magic, ver, 20 + len(js) + len(rest))
+    open(dst, "wb").write(head + struct.pack("<II", len(js), json_type) + js + rest)
+
+
+def late_speeds(poses, height):
+    """(share after LATE_S, its body and time, share in the last second) of `height` per s."""
+    prev, late, last = {}, (0.0, "", 0.0), 0.0
+    rows = list(csv.DictReader(open(poses)))
+    t_end = max(float(r["time_s"]) for r in rows)
+    for r in rows:
+        t, bone = float(r["time_s"]), r["bone"]
+        p = (float(r["px"]), float(r["py"]), float(r["pz"]))
+        if bone in prev and t > prev[bone][0] and t > LATE_S:
+            v = math.dist(p, prev[bone][1]) / (t - prev[bone][0]) / height
+            if v > late[0]:
+                late = (v, bone, t)
+            if t > t_end - 1.0:
+                last = max(last, v)
+        prev[bone] = (t, p)
+    return late, last
+
+
+def one(job):
+    src, k, tmp = job
+    name = f"{os.path.splitext(os.path.basename(src))[0]} {k}"
+    base = os.path.join(tmp, name.replace(" ", "_"))
+    turned(src, base + ".in.glb", k * TURN_DEG)
+    g = subprocess.run([BIN, "generate", base + ".in.glb", "-o", base + ".gen.glb", "--json"],
+                       capture_output=True, text=True)
+    if g.returncode != 0:
+        return f"{name} generate failed: {g.stderr.strip()[:200]}", None
+    height = json.loads(g.stdout)["height"]
+    s = subprocess.run([BIN, "simulate", base + ".gen.glb", "--passive", "--seconds", "10",
+                        "--poses", base + ".csv"], capture_output=True, text=True)
+    if s.returncode != 0:
+        return f"{name} simulate failed: {s.stderr.strip()[:200]}", None
+    (v, bone, t), last = late_speeds(base + ".csv", height)
+    for ext in (".in.glb", ".gen.glb", ".csv"):
+        os.remove(base + ext)
+    return f"{name} {100 * v:.3f}% {bone}@{t:.2f} last={100 * last:.3f}%", (v, last)
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    jobs = [(f, k, tmp) for f in FILES for k in range(K)]
+    over = moving = done = 0
+    with ThreadPoolExecutor(2) as ex:
+        for line, figures in ex.map(one, jobs):
+            print(line, flush=True)
+            if figures:
+                done += 1
+                over += figures[0] >= 0.01
+                moving += figures[1] > 0.0
+    print(f"{over} of {done} runs faster than 1% of the height per second after {LATE_S:g} s; "
+          f"{moving} with a body moving in the last second")
+
+
+if __name__ == "__main__":
+    main()
