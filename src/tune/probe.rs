@@ -140,7 +140,6 @@ pub fn push(
 }
 
 /// The stance a push lands on: the torso's own direction that was vertical then.
-#[derive(Default)]
 struct Stance {
     torso: String,
     up_in_torso: Vec3,

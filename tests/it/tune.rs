@@ -477,6 +477,34 @@ fn survive_pushes_run_longer_where_the_document_misses_one() {
     assert_eq!(brief.push_planned_steps, full);
 }
 
+/// Upright is the stance a push lands on: the generated zoo rat stands at assist 0 with its
+/// torso about 5.6° from its rest pose (its legs give a little under it) and is back in that
+/// stance after every 0.5 m/s push. Judged from the rest pose, its own gains missed the
+/// survive goal in all 8 directions (session 27), so its search ran 4 s survive pushes and the
+/// stepping probes, and its plan went over its budget (79.5 model seconds of 55).
+#[test]
+fn recovery_is_judged_from_the_stance_a_push_lands_on() {
+    use ragdoll_tuner::document::Document;
+    use ragdoll_tuner::tune::{self, eval};
+    let dir = tempfile::tempdir().unwrap();
+    let file = generated(dir.path(), "q_rat.glb");
+    let zero = dir.path().join("assist0.glb");
+    common::edited(&file, "@balance.assist=0", &zero);
+    let stand = simulate(&zero, &["--seconds", "3"]);
+    let lean = stand["max_torso_tilt_deg"].as_f64().unwrap();
+    assert!(stand["fell"] == false && lean > 5.0, "the premise: {stand}");
+    let doc = Document::open(&file).unwrap();
+    let (problem, before) = tune::prepare(&doc, &robustness_goals(), (0, f64::INFINITY)).unwrap();
+    let survived = before
+        .directions
+        .iter()
+        .filter(|d| d.survives_goal == Some(true))
+        .count();
+    assert_eq!(survived, 8, "{:?}", before.directions);
+    assert_eq!(problem.survive_after_s, eval::SEARCH_AFTER_S);
+    assert!(!problem.baseline.step_probes, "no stepping probes");
+}
+
 /// [`GOALS`] as the library takes them.
 fn robustness_goals() -> ragdoll_tuner::tune::Goals {
     ragdoll_tuner::tune::Goals {
