@@ -6,7 +6,7 @@ For each character (the corpus below, or the files named, e.g. characters of you
 collapse (drives and balance off), and two loops of its walk clip (run, fly or idle where
 there is no walk) with a kinematic root. Prints one markdown row per character.
 """
-import json, math, os, subprocess, sys, tempfile, time
+import json, math, os, struct, subprocess, sys, tempfile, time
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/ragdoll-tuner"
 ZOO = "../shared/assets/zoo"
@@ -33,12 +33,46 @@ def clip_of(doc_json):
 
 
 def gltf_json(path):
-    import struct
     b = open(path, "rb").read()
-    if b[:4] != b"glTF":
-        return json.loads(b)
-    n = struct.unpack("<I", b[12:16])[0]
-    return json.loads(b[20:20 + n])
+    return glb_chunks(b)[0] if b[:4] == b"glTF" else json.loads(b)
+
+
+def glb_chunks(data):
+    """(json dict, [(type, bytes)] of the other chunks) of a GLB."""
+    assert data[:4] == b"glTF", "not a GLB"
+    off, out, doc = 12, [], None
+    while off < len(data):
+        n, kind = struct.unpack("<II", data[off:off + 8])
+        body = data[off + 8:off + 8 + n]
+        if kind == 0x4E4F534A:
+            doc = json.loads(body)
+        else:
+            out.append((kind, body))
+        off += 8 + n
+    return doc, out
+
+
+def glb_bytes(doc, rest):
+    """A GLB of the JSON `doc` and the other chunks `rest` ([(type, bytes)])."""
+    js = json.dumps(doc, separators=(",", ":")).encode()
+    js += b" " * (-len(js) % 4)
+    parts = [struct.pack("<II", len(js), 0x4E4F534A) + js]
+    for kind, body in rest:
+        body += b"\0" * (-len(body) % 4)
+        parts.append(struct.pack("<II", len(body), kind) + body)
+    total = 12 + sum(len(p) for p in parts)
+    return struct.pack("<4sII", b"glTF", 2, total) + b"".join(parts)
+
+
+def wrapped_copy(path, out, node):
+    """`path` (a GLB) with every scene's roots moved under `node`, a new root node (a dict:
+    its name and transform), written to `out`: the character as another tool might place it."""
+    doc, rest = glb_chunks(open(path, "rb").read())
+    nodes = doc.setdefault("nodes", [])
+    for scene in doc.get("scenes", []):
+        nodes.append(dict(node, children=scene.get("nodes", [])))
+        scene["nodes"] = [len(nodes) - 1]
+    open(out, "wb").write(glb_bytes(doc, rest))
 
 
 TRUTH = json.load(open(os.path.join(ZOO, "truth.json")))

@@ -8,7 +8,7 @@ The scaled copies are written to a temporary directory (never committed). The pa
 lasts long enough for the scaled budget 3·√(H / 1.75 m) (H the reported height in file
 units, so a 100 times larger character gets 10 times the time), at least 10 s.
 """
-import json, math, os, struct, subprocess, sys, tempfile
+import json, math, os, subprocess, sys, tempfile
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/ragdoll-tuner"
 ZOO = "../shared/assets/zoo"
@@ -17,48 +17,16 @@ FILES = sys.argv[2:] or sorted(
 ) + ["../shared/assets/CesiumMan/CesiumMan.glb", "../shared/assets/Fox/Fox.glb"]
 
 
-def chunks(data):
-    """(json dict, [(type, bytes)] of the other chunks) of a GLB."""
-    assert data[:4] == b"glTF", "not a GLB"
-    off, out, doc = 12, [], None
-    while off < len(data):
-        n, kind = struct.unpack("<II", data[off:off + 8])
-        body = data[off + 8:off + 8 + n]
-        if kind == 0x4E4F534A:
-            doc = json.loads(body)
-        else:
-            out.append((kind, body))
-        off += 8 + n
-    return doc, out
-
-
-def glb(doc, rest):
-    js = json.dumps(doc, separators=(",", ":")).encode()
-    js += b" " * (-len(js) % 4)
-    parts = [struct.pack("<II", len(js), 0x4E4F534A) + js]
-    for kind, body in rest:
-        body += b"\0" * (-len(body) % 4)
-        parts.append(struct.pack("<II", len(body), kind) + body)
-    total = 12 + sum(len(p) for p in parts)
-    return struct.pack("<4sII", b"glTF", 2, total) + b"".join(parts)
-
-
-def scaled_copy(path, scale, out):
-    """`path` with every scene's roots moved under a new node scaled by `scale`."""
-    doc, rest = chunks(open(path, "rb").read())
-    nodes = doc.setdefault("nodes", [])
-    for scene in doc.get("scenes", []):
-        nodes.append({"name": f"scaled_root_{scale:g}", "scale": [scale] * 3,
-                      "children": scene.get("nodes", [])})
-        scene["nodes"] = [len(nodes) - 1]
-    open(out, "wb").write(glb(doc, rest))
-
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import acceptance  # noqa: E402  (its `run`: one command's JSON, or its error)
 
 acceptance.BIN = BIN
 run = acceptance.run
+
+
+def scaled_copy(path, scale, out):
+    """`path` with every scene's roots moved under a new node scaled by `scale`."""
+    acceptance.wrapped_copy(path, out, {"name": f"scaled_root_{scale:g}", "scale": [scale] * 3})
 
 
 def row(path, scale, d):

@@ -10,7 +10,7 @@ run it prints the fastest body origin after 5 s and in the last second, as a sha
 generated character's height per second (the bar: 1%), then a summary line: runs over the bar
 after 5 s, and runs with anything moving in the last second. Two processes at a time.
 """
-import csv, json, math, os, struct, subprocess, sys, tempfile
+import csv, math, os, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/ragdoll-tuner"
@@ -22,23 +22,17 @@ FILES = sys.argv[3:] or sorted(
 TURN_DEG = 0.7
 LATE_S = 5.0
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import acceptance  # noqa: E402  (its `run` and `wrapped_copy`)
+
+acceptance.BIN = BIN
+run = acceptance.run
+
 
 def turned(src, dst, deg):
-    """Writes `src` (binary glTF) with its scene's roots under a node turned `deg` about +Y."""
-    b = open(src, "rb").read()
-    magic, ver, _ = struct.unpack_from("<III", b, 0)
-    json_len, json_type = struct.unpack_from("<II", b, 12)
-    j = json.loads(b[20:20 + json_len])
-    rest = b[20 + json_len:]
+    """`src` with its scene's roots under a new node turned `deg` about +Y."""
     a = math.radians(deg) / 2
-    scene = j["scenes"][j.get("scene", 0)]
-    j["nodes"].append({"name": "turn", "rotation": [0, math.sin(a), 0, math.cos(a)],
-                       "children": scene["nodes"]})
-    scene["nodes"] = [len(j["nodes"]) - 1]
-    js = json.dumps(j, separators=(",", ":")).encode()
-    js += b" " * ((4 - len(js) % 4) % 4)
-    head = struct.pack("<III", magic, ver, 20 + len(js) + len(rest))
-    open(dst, "wb").write(head + struct.pack("<II", len(js), json_type) + js + rest)
+    acceptance.wrapped_copy(src, dst, {"name": "turn", "rotation": [0, math.sin(a), 0, math.cos(a)]})
 
 
 def late_speeds(poses, height):
@@ -64,19 +58,18 @@ def one(job):
     name = f"{os.path.splitext(os.path.basename(src))[0]} {k}"
     base = os.path.join(tmp, name.replace(" ", "_"))
     turned(src, base + ".in.glb", k * TURN_DEG)
-    g = subprocess.run([BIN, "generate", base + ".in.glb", "-o", base + ".gen.glb", "--json"],
-                       capture_output=True, text=True)
-    if g.returncode != 0:
-        return f"{name} generate failed: {g.stderr.strip()[:200]}", None
-    height = json.loads(g.stdout)["height"]
-    s = subprocess.run([BIN, "simulate", base + ".gen.glb", "--passive", "--seconds", "10",
-                        "--poses", base + ".csv"], capture_output=True, text=True)
-    if s.returncode != 0:
-        return f"{name} simulate failed: {s.stderr.strip()[:200]}", None
-    (v, bone, t), last = late_speeds(base + ".csv", height)
+    g = run("generate", base + ".in.glb", "-o", base + ".gen.glb", "--json")
+    if "error" in g:
+        return f"{name} generate failed: {g['error']}", None
+    r = run("simulate", base + ".gen.glb", "--passive", "--seconds", "10", "--json",
+            "--poses", base + ".csv")
+    if "error" in r:
+        return f"{name} simulate failed: {r['error']}", None
+    (v, bone, t), last = late_speeds(base + ".csv", g["height"])
     for ext in (".in.glb", ".gen.glb", ".csv"):
         os.remove(base + ext)
-    return f"{name} {100 * v:.3f}% {bone}@{t:.2f} last={100 * last:.3f}%", (v, last)
+    paused = f" paused: {r['paused']}" if r.get("paused") else ""
+    return f"{name} {100 * v:.3f}% {bone}@{t:.2f} last={100 * last:.3f}%{paused}", (v, last)
 
 
 def main():

@@ -129,10 +129,29 @@ impl FallGauge {
 
     /// Torso tilt from its rest orientation (degrees); NaN when not measured.
     pub fn tilt_deg(&self, world: &PhysicsWorld, bodies: &[BodyRec]) -> f32 {
-        self.torso.map_or(f32::NAN, |(t, up_in_body)| {
-            let up = *world.bodies[bodies[t].body].rotation() * up_in_body;
+        self.torso.map_or(f32::NAN, |(_, up_at_rest)| {
+            self.tilt_from_deg(world, bodies, up_at_rest)
+        })
+    }
+
+    /// Torso tilt (degrees) from the orientation in which `up_in_torso` (a direction in the
+    /// torso body's frame) was vertical; NaN when not measured.
+    pub fn tilt_from_deg(
+        &self,
+        world: &PhysicsWorld,
+        bodies: &[BodyRec],
+        up_in_torso: Vec3,
+    ) -> f32 {
+        self.torso.map_or(f32::NAN, |(t, _)| {
+            let up = *world.bodies[bodies[t].body].rotation() * up_in_torso;
             up.y.clamp(-1.0, 1.0).acos().to_degrees()
         })
+    }
+
+    /// The direction in the torso body's frame that is vertical now (None: no torso).
+    pub fn up_in_torso_now(&self, world: &PhysicsWorld, bodies: &[BodyRec]) -> Option<Vec3> {
+        self.torso
+            .map(|(t, _)| world.bodies[bodies[t].body].rotation().inverse() * Vec3::Y)
     }
 
     /// True when the pelvis height ratio `r`, the whole body's centre of mass height `com_y`

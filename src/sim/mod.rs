@@ -333,6 +333,20 @@ impl Simulation {
         self.dolls[0].fall.tilt_measured()
     }
 
+    /// Ragdoll 0's stance now: the direction in its torso's frame that is vertical (None
+    /// when no tilt is measured). [`Simulation::tilt_from_deg`] measures from it.
+    pub fn stance_up_in_torso(&self) -> Option<Vec3> {
+        let d = &self.dolls[0];
+        d.fall.up_in_torso_now(&self.world, &d.bodies)
+    }
+
+    /// Ragdoll 0's torso tilt (degrees) from a stance ([`Simulation::stance_up_in_torso`]);
+    /// NaN when not measured.
+    pub fn tilt_from_deg(&self, up_in_torso: Vec3) -> f32 {
+        let d = &self.dolls[0];
+        d.fall.tilt_from_deg(&self.world, &d.bodies, up_in_torso)
+    }
+
     /// True when falls are detected (a torso or pelvis body was resolved).
     pub fn falls_measured(&self) -> bool {
         self.dolls[0].fall.measured()

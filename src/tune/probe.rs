@@ -9,7 +9,7 @@ use glam::Vec3;
 use rapier3d::prelude::*;
 
 /// Within this much of upright (degrees) counts as recovered. Upright is the stance the
-/// character stood in when the push landed ([`Stance`]), not its rest pose: the zoo rat stands
+/// character stood in when the push landed (`Simulation::stance_up_in_torso`), not its rest pose: the zoo rat stands
 /// at assist 0 with its torso 5.6° from its rest pose (its legs give a little under it), so
 /// against the rest pose it missed the goal after every push, however small, and the search
 /// spent its few evaluations on a lean no gains remove.
@@ -139,39 +139,15 @@ pub fn push(
     push_with_checkpoints(settled, push, after_s, stop_on_fall, &[]).0
 }
 
-/// The stance a push lands on: the torso's own direction that was vertical then.
-struct Stance {
-    torso: String,
-    up_in_torso: Vec3,
-}
-
-impl Stance {
-    /// The torso's stance in `sim` now (None without a torso).
-    fn of(sim: &Simulation) -> Option<Self> {
-        let torso = sim.balance_bones().torso_bone.clone()?;
-        let world_from_torso = sim.world_from_body(&torso)?.rotation;
-        Some(Stance {
-            up_in_torso: world_from_torso.inverse() * Vec3::Y,
-            torso,
-        })
-    }
-
-    /// How far the torso has tilted from this stance (degrees; None: not measured).
-    fn tilt_deg(&self, sim: &Simulation) -> Option<f32> {
-        let world_from_torso = sim.world_from_body(&self.torso)?.rotation;
-        let up = world_from_torso * self.up_in_torso;
-        Some(up.y.clamp(-1.0, 1.0).acos().to_degrees())
-    }
-}
-
 /// A push's running figures between steps.
 #[derive(Default)]
 struct Running {
     trial: Trial,
     max_tilt: f32,
     late: f32,
-    /// What the recovery's tilt is measured from (see [`UPRIGHT_DEG`]).
-    stance: Option<Stance>,
+    /// The stance the push landed on, which the recovery's tilt is measured from (the
+    /// direction in the torso's frame that was vertical then; see [`UPRIGHT_DEG`]).
+    stance_up_in_torso: Option<Vec3>,
 }
 
 impl Running {
@@ -198,7 +174,7 @@ impl Running {
             .map_or(f32::NAN, |b| b[0].torso_tilt_deg);
         self.max_tilt = self.max_tilt.max(tilt);
         if sim.time_s() >= at + RECOVER_S - 1e-9 {
-            let from_stance = self.stance.as_ref().and_then(|s| s.tilt_deg(sim));
+            let from_stance = self.stance_up_in_torso.map(|up| sim.tilt_from_deg(up));
             self.late = self.late.max(from_stance.unwrap_or(tilt));
         }
     }
@@ -217,7 +193,7 @@ pub fn push_with_checkpoints(
     let mut sim = settled.clone();
     let at = sim.time_s();
     let mut run = Running {
-        stance: Stance::of(&sim),
+        stance_up_in_torso: sim.stance_up_in_torso(),
         ..Default::default()
     };
     if let (true, Some(p)) = (dv_m_s > 0.0, sim.balance_bones().pelvis_bone.clone()) {
