@@ -10,6 +10,7 @@ the median joint's RMS before and after, the worst joint after, the joint that g
 worse, the tune's wall time, its evaluations, and whether it stands 10 s before and after
 (the tune's own reports).
 Acceptance: median at least 30% lower, every joint <= 10 deg, none worse by more than 1 deg.
+TUNE_ARGS adds arguments to `tune` (probes, e.g. TUNE_ARGS="--bisect 5").
 """
 import json, os, sys, tempfile, time
 
@@ -24,6 +25,7 @@ DEFAULT = sorted(
     os.path.join(ZOO, f) for f in os.listdir(ZOO) if f.endswith((".glb", ".gltf", ".vrm"))
 ) + ["../shared/assets/CesiumMan/CesiumMan.glb", "../shared/assets/Fox/Fox.glb"]
 FILES = sys.argv[2:] or DEFAULT
+EXTRA = os.environ.get("TUNE_ARGS", "").split()
 
 
 def joint_rms(path, clip):
@@ -52,7 +54,7 @@ def row(path, tmp):
         return f"| {name} | generate failed: {rep['error']} |"
     out = os.path.join(tmp, name + ".tuned.glb")
     t0 = time.perf_counter()
-    tuned = run("tune", gen, "-o", out, "--clip", clip, "--json")
+    tuned = run("tune", gen, "-o", out, "--clip", clip, "--json", *EXTRA)
     wall = time.perf_counter() - t0
     if "error" in tuned:
         return f"| {name} | tune failed: {tuned['error']} |"

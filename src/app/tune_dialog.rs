@@ -28,8 +28,9 @@ pub struct TuneDialog {
     clips: Vec<String>,
     pub budget_s: f64,
     seed: u64,
-    /// Measure each direction's push limits (bisection) before and after.
-    limits: bool,
+    /// Measure each direction's push limits (bisection) before and after; None: as the goals
+    /// call for (with a push goal; [`tune::Goals::report_bisect`]).
+    limits: Option<bool>,
     job: Option<Job>,
     /// The last finished search and the revision it was made for.
     result: Option<(Outcome, u64)>,
@@ -47,7 +48,7 @@ impl Default for TuneDialog {
             clips: Vec::new(),
             budget_s: tune::DEFAULT_BUDGET_S,
             seed: 1,
-            limits: true,
+            limits: None,
             job: None,
             result: None,
             last: None,
@@ -99,7 +100,9 @@ impl TuneDialog {
             },
             budget_s: self.budget_s,
             seed: self.seed,
-            bisect: if self.limits { tune::REPORT_BISECT } else { 0 },
+            bisect: self
+                .limits
+                .map(|on| if on { tune::REPORT_BISECT } else { 0 }),
         }
     }
 
@@ -257,7 +260,15 @@ impl TuneDialog {
             ui.add(egui::DragValue::new(&mut self.seed))
                 .labelled_by(l.id);
         });
-        ui.checkbox(&mut self.limits, "Measure push limits per direction");
+        // Until ticked or cleared, it follows the goals: on with a push goal.
+        let pushes = self.survive.0 || self.fall.0;
+        let mut limits = self.limits.unwrap_or(pushes);
+        if ui
+            .checkbox(&mut limits, "Measure push limits per direction")
+            .changed()
+        {
+            self.limits = Some(limits);
+        }
     }
 
     fn progress_ui(&self, ui: &mut egui::Ui) {

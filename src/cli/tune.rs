@@ -37,9 +37,10 @@ pub struct TuneArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
     /// Bisection steps per direction for the before/after robustness figures (0: only the
-    /// goals' pushes).
-    #[arg(long, value_name = "N", default_value_t = tune::REPORT_BISECT)]
-    pub bisect: usize,
+    /// goals' pushes). Default: 5 with a push goal (--survive-dv, --fall-dv), 0 without (a
+    /// clip tune's budget goes to its clip).
+    #[arg(long, value_name = "N")]
+    pub bisect: Option<usize>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -176,6 +177,11 @@ fn print_phases(o: &Outcome, run: tune::timing::Spent) {
 
 /// Per direction: the largest push survived and the smallest felled, before and after.
 fn print_pushes(b: &Figures, a: &Figures) {
+    let measured = |f: &Figures| f.directions.iter().any(|d| d.survived_dv_m_s.is_finite());
+    if !measured(b) && !measured(a) {
+        println!("push limits per direction: not measured (--bisect N measures them)");
+        return;
+    }
     println!(
         "{:<14} {:>11}{:>11} {:>11}{:>11}",
         "push (m/s)", "survives", "fells", "survives", "fells"
@@ -184,9 +190,9 @@ fn print_pushes(b: &Figures, a: &Figures) {
         println!(
             "{:<14} {:>11}{:>11} {:>11}{:>11}",
             db.direction,
-            show(Some(db.survived_dv_m_s)),
+            show(Some(db.survived_dv_m_s).filter(|v| v.is_finite())),
             show(db.fell_dv_m_s),
-            show(Some(da.survived_dv_m_s)),
+            show(Some(da.survived_dv_m_s).filter(|v| v.is_finite())),
             show(da.fell_dv_m_s)
         );
     }
