@@ -12,6 +12,11 @@ use std::path::{Path, PathBuf};
 pub(crate) const GOALS: [&str; 6] = ["--survive-dv", "0.5", "--fall-dv", "1.5", "--assist", "0"];
 
 pub(crate) fn tune(file: &Path, out: &Path, args: &[&str]) -> serde_json::Value {
+    tune_with_stderr(file, out, args).0
+}
+
+/// `tune --json`'s object, and what it said on stderr.
+fn tune_with_stderr(file: &Path, out: &Path, args: &[&str]) -> (serde_json::Value, String) {
     let o = run_ok(
         ragdoll_tuner()
             .arg("tune")
@@ -21,7 +26,8 @@ pub(crate) fn tune(file: &Path, out: &Path, args: &[&str]) -> serde_json::Value 
             .args(args)
             .arg("--json"),
     );
-    serde_json::from_slice(&o.stdout).expect("tune --json prints one object")
+    let json = serde_json::from_slice(&o.stdout).expect("tune --json prints one object");
+    (json, String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
 fn simulate(file: &Path, args: &[&str]) -> serde_json::Value {
@@ -42,8 +48,14 @@ fn the_same_seed_gives_the_same_bytes() {
     let (a, b) = (dir.path().join("a.glb"), dir.path().join("b.glb"));
     // Standing, limits and effort only: the cheapest goals (a test budget).
     let args = ["--budget", "0", "--bisect", "0", "--seed", "7"];
-    let ra = tune(&common::mannequin(), &a, &args);
+    let (ra, said) = tune_with_stderr(&common::mannequin(), &a, &args);
     tune(&common::mannequin(), &b, &args);
+    // No budget holds the reports and a search: the run says so, with the plan's seconds.
+    let total = ra["plan"]["total_s"].as_f64().expect("the plan's seconds");
+    assert!(
+        said.contains("warning: over budget") && said.contains(&format!("{total:.1} s")),
+        "{said}"
+    );
     let (ba, bb) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     assert_eq!(ba, bb, "same seed, same bytes");
     assert_ne!(ba, std::fs::read(common::mannequin()).unwrap(), "{ra}");
