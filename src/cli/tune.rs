@@ -303,19 +303,10 @@ fn print_gains(b: &Figures, a: &Figures) {
     println!("{:<14} {:>22} {:>22}", "Leg torque", legs(b), legs(a));
 }
 
-/// A plan over its budget (the goals' pushes and the smallest search do not fit) is said on
-/// stderr, with the solver substeps a step takes: a small character's are many (the zoo rat at
-/// 0.01 times its size takes 122 where it takes 16, and its plan is 212.5 s of a 55 s budget).
+/// A plan over its budget is said on stderr ([`Outcome::over_budget`]).
 fn warn_over_budget(o: &Outcome) {
-    let p = &o.plan;
-    if p.total_s > p.budget_s {
-        eprintln!(
-            "warning: over budget: the reports' goal pushes and the smallest search (one \
-             generation of {}) need {:.1} s on the reference machine, {:.1} s were asked; a step \
-             takes {} solver substeps here ({} bodies, {} joints; a small character moves faster \
-             and takes more)",
-            p.population, p.total_s, p.budget_s, o.size.substeps, o.size.bodies, o.size.joints
-        );
+    if let Some(m) = o.over_budget() {
+        eprintln!("warning: {m}");
     }
 }
 
