@@ -97,6 +97,12 @@ fn show(x: Option<f64>) -> String {
     x.map_or_else(|| "-".into(), sig)
 }
 
+/// A push's Δv (m/s, two decimals; "-" when not measured).
+fn dv(x: Option<f64>) -> String {
+    x.filter(|v| v.is_finite())
+        .map_or_else(|| "-".into(), |v| format!("{v:.2}"))
+}
+
 /// At least three significant digits (two decimals from 1 up, none from 1000 up): a tiny
 /// character's torques and efforts are small, not zero.
 fn sig(v: f64) -> String {
@@ -203,10 +209,10 @@ fn print_pushes(b: &Figures, a: &Figures) {
         println!(
             "{:<14} {:>11}{:>11} {:>11}{:>11}",
             db.direction,
-            show(Some(db.survived_dv_m_s).filter(|v| v.is_finite())),
-            show(db.fell_dv_m_s),
-            show(Some(da.survived_dv_m_s).filter(|v| v.is_finite())),
-            show(da.fell_dv_m_s)
+            dv(Some(db.survived_dv_m_s)),
+            dv(db.fell_dv_m_s),
+            dv(Some(da.survived_dv_m_s)),
+            dv(da.fell_dv_m_s)
         );
     }
 }

@@ -235,10 +235,12 @@ fn measure_direction(
     };
     let survives_goal = goal(0, g.survive_dv_m_s, &|t| survived(t, true));
     let falls_at_goal = goal(1, g.fall_dv_m_s, &|t| t.fell == Some(true));
-    let (survived_dv, fell_dv) = if bisect > 0 {
-        boundary(&pushes, bisect, known)
-    } else {
-        (f64::NAN, None)
+    let goal_pushed = g.survive_dv_m_s.is_some() || g.fall_dv_m_s.is_some();
+    let (survived_dv, fell_dv) = match (bisect > 0, goal_pushed) {
+        (true, _) => boundary(&pushes, bisect, known),
+        // The goals' pushes alone: the bracket they give (at their resolution, no halvings).
+        (false, true) => known,
+        (false, false) => (f64::NAN, None),
     };
     let figures = DirectionFigures {
         direction: d.name,

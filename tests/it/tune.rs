@@ -148,6 +148,19 @@ fn designed_robustness_on_the_mannequin() {
         reported.is_some_and(|t| (t - strongest).abs() < 1e-6 * strongest),
         "{r}"
     );
+    // Without bisection each direction's figures are the goals' pushes' bracket.
+    for d in r["after"]["directions"].as_array().expect("directions") {
+        assert_eq!(d["halvings"], 0, "{d}");
+        let survived = d["survived_dv_m_s"]
+            .as_f64()
+            .expect("the largest push survived");
+        if d["survives_goal"] == true {
+            assert!(survived >= 0.5, "{d}");
+        }
+        if d["falls_at_goal"] == true {
+            assert!(d["fell_dv_m_s"].as_f64().is_some_and(|f| f <= 1.5), "{d}");
+        }
+    }
     let zero = dir.path().join("assist0.glb");
     run_ok(
         ragdoll_tuner()
