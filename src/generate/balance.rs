@@ -1,7 +1,7 @@
 //! Balance bones from the roles: the pelvis body as torso and pelvis, the lowest body of each
 //! leg as a foot.
 
-use super::roles::{Anatomy, LimbKind, Role};
+use super::roles::{Anatomy, Role};
 use super::{bone_ref, report, rig, Body};
 use crate::document::Document;
 
@@ -15,10 +15,7 @@ pub(super) fn balance_bones(
     let pelvis = a.pelvis.filter(|p| list.iter().any(|b| b.bone == *p))?;
     let mut feet = Vec::new();
     for l in &a.limbs {
-        if !matches!(
-            l.kind,
-            LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg
-        ) {
+        if !l.kind.is_leg() {
             continue;
         }
         let foot = list

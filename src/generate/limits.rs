@@ -168,10 +168,7 @@ pub fn joint_for(a: &Anatomy, j: &JointInput) -> JointPlan {
 
 /// Moderate ball sockets for animals and unknown chains.
 fn animal_joint(j: &JointInput, fwd: DVec3) -> JointPlan {
-    let leg = matches!(
-        j.limb,
-        Some(LimbKind::FrontLeg | LimbKind::HindLeg | LimbKind::Leg)
-    );
+    let leg = j.limb.is_some_and(LimbKind::is_leg);
     match j.role {
         _ if leg => ball([35.0, 35.0, 12.0, 12.0], 10.0, fwd),
         Role::Spine | Role::Chest => ball([15.0; 4], 10.0, fwd),

@@ -31,7 +31,7 @@ use crate::document::{Diagnostic, Document, Edit};
 use bodies::Fate;
 use glam::DVec3;
 pub use report::Report;
-use roles::{Anatomy, LimbKind};
+use roles::Anatomy;
 pub use roles::{CharacterKind, Role};
 
 /// The anatomy as the generator indexes it (by bone position, like its per-bone arrays).
@@ -265,6 +265,21 @@ pub fn generate_with(
     })
 }
 
+/// What every body's fit reads: the rig, the skin samples, the anatomy, the plan.
+struct FitInputs<'a> {
+    doc: &'a Document,
+    rig: &'a rig::Rig,
+    samples: &'a samples::Samples,
+    a: &'a Anatomy,
+    plan: &'a bodies::Plan,
+    /// Each kept bone's index in the list of bodies.
+    index: std::collections::HashMap<usize, usize>,
+    /// The trunk's half width that separates appendages from its core (None: keep them).
+    half_width: Option<f64>,
+    /// Feet without skin, each with the body above it (`ends`).
+    ends: Vec<(usize, usize)>,
+}
+
 fn build_bodies(
     doc: &Document,
     rig: &rig::Rig,
@@ -272,67 +287,83 @@ fn build_bodies(
     a: &Anatomy,
     (plan, opts): (&bodies::Plan, &Options),
 ) -> Vec<Body> {
-    let index: std::collections::HashMap<usize, usize> = plan
+    let index = plan
         .bodies
         .iter()
         .enumerate()
         .map(|(k, &b)| (b, k))
         .collect();
     let half_width = trunk::half_width(rig, a).filter(|_| !opts.keep_appendages);
-    let skin_of = |b: usize| bodies::body_points(plan, samples, b);
-    // Feet without skin, each with the body above it (`ends`).
-    let ends: Vec<(usize, usize)> = plan
+    let ends = plan
         .bodies
         .iter()
         .filter_map(|&b| Some((plan.parent_body[b]?, b)))
         .filter(|&(_, b)| ends::takes_skin(rig, a, b, samples.body_skin(b).len()))
         .collect();
-    plan.bodies
-        .iter()
-        .map(|&b| {
-            let mut own = skin_of(b);
-            for &(above, end) in &ends {
-                if end == b {
-                    own.extend(ends::split(rig, (above, end), skin_of(above)).1);
-                } else if above == b {
-                    own = ends::split(rig, (above, end), own).0;
-                }
-            }
-            let axis = shapes::bone_direction(rig, a, b, &own);
-            let at = (b, rig.bones[b].pos);
-            let skin = own.len();
-            let own = trunk::core(a, at, axis, own, (half_width, fit::MIN_POINTS));
-            let appendage_vertices = skin - own.len();
-            let mut pts = bodies::fit_points(plan, samples, b, &own);
-            if own.len() < bodies::FIT_MIN_OWN && ends.iter().any(|&(_, e)| e == b) {
-                pts.extend(ends::sole_points(rig, a, b));
-            }
-            let mut shape = shapes::fit_body(rig, a, b, &pts);
-            shape.fit.coverage = fit::coverage(&own, &shape.fit, 0.02 * a.height);
-            shape.points = own.len();
-            let kept_parent = plan.parent_body[b]
-                .filter(|&p| plan.fate[p] == Fate::Kept)
-                .map(|p| {
-                    (
-                        p,
-                        rig.bones[p].rot * doc.primary_axis(crate::document::BoneId(p as u32)),
-                    )
-                });
-            Body {
-                bone: b,
-                parent: plan.parent_body[b].and_then(|p| index.get(&p).copied()),
-                kept_parent,
-                shape,
-                mass_kg: 0.0,
-                joint: None,
-                gains: drives::gains(0.0, 0.0, 0.0),
-                friction_torque_nm: 0.0,
-                group: String::new(),
-                apart: Vec::new(),
-                appendage_vertices,
-            }
-        })
-        .collect()
+    let inputs = FitInputs {
+        doc,
+        rig,
+        samples,
+        a,
+        plan,
+        index,
+        half_width,
+        ends,
+    };
+    plan.bodies.iter().map(|&b| fit_body(&inputs, b)).collect()
+}
+
+/// Bone `b`'s skin: its own, with a skinless foot's share of the body above it moved down
+/// to the foot.
+fn own_skin(f: &FitInputs, b: usize) -> Vec<DVec3> {
+    let skin_of = |b: usize| bodies::body_points(f.plan, f.samples, b);
+    let mut own = skin_of(b);
+    for &(above, end) in &f.ends {
+        if end == b {
+            own.extend(ends::split(f.rig, (above, end), skin_of(above)).1);
+        } else if above == b {
+            own = ends::split(f.rig, (above, end), own).0;
+        }
+    }
+    own
+}
+
+/// Bone `b`'s body: its shape fitted to its skin (its trunk core, without appendages), its
+/// parent body; mass, joint and gains come later.
+fn fit_body(f: &FitInputs, b: usize) -> Body {
+    let (rig, a, plan) = (f.rig, f.a, f.plan);
+    let own = own_skin(f, b);
+    let axis = shapes::bone_direction(rig, a, b, &own);
+    let at = (b, rig.bones[b].pos);
+    let skin = own.len();
+    let own = trunk::core(a, at, axis, own, (f.half_width, fit::MIN_POINTS));
+    let appendage_vertices = skin - own.len();
+    let mut pts = bodies::fit_points(plan, f.samples, b, &own);
+    if own.len() < bodies::FIT_MIN_OWN && f.ends.iter().any(|&(_, e)| e == b) {
+        pts.extend(ends::sole_points(rig, a, b));
+    }
+    let mut shape = shapes::fit_body(rig, a, b, &pts);
+    shape.fit.coverage = fit::coverage(&own, &shape.fit, 0.02 * a.height);
+    shape.points = own.len();
+    let kept_parent = plan.parent_body[b]
+        .filter(|&p| plan.fate[p] == Fate::Kept)
+        .map(|p| {
+            let axis = f.doc.primary_axis(crate::document::BoneId(p as u32));
+            (p, rig.bones[p].rot * axis)
+        });
+    Body {
+        bone: b,
+        parent: plan.parent_body[b].and_then(|p| f.index.get(&p).copied()),
+        kept_parent,
+        shape,
+        mass_kg: 0.0,
+        joint: None,
+        gains: drives::gains(0.0, 0.0, 0.0),
+        friction_torque_nm: 0.0,
+        group: String::new(),
+        apart: Vec::new(),
+        appendage_vertices,
+    }
 }
 
 fn assign_masses(a: &Anatomy, list: &mut [Body], total: f64) {
@@ -420,19 +451,13 @@ fn assign_joints(a: &Anatomy, list: &mut [Body], hinge_wrists_ankles: bool) {
 
 /// How many legs the character stands on.
 fn legs(a: &Anatomy) -> usize {
-    a.limbs
-        .iter()
-        .filter(|l| {
-            matches!(
-                l.kind,
-                LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg
-            )
-        })
-        .count()
+    a.limbs.iter().filter(|l| l.kind.is_leg()).count()
 }
 
 /// Subtree masses and centres; stance joints (legs) hold the body above them.
-fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
+/// Each body's subtree (itself and every body below it): mass (kg) and mass-weighted centre
+/// sum (divide by the mass for the centre).
+fn subtrees(list: &[Body]) -> (Vec<f64>, Vec<DVec3>) {
     let n = list.len();
     let mut sub_m = vec![0.0; n];
     let mut sub_c = vec![DVec3::ZERO; n];
@@ -445,6 +470,28 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
             sub_c[p] += c;
         }
     }
+    (sub_m, sub_c)
+}
+
+/// A stance joint: a leg's bone from the thigh (or a front leg's clavicle) down, which holds
+/// the body above it.
+fn stance_joint(a: &Anatomy, bone: usize) -> bool {
+    a.limb_of[bone].is_some_and(|l| a.limbs[l].kind.is_leg())
+        && matches!(
+            a.role[bone],
+            Role::Thigh
+                | Role::Shin
+                | Role::Foot
+                | Role::Clavicle
+                | Role::UpperArm
+                | Role::Forearm
+                | Role::Hand
+        )
+}
+
+fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
+    let n = list.len();
+    let (sub_m, sub_c) = subtrees(list);
     let com = list
         .iter()
         .map(|b| b.shape.fit.center * b.mass_kg)
@@ -456,21 +503,7 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
     for k in 0..n {
         let bone = list[k].bone;
         let joint_pos = rig.bones[bone].pos;
-        let stance = a.limb_of[bone].is_some_and(|l| {
-            matches!(
-                a.limbs[l].kind,
-                LimbKind::Leg | LimbKind::HindLeg | LimbKind::FrontLeg
-            )
-        }) && matches!(
-            a.role[bone],
-            Role::Thigh
-                | Role::Shin
-                | Role::Foot
-                | Role::Clavicle
-                | Role::UpperArm
-                | Role::Forearm
-                | Role::Hand
-        );
+        let stance = stance_joint(a, bone);
         let inertia = drives::subtree_inertia(list, k, joint_pos, floor);
         let c = sub_c[k] / sub_m[k].max(1e-12);
         let sub_lever = c.distance(joint_pos).max(0.05 * a.height);
