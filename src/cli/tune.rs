@@ -39,11 +39,24 @@ pub struct TuneArgs {
     /// Bisection steps per direction for the before/after robustness figures (0: only the
     /// goals' pushes). Default: 5 with a push goal (--survive-dv, --fall-dv), 0 without (a
     /// clip tune's budget goes to its clip).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = bisect_steps)]
     pub bisect: Option<usize>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--bisect`: a count of halvings up to [`tune::MAX_REPORT_BISECT`].
+fn bisect_steps(s: &str) -> Result<usize, String> {
+    let max = tune::MAX_REPORT_BISECT;
+    match s.parse::<usize>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(format!(
+            "'{s}' is not a count of halvings from 0 to {max} ({max} halve 0..{} m/s to {:.1e} m/s)",
+            tune::report::DV_MAX_M_S,
+            tune::report::DV_MAX_M_S / (1u64 << max) as f64
+        )),
+    }
 }
 
 fn opt(x: Option<f64>) -> serde_json::Value {

@@ -55,7 +55,8 @@ impl Goals {
     /// where it missed it with them (-15%, 43). Asked for (`--bisect`, the dialog's push
     /// limits), they are measured as before.
     pub fn report_bisect(&self, asked: Option<usize>) -> usize {
-        asked.unwrap_or(if self.pushes() { REPORT_BISECT } else { 0 })
+        let b = asked.unwrap_or(if self.pushes() { REPORT_BISECT } else { 0 });
+        b.min(MAX_REPORT_BISECT)
     }
 }
 
@@ -75,6 +76,10 @@ pub struct Options {
 pub const DEFAULT_BUDGET_S: f64 = 55.0;
 /// Bisection steps per direction in a full report: a 3 m/s range to about 0.1 m/s.
 pub const REPORT_BISECT: usize = 5;
+/// The most bisection steps a report takes: 3 m/s halved 20 times is 3 µm/s, far finer than
+/// a push's outcome is repeatable; asked for more (`--bisect 1000000000`), planning the
+/// report took 48 s of counting.
+pub const MAX_REPORT_BISECT: usize = 20;
 
 impl Default for Options {
     fn default() -> Self {

@@ -88,6 +88,34 @@ fn a_budget_that_is_not_a_number_of_seconds_is_refused() {
     }
 }
 
+/// A bisection past any meaning is refused at once, naming the option and its range: asked
+/// for a billion halvings, the planning counted for 48 s before the report ran (and for
+/// usize::MAX it would not have ended).
+#[test]
+fn a_bisection_past_any_resolution_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.glb");
+    for bad in ["1000000000", "21", "-1", "five"] {
+        let t0 = std::time::Instant::now();
+        let o = ragdoll_tuner()
+            .arg("tune")
+            .arg(common::mannequin())
+            .arg("-o")
+            .arg(&out)
+            .args(["--survive-dv", "0.5", &format!("--bisect={bad}")])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{bad}: {err}");
+        assert!(
+            err.contains("--bisect") && err.contains("0 to 20"),
+            "{bad}: {err}"
+        );
+        assert!(t0.elapsed().as_secs_f64() < 5.0, "{bad}: refused at once");
+        assert!(!out.exists(), "{bad}: wrote {}", out.display());
+    }
+}
+
 /// The eight push vectors `tune` uses for `file` (N·s for Δv = `dv`), as `simulate --push`
 /// arguments at 1 s on the balance pelvis.
 fn pushes(file: &Path, dv: f64) -> Vec<String> {
