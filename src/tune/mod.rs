@@ -104,6 +104,8 @@ pub enum TuneError {
     Nothing(String),
     #[error("goal {0} must be a non-negative number, got {1}")]
     BadGoal(&'static str, f64),
+    #[error("goal --assist is a scale from 0 to 1 (the balance assist's), got {0}")]
+    BadAssist(f64),
     #[error("--budget must be a non-negative number of seconds, got {0}")]
     BadBudget(f64),
 }
@@ -194,6 +196,9 @@ fn problem_of(doc: &Document, goals: &Goals, file: &str) -> Result<eval::Problem
     check("--survive-dv", goals.survive_dv_m_s)?;
     check("--fall-dv", goals.fall_dv_m_s)?;
     check("--assist", goals.assist_max)?;
+    if let Some(a) = goals.assist_max.filter(|a| *a > 1.0) {
+        return Err(TuneError::BadAssist(a));
+    }
     let clip = goal_clip(doc, goals, file)?;
     let baseline = params::Baseline::of(doc);
     let baseline = match (goals.pushes(), &clip) {

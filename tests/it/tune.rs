@@ -86,6 +86,24 @@ fn a_budget_that_is_not_a_number_of_seconds_is_refused() {
         assert!(err.contains("--budget"), "{bad}: {err}");
         assert!(!out.exists(), "{bad}: wrote {}", out.display());
     }
+    // Goals out of their range likewise, each named (the assist is a scale from 0 to 1).
+    for (bad, name) in [
+        ("--assist=5", "--assist"),
+        ("--fall-dv=nan", "--fall-dv"),
+        ("--survive-dv=-1", "--survive-dv"),
+    ] {
+        let o = ragdoll_tuner()
+            .arg("tune")
+            .arg(common::mannequin())
+            .arg("-o")
+            .arg(&out)
+            .arg(bad)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.contains(name), "{bad}: {err}");
+        assert!(!out.exists(), "{bad}: wrote {}", out.display());
+    }
 }
 
 /// A bisection past any meaning is refused at once, naming the option and its range: asked
