@@ -192,6 +192,12 @@ pub fn run(file: &Path, a: &SimulateArgs, policy: UriPolicy) -> anyhow::Result<E
     if !(a.seconds.is_finite() && a.seconds >= 0.0) {
         return Err(anyhow!("--seconds must be a non-negative number"));
     }
+    if a.seconds > MAX_RUN_S {
+        return Err(anyhow!(
+            "--seconds {} is longer than a run can be ({MAX_RUN_S} s of simulated time)",
+            a.seconds
+        ));
+    }
     let mut sim =
         Simulation::new(&doc, sim_settings(a)).with_context(|| format!("{}", file.display()))?;
     pushes.check(&sim, branch.as_ref())?;
@@ -288,11 +294,22 @@ fn sim_settings(a: &SimulateArgs) -> SimSettings {
     settings
 }
 
+/// The longest run `simulate` takes (simulated seconds): an hour, 432,000 steps. Asked for
+/// 1e12 s, it ran on without an answer; with `--csv` it sizes its telemetry for the whole run.
+pub const MAX_RUN_S: f64 = 3600.0;
+
 /// The simulated seconds: --loops of the clip, or --seconds.
 fn run_seconds(driver: Option<&ClipDriver>, a: &SimulateArgs) -> anyhow::Result<f64> {
     match (driver, a.loops) {
         (Some(d), Some(n)) if n.is_finite() && n > 0.0 => {
-            Ok(n * d.clip.duration_s as f64 / d.playback.speed.max(1e-6) as f64)
+            let s = n * d.clip.duration_s as f64 / d.playback.speed.max(1e-6) as f64;
+            if s > MAX_RUN_S {
+                return Err(anyhow!(
+                    "--loops {n}: {s:.0} s is longer than a run can be ({MAX_RUN_S} s of \
+                     simulated time)"
+                ));
+            }
+            Ok(s)
         }
         (_, Some(n)) if !(n.is_finite() && n > 0.0) => {
             Err(anyhow!("--loops must be a positive number"))

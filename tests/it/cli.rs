@@ -183,6 +183,27 @@ fn edit_refuses_typos_unknown_bones_and_new_errors() {
 /// out) is named on stderr with the file and key, as `edit` names it, not left for the user
 /// to find in the figures.
 #[test]
+fn simulate_refuses_a_run_longer_than_an_hour_at_once() {
+    let m = mannequin();
+    for args in [
+        &["--seconds", "1e12"][..],
+        &["--seconds", "3601", "--csv", "/dev/null"][..],
+    ] {
+        let t0 = std::time::Instant::now();
+        let (code, stdout, stderr) = run(&[&["simulate", path_str(&m)][..], args].concat());
+        assert_ne!(code, 0, "{args:?}: {stdout}");
+        assert!(
+            stderr.contains("--seconds") && stderr.contains("3600 s"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            t0.elapsed().as_secs_f64() < 5.0,
+            "{args:?}: refused at once"
+        );
+    }
+}
+
+#[test]
 fn simulate_names_the_errors_its_edits_introduce() {
     let m = mannequin();
     let (code, stdout, stderr) = run(&[
