@@ -20,10 +20,10 @@ pub struct BenchArgs {
     #[arg(long)]
     pub json: bool,
     /// Wall-clock seconds measured per case (split between editor and bare).
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, value_parser = measure_seconds)]
     pub seconds_per_case: f64,
     /// Ragdoll counts to measure (comma-separated).
-    #[arg(long, value_delimiter = ',', default_values_t = [1usize, 10, 100])]
+    #[arg(long, value_delimiter = ',', default_values_t = [1usize, 10, 100], value_parser = ragdoll_count)]
     pub ragdolls: Vec<usize>,
     /// Settings to measure: `default`, `crowd` (comma-separated).
     #[arg(long, value_delimiter = ',', default_values_t = ["default".to_string(), "crowd".to_string()])]
@@ -42,8 +42,36 @@ pub struct BenchArgs {
     pub solo: Option<String>,
     /// With `--solo`: exactly this many steps after the warm-up instead of a time budget
     /// (for instruction counts, e.g. under `valgrind --tool=callgrind`).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_SOLO_STEPS))]
     pub steps: Option<u64>,
+}
+
+/// The longest a benchmark measures one case (wall-clock seconds).
+pub const MAX_MEASURE_S: f64 = 600.0;
+/// The most ragdolls a case steps (the issue measures 100).
+pub const MAX_RAGDOLLS: usize = 1000;
+/// The most steps `--solo --steps` takes.
+pub const MAX_SOLO_STEPS: u64 = 10_000_000;
+
+/// Wall-clock seconds to measure: a number in (0, [`MAX_MEASURE_S`]] (NaN had run as 0.1 s,
+/// 1e12 for ever).
+pub fn measure_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= MAX_MEASURE_S => Ok(v),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds above 0 and at most {MAX_MEASURE_S}"
+        )),
+    }
+}
+
+/// A count of ragdolls from 1 to [`MAX_RAGDOLLS`] (0 had run as 1).
+fn ragdoll_count(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_RAGDOLLS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{s}' is not a count of ragdolls from 1 to {MAX_RAGDOLLS}"
+        )),
+    }
 }
 
 pub(super) fn mannequin() -> anyhow::Result<crate::document::Document> {

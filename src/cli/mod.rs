@@ -153,7 +153,7 @@ pub enum Command {
         #[arg(long, default_value = "0")]
         clip: String,
         /// Wall-clock seconds measured (split between the two).
-        #[arg(long, default_value_t = 4.0)]
+        #[arg(long, default_value_t = 4.0, value_parser = bench::measure_seconds)]
         seconds: f64,
         /// Print one JSON object.
         #[arg(long)]
@@ -168,7 +168,7 @@ pub enum Command {
         json: bool,
         /// Wall-clock seconds measured per character (split into 25 short alternating
         /// measurements of recorded and plain; the overhead of the mean rates is reported).
-        #[arg(long, default_value_t = 10.0)]
+        #[arg(long, default_value_t = 10.0, value_parser = bench::measure_seconds)]
         seconds_per_case: f64,
     },
     /// Generate a ragdoll (shapes fitted to the skin, joints, limits, masses, drives and

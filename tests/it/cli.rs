@@ -201,6 +201,26 @@ fn simulate_refuses_a_run_longer_than_an_hour_at_once() {
             "{args:?}: refused at once"
         );
     }
+    // The benchmarks' own numbers likewise (NaN seconds had measured 0.1 s, 0 ragdolls 1).
+    for (args, flag) in [
+        (
+            &["bench", "--seconds-per-case=nan"][..],
+            "--seconds-per-case",
+        ),
+        (
+            &["bench", "--seconds-per-case=1e12"][..],
+            "--seconds-per-case",
+        ),
+        (&["bench", "--ragdolls=0"][..], "--ragdolls"),
+        (
+            &["bench-record", "--seconds-per-case=-1"][..],
+            "--seconds-per-case",
+        ),
+    ] {
+        let (code, _, stderr) = run(args);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(stderr.contains(flag), "{args:?}: {stderr}");
+    }
 }
 
 #[test]
