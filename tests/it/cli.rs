@@ -216,6 +216,15 @@ fn simulate_refuses_a_run_longer_than_an_hour_at_once() {
             &["bench-record", "--seconds-per-case=-1"][..],
             "--seconds-per-case",
         ),
+        // The editor's screenshot runs: refused before any window opens.
+        (
+            &["--sim-seconds=nan", "--screenshot", "x.png"][..],
+            "--sim-seconds",
+        ),
+        (
+            &["--sim-seconds=2", "--scrub=1e12", "--screenshot", "x.png"][..],
+            "--scrub",
+        ),
     ] {
         let (code, _, stderr) = run(args);
         assert_ne!(code, 0, "{args:?}");
