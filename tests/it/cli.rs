@@ -183,7 +183,9 @@ fn edit_refuses_typos_unknown_bones_and_new_errors() {
 /// out) is named on stderr with the file and key, as `edit` names it, not left for the user
 /// to find in the figures.
 #[test]
-fn simulate_refuses_a_run_longer_than_an_hour_at_once() {
+/// `simulate`, the benchmarks and the editor's screenshot runs refuse lengths and counts past
+/// any use (NaN, 1e12 s, 0 ragdolls) at once, naming the flag: before, some ran for ever.
+fn absurd_run_lengths_and_counts_are_refused_at_once() {
     let m = mannequin();
     for args in [
         &["--seconds", "1e12"][..],
