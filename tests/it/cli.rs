@@ -182,9 +182,9 @@ fn edit_refuses_typos_unknown_bones_and_new_errors() {
 /// the document wrong (here balance feet that are not bones, which the balance then leaves
 /// out) is named on stderr with the file and key, as `edit` names it, not left for the user
 /// to find in the figures.
-#[test]
 /// `simulate`, the benchmarks and the editor's screenshot runs refuse lengths and counts past
 /// any use (NaN, 1e12 s, 0 ragdolls) at once, naming the flag: before, some ran for ever.
+#[test]
 fn absurd_run_lengths_and_counts_are_refused_at_once() {
     let m = mannequin();
     for args in [
