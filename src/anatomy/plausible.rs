@@ -147,10 +147,17 @@ impl Cx<'_> {
         for &(id, m) in &bodies {
             let share = m / total;
             if share > MAX_MASS_SHARE {
+                // In scientific notation past a million kg (a 1e300 kg thigh printed 300 digits).
+                let kg = |x: f64| match x.abs() < 1e6 {
+                    true => format!("{x:.3}"),
+                    false => format!("{x:.3e}"),
+                };
                 let text = format!(
-                    "the body of '{}' carries {:.0}% of the total mass ({m:.3} of {total:.3} kg; at most {:.0}% is plausible)",
+                    "the body of '{}' carries {:.0}% of the total mass ({} of {} kg; at most {:.0}% is plausible)",
                     self.name(id),
                     share * 100.0,
+                    kg(m),
+                    kg(total),
                     MAX_MASS_SHARE * 100.0
                 );
                 out.push(self.warn(id, Key::Mass, text));

@@ -53,6 +53,23 @@ pub(super) fn masses(model: &Model, out: &mut Vec<Finding>) {
         }
     }
     density(model, out);
+    beyond_the_simulation(model, out);
+}
+
+/// Masses the simulation refuses at this size: errors (they cannot be simulated), with the
+/// median body's mass as the fix. At 1e12 kg a thigh had only the "share of the total"
+/// warning, its joints' ratios unchecked, and `simulate` refused the file.
+fn beyond_the_simulation(model: &Model, out: &mut Vec<Finding>) {
+    let mut masses: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg).collect();
+    masses.sort_by(f64::total_cmp);
+    let fix = masses.get(masses.len() / 2).map_or(String::new(), |m| {
+        format!("; fix: a mass like the others' (the median body weighs {m:.3} kg)")
+    });
+    for (id, name, mass_kg) in &model.refused_mass {
+        out.push(finding(Check::AbsurdMass, Severity::Error, vec![*id], Key::Mass, format!(
+            "{name} weighs {mass_kg:.3e} kg, past what the simulation takes at this size ({:.3e} kg): it cannot be simulated{fix}",
+            model.settings.max_mass_kg())));
+    }
 }
 
 /// Bodies whose mass is far from what their size suggests, as near to it as the mass ratios

@@ -49,6 +49,9 @@ pub(crate) struct Model {
     pub settings: SimSettings,
     /// Vertical extent of the colliders (world units).
     pub height: f64,
+    /// Bones whose mass the simulation refuses at this size ([`SimSettings::max_mass_kg`]):
+    /// they have no body here, and the doctor names them.
+    pub refused_mass: Vec<(BoneId, String, f64)>,
 }
 
 impl Model {
@@ -69,11 +72,23 @@ impl Model {
             .filter_map(|id| joint_of(doc, id, &bodies))
             .collect();
         let height = settings.unit() as f64 * crate::sim::REFERENCE_HEIGHT_M as f64;
+        let refused_mass = doc
+            .bone_ids()
+            .filter(|id| !bodies.iter().any(|b| b.id == *id))
+            .filter_map(|id| {
+                let bone = doc.bone(id);
+                let p = bone.physics.as_ref().filter(|p| p.collider.is_some())?;
+                // Not a number, or not above 0: the field table names it already.
+                (p.mass.is_finite() && p.mass >= settings.max_mass_kg())
+                    .then(|| (id, bone.name.clone(), p.mass))
+            })
+            .collect();
         Self {
             bodies,
             joints,
             settings,
             height,
+            refused_mass,
         }
     }
 

@@ -73,13 +73,55 @@ impl Out<'_> {
     }
 }
 
+/// Masses the simulation refuses ([`Model::refused_mass`]) set to the median body's, on a copy
+/// of `doc` the rest of Stabilize then reads; None when there are none.
+fn unrefused(
+    doc: &Document,
+    model: &Model,
+    changes: &mut Vec<String>,
+) -> Option<(Document, Vec<Edit>)> {
+    let mut masses: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg).collect();
+    masses.sort_by(f64::total_cmp);
+    let median = *masses.get(masses.len() / 2)?;
+    let edits: Vec<Edit> = model
+        .refused_mass
+        .iter()
+        .map(|(id, name, kg)| {
+            changes.push(format!(
+                "{name}: mass {kg:.3e} -> {median:.4} kg (the median body's: the simulation refuses {kg:.3e} kg at this size)"
+            ));
+            Edit::Set {
+                target: doc.bone_target(*id),
+                key: Key::Mass.path().into(),
+                value: json!(median),
+            }
+        })
+        .collect();
+    if edits.is_empty() {
+        return None;
+    }
+    let mut fixed = doc.clone();
+    fixed.apply(&Edit::Group(edits.clone())).ok()?;
+    Some((fixed, edits))
+}
+
 /// The stabilizing edit of a document.
 pub fn stabilize(doc: &Document, opts: &StabilizeOptions) -> Stabilized {
-    let model = Model::new(doc, &opts.settings);
+    let mut changes = Vec::new();
+    let first = Model::new(doc, &opts.settings);
+    let fixed = unrefused(doc, &first, &mut changes);
+    let (doc, edits) = match &fixed {
+        Some((d, e)) => (d, e.clone()),
+        None => (doc, Vec::new()),
+    };
+    let model = match fixed {
+        Some(_) => Model::new(doc, &opts.settings),
+        None => first,
+    };
     let mut out = Out {
         doc,
-        edits: Vec::new(),
-        changes: Vec::new(),
+        edits,
+        changes,
     };
     let masses = clamp_masses(&model, opts.max_mass_ratio.max(1.0));
     for (b, (&new, body)) in masses.iter().zip(&model.bodies).enumerate() {

@@ -264,6 +264,43 @@ fn each_broken_ragdoll_gets_its_finding_and_settles_after_stabilize() {
     assert!(unsettled.is_empty(), "{unsettled:#?}");
 }
 
+/// A mass past what the simulation takes at the character's size is an error naming the bone
+/// and a fix (at 1e12 kg a thigh had only the "share of the total" warning while `simulate`
+/// refused the file); Stabilize sets it to the median body's, reports it, and the result
+/// simulates.
+#[test]
+fn a_mass_the_simulation_refuses_is_an_error_and_stabilize_fixes_it() {
+    let mut doc = Document::open(mannequin()).expect("mannequin");
+    set(&mut doc, "thigh_l", Key::Mass, json!(1e12));
+    assert!(Simulation::new(&doc, SimSettings::default()).is_err());
+    let findings = doctor::examine(&doc);
+    let hit = findings
+        .iter()
+        .find(|f| f.check == Check::AbsurdMass && f.severity == Severity::Error)
+        .unwrap_or_else(|| panic!("no error for the mass: {findings:#?}"));
+    let thigh = doc.bone_by_name("thigh_l").unwrap();
+    assert_eq!(hit.bones, vec![thigh]);
+    assert!(
+        hit.message.contains("thigh_l") && hit.message.contains("fix:"),
+        "{}",
+        hit.message
+    );
+    let fixed = doctor::stabilize(&doc, &StabilizeOptions::default());
+    assert!(
+        fixed
+            .changes
+            .iter()
+            .any(|c| c.starts_with("thigh_l: mass 1.000e12")),
+        "{:#?}",
+        fixed.changes
+    );
+    doc.apply(&fixed.edit).expect("stabilize applies");
+    let left = errors(&doc);
+    assert!(left.is_empty(), "after Stabilize {left:#?}");
+    let run = passive_run(&doc, 3.0);
+    assert!(run.paused.is_none(), "{run:?}");
+}
+
 #[test]
 fn stabilize_is_one_undo_step_and_files_without_the_keys_read_as_before() {
     // The mannequin with the material keys it ships (its damping) taken out: a file without
