@@ -96,7 +96,7 @@ pub fn highlights(findings: &[Finding]) -> (BTreeMap<BoneId, Flag>, BTreeMap<Bon
         };
         let joint = match f.check {
             Check::NoDamping | Check::UnknownPair | Check::NoCollider => continue,
-            Check::Overlap | Check::AbsurdMass | Check::LooseBody => false,
+            Check::Overlap | Check::AbsurdMass | Check::AbsurdSize | Check::LooseBody => false,
             Check::MassRatio
             | Check::HeavyChild
             | Check::InertiaRatio

@@ -56,19 +56,36 @@ pub(super) fn masses(model: &Model, out: &mut Vec<Finding>) {
     beyond_the_simulation(model, out);
 }
 
-/// Masses the simulation refuses at this size: errors (they cannot be simulated), with the
-/// median body's mass as the fix. At 1e12 kg a thigh had only the "share of the total"
-/// warning, its joints' ratios unchecked, and `simulate` refused the file.
+/// Colliders the simulation refuses (a mass past what it takes at this size, a shape past
+/// its largest extent): errors, since they cannot be simulated, with a fix. At 1e12 kg a thigh
+/// had only the "share of the total" warning, its joints' ratios unchecked, and `simulate`
+/// refused the file; a capsule of radius 1e30 made `validate` panic.
 fn beyond_the_simulation(model: &Model, out: &mut Vec<Finding>) {
     let mut masses: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg).collect();
     masses.sort_by(f64::total_cmp);
-    let fix = masses.get(masses.len() / 2).map_or(String::new(), |m| {
-        format!("; fix: a mass like the others' (the median body weighs {m:.3} kg)")
-    });
-    for (id, name, mass_kg) in &model.refused_mass {
-        out.push(finding(Check::AbsurdMass, Severity::Error, vec![*id], Key::Mass, format!(
-            "{name} weighs {mass_kg:.3e} kg, past what the simulation takes at this size ({:.3e} kg): it cannot be simulated{fix}",
-            model.settings.max_mass_kg())));
+    let median = masses.get(masses.len() / 2).copied();
+    for r in &model.refused {
+        let fix = match (r.mass_kg, median) {
+            (Some(_), Some(m)) => {
+                format!("a mass like the others' (the median body weighs {m:.3} kg)")
+            }
+            (Some(_), None) => format!("a mass under {:.3e} kg", model.settings.max_mass_kg()),
+            (None, _) => "a size like its neighbours'".into(),
+        };
+        let check = match r.mass_kg {
+            Some(_) => Check::AbsurdMass,
+            None => Check::AbsurdSize,
+        };
+        out.push(finding(
+            check,
+            Severity::Error,
+            vec![r.id],
+            r.key,
+            format!(
+                "{}: the simulation refuses it ({}); fix: {fix}",
+                r.name, r.what
+            ),
+        ));
     }
 }
 

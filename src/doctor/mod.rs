@@ -67,6 +67,8 @@ pub enum Check {
     NoCollider,
     LooseBody,
     AbsurdMass,
+    /// A collider larger than the solver takes ([`crate::sim::world::MAX_EXTENT`]).
+    AbsurdSize,
     UnknownPair,
     TrunkSag,
 }

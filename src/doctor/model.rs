@@ -2,7 +2,8 @@
 //! world placement, mass, inertia with the simulation's floor) and every joint the solver
 //! builds. Pure: no world is stepped.
 
-use crate::document::{BoneId, ConstraintKind, Document, Drive};
+use crate::document::fields::Key;
+use crate::document::{BoneId, ColliderShape, ConstraintKind, Document, Drive};
 use crate::joint;
 use crate::sim::world::{mass_properties, pose_of, shape_of};
 use crate::sim::{length_unit_for, SimSettings};
@@ -49,9 +50,21 @@ pub(crate) struct Model {
     pub settings: SimSettings,
     /// Vertical extent of the colliders (world units).
     pub height: f64,
-    /// Bones whose mass the simulation refuses at this size ([`SimSettings::max_mass_kg`]):
-    /// they have no body here, and the doctor names them.
-    pub refused_mass: Vec<(BoneId, String, f64)>,
+    /// Bones with a collider whose shape or mass the simulation refuses (a shape past
+    /// [`crate::sim::world::MAX_EXTENT`], a mass past [`SimSettings::max_mass_kg`]): they have
+    /// no body here, and the doctor names them.
+    pub refused: Vec<Refused>,
+}
+
+/// A collider the simulation refuses.
+pub(crate) struct Refused {
+    pub id: BoneId,
+    pub name: String,
+    /// The key to fix: the mass, or the shape's size.
+    pub key: Key,
+    /// What the simulation says, and the mass (kg) when it is the mass.
+    pub what: String,
+    pub mass_kg: Option<f64>,
 }
 
 impl Model {
@@ -63,32 +76,25 @@ impl Model {
             settings.length_unit = length_unit_for(doc);
             settings.mass_unit = crate::sim::mass_unit_for(doc);
         }
-        let bodies: Vec<BodyModel> = doc
-            .bone_ids()
-            .filter_map(|id| body(doc, id, &settings))
-            .collect();
+        let (mut bodies, mut refused) = (Vec::new(), Vec::new());
+        for id in doc.bone_ids() {
+            match body(doc, id, &settings) {
+                Some(Ok(b)) => bodies.push(b),
+                Some(Err(r)) => refused.push(r),
+                None => {}
+            }
+        }
         let joints = doc
             .bone_ids()
             .filter_map(|id| joint_of(doc, id, &bodies))
             .collect();
         let height = settings.unit() as f64 * crate::sim::REFERENCE_HEIGHT_M as f64;
-        let refused_mass = doc
-            .bone_ids()
-            .filter(|id| !bodies.iter().any(|b| b.id == *id))
-            .filter_map(|id| {
-                let bone = doc.bone(id);
-                let p = bone.physics.as_ref().filter(|p| p.collider.is_some())?;
-                // Not a number, or not above 0: the field table names it already.
-                (p.mass.is_finite() && p.mass >= settings.max_mass_kg())
-                    .then(|| (id, bone.name.clone(), p.mass))
-            })
-            .collect();
         Self {
             bodies,
             joints,
             settings,
             height,
-            refused_mass,
+            refused,
         }
     }
 
@@ -139,13 +145,35 @@ impl Model {
     }
 }
 
-fn body(doc: &Document, id: BoneId, s: &SimSettings) -> Option<BodyModel> {
+/// Bone `id`'s body: None without a collider, an error where the simulation refuses its
+/// shape or its mass (it gets no body there either).
+fn body(doc: &Document, id: BoneId, s: &SimSettings) -> Option<Result<BodyModel, Refused>> {
     let bone = doc.bone(id);
     let p = bone.physics.as_ref()?;
     let c = p.collider.as_ref()?;
-    let shape = shape_of(&bone.name, &doc.world_shape(id, &c.shape)).ok()?;
-    // A mass the simulation refuses gets no body there either.
-    mass_properties(&bone.name, &shape, p.mass, s).ok()?;
+    let refused = |key: Key, e: crate::sim::SimError, mass_kg: Option<f64>| Refused {
+        id,
+        name: bone.name.clone(),
+        key,
+        what: match e {
+            crate::sim::SimError::BadValue { what, .. } => what,
+            other => other.to_string(),
+        },
+        mass_kg,
+    };
+    let size_key = match c.shape {
+        ColliderShape::Box { .. } => Key::HalfExtents,
+        _ => Key::Radius,
+    };
+    let shape = match shape_of(&bone.name, &doc.world_shape(id, &c.shape)) {
+        Ok(s) => s,
+        Err(e) => return Some(Err(refused(size_key, e, None))),
+    };
+    // Not a number, or not above 0: the field table names the mass already.
+    if let Err(e) = mass_properties(&bone.name, &shape, p.mass, s) {
+        let past = p.mass.is_finite() && p.mass > 0.0;
+        return past.then(|| Err(refused(Key::Mass, e, Some(p.mass))));
+    }
     let unit = shape.mass_properties(1.0);
     let volume = 1.0 / unit.inv_mass.max(f32::MIN_POSITIVE) as f64;
     let rest = pose_of(&doc.skeleton.nodes[bone.node].world_from_node);
@@ -155,7 +183,7 @@ fn body(doc: &Document, id: BoneId, s: &SimSettings) -> Option<BodyModel> {
         place.rotation.normalize().as_quat(),
     );
     let world_from_collider = rest * local;
-    Some(BodyModel {
+    Some(Ok(BodyModel {
         id,
         name: bone.name.clone(),
         world_from_collider,
@@ -164,7 +192,7 @@ fn body(doc: &Document, id: BoneId, s: &SimSettings) -> Option<BodyModel> {
         mass_kg: p.mass,
         volume,
         unit_inertia: (unit.principal_inertia() / unit.mass().max(f32::MIN_POSITIVE)).as_dvec3(),
-    })
+    }))
 }
 
 fn joint_of(doc: &Document, id: BoneId, bodies: &[BodyModel]) -> Option<JointModel> {

@@ -84,14 +84,15 @@ fn unrefused(
     masses.sort_by(f64::total_cmp);
     let median = *masses.get(masses.len() / 2)?;
     let edits: Vec<Edit> = model
-        .refused_mass
+        .refused
         .iter()
+        .filter_map(|r| Some((r.id, &r.name, r.mass_kg?)))
         .map(|(id, name, kg)| {
             changes.push(format!(
                 "{name}: mass {kg:.3e} -> {median:.4} kg (the median body's: the simulation refuses {kg:.3e} kg at this size)"
             ));
             Edit::Set {
-                target: doc.bone_target(*id),
+                target: doc.bone_target(id),
                 key: Key::Mass.path().into(),
                 value: json!(median),
             }

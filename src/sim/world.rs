@@ -137,31 +137,56 @@ pub(crate) fn pose_of(m: &DMat4) -> Pose {
 }
 
 /// The Rapier shape of a document collider.
+/// The largest collider dimension (radius, half height, half extent) the solver takes, in
+/// world units: past it the contact queries' squares overflow f32 (a capsule of radius 1e30
+/// made parry's EPA index out of bounds: `validate` panicked).
+pub const MAX_EXTENT: f64 = 1.0e6;
+
+/// A number as a person reads it in a message: plain, or in scientific notation when very
+/// large or small (a mass of 1e300 kg printed 301 digits).
+pub fn readable(x: f64) -> String {
+    match x.abs() {
+        a if a == 0.0 || !a.is_finite() || (1e-4..1e6).contains(&a) => format!("{x}"),
+        _ => format!("{x:.3e}"),
+    }
+}
+
 pub(crate) fn shape_of(bone: &str, shape: &ColliderShape) -> Result<SharedShape, SimError> {
-    let bad = |what: &str| SimError::BadValue {
+    let bad = |what: String| SimError::BadValue {
         bone: bone.into(),
-        what: what.into(),
+        what,
     };
-    let pos = |x: f64| x.is_finite() && x > 0.0;
+    let within = |x: f64| x.is_finite() && x <= MAX_EXTENT;
+    let pos = |x: f64| within(x) && x > 0.0;
+    let range = format!("above 0 and at most {MAX_EXTENT:e} world units");
     Ok(match shape {
         ColliderShape::Capsule {
             radius,
             half_height,
         } => {
-            if !(pos(*radius) && half_height.is_finite() && *half_height >= 0.0) {
-                return Err(bad("capsule radius/half_height"));
+            if !(pos(*radius) && within(*half_height) && *half_height >= 0.0) {
+                return Err(bad(format!(
+                    "capsule radius {} / half_height {} (each {range}; half_height 0 allowed)",
+                    readable(*radius),
+                    readable(*half_height)
+                )));
             }
             SharedShape::capsule_y(*half_height as f32, *radius as f32)
         }
         ColliderShape::Sphere { radius } => {
             if !pos(*radius) {
-                return Err(bad("sphere radius"));
+                return Err(bad(format!(
+                    "sphere radius {} ({range})",
+                    readable(*radius)
+                )));
             }
             SharedShape::ball(*radius as f32)
         }
         ColliderShape::Box { half_extents } => {
             if !half_extents.iter().all(|x| pos(*x)) {
-                return Err(bad("box half_extents"));
+                return Err(bad(format!(
+                    "box half_extents {half_extents:?} (each {range})"
+                )));
             }
             let [x, y, z] = half_extents.map(|v| v as f32);
             SharedShape::cuboid(x, y, z)
@@ -182,7 +207,11 @@ pub(crate) fn mass_properties(
     if !(mass_kg.is_finite() && mass_kg > 0.0 && mass_kg < s.max_mass_kg()) {
         return Err(SimError::BadValue {
             bone: bone.into(),
-            what: format!("mass {mass_kg} kg"),
+            what: format!(
+                "mass {} kg (above 0 and under {} kg at this size)",
+                readable(mass_kg),
+                readable(s.max_mass_kg())
+            ),
         });
     }
     let mut mp = shape.mass_properties(1.0);

@@ -301,6 +301,29 @@ fn a_mass_the_simulation_refuses_is_an_error_and_stabilize_fixes_it() {
     assert!(run.paused.is_none(), "{run:?}");
 }
 
+/// A collider past the largest extent the solver takes is an error naming the bone, the key
+/// and a fix; a capsule of radius 1e30 made the doctor's contact query panic (parry's EPA
+/// indexed out of bounds), so `validate` crashed on the file.
+#[test]
+fn a_collider_too_large_to_simulate_is_an_error_not_a_panic() {
+    for (key, value) in [(Key::Radius, json!(1e30)), (Key::HalfHeight, json!(1e9))] {
+        let mut doc = Document::open(mannequin()).expect("mannequin");
+        set(&mut doc, "thigh_l", key, value.clone());
+        assert!(Simulation::new(&doc, SimSettings::default()).is_err());
+        let findings = doctor::examine(&doc);
+        let hit = findings
+            .iter()
+            .find(|f| f.check == Check::AbsurdSize && f.severity == Severity::Error)
+            .unwrap_or_else(|| panic!("{value}: no error for the size: {findings:#?}"));
+        assert_eq!(hit.bones, vec![doc.bone_by_name("thigh_l").unwrap()]);
+        assert!(
+            hit.message.contains("thigh_l") && hit.message.contains("fix:"),
+            "{}",
+            hit.message
+        );
+    }
+}
+
 #[test]
 fn stabilize_is_one_undo_step_and_files_without_the_keys_read_as_before() {
     // The mannequin with the material keys it ships (its damping) taken out: a file without
