@@ -150,7 +150,7 @@ impl Cx<'_> {
                 // In scientific notation past a million kg (a 1e300 kg thigh printed 300 digits).
                 let kg = |x: f64| match x.abs() < 1e6 {
                     true => format!("{x:.3}"),
-                    false => format!("{x:.3e}"),
+                    false => crate::document::fields::readable(x),
                 };
                 let text = format!(
                     "the body of '{}' carries {:.0}% of the total mass ({} of {} kg; at most {:.0}% is plausible)",
@@ -226,8 +226,12 @@ impl Cx<'_> {
             let gap = centre.distance(centre.clamp(lo, hi));
             if gap > limit {
                 let text = format!(
-                    "the body of '{}' sits {gap:.3} units outside the skin it claims (more than {:.0}% of the height)",
+                    "the body of '{}' sits {} units outside the skin it claims (more than {:.0}% of the height)",
                     self.name(id),
+                    match gap < 1e6 {
+                        true => format!("{gap:.3}"),
+                        false => crate::document::fields::readable(gap),
+                    },
                     MAX_SKIN_GAP * 100.0
                 );
                 out.push(self.warn(id, Key::OffsetTranslation, text));

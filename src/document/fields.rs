@@ -394,6 +394,15 @@ pub fn markdown_table(s: Section) -> String {
     out
 }
 
+/// A number as a person reads it in a message: plain, or in scientific notation when very
+/// large or small (a mass of 1e300 kg printed 301 digits).
+pub fn readable(x: f64) -> String {
+    match x.abs() {
+        a if a == 0.0 || !a.is_finite() || (1e-4..1e6).contains(&a) => format!("{x}"),
+        _ => format!("{x:.3e}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -142,15 +142,6 @@ pub(crate) fn pose_of(m: &DMat4) -> Pose {
 /// made parry's EPA index out of bounds: `validate` panicked).
 pub const MAX_EXTENT: f64 = 1.0e6;
 
-/// A number as a person reads it in a message: plain, or in scientific notation when very
-/// large or small (a mass of 1e300 kg printed 301 digits).
-pub fn readable(x: f64) -> String {
-    match x.abs() {
-        a if a == 0.0 || !a.is_finite() || (1e-4..1e6).contains(&a) => format!("{x}"),
-        _ => format!("{x:.3e}"),
-    }
-}
-
 pub(crate) fn shape_of(bone: &str, shape: &ColliderShape) -> Result<SharedShape, SimError> {
     let bad = |what: String| SimError::BadValue {
         bone: bone.into(),
@@ -167,8 +158,8 @@ pub(crate) fn shape_of(bone: &str, shape: &ColliderShape) -> Result<SharedShape,
             if !(pos(*radius) && within(*half_height) && *half_height >= 0.0) {
                 return Err(bad(format!(
                     "capsule radius {} / half_height {} (each {range}; half_height 0 allowed)",
-                    readable(*radius),
-                    readable(*half_height)
+                    crate::document::fields::readable(*radius),
+                    crate::document::fields::readable(*half_height)
                 )));
             }
             SharedShape::capsule_y(*half_height as f32, *radius as f32)
@@ -177,7 +168,7 @@ pub(crate) fn shape_of(bone: &str, shape: &ColliderShape) -> Result<SharedShape,
             if !pos(*radius) {
                 return Err(bad(format!(
                     "sphere radius {} ({range})",
-                    readable(*radius)
+                    crate::document::fields::readable(*radius)
                 )));
             }
             SharedShape::ball(*radius as f32)
@@ -209,8 +200,8 @@ pub(crate) fn mass_properties(
             bone: bone.into(),
             what: format!(
                 "mass {} kg (above 0 and under {} kg at this size)",
-                readable(mass_kg),
-                readable(s.max_mass_kg())
+                crate::document::fields::readable(mass_kg),
+                crate::document::fields::readable(s.max_mass_kg())
             ),
         });
     }
