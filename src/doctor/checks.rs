@@ -2,6 +2,7 @@
 
 use super::model::{JointModel, Model};
 use super::*;
+use crate::document::fields::readable;
 use crate::document::pairs::explicit_pairs;
 use crate::document::write::leaf;
 use crate::document::ConstraintKind;
@@ -66,10 +67,13 @@ fn beyond_the_simulation(model: &Model, out: &mut Vec<Finding>) {
     let median = masses.get(masses.len() / 2).copied();
     for r in &model.refused {
         let fix = match (r.mass_kg, median) {
-            (Some(_), Some(m)) => {
-                format!("a mass like the others' (the median body weighs {m:.3} kg)")
+            (Some(_), Some(m)) => format!(
+                "a mass like the others' (the median body weighs {} kg)",
+                readable(m)
+            ),
+            (Some(_), None) => {
+                format!("a mass under {} kg", readable(model.settings.max_mass_kg()))
             }
-            (Some(_), None) => format!("a mass under {:.3e} kg", model.settings.max_mass_kg()),
             (None, _) => "a size like its neighbours'".into(),
         };
         let check = match r.mass_kg {
