@@ -158,13 +158,18 @@ fn new_errors<'a>(doc: &'a Document, before: &[Diagnostic]) -> Vec<&'a Diagnosti
 
 /// The text report: a summary line, one line per bone, then the clip evidence.
 fn print_text(r: &Report, output: &Path, generate_ms: f64) {
+    // Plain figures as before; absurd sizes in scientific notation (1e20 printed 21 digits).
+    let big = |x: f64, plain: String| match x.abs() < 1e6 {
+        true => plain,
+        false => crate::document::fields::readable(x),
+    };
     println!(
-        "wrote {}: {:?}, {:.3} units tall, {} bodies, {:.2} kg; coverage median {} (limbs min {}); generated in {:.0} ms",
+        "wrote {}: {:?}, {} units tall, {} bodies, {} kg; coverage median {} (limbs min {}); generated in {:.0} ms",
         output.display(),
         r.character_type,
-        r.height,
+        big(r.height, format!("{:.3}", r.height)),
         r.body_count,
-        r.total_mass_kg,
+        big(r.total_mass_kg, format!("{:.2}", r.total_mass_kg)),
         fmt_opt(r.coverage.median),
         fmt_opt(r.coverage.min_limb),
         generate_ms

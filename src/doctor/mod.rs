@@ -67,7 +67,7 @@ pub enum Check {
     NoCollider,
     LooseBody,
     AbsurdMass,
-    /// A collider larger than the solver takes ([`crate::sim::world::MAX_EXTENT`]).
+    /// A collider larger than the solver takes ([`crate::document::fields::MAX_EXTENT`]).
     AbsurdSize,
     UnknownPair,
     TrunkSag,

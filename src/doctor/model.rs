@@ -51,7 +51,7 @@ pub(crate) struct Model {
     /// Vertical extent of the colliders (world units).
     pub height: f64,
     /// Bones with a collider whose shape or mass the simulation refuses (a shape past
-    /// [`crate::sim::world::MAX_EXTENT`], a mass past [`SimSettings::max_mass_kg`]): they have
+    /// [`crate::document::fields::MAX_EXTENT`], a mass past [`SimSettings::max_mass_kg`]): they have
     /// no body here, and the doctor names them.
     pub refused: Vec<Refused>,
 }

@@ -394,6 +394,11 @@ pub fn markdown_table(s: Section) -> String {
     out
 }
 
+/// The largest collider dimension (radius, half height, half extent) the solver takes, in
+/// world units: past it the contact queries' squares overflow f32 (a capsule of radius 1e30
+/// made parry's EPA index out of bounds: `validate` panicked).
+pub const MAX_EXTENT: f64 = 1.0e6;
+
 /// A number as a person reads it in a message: plain, or in scientific notation when very
 /// large or small (a mass of 1e300 kg printed 301 digits).
 pub fn readable(x: f64) -> String {

@@ -21,12 +21,21 @@ pub(super) fn input_diagnostics(
         out.push(warn("generate", n.clone()));
     }
     if !(0.3..=3.0).contains(&a.height) {
+        let h = match a.height < 1e6 {
+            true => format!("{:.4}", a.height),
+            false => crate::document::fields::readable(a.height),
+        };
+        // Past the solver's largest collider the file cannot be simulated at all.
+        let then = match a.height > crate::document::fields::MAX_EXTENT {
+            true => format!(
+                "its colliders will be past the largest the simulation takes ({} units), so it cannot be simulated: scale its root node down",
+                crate::document::fields::readable(crate::document::fields::MAX_EXTENT)
+            ),
+            false => "it is simulated at that size".into(),
+        };
         out.push(warn(
             "generate",
-            format!(
-                "the character is {:.4} units tall: implausible in metres (glTF's unit); it is simulated at that size",
-                a.height
-            ),
+            format!("the character is {h} units tall: implausible in metres (glTF's unit); {then}"),
         ));
     }
     out.extend(orientation_diagnostic(rig, samples, a));

@@ -137,10 +137,8 @@ pub(crate) fn pose_of(m: &DMat4) -> Pose {
 }
 
 /// The Rapier shape of a document collider.
-/// The largest collider dimension (radius, half height, half extent) the solver takes, in
-/// world units: past it the contact queries' squares overflow f32 (a capsule of radius 1e30
-/// made parry's EPA index out of bounds: `validate` panicked).
-pub const MAX_EXTENT: f64 = 1.0e6;
+/// The largest collider dimension the solver takes (the schema's fact, one place).
+pub use crate::document::fields::MAX_EXTENT;
 
 pub(crate) fn shape_of(bone: &str, shape: &ColliderShape) -> Result<SharedShape, SimError> {
     let bad = |what: String| SimError::BadValue {
