@@ -66,6 +66,10 @@ impl EditorState {
     /// diagnostics panel.
     pub fn stabilize(&mut self) {
         let s = crate::doctor::stabilize(&self.doc, &Default::default());
+        if let Some(why) = s.nothing {
+            self.status = format!("stabilize: {why}");
+            return;
+        }
         let Edit::Group(edits) = s.edit else {
             return;
         };

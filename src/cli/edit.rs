@@ -48,7 +48,10 @@ pub fn run(
         for c in &s.changes {
             println!("stabilize: {c}");
         }
-        println!("stabilize: {} change(s)", s.changes.len());
+        match s.nothing {
+            Some(why) => println!("stabilize: {why}"),
+            None => println!("stabilize: {} change(s)", s.changes.len()),
+        }
     }
     let new_errors = report_new_errors(file, &before, &doc);
     if !new_errors.is_empty() && !force {

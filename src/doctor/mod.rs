@@ -19,8 +19,8 @@ mod stabilize;
 mod trunk;
 
 pub use stabilize::{
-    stabilize, StabilizeOptions, Stabilized, JOLT_MAX_MASS_RATIO, STABLE_ANGULAR_DAMPING,
-    STABLE_LINEAR_DAMPING,
+    stabilize, StabilizeOptions, Stabilized, JOLT_MAX_MASS_RATIO, NO_RAGDOLL,
+    STABLE_ANGULAR_DAMPING, STABLE_LINEAR_DAMPING,
 };
 
 use crate::document::fields::Key;

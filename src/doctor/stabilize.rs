@@ -55,7 +55,12 @@ pub struct Stabilized {
     /// One `Edit::Group`: apply it as one undo step.
     pub edit: Edit,
     pub changes: Vec<String>,
+    /// Why nothing could be stabilized, when nothing could (a file without a ragdoll).
+    pub nothing: Option<&'static str>,
 }
+
+/// Said when a document has no body to stabilize.
+pub const NO_RAGDOLL: &str = "no bone has a collider, nothing to change (generate a ragdoll first)";
 
 struct Out<'a> {
     doc: &'a Document,
@@ -142,6 +147,7 @@ pub fn stabilize(doc: &Document, opts: &StabilizeOptions) -> Stabilized {
     add_damping(doc, &model, &mut out);
     fix_drives(doc, &model, &masses, &mut out);
     Stabilized {
+        nothing: (model.bodies.is_empty() && out.edits.is_empty()).then_some(NO_RAGDOLL),
         edit: Edit::Group(out.edits),
         changes: out.changes,
     }

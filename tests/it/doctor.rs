@@ -324,6 +324,20 @@ fn a_collider_too_large_to_simulate_is_an_error_not_a_panic() {
     }
 }
 
+/// Stabilize on a file without a ragdoll says so (it printed "0 change(s)").
+#[test]
+fn stabilize_says_when_there_is_no_ragdoll() {
+    let bare = Document::open(shared_asset("CesiumMan/CesiumMan.glb")).expect("CesiumMan");
+    let s = doctor::stabilize(&bare, &StabilizeOptions::default());
+    assert_eq!(s.nothing, Some(doctor::NO_RAGDOLL), "{s:?}");
+    assert!(s.changes.is_empty());
+    let doc = Document::open(mannequin()).expect("mannequin");
+    assert_eq!(
+        doctor::stabilize(&doc, &StabilizeOptions::default()).nothing,
+        None
+    );
+}
+
 #[test]
 fn stabilize_is_one_undo_step_and_files_without_the_keys_read_as_before() {
     // The mannequin with the material keys it ships (its damping) taken out: a file without
