@@ -147,11 +147,7 @@ impl Cx<'_> {
         for &(id, m) in &bodies {
             let share = m / total;
             if share > MAX_MASS_SHARE {
-                // In scientific notation past a million kg (a 1e300 kg thigh printed 300 digits).
-                let kg = |x: f64| match x.abs() < 1e6 {
-                    true => format!("{x:.3}"),
-                    false => crate::document::fields::readable(x),
-                };
+                let kg = |x: f64| crate::document::fields::fixed_or_readable(x, 3);
                 let text = format!(
                     "the body of '{}' carries {:.0}% of the total mass ({} of {} kg; at most {:.0}% is plausible)",
                     self.name(id),
@@ -228,10 +224,7 @@ impl Cx<'_> {
                 let text = format!(
                     "the body of '{}' sits {} units outside the skin it claims (more than {:.0}% of the height)",
                     self.name(id),
-                    match gap < 1e6 {
-                        true => format!("{gap:.3}"),
-                        false => crate::document::fields::readable(gap),
-                    },
+                    crate::document::fields::fixed_or_readable(gap, 3),
                     MAX_SKIN_GAP * 100.0
                 );
                 out.push(self.warn(id, Key::OffsetTranslation, text));

@@ -158,18 +158,14 @@ fn new_errors<'a>(doc: &'a Document, before: &[Diagnostic]) -> Vec<&'a Diagnosti
 
 /// The text report: a summary line, one line per bone, then the clip evidence.
 fn print_text(r: &Report, output: &Path, generate_ms: f64) {
-    // Plain figures as before; absurd sizes in scientific notation (1e20 printed 21 digits).
-    let big = |x: f64, plain: String| match x.abs() < 1e6 {
-        true => plain,
-        false => crate::document::fields::readable(x),
-    };
+    use crate::document::fields::fixed_or_readable as big;
     println!(
         "wrote {}: {:?}, {} units tall, {} bodies, {} kg; coverage median {} (limbs min {}); generated in {:.0} ms",
         output.display(),
         r.character_type,
-        big(r.height, format!("{:.3}", r.height)),
+        big(r.height, 3),
         r.body_count,
-        big(r.total_mass_kg, format!("{:.2}", r.total_mass_kg)),
+        big(r.total_mass_kg, 2),
         fmt_opt(r.coverage.median),
         fmt_opt(r.coverage.min_limb),
         generate_ms

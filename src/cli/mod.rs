@@ -42,11 +42,11 @@ pub struct Cli {
     #[arg(long, value_name = "BONE")]
     pub select: Option<String>,
     /// Editor: simulate this many seconds before the screenshot.
-    #[arg(long, value_name = "S", value_parser = run_seconds)]
+    #[arg(long, value_name = "S", value_parser = simulate::run_length)]
     pub sim_seconds: Option<f64>,
     /// Editor: after --sim-seconds, scrub the timeline back to this recorded moment (s), so
     /// the screenshot shows the recorded pose and the plots' cursor.
-    #[arg(long, value_name = "S", requires = "sim_seconds", value_parser = run_seconds)]
+    #[arg(long, value_name = "S", requires = "sim_seconds", value_parser = simulate::run_length)]
     pub scrub: Option<f64>,
     /// Editor: after --sim-seconds S, branch the run at this recorded moment T (s): scrub
     /// there, make the --branch-set edits, "Resimulate from here", run the branch to S and
@@ -56,7 +56,7 @@ pub struct Cli {
         value_name = "T",
         requires = "sim_seconds",
         conflicts_with = "scrub",
-        value_parser = run_seconds
+        value_parser = simulate::run_length
     )]
     pub branch_at: Option<f64>,
     /// Editor: with --branch-at, an edit (BONE.KEY=VALUE) made before resimulating, as the
@@ -298,16 +298,4 @@ fn generate_dense(output: &Path) -> anyhow::Result<ExitCode> {
     crate::document::write_atomic(output, |w| std::io::Write::write_all(w, &bytes))?;
     println!("wrote {} ({} bytes)", output.display(), bytes.len());
     Ok(ExitCode::SUCCESS)
-}
-
-/// Seconds of a simulated run for the editor's flags: 0 to [`simulate::MAX_RUN_S`] (NaN had
-/// run as none, 1e12 for ever).
-fn run_seconds(s: &str) -> Result<f64, String> {
-    let max = simulate::MAX_RUN_S;
-    match s.parse::<f64>() {
-        Ok(v) if (0.0..=max).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "'{s}' is not a number of seconds from 0 to {max} s"
-        )),
-    }
 }

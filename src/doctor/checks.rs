@@ -62,9 +62,7 @@ pub(super) fn masses(model: &Model, out: &mut Vec<Finding>) {
 /// had only the "share of the total" warning, its joints' ratios unchecked, and `simulate`
 /// refused the file; a capsule of radius 1e30 made `validate` panic.
 fn beyond_the_simulation(model: &Model, out: &mut Vec<Finding>) {
-    let mut masses: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg).collect();
-    masses.sort_by(f64::total_cmp);
-    let median = masses.get(masses.len() / 2).copied();
+    let median = model.median_mass_kg();
     for r in &model.refused {
         let fix = match (r.mass_kg, median) {
             (Some(_), Some(m)) => format!(

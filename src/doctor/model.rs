@@ -98,6 +98,14 @@ impl Model {
         }
     }
 
+    /// The median body's mass (kg); None without bodies: what a mass the simulation refuses
+    /// is fixed to.
+    pub fn median_mass_kg(&self) -> Option<f64> {
+        let mut m: Vec<f64> = self.bodies.iter().map(|b| b.mass_kg).collect();
+        m.sort_by(f64::total_cmp);
+        m.get(m.len() / 2).copied()
+    }
+
     /// Each body's jointed parent (indices into `bodies`).
     pub fn parents(&self) -> Vec<Option<usize>> {
         let mut parent = vec![None; self.bodies.len()];

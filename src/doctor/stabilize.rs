@@ -12,7 +12,7 @@
 use super::checks::{narrow_ranges, rest_outside, stiffness_cap};
 use super::model::{BodyModel, Model};
 use super::MIN_RANGE_DEG;
-use crate::document::fields::Key;
+use crate::document::fields::{readable, Key};
 use crate::document::write::{self, leaf};
 use crate::document::{ConstraintKind, Document, Drive, Edit, SwingExtentsDeg, TwistRangeDeg};
 use crate::joint::load::{self, TORQUE_PER_LOAD};
@@ -78,23 +78,22 @@ impl Out<'_> {
     }
 }
 
-/// Masses the simulation refuses ([`Model::refused_mass`]) set to the median body's, on a copy
+/// Masses the simulation refuses ([`Model::refused`]) set to the median body's, on a copy
 /// of `doc` the rest of Stabilize then reads; None when there are none.
 fn unrefused(
     doc: &Document,
     model: &Model,
     changes: &mut Vec<String>,
 ) -> Option<(Document, Vec<Edit>)> {
-    let mut masses: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg).collect();
-    masses.sort_by(f64::total_cmp);
-    let median = *masses.get(masses.len() / 2)?;
+    let median = model.median_mass_kg()?;
     let edits: Vec<Edit> = model
         .refused
         .iter()
         .filter_map(|r| Some((r.id, &r.name, r.mass_kg?)))
         .map(|(id, name, kg)| {
             changes.push(format!(
-                "{name}: mass {kg:.3e} -> {median:.4} kg (the median body's: the simulation refuses {kg:.3e} kg at this size)"
+                "{name}: mass {} -> {median:.4} kg (the median body's: the simulation refuses it at this size)",
+                readable(kg)
             ));
             Edit::Set {
                 target: doc.bone_target(id),

@@ -408,6 +408,15 @@ pub fn readable(x: f64) -> String {
     }
 }
 
+/// `x` with `decimals` decimals as a report shows it, in scientific notation past a million
+/// (a 1e20 character's height printed 21 digits).
+pub fn fixed_or_readable(x: f64, decimals: usize) -> String {
+    match x.abs() < 1e6 {
+        true => format!("{x:.decimals$}"),
+        false => readable(x),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,10 +21,7 @@ pub(super) fn input_diagnostics(
         out.push(warn("generate", n.clone()));
     }
     if !(0.3..=3.0).contains(&a.height) {
-        let h = match a.height < 1e6 {
-            true => format!("{:.4}", a.height),
-            false => crate::document::fields::readable(a.height),
-        };
+        let h = crate::document::fields::fixed_or_readable(a.height, 4);
         // Past the solver's largest collider the file cannot be simulated at all.
         let then = match a.height > crate::document::fields::MAX_EXTENT {
             true => format!(

@@ -235,13 +235,12 @@ fn measure_direction(
     };
     let survives_goal = goal(0, g.survive_dv_m_s, &|t| survived(t, true));
     let falls_at_goal = goal(1, g.fall_dv_m_s, &|t| t.fell == Some(true));
-    let goal_pushed = g.pushes();
-    let (survived_dv, fell_dv) = match (bisect > 0, goal_pushed) {
-        (true, _) => boundary(&pushes, bisect, known),
+    let (survived_dv, fell_dv) = match bisect > 0 {
+        true => boundary(&pushes, bisect, known),
         // The goals' pushes alone: the bracket they give (at their resolution, no halvings),
         // when one was within (0, DV_MAX) to give one.
-        (false, true) if known != (0.0, None) => known,
-        (false, _) => (f64::NAN, None),
+        false if known != (0.0, None) => known,
+        false => (f64::NAN, None),
     };
     let figures = DirectionFigures {
         direction: d.name,

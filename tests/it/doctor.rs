@@ -264,6 +264,16 @@ fn each_broken_ragdoll_gets_its_finding_and_settles_after_stabilize() {
     assert!(unsettled.is_empty(), "{unsettled:#?}");
 }
 
+/// The doctor's error of `check` on `doc` (panics, listing the findings, without one).
+fn error_of(doc: &Document, check: Check) -> doctor::Finding {
+    let findings = doctor::examine(doc);
+    findings
+        .iter()
+        .find(|f| f.check == check && f.severity == Severity::Error)
+        .cloned()
+        .unwrap_or_else(|| panic!("no {check:?} error: {findings:#?}"))
+}
+
 /// A mass past what the simulation takes at the character's size is an error naming the bone
 /// and a fix (at 1e12 kg a thigh had only the "share of the total" warning while `simulate`
 /// refused the file); Stabilize sets it to the median body's, reports it, and the result
@@ -273,11 +283,7 @@ fn a_mass_the_simulation_refuses_is_an_error_and_stabilize_fixes_it() {
     let mut doc = Document::open(mannequin()).expect("mannequin");
     set(&mut doc, "thigh_l", Key::Mass, json!(1e12));
     assert!(Simulation::new(&doc, SimSettings::default()).is_err());
-    let findings = doctor::examine(&doc);
-    let hit = findings
-        .iter()
-        .find(|f| f.check == Check::AbsurdMass && f.severity == Severity::Error)
-        .unwrap_or_else(|| panic!("no error for the mass: {findings:#?}"));
+    let hit = error_of(&doc, Check::AbsurdMass);
     let thigh = doc.bone_by_name("thigh_l").unwrap();
     assert_eq!(hit.bones, vec![thigh]);
     assert!(
@@ -310,11 +316,7 @@ fn a_collider_too_large_to_simulate_is_an_error_not_a_panic() {
         let mut doc = Document::open(mannequin()).expect("mannequin");
         set(&mut doc, "thigh_l", key, value.clone());
         assert!(Simulation::new(&doc, SimSettings::default()).is_err());
-        let findings = doctor::examine(&doc);
-        let hit = findings
-            .iter()
-            .find(|f| f.check == Check::AbsurdSize && f.severity == Severity::Error)
-            .unwrap_or_else(|| panic!("{value}: no error for the size: {findings:#?}"));
+        let hit = error_of(&doc, Check::AbsurdSize);
         assert_eq!(hit.bones, vec![doc.bone_by_name("thigh_l").unwrap()]);
         assert!(
             hit.message.contains("thigh_l") && hit.message.contains("fix:"),
