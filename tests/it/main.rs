@@ -1,5 +1,6 @@
 //! The one integration-test binary: real files, the real document layer, the real CLI.
 
+mod alloc;
 mod anatomy;
 mod anatomy_ui;
 mod animation;
@@ -40,3 +41,7 @@ mod tune;
 mod tune_time;
 mod validator;
 mod workflow;
+
+/// Counts each thread's heap allocations (`alloc.rs`: the editor's step against Rapier's).
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting;
