@@ -30,7 +30,7 @@ fn tune_with_stderr(file: &Path, out: &Path, args: &[&str]) -> (serde_json::Valu
     (json, String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
-fn simulate(file: &Path, args: &[&str]) -> serde_json::Value {
+pub(crate) fn simulate(file: &Path, args: &[&str]) -> serde_json::Value {
     let o = run_ok(
         ragdoll_tuner()
             .arg("simulate")
@@ -153,7 +153,7 @@ fn pushes(file: &Path, dv: f64) -> Vec<String> {
 
 /// (stands 10 s, pushes of `survive` survived of 8, pushes of `fall` that felled it of 8),
 /// each from an independent `simulate` run of 6 s (the stand: 10 s).
-fn robustness(file: &Path, survive: f64, fall: f64) -> (bool, usize, usize) {
+pub(crate) fn robustness(file: &Path, survive: f64, fall: f64) -> (bool, usize, usize) {
     let stand = simulate(file, &["--seconds", "10"]);
     let stood = stand["fell"] == false && stand["paused"].is_null();
     let fell = |p: &str| {
@@ -273,7 +273,7 @@ fn median(v: &[(String, f64)]) -> f64 {
     x[x.len() / 2]
 }
 
-fn generated(dir: &Path, zoo: &str) -> PathBuf {
+pub(crate) fn generated(dir: &Path, zoo: &str) -> PathBuf {
     let out = dir.join(zoo);
     run_ok(
         ragdoll_tuner()
@@ -451,219 +451,4 @@ fn the_auto_tune_dialog_applies_as_one_undo_step() {
         &original,
         "one undo step restores it"
     );
-}
-
-/// The legs' torque cap, the search's parameter for characters whose legs hold far more than
-/// a person's: the generated Rigify lumberjack outlasts 1.5 m/s pushes with its own gains
-/// (balance on or off: its leg drives hold it while its feet slide), so `tune` with a fall
-/// goal searches the cap; at the parameter's "on" value (6.5% of weight × radius of
-/// gyration about the ground) every leg drive's `max_torque` is at most the cap, nothing else
-/// changes, and independent `simulate --push` runs fall at 1.5 m/s from at least 6 of 8
-/// directions (at most 2 before) while surviving 0.5 m/s from all 8.
-#[test]
-fn the_legs_torque_cap_fells_a_strong_character_at_the_fall_goal() {
-    use ragdoll_tuner::document::Document;
-    use ragdoll_tuner::tune::{self, params, Group};
-    let dir = tempfile::tempdir().unwrap();
-    let file = generated(dir.path(), "rigify_lumberjack.glb");
-    let doc = Document::open(&file).unwrap();
-    let goals = robustness_goals();
-    // No bisection: the goal pushes decide whether the cap is searched.
-    let (problem, _before) = tune::prepare(&doc, &goals, (0, f64::INFINITY)).unwrap();
-    assert_eq!(
-        problem.survive_after_s,
-        tune::eval::SEARCH_AFTER_S,
-        "its own gains survive every 0.5 m/s push: the search's survive pushes stay short"
-    );
-    let base = &problem.baseline;
-    let lever = base
-        .leg_cap
-        .expect("searched: the document survives 1.5 m/s")
-        .lever_n_m;
-    let mut x = vec![0.0; base.dims()];
-    assert_eq!(base.leg_cap_n_m(&x), None, "x = 0: the document's limits");
-    *x.last_mut().unwrap() = params::LEG_CAP_AT;
-    let cap = base.leg_cap_n_m(&x).unwrap();
-    assert!(
-        (cap - params::LEG_CAP_ON * lever).abs() < 1e-9 * lever,
-        "{cap} {lever}"
-    );
-    let capped = problem.candidate(&x);
-    let groups: std::collections::HashMap<_, _> =
-        tune::groups::drive_groups(&doc).into_iter().collect();
-    let max_torque = |d: &Document, id| {
-        d.bone(id)
-            .physics
-            .as_ref()
-            .unwrap()
-            .drive
-            .unwrap()
-            .max_torque
-    };
-    let mut legs = 0;
-    for (id, group) in &groups {
-        let (was, now) = (max_torque(&doc, *id), max_torque(&capped, *id));
-        if *group == Group::Legs {
-            legs += 1;
-            assert!(now <= cap * (1.0 + 1e-5) && now <= was, "{now} {cap} {was}");
-        } else {
-            assert_eq!(now, was, "only the legs are capped");
-        }
-    }
-    assert!(legs >= 6, "{legs} leg drives");
-    let balance = ragdoll_tuner::document::BalanceSettings {
-        assist: doc.balance.assist,
-        ..capped.balance.clone()
-    };
-    assert_eq!(
-        balance, doc.balance,
-        "only the legs are capped (and the assist goal set)"
-    );
-    let out = dir.path().join("capped.glb");
-    capped.write_to(&out).unwrap();
-    let zero = dir.path().join("assist0.glb");
-    common::edited(&file, "@balance.assist=0", &zero);
-    let before = robustness(&zero, 0.5, 1.5);
-    let after = robustness(&out, 0.5, 1.5);
-    println!("lumberjack, cap {cap:.1} N·m (lever {lever:.1}): before {before:?}, after {after:?}");
-    assert!(
-        before.2 <= 2,
-        "felled at 1.5 m/s from {} of 8 before",
-        before.2
-    );
-    assert!(after.0, "stands 10 s");
-    assert_eq!(after.1, 8, "survives 0.5 m/s from {} of 8", after.1);
-    assert!(after.2 >= 6, "falls at 1.5 m/s from {} of 8", after.2);
-}
-
-/// Where the document's own gains miss a survive push (the bundled mannequin at assist 0 is
-/// felled backward at 0.5 m/s), the search runs survive pushes 4 s after the push, long enough
-/// to see a character that steps fall late; the search's start is the report's own pushes
-/// taken at that length on the way, and must be bit for bit what the search scores for the
-/// same gains.
-#[test]
-fn survive_pushes_run_longer_where_the_document_misses_one() {
-    use ragdoll_tuner::document::Document;
-    use ragdoll_tuner::tune::{self, eval};
-    let dir = tempfile::tempdir().unwrap();
-    let zero = dir.path().join("assist0.glb");
-    common::edited(&common::mannequin(), "@balance.assist=0", &zero);
-    let doc = Document::open(&zero).unwrap();
-    let goals = robustness_goals();
-    let (problem, before) = tune::prepare(&doc, &goals, (0, f64::INFINITY)).unwrap();
-    assert!(
-        before
-            .directions
-            .iter()
-            .any(|d| d.survives_goal == Some(false)),
-        "the mannequin at assist 0 misses a 0.5 m/s push"
-    );
-    assert_eq!(problem.survive_after_s, eval::SEARCH_SURVIVE_AFTER_S);
-    let (start, brief) = problem.start.clone().expect("the search's start");
-    let x = vec![0.0; problem.baseline.dims()];
-    let (again, brief_again) = problem.score(&x, eval::FULL_STAGE);
-    assert_eq!(
-        start.to_bits(),
-        again.to_bits(),
-        "{brief:?} {brief_again:?}"
-    );
-    assert_eq!(brief, brief_again);
-    // The survive pushes that stood ran their 4 s: the planned steps count them at that length.
-    let dt = ragdoll_tuner::tune::probe::settings().dt_s as f64;
-    let steps = |s: f64| (s / dt).round() as u64;
-    let full = 8 * (steps(eval::SEARCH_SURVIVE_AFTER_S) + steps(eval::SEARCH_AFTER_S));
-    assert_eq!(brief.push_planned_steps, full);
-}
-
-/// Upright is the stance a push lands on: the generated zoo rat stands at assist 0 with its
-/// torso about 5.6° from its rest pose (its legs give a little under it) and is back in that
-/// stance after every 0.5 m/s push. Judged from the rest pose, its own gains missed the
-/// survive goal in all 8 directions (session 27), so its search ran 4 s survive pushes and the
-/// stepping probes, and its plan went over its budget (79.5 model seconds of 55).
-#[test]
-fn recovery_is_judged_from_the_stance_a_push_lands_on() {
-    use ragdoll_tuner::document::Document;
-    use ragdoll_tuner::tune::{self, eval};
-    let dir = tempfile::tempdir().unwrap();
-    let file = generated(dir.path(), "q_rat.glb");
-    let zero = dir.path().join("assist0.glb");
-    common::edited(&file, "@balance.assist=0", &zero);
-    let stand = simulate(&zero, &["--seconds", "3"]);
-    let lean = stand["max_torso_tilt_deg"].as_f64().unwrap();
-    assert!(stand["fell"] == false && lean > 5.0, "the premise: {stand}");
-    let doc = Document::open(&file).unwrap();
-    let (problem, before) = tune::prepare(&doc, &robustness_goals(), (0, f64::INFINITY)).unwrap();
-    let survived = before
-        .directions
-        .iter()
-        .filter(|d| d.survives_goal == Some(true))
-        .count();
-    assert_eq!(survived, 8, "{:?}", before.directions);
-    assert_eq!(problem.survive_after_s, eval::SEARCH_AFTER_S);
-    assert!(!problem.baseline.step_probes, "no stepping probes");
-}
-
-/// [`GOALS`] as the library takes them.
-fn robustness_goals() -> ragdoll_tuner::tune::Goals {
-    ragdoll_tuner::tune::Goals {
-        survive_dv_m_s: Some(0.5),
-        fall_dv_m_s: Some(1.5),
-        assist_max: Some(0.0),
-        ..Default::default()
-    }
-}
-
-/// A clip tune searches the drives alone (the clip's root is kinematic and its balance
-/// controller off), but it may not trade the standing pose for tracking. On the generated
-/// Godot robot, legs at a fifth of their frequency and 4.5 times their damping ratio track
-/// the walk better (they follow it through their damping) and fall 4-5 s after the
-/// character stands up, past the 2.5 s the search holds it still; their sag in the settling
-/// second is what costs them the search. The search's start is the report's own runs, bit for bit what the
-/// search scores for the same gains.
-#[test]
-fn a_clip_tune_does_not_trade_the_standing_pose_for_tracking() {
-    use ragdoll_tuner::document::Document;
-    use ragdoll_tuner::tune::{self, eval, probe, Group};
-    let dir = tempfile::tempdir().unwrap();
-    let file = generated(dir.path(), "godot_robot.glb");
-    let doc = Document::open(&file).unwrap();
-    let goals = tune::Goals {
-        clip: Some("walk".into()),
-        ..Default::default()
-    };
-    let (problem, _before) = tune::prepare(&doc, &goals, (0, f64::INFINITY)).unwrap();
-    let base = &problem.baseline;
-    assert!(!base.groups.contains(&Group::Balance), "{:?}", base.groups);
-    assert_eq!(base.dims(), 2 * base.groups.len(), "no balance strategies");
-    let (start, brief) = problem.start.clone().expect("the search's start");
-    let zero = vec![0.0; base.dims()];
-    let (again, brief_again) = problem.score(&zero, eval::FULL_STAGE);
-    assert_eq!(
-        start.to_bits(),
-        again.to_bits(),
-        "{brief:?} {brief_again:?}"
-    );
-    assert_eq!(brief.survived, (1, 1), "held still, it stands: {brief:?}");
-
-    let legs = base.groups.iter().position(|&g| g == Group::Legs).unwrap();
-    let mut soft = zero.clone();
-    soft[2 * legs] = -tune::params::MAX_LOG_FACTOR;
-    soft[2 * legs + 1] = tune::params::MAX_LOG_FACTOR;
-    let candidate = problem.candidate(&soft);
-    let m = problem.trials(&candidate, eval::FULL_STAGE).unwrap();
-    let (score, brief_soft) = problem.score_of(&m);
-    let pose = problem.pose_term(&m.settle_pose_deg);
-    println!(
-        "robot walk: start {start:.3}, soft legs {score:.3} (pose term {pose:.3}) {brief_soft:?}"
-    );
-    assert!(!m.fell_settling, "it stands through the settling second");
-    // Held still 2.5 s it stands: the settling second's sag is what costs it.
-    assert_eq!(brief_soft.survived, (1, 1), "{brief_soft:?}");
-    assert!(score - pose < start, "without the pose term it would win");
-    assert!(score > start, "with it, it loses");
-    // And it does not stand 10 s (the report's standing, from the settled world).
-    let settled = probe::settle(&candidate).unwrap();
-    let standing = (glam::Vec3::X, 0.0, problem.mass_kg);
-    let stand = probe::push(&settled, standing, 10.0 - probe::PUSH_AT_S, true);
-    assert_eq!(stand.fell, Some(true), "{stand:?}");
 }
