@@ -62,11 +62,20 @@ pub const STEP_PROBE_GAINS: [f64; 2] = [1.0, 0.78];
 /// from all 8; the KayKit mannequin (1215 N·m) from 6 of 8 at 79-95 N·m (6.5-7.8%), its
 /// sideways pushes held by its wide stance.
 pub const LEG_CAP_ON: f64 = 0.065;
-/// Where in the "on" half the cap is [`LEG_CAP_ON`] × the lever: near the search's start,
-/// within its first step ([`super::search::INITIAL_SIGMA`]).
-pub const LEG_CAP_AT: f64 = 0.3;
-/// How fast the cap falls with x (log units per unit of x): ×1.8 at x → 0, ×0.09 at x = 1.5.
+/// Where in the "on" half the cap is [`LEG_CAP_ON`] × the lever. The "on" half spans 0.35 ×
+/// the lever (x → 0) to 0.017 × (x = 1.5): where the large push fells and the small one does
+/// not differs fourfold between characters, by how far their legs bend under their weight
+/// (the lumberjack and the KayKit mannequin at 6-8% of the lever; the generated Godot robot,
+/// whose legs stand bent, at 200-400 N·m, 16-33%: below it a 0.5 m/s forward push fells it,
+/// and the range before session 29 stopped at 12%). The probes ([`LEG_CAP_PROBE_SHARES`])
+/// start the search at whichever share suits the character.
+pub const LEG_CAP_AT: f64 = 0.84;
+/// How fast the cap falls with x (log units per unit of x).
 pub const LEG_CAP_SLOPE: f64 = 2.0;
+/// The caps the search's leg probes try, as shares of the lever (the document with only the
+/// cap on, scored before the search like the stepping probes): [`LEG_CAP_ON`] and two and
+/// four times it.
+pub const LEG_CAP_PROBE_SHARES: [f64; 3] = [LEG_CAP_ON, 2.0 * LEG_CAP_ON, 4.0 * LEG_CAP_ON];
 
 /// What the torque caps the search turns on are sized by: the character's weight (N) and
 /// its radius of gyration about the ground (m).
@@ -105,6 +114,12 @@ impl LegCapBase {
     /// The cap (N·m) for parameter x, already clamped; None (the document's limits) at x ≤ 0.
     pub fn cap_n_m(&self, x: f64) -> Option<f64> {
         (x > 0.0).then(|| self.lever_n_m * LEG_CAP_ON * (-LEG_CAP_SLOPE * (x - LEG_CAP_AT)).exp())
+    }
+
+    /// The parameter at which the cap is `share` × the lever (None outside the "on" half).
+    pub fn x_for_share(share: f64) -> Option<f64> {
+        let x = LEG_CAP_AT - (share / LEG_CAP_ON).ln() / LEG_CAP_SLOPE;
+        (x > 0.0 && x <= MAX_LOG_FACTOR).then_some(x)
     }
 }
 
@@ -355,20 +370,38 @@ impl Baseline {
     /// candidates move every factor at once rarely meets it alone (on the UBC superhero, the
     /// file's own gains stepping at 0.5-0.8 met the robustness goals; the search, stepping
     /// off, did not).
+    ///
+    /// And, when the legs' torque cap is searched, the document with only the cap on at each
+    /// of [`LEG_CAP_PROBE_SHARES`] of the lever: a short search around the document's own
+    /// gains samples caps within a factor of two or so of one share, and the share that
+    /// suits a character differs fourfold (the generated Godot robot, whose own gains survive
+    /// 1.5 m/s sideways, met neither goal count with the one share it was offered).
     pub fn probes(&self) -> Vec<Vec<f64>> {
-        let Some(step) = self.step.filter(|_| self.step_probes) else {
-            return Vec::new();
+        let one = |i: usize, x: f64| {
+            let mut v = vec![0.0; self.dims()];
+            v[i] = x;
+            v
         };
-        let i = self.step_index();
-        STEP_PROBE_GAINS
-            .iter()
-            .filter_map(|&g| step.x_for(g))
-            .map(|x| {
-                let mut v = vec![0.0; self.dims()];
-                v[i] = x;
-                v
-            })
-            .collect()
+        let mut out = Vec::new();
+        if let Some(step) = self.step.filter(|_| self.step_probes) {
+            let i = self.step_index();
+            out.extend(
+                STEP_PROBE_GAINS
+                    .iter()
+                    .filter_map(|&g| step.x_for(g))
+                    .map(|x| one(i, x)),
+            );
+        }
+        if self.leg_cap.is_some() {
+            let i = self.dims() - 1;
+            out.extend(
+                LEG_CAP_PROBE_SHARES
+                    .iter()
+                    .filter_map(|&s| LegCapBase::x_for_share(s))
+                    .map(|x| one(i, x)),
+            );
+        }
+        out
     }
 
     /// The legs' torque cap (N·m) for parameters `x`; None when not searched or off.

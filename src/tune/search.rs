@@ -247,7 +247,7 @@ pub struct Probed {
     pub ran: cost::Ran,
 }
 
-/// Scores the probes (none unless [`super::params::Baseline::step_probes`]).
+/// Scores the probes ([`super::params::Baseline::probes`]: stepping, the legs' cap).
 pub fn probe(problem: &Problem) -> Probed {
     let start = start_of(problem);
     let scored: Vec<Scored> = problem
