@@ -88,7 +88,7 @@ fn controller_rows(b: &BalanceSettings) -> [GainRow<'_>; 6] {
 }
 
 /// The hip and stepping strategies' settings (each off at 0).
-fn strategy_rows(b: &BalanceSettings) -> [GainRow<'_>; 4] {
+fn strategy_rows(b: &BalanceSettings) -> [GainRow<'_>; 5] {
     [
         (
             "Hip kp (0: off)",
@@ -117,6 +117,13 @@ fn strategy_rows(b: &BalanceSettings) -> [GainRow<'_>; 4] {
             Key::StepMargin.path(),
             "leg lengths",
             0.005,
+        ),
+        (
+            "Step catches up to (0: any)",
+            b.step_catch_dv,
+            Key::StepCatchDv.path(),
+            "m/s",
+            0.01,
         ),
     ]
 }

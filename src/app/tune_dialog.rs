@@ -342,6 +342,10 @@ fn table(ui: &mut egui::Ui, b: &Figures, a: &Figures) {
     rows.extend(clip_rows(b, a));
     rows.extend(effort_rows(b, a));
     rows.extend(group_rows(b, a));
+    let strategies = b.strategy_rows().into_iter().zip(a.strategy_rows());
+    rows.extend(
+        strategies.map(|((label, before), (_, after))| CompareRow::new(label, before, after)),
+    );
     egui::Grid::new("tune_table").striped(true).show(ui, |ui| {
         ui.strong("");
         ui.strong("Before");

@@ -2,6 +2,7 @@
 //! the codec, and report before and after.
 
 use crate::document::UriPolicy;
+use crate::tune::report::sig;
 use crate::tune::{self, Figures, Goals, Options, Outcome};
 use anyhow::Context;
 use serde_json::json;
@@ -114,16 +115,6 @@ fn show(x: Option<f64>) -> String {
 fn dv(x: Option<f64>) -> String {
     x.filter(|v| v.is_finite())
         .map_or_else(|| "-".into(), |v| format!("{v:.2}"))
-}
-
-/// At least three significant digits (two decimals from 1 up, none from 1000 up): a tiny
-/// character's torques and efforts are small, not zero.
-fn sig(v: f64) -> String {
-    if !v.is_finite() || v == 0.0 {
-        return format!("{v}");
-    }
-    let decimals = (2 - v.abs().log10().floor() as i32).clamp(0, 9) as usize;
-    format!("{v:.decimals$}")
 }
 
 fn yes(x: Option<bool>) -> &'static str {
@@ -305,21 +296,9 @@ fn print_gains(b: &Figures, a: &Figures) {
         };
         println!("{:<14} {:>22} {:>22}", gb.group.name(), f(gb), f(ga));
     }
-    let hip = |f: &Figures| match f.hip_kp > 0.0 {
-        true => format!("{:.0} N·m/m ≤ {:.0}", f.hip_kp, f.hip_max_torque_n_m),
-        false => "off".into(),
-    };
-    println!("{:<14} {:>22} {:>22}", "Hip strategy", hip(b), hip(a));
-    let step = |f: &Figures| match f.step_gain > 0.0 {
-        true => format!("{:.2} × capture point", f.step_gain),
-        false => "off".into(),
-    };
-    println!("{:<14} {:>22} {:>22}", "Stepping", step(b), step(a));
-    let legs = |f: &Figures| match f.legs_max_torque_n_m {
-        Some(t) => format!("≤ {} N·m", sig(t)),
-        None => "no leg drives".into(),
-    };
-    println!("{:<14} {:>22} {:>22}", "Leg torque", legs(b), legs(a));
+    for ((label, before), (_, after)) in b.strategy_rows().into_iter().zip(a.strategy_rows()) {
+        println!("{label:<14} {before:>22} {after:>22}");
+    }
 }
 
 /// A plan over its budget is said on stderr ([`Outcome::over_budget`]).

@@ -329,9 +329,11 @@ pub struct BalanceSettings {
     pub hip_max_torque: f64,
     /// Stepping strategy: where the swing foot lands, as a multiple of the capture point's
     /// distance from the centre of mass (0 is off), and the trigger margin (a share of the
-    /// leg length the capture point lies outside the grounded feet).
+    /// leg length the capture point lies outside the grounded feet), and the largest push a
+    /// step is sized for (a speed change of the centre of mass, m/s; 0 is no limit).
     pub step_gain: f64,
     pub step_margin: f64,
+    pub step_catch_dv: f64,
 }
 
 impl Default for BalanceSettings {
@@ -353,6 +355,7 @@ impl Default for BalanceSettings {
             hip_max_torque: Key::HipMaxTorque.default_num(),
             step_gain: Key::StepGain.default_num(),
             step_margin: Key::StepMargin.default_num(),
+            step_catch_dv: Key::StepCatchDv.default_num(),
         }
     }
 }

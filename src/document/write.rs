@@ -275,6 +275,7 @@ pub fn balance(b: &BalanceSettings) -> Value {
     let step = [
         (Key::StepGain, b.step_gain),
         (Key::StepMargin, b.step_margin),
+        (Key::StepCatchDv, b.step_catch_dv),
     ];
     for group in [&hip[..], &step[..]] {
         if group.iter().any(|&(k, v)| v != k.default_num()) {

@@ -169,6 +169,7 @@ fn root_physics() -> Value {
         hip_max_torque: g(Key::HipMaxTorque),
         step_gain: g(Key::StepGain),
         step_margin: g(Key::StepMargin),
+        step_catch_dv: g(Key::StepCatchDv),
     })
 }
 

@@ -202,7 +202,11 @@ fn problem_of(doc: &Document, goals: &Goals, file: &str) -> Result<eval::Problem
     let clip = goal_clip(doc, goals, file)?;
     let baseline = params::Baseline::of(doc);
     let baseline = match (goals.pushes(), &clip) {
-        (true, _) => baseline,
+        // A fall goal sizes the steps.
+        (true, _) => match goals.fall_dv_m_s {
+            Some(fall) => baseline.with_step_catch(goals.survive_dv_m_s, fall),
+            None => baseline,
+        },
         (false, None) => baseline.without_strategies(),
         // The balance controller is off in the clip's runs; standing still, the balance
         // gains are the document's for every candidate.

@@ -14,6 +14,12 @@
 //! keeps it off and x > 0 turns it on at [`STEP_GAIN_ON`] × e^(x − 0.75) (0.71–3.2 × the
 //! capture point's distance).
 //!
+//! With a fall goal, every candidate that steps sizes its steps for the goals rather than for
+//! any push ([`Baseline::with_step_catch`]): `step_catch_dv` two thirds of the way (on a log
+//! scale) from the survive goal's speed change to the fall goal's, so a step is no longer
+//! than one that catches a push between them. Not a parameter: the goals say where the line
+//! is.
+//!
 //! One more, when a fall goal is given and the document's own gains survive one of its
 //! pushes, is a cap on what the legs can deliver ([`LegCapBase`]): every leg drive's
 //! `max_torque` at most a torque sized by the character's weight. Measured on the characters
@@ -218,6 +224,9 @@ pub struct Baseline {
     pub hip: Option<HipBase>,
     /// The stepping strategy's parameter (after the hip strategy's), on the same terms.
     pub step: Option<StepBase>,
+    /// The largest push a candidate's steps are sized for (m/s), written wherever the
+    /// candidate steps; None: the document's ([`Baseline::with_step_catch`]).
+    pub step_catch_dv: Option<f64>,
     /// The legs' torque cap (the last parameter), when asked for ([`Baseline::with_leg_cap`]).
     pub leg_cap: Option<LegCapBase>,
     /// Whether the search scores the stepping probes ([`Baseline::probes`]): only where the
@@ -323,6 +332,7 @@ impl Baseline {
             assist: b.assist,
             hip: HipBase::of(doc),
             step: StepBase::of(doc),
+            step_catch_dv: None,
             leg_cap: None,
             step_probes: true,
         }
@@ -335,6 +345,24 @@ impl Baseline {
         self.leg_cap = BodyScale::of(doc).filter(|_| legs).map(|s| LegCapBase {
             lever_n_m: s.lever_n_m(),
         });
+        self
+    }
+
+    /// The same with every stepping candidate's steps sized for the goals: a push between
+    /// the one to survive, `survive_dv` (m/s; none: a third of the fall's), and the one to
+    /// fall from, `fall_dv`, two thirds of the way from the first (survive^⅓ · fall^⅔: 1.04
+    /// m/s for 0.5 and 1.5). Nearer the fall than the middle, because the step that catches
+    /// a push is longer than its capture point at the push (the capture point runs on while
+    /// the trigger waits and the foot swings). Measured with `simulate --push` (assist 0,
+    /// stepping at 1.0, 8 directions; survived at 0.5 m/s / felled at 1.5 m/s):
+    /// - the generated CesiumMan: no limit 7 / 4; sized for 0.87 m/s 7 / 7; for 1.04 7 / 7;
+    ///   for 1.2 7 / 8;
+    /// - the bundled mannequin: no limit 7 / 8; sized for 0.87 m/s 5 / 8 (too short for a
+    ///   0.5 m/s push sideways and back); for 1.04 and 1.2 7 / 8.
+    pub fn with_step_catch(mut self, survive_dv: Option<f64>, fall_dv: f64) -> Self {
+        let survive = survive_dv.unwrap_or(fall_dv / 3.0);
+        self.step_catch_dv = (self.step.is_some() && fall_dv > survive && survive > 0.0)
+            .then(|| survive.powf(1.0 / 3.0) * fall_dv.powf(2.0 / 3.0));
         self
     }
 
@@ -474,6 +502,9 @@ impl Baseline {
             if gain > 0.0 || step.gain > 0.0 {
                 edits.push(set(EditTarget::Document, Key::StepGain, gain));
             }
+            if let Some(dv) = self.step_catch_dv.filter(|_| gain > 0.0) {
+                edits.push(set(EditTarget::Document, Key::StepCatchDv, dv));
+            }
         }
         if let Some(a) = assist {
             edits.push(set(EditTarget::Document, Key::Assist, a));
@@ -538,6 +569,29 @@ mod tests {
             assert!((off.gain(x) - g).abs() < 1e-12, "{g}");
         }
         assert_eq!(StepBase { gain: 0.9 }.x_for(1.0), None);
+    }
+
+    #[test]
+    fn steps_are_sized_between_the_goals_only_where_stepping_is_searched() {
+        let glb = crate::mannequin::generate();
+        let path = std::path::Path::new("mannequin.glb");
+        let doc = Document::from_bytes(path, &glb, crate::document::UriPolicy::default())
+            .expect("the bundled mannequin");
+        let mut b = Baseline::of(&doc);
+        let sized = b
+            .clone()
+            .with_step_catch(Some(0.5), 1.5)
+            .step_catch_dv
+            .unwrap();
+        assert!((sized - 1.0400).abs() < 1e-4, "{sized}");
+        let no_survive = b.clone().with_step_catch(None, 1.5).step_catch_dv.unwrap();
+        assert!((no_survive - sized).abs() < 1e-12, "{no_survive}");
+        assert_eq!(
+            b.clone().with_step_catch(Some(2.0), 1.5).step_catch_dv,
+            None
+        );
+        b.step = None;
+        assert_eq!(b.with_step_catch(Some(0.5), 1.5).step_catch_dv, None);
     }
 
     #[test]

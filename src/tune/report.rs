@@ -75,12 +75,43 @@ pub struct Figures {
     pub hip_max_torque_n_m: f64,
     /// The stepping strategy's gain (× the capture point's distance; 0 is off).
     pub step_gain: f64,
+    /// The largest push a step is sized for (m/s of speed change; 0 is no limit).
+    pub step_catch_dv: f64,
     /// The strongest leg drive's torque limit (N·m; null without leg drives): what the legs'
     /// torque cap lowers.
     pub legs_max_torque_n_m: Option<f64>,
     /// Fixed steps the pushes simulated (falls end them early): what such a report costs.
     #[serde(skip)]
     pub push_steps: u64,
+}
+
+impl Figures {
+    /// The balance strategies and the legs' strength as a person reads them, (label, text):
+    /// the hip strategy, stepping, the push steps are sized for, the legs' torque limit.
+    pub fn strategy_rows(&self) -> [(&'static str, String); 4] {
+        let hip = match self.hip_kp > 0.0 {
+            true => format!("{:.0} N·m/m ≤ {:.0}", self.hip_kp, self.hip_max_torque_n_m),
+            false => "off".into(),
+        };
+        let step = match self.step_gain > 0.0 {
+            true => format!("{:.2} × capture point", self.step_gain),
+            false => "off".into(),
+        };
+        let catch = match self.step_catch_dv > 0.0 {
+            true => format!("up to {:.2} m/s", self.step_catch_dv),
+            false => "any push".into(),
+        };
+        let legs = match self.legs_max_torque_n_m {
+            Some(t) => format!("≤ {} N·m", sig(t)),
+            None => "no leg drives".into(),
+        };
+        [
+            ("Hip strategy", hip),
+            ("Stepping", step),
+            ("Steps catch", catch),
+            ("Leg torque", legs),
+        ]
+    }
 }
 
 /// Pushes from one direction, each from a clone of the settled simulation, counting the
@@ -458,6 +489,7 @@ pub fn measure(
         hip_kp: doc.balance.hip_kp,
         hip_max_torque_n_m: doc.balance.hip_max_torque,
         step_gain: doc.balance.step_gain,
+        step_catch_dv: doc.balance.step_catch_dv,
         legs_max_torque_n_m: legs_max_torque(doc),
         push_steps,
     };
@@ -471,4 +503,14 @@ fn legs_max_torque(doc: &Document) -> Option<f64> {
         .filter(|(_, g)| *g == Group::Legs)
         .filter_map(|(id, _)| doc.bone(id).physics.as_ref()?.drive.map(|d| d.max_torque))
         .reduce(f64::max)
+}
+
+/// At least three significant digits (two decimals from 1 up, none from 1000 up): a tiny
+/// character's torques and efforts are small, not zero.
+pub fn sig(v: f64) -> String {
+    if !v.is_finite() || v == 0.0 {
+        return format!("{v}");
+    }
+    let decimals = (2 - v.abs().log10().floor() as i32).clamp(0, 9) as usize;
+    format!("{v:.decimals$}")
 }

@@ -190,6 +190,30 @@ fn gains_balance_frequency_rows_edit_kp_and_kd() {
     assert!(close(b.upright_kp, i * w * w, 1e-6), "kp {}", b.upright_kp);
 }
 
+/// The push steps are sized for is a row of the Balance panel: set there, it is the file's
+/// `step_catch_dv`, and one undo takes it back to none (0).
+#[test]
+fn the_balance_panel_sizes_the_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mannequin.glb");
+    std::fs::copy(common::mannequin(), &path).unwrap();
+    let mut h = harness(&path);
+    h.run_steps(3);
+    h.get_all_by_label("Balance")
+        .find(|n| n.accesskit_node().role() != egui::accesskit::Role::CheckBox)
+        .expect("the Balance header")
+        .click();
+    h.run_steps(3);
+    assert_eq!(h.state().state.doc.balance.step_catch_dv, 0.0);
+    h.get_by_label("Step catches up to (0: any)")
+        .set_value_accesskit(1.04);
+    h.run_steps(3);
+    assert_eq!(h.state().state.doc.balance.step_catch_dv, 1.04);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(3);
+    assert_eq!(h.state().state.doc.balance.step_catch_dv, 0.0);
+}
+
 /// The upright controller's torque measured on a pushed mannequin, against kp·θ at the peak
 /// tilt (where the tilt rate, and with it the kd term, is about 0).
 #[test]

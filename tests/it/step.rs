@@ -211,11 +211,16 @@ impl StepperAtAssist0 {
 
     /// A simulation run to 1 s and pushed there at 0.5 m/s of the whole mass along `dir`.
     fn pushed(&self, dir: Vec3) -> Simulation {
+        self.pushed_by(dir, 0.5)
+    }
+
+    /// A simulation run to 1 s and pushed there at `dv_m_s` of the whole mass along `dir`.
+    fn pushed_by(&self, dir: Vec3, dv_m_s: f64) -> Simulation {
         let mut sim = Simulation::new(&self.doc, SimSettings::default()).expect("sim");
         while sim.time_s() < 1.0 - 1e-9 {
             sim.step().expect("no guard pause");
         }
-        let j = dir * (0.5 * self.mass_kg) as f32;
+        let j = dir * (dv_m_s * self.mass_kg) as f32;
         sim.apply_impulse(&self.pelvis, j).expect("push");
         sim
     }
@@ -246,6 +251,51 @@ fn a_landed_step_brings_the_trunk_back_upright() {
             "pushed along {dir}: the trunk stays tilted {mean:.1}° after the step"
         );
     }
+}
+
+/// Steps sized for a push (`step_catch_dv`) set where stepping gives up: the generated
+/// CesiumMan stepping at 1.0 at assist 0 catches 1.5 m/s pushes from several of 8 directions
+/// (it falls from 5 along the world's compass directions; 4 along its own in `simulate
+/// --push`); with its steps sized for 1.04 m/s (what `tune` sets for the goals 0.5 and 1.5
+/// m/s) from at least 6 (7), while it catches 0.5 m/s from as many directions as without the
+/// limit (7 of 8).
+#[test]
+fn steps_sized_for_a_push_catch_a_small_one_and_not_a_large_one() {
+    let free = StepperAtAssist0::cesium_man();
+    let mut sized = StepperAtAssist0::cesium_man();
+    set(&mut sized.doc, Key::StepCatchDv, 1.04);
+    let falls = |c: &StepperAtAssist0, dv: f64| {
+        let dirs = (0..8).map(|i| {
+            let a = i as f32 * std::f32::consts::FRAC_PI_4;
+            Vec3::new(a.sin(), 0.0, a.cos())
+        });
+        let fell = |dir: Vec3| {
+            let mut sim = c.pushed_by(dir, dv);
+            while sim.time_s() < 6.0 && sim.fell_at_s().is_none() {
+                sim.step().expect("no guard pause");
+            }
+            sim.fell_at_s().is_some()
+        };
+        dirs.filter(|&d| fell(d)).count()
+    };
+    let (free_large, sized_large) = (falls(&free, 1.5), falls(&sized, 1.5));
+    let (free_small, sized_small) = (falls(&free, 0.5), falls(&sized, 0.5));
+    println!(
+        "falls of 8: 1.5 m/s no limit {free_large}, sized {sized_large}; \
+         0.5 m/s no limit {free_small}, sized {sized_small}"
+    );
+    assert!(
+        sized_large >= 6,
+        "sized steps fall at 1.5 m/s from {sized_large} of 8"
+    );
+    assert!(
+        free_large < sized_large,
+        "the limit is what fells it ({free_large} without)"
+    );
+    assert!(
+        sized_small <= free_small,
+        "0.5 m/s fells it from {sized_small} (no limit {free_small})"
+    );
 }
 
 /// A push the feet need more than four steps to catch: the generated CesiumMan stepping at

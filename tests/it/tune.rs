@@ -247,8 +247,13 @@ fn designed_robustness_on_a_zoo_humanoid() {
 /// The zoo character `zoo`, generated and tuned to [`GOALS`]: `tune`'s report, and
 /// [`robustness`] of the file it wrote.
 pub(crate) fn tuned_to_the_goals(zoo: &str) -> (serde_json::Value, (bool, usize, usize)) {
+    tuned_to_the_goals_from(&common::shared_asset(&format!("zoo/{zoo}")))
+}
+
+/// The character at `src`, generated and tuned to [`GOALS`], as [`tuned_to_the_goals`].
+pub(crate) fn tuned_to_the_goals_from(src: &Path) -> (serde_json::Value, (bool, usize, usize)) {
     let dir = tempfile::tempdir().unwrap();
-    let file = generated(dir.path(), zoo);
+    let file = generated_from(dir.path(), src);
     let out = dir.path().join("tuned.glb");
     let r = tune(&file, &out, &GOALS);
     (r, robustness(&out, 0.5, 1.5))
@@ -286,14 +291,13 @@ fn median(v: &[(String, f64)]) -> f64 {
 }
 
 pub(crate) fn generated(dir: &Path, zoo: &str) -> PathBuf {
-    let out = dir.join(zoo);
-    run_ok(
-        ragdoll_tuner()
-            .arg("generate")
-            .arg(common::shared_asset(&format!("zoo/{zoo}")))
-            .arg("-o")
-            .arg(&out),
-    );
+    generated_from(dir, &common::shared_asset(&format!("zoo/{zoo}")))
+}
+
+/// The character at `src` generated, in `dir` under its own file name.
+pub(crate) fn generated_from(dir: &Path, src: &Path) -> PathBuf {
+    let out = dir.join(src.file_name().expect("a file name"));
+    run_ok(ragdoll_tuner().arg("generate").arg(src).arg("-o").arg(&out));
     out
 }
 

@@ -473,6 +473,7 @@ pub(crate) fn parse_balance(value: Option<&Value>, cx: &mut Ctx) -> BalanceSetti
     out.hip_max_torque = cx.key(obj, "balance", Key::HipMaxTorque);
     out.step_gain = cx.key(obj, "balance", Key::StepGain);
     out.step_margin = cx.key(obj, "balance", Key::StepMargin);
+    out.step_catch_dv = cx.key(obj, "balance", Key::StepCatchDv);
     out
 }
 

@@ -7,7 +7,10 @@
 //! - over a swing time of √(leg / g) its ankle is carried from where it lifted to
 //!   `com + step_gain · (capture point − com)` on the ground (plus its own offset across
 //!   the push, followed until the swing time is up, then fixed), lifted by a share of the
-//!   leg length on the way, the reach clamped to the leg;
+//!   leg length on the way, the reach clamped to the leg; with `step_catch_dv` > 0, the step
+//!   is at most as long as one to `step_gain` × that push's capture point (Δv·√(h / g) out
+//!   from the centre of mass along the push, as it was when the foot lifted), so a step
+//!   catches a small push and not a large one, nor chases the body in steps;
 //! - the hip, knee and ankle follow through their own drives: the targets come from a
 //!   two-bone placement (knee toward the character's forward), so every torque is internal;
 //! - it lands on contact after half the swing (or at a timeout) and then holds the landed
@@ -76,6 +79,8 @@ enum Phase {
         across: Vec3,
         /// Where the ankle lands (horizontal), followed until the swing time is up.
         landing: Vec3,
+        /// How far from `from` it may land (horizontal; infinite without `step_catch_dv`).
+        max_step: f32,
     },
     /// Landed `t_s` ago; the landed pose is held.
     Landed {
@@ -97,6 +102,8 @@ pub(crate) struct StepRig {
     held: Vec<usize>,
     /// The document's `step_gain` this step.
     gain: f32,
+    /// The document's `step_catch_dv` this step (m/s; 0: no limit).
+    catch_dv: f32,
     /// The lean the ankles hold while standing before any step (`stance.rs`).
     stance: Stance,
     /// Time since a start lean was set (`start.rs`), while no step may start.
@@ -130,6 +137,7 @@ impl StepRig {
             quiet_s: 0.0,
             held: Vec::new(),
             gain: 0.0,
+            catch_dv: 0.0,
             stance: Stance::default(),
             start_s: None,
         };
@@ -215,6 +223,7 @@ impl StepRig {
         }
         let dt = s.dt_s;
         self.gain = balance.built.step_gain as f32;
+        self.catch_dv = balance.built.step_catch_dv as f32;
         // The grounded feet's hull, square to the heading (only where it is read).
         let hull = |rig: &Self, w: &PhysicsWorld| {
             let forward = rig.forward(w, bodies, 0);
@@ -333,12 +342,14 @@ impl StepRig {
         let com_g = Vec3::new(state.com.x, 0.0, state.com.z);
         let push = (cp - com_g).try_normalize().unwrap_or(Vec3::ZERO);
         let off = Vec3::new(from.x, 0.0, from.z) - com_g;
+        let h = self.com_height(state, support.ground_y(), s);
         self.phase = Phase::Swing {
             leg,
             t_s: 0.0,
             from,
             across: off - push * off.dot(push),
             landing: Vec3::new(from.x, 0.0, from.z),
+            max_step: self.max_step(off.dot(push), h, s),
         };
         self.steps += 1;
         self.last_leg = Some(leg);
@@ -347,8 +358,14 @@ impl StepRig {
 
     /// The horizontal capture point on the ground at `ground_y`.
     fn capture(&self, state: BodyState, ground_y: f32, s: &SimSettings) -> Vec3 {
-        let h = (state.com.y - ground_y).max(0.3 * s.unit());
+        let h = self.com_height(state, ground_y, s);
         capture_point(state.com, state.vcom, h, s.gravity_m_s2.length())
+    }
+
+    /// The centre of mass's height over the ground at `ground_y`, as the capture point reads
+    /// it.
+    fn com_height(&self, state: BodyState, ground_y: f32, s: &SimSettings) -> f32 {
+        (state.com.y - ground_y).max(0.3 * s.unit())
     }
 
     /// The grounded leg nearest the capture point with another foot grounded to stand on,
@@ -394,6 +411,7 @@ impl StepRig {
             from,
             across,
             landing,
+            max_step,
         } = self.phase
         else {
             return;
@@ -415,7 +433,8 @@ impl StepRig {
             true => {
                 let com_g = Vec3::new(state.com.x, 0.0, state.com.z);
                 let at = com_g + (cp - com_g) * self.gain + across;
-                Vec3::new(at.x, 0.0, at.z)
+                let at = Vec3::new(at.x, 0.0, at.z);
+                within(Vec3::new(from.x, 0.0, from.z), at, max_step)
             }
             false => landing,
         };
@@ -428,6 +447,7 @@ impl StepRig {
             from,
             across,
             landing,
+            max_step,
         };
     }
 
@@ -518,6 +538,18 @@ impl StepRig {
         (hip, *world.bodies[bodies[l.hip_parent].body].rotation())
     }
 
+    /// How far a foot `ahead_m` ahead of the centre of mass along the push (horizontal) may
+    /// step: to the capture point of a `step_catch_dv` push times `step_gain`, Δv·√(h / g)
+    /// from the centre of mass `h_m` above the ground, along the push; infinite without a
+    /// limit.
+    fn max_step(&self, ahead_m: f32, h_m: f32, s: &SimSettings) -> f32 {
+        let g = s.gravity_m_s2.length().max(1e-6);
+        match self.catch_dv > 0.0 {
+            true => (self.gain * self.catch_dv * (h_m / g).sqrt() - ahead_m).max(0.0),
+            false => f32::INFINITY,
+        }
+    }
+
     /// Where the swing ankle is aimed at `u` of the swing time (world).
     fn ankle_aim(&self, k: usize, (from, land): (Vec3, Vec3), ground_y: f32, u: f32) -> Vec3 {
         let leg = &self.legs[k];
@@ -541,5 +573,14 @@ impl StepRig {
             * bodies[p].world_from_body_rest.rotation.inverse();
         let f = turn * self.forward_rest;
         Vec3::new(f.x, 0.0, f.z).try_normalize().unwrap_or(Vec3::Z)
+    }
+}
+
+/// `to` brought within `max` of `from` along the line between them.
+fn within(from: Vec3, to: Vec3, max: f32) -> Vec3 {
+    let d = to - from;
+    match d.length() > max {
+        true => from + d * (max / d.length()),
+        false => to,
     }
 }

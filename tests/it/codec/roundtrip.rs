@@ -196,7 +196,7 @@ fn balance() -> impl Strategy<Value = BalanceSettings> {
         // The hip strategy: off (its defaults, not written) or on.
         proptest::option::of([finite(0.0, 1e5), finite(0.0, 1e5)]),
         // The stepping strategy: the same.
-        proptest::option::of([finite(0.0, 10.0), finite(0.0, 1.0)]),
+        proptest::option::of([finite(0.0, 10.0), finite(0.0, 1.0), finite(0.0, 2.0)]),
     )
         .prop_map(
             |((enabled, assist), torso, pelvis, feet, u, a, hip, step)| BalanceSettings {
@@ -215,6 +215,7 @@ fn balance() -> impl Strategy<Value = BalanceSettings> {
                 hip_max_torque: hip.map_or(200.0, |h| h[1]),
                 step_gain: step.map_or(0.0, |h| h[0]),
                 step_margin: step.map_or(0.05, |h| h[1]),
+                step_catch_dv: step.map_or(0.0, |h| h[2]),
             },
         )
 }
