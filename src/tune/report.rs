@@ -90,7 +90,11 @@ impl Figures {
     /// the hip strategy, stepping, the push steps are sized for, the legs' torque limit.
     pub fn strategy_rows(&self) -> [(&'static str, String); 4] {
         let hip = match self.hip_kp > 0.0 {
-            true => format!("{:.0} N·m/m ≤ {:.0}", self.hip_kp, self.hip_max_torque_n_m),
+            true => format!(
+                "{} N·m/m ≤ {}",
+                sig(self.hip_kp),
+                sig(self.hip_max_torque_n_m)
+            ),
             false => "off".into(),
         };
         let step = match self.step_gain > 0.0 {

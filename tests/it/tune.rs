@@ -333,6 +333,10 @@ fn a_tiny_character_is_not_tuned_into_a_collapse() {
     let file = generated_scaled(dir.path(), "ubc_superhero_male_notex.glb", 0.01);
     let out = dir.path().join("tuned.glb");
     let r = tune(&file, &out, &[&GOALS[..], &["--budget", "15"]].concat());
+    // The report's mass is the character's (about 78 mg), not rounded to a zero that makes
+    // every push built from it (Δv × mass) no push at all.
+    let mass = r["mass_kg"].as_f64().unwrap();
+    assert!((5e-5..1e-4).contains(&mass), "mass {mass} kg");
     assert_eq!(r["before"]["stands_10s"], true, "{r}");
     assert_eq!(r["after"]["stands_10s"], true, "{r}");
     let stand = simulate(&out, &["--seconds", "10"]);
