@@ -17,6 +17,7 @@ pub mod params;
 pub mod probe;
 pub mod report;
 pub mod search;
+pub mod strategies;
 pub mod timing;
 
 pub use eval::{Brief, Direction};

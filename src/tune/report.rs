@@ -483,10 +483,7 @@ pub fn measure(
         clip_max_rms_deg: by_joint.iter().map(|x| x.1).reduce(f64::max),
         clip_rms_by_group,
         clip_rms_by_joint: by_joint,
-        peak_assist_n_m: match (stand.assist_peak_n_m, push_assist) {
-            (Some(a), Some(b)) => Some(a.max(b) as f64),
-            (a, b) => a.or(b).map(f64::from),
-        },
+        peak_assist_n_m: larger(stand.assist_peak_n_m, push_assist).map(f64::from),
         effort_stand_j: stand.work_j,
         max_limit_violation_deg: viol as f64,
         groups: Baseline::naturals(doc),
@@ -498,6 +495,14 @@ pub fn measure(
         push_steps,
     };
     Some((figures, trials))
+}
+
+/// The larger of two peaks, either of which may not be measured.
+fn larger(a: Option<f32>, b: Option<f32>) -> Option<f32> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// The strongest leg drive's `max_torque` (N·m); None without leg drives.
