@@ -53,7 +53,7 @@ fn bisect_steps(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if n <= max => Ok(n),
         _ => Err(format!(
-            "'{s}' is not a count of halvings from 0 to {max} ({max} halve 0..{} m/s to {:.1e} m/s)",
+            "'{s}' is not a count of halvings from 0 to {max} ({max} halve 0..{} m/s, or 0..twice the largest goal, to {:.1e} m/s)",
             tune::report::DV_MAX_M_S,
             tune::report::DV_MAX_M_S / (1u64 << max) as f64
         )),

@@ -130,7 +130,8 @@ pub fn evaluation_s(problem: &Problem, pushes_s: f64) -> f64 {
 /// the range they leave open ([`report::bisect_steps`]), after a push at the largest Δv
 /// when no fall goal closes the range.
 pub fn report_pushes_per_direction(goals: &Goals, bisect: usize) -> usize {
-    let within = |v: Option<f64>| v.filter(|v| *v > 0.0 && *v < report::DV_MAX_M_S);
+    let top = goals.dv_max_m_s();
+    let within = |v: Option<f64>| v.filter(|v| *v > 0.0 && *v < top);
     let goal_pushes = [goals.survive_dv_m_s, goals.fall_dv_m_s]
         .iter()
         .filter(|g| g.is_some())
@@ -141,9 +142,9 @@ pub fn report_pushes_per_direction(goals: &Goals, bisect: usize) -> usize {
     let lo = within(goals.survive_dv_m_s).unwrap_or(0.0);
     let (hi, at_max) = match within(goals.fall_dv_m_s) {
         Some(f) if f > lo => (f, 0),
-        _ => (report::DV_MAX_M_S, 1),
+        _ => (top, 1),
     };
-    goal_pushes + at_max + report::bisect_steps(hi - lo, bisect)
+    goal_pushes + at_max + report::bisect_steps(hi - lo, top, bisect)
 }
 
 /// Pushes per direction in a report with `bisect` steps at most: the goals' pushes, one at
@@ -373,18 +374,41 @@ mod tests {
         }
     }
 
+    /// The report's range is a person's (3 m/s) unless the goals go past it: then twice
+    /// the largest goal, and goals inside it count as brackets as a person's do.
+    #[test]
+    fn the_report_range_follows_goals_past_a_persons() {
+        assert_eq!(goals(Some(0.5), Some(1.5)).dv_max_m_s(), report::DV_MAX_M_S);
+        assert_eq!(goals(None, None).dv_max_m_s(), report::DV_MAX_M_S);
+        assert_eq!(goals(Some(5.0), Some(15.0)).dv_max_m_s(), 30.0);
+        assert_eq!(goals(Some(5.0), None).dv_max_m_s(), 10.0);
+        // Both goals inside the range bracket the boundary: no push at the largest Δv, and
+        // the bisection of 5..15 of a 0..30 range (3 steps asked: 2).
+        assert_eq!(
+            report_pushes_per_direction(&goals(Some(5.0), Some(15.0)), 3),
+            2 + 2
+        );
+        assert_eq!(
+            report_pushes_per_direction(&goals(Some(0.5), Some(1.5)), 3),
+            2 + 2
+        );
+    }
+
     /// Over the whole range the report bisects as many times as asked; inside the goals'
     /// bracket fewer, never to a coarser resolution than the whole range's.
     #[test]
     fn bisection_within_the_goals_bracket_keeps_the_resolution() {
-        assert_eq!(report::bisect_steps(report::DV_MAX_M_S, 5), 5);
-        assert_eq!(report::bisect_steps(1.0, 5), 4);
-        assert_eq!(report::bisect_steps(1.5, 5), 4);
-        assert_eq!(report::bisect_steps(0.5, 5), 3);
-        assert_eq!(report::bisect_steps(0.0, 5), 0);
+        assert_eq!(
+            report::bisect_steps(report::DV_MAX_M_S, report::DV_MAX_M_S, 5),
+            5
+        );
+        assert_eq!(report::bisect_steps(1.0, report::DV_MAX_M_S, 5), 4);
+        assert_eq!(report::bisect_steps(1.5, report::DV_MAX_M_S, 5), 4);
+        assert_eq!(report::bisect_steps(0.5, report::DV_MAX_M_S, 5), 3);
+        assert_eq!(report::bisect_steps(0.0, report::DV_MAX_M_S, 5), 0);
         for width in [0.05, 0.3, 0.5, 1.0, 1.5, 2.9, 3.0] {
             for steps in 1..8 {
-                let n = report::bisect_steps(width, steps);
+                let n = report::bisect_steps(width, report::DV_MAX_M_S, steps);
                 let full = report::DV_MAX_M_S / 2f64.powi(steps as i32);
                 assert!(
                     width / 2f64.powi(n as i32) <= full * (1.0 + 1e-9),

@@ -48,6 +48,16 @@ impl Goals {
         self.survive_dv_m_s.is_some() || self.fall_dv_m_s.is_some()
     }
 
+    /// The largest push the report tries (m/s): [`report::DV_MAX_M_S`], or twice the
+    /// largest goal when that is more. Goals in proportion to a character's size go past a
+    /// person's range: the ×100 CesiumMan's, Froude-scaled, are 5 and 15 m/s, and its report
+    /// said "survives 3, falls at none" in every direction though 15 m/s felled it from 5.
+    pub fn dv_max_m_s(&self) -> f64 {
+        let goals = [self.survive_dv_m_s, self.fall_dv_m_s];
+        let largest = goals.into_iter().flatten().fold(0.0, f64::max);
+        report::DV_MAX_M_S.max(2.0 * largest)
+    }
+
     /// The report's bisection steps per direction: `asked`, else [`REPORT_BISECT`] with a push
     /// goal and none without. Without one, the robustness figures are not what the run is
     /// for, and they are dear: the generated zoo horse survives the largest push from every

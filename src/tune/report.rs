@@ -16,7 +16,7 @@ use rayon::prelude::*;
 pub const AFTER_S: f64 = 5.0;
 /// Standing is checked this long (s), from the start.
 pub const STAND_S: f64 = 10.0;
-/// The largest push tried (m/s).
+/// The largest push tried (m/s) unless the goals ask for more ([`super::Goals::dv_max_m_s`]).
 pub const DV_MAX_M_S: f64 = 3.0;
 /// The clip is followed once, for at most this long (s).
 pub const CLIP_S: f64 = 10.0;
@@ -31,7 +31,8 @@ pub struct DirectionFigures {
     pub world: [f32; 3],
     /// Largest Δv it survived (m/s).
     pub survived_dv_m_s: f64,
-    /// Smallest Δv that felled it (m/s); None when even [`DV_MAX_M_S`] did not.
+    /// Smallest Δv that felled it (m/s); None when even the largest push
+    /// ([`super::Goals::dv_max_m_s`]) did not.
     pub fell_dv_m_s: Option<f64>,
     /// At the survive goal: stayed up and within 5° of upright 2 s after.
     pub survives_goal: Option<bool>,
@@ -128,6 +129,8 @@ struct Pushes<'a> {
     /// The fixed steps this direction's pushes may take before a bisection step is skipped.
     cap: Option<u64>,
     halvings: std::cell::Cell<usize>,
+    /// The largest push tried (m/s).
+    dv_max_m_s: f64,
 }
 
 impl Pushes<'_> {
@@ -157,7 +160,8 @@ fn survived(t: &Trial, goal: bool) -> bool {
     }
 }
 
-/// Bisection for `d`'s boundary to the resolution of `steps` halvings of [0, DV_MAX]:
+/// Bisection for `d`'s boundary to the resolution of `steps` halvings of [0, the largest
+/// push]:
 /// (largest survived, smallest felled). It starts from the bracket `known` (the largest Δv
 /// known survived, the smallest known to fell), which the goals' pushes give: only the part
 /// of the range they leave open is searched, to the same resolution. A bracket the runs
@@ -168,14 +172,15 @@ fn boundary(p: &Pushes, steps: usize, known: (f64, Option<f64>)) -> (f64, Option
         (lo, None) => (lo, None),
         _ => (0.0, None),
     };
+    let top = p.dv_max_m_s;
     let mut hi = match hi {
         Some(hi) => hi,
-        None if survived(&p.at(DV_MAX_M_S), false) => return (DV_MAX_M_S, None),
-        None => DV_MAX_M_S,
+        None if survived(&p.at(top), false) => return (top, None),
+        None => top,
     };
     let mut lo = lo;
     let full = probe::steps_for(AFTER_S);
-    for _ in 0..bisect_steps(hi - lo, steps) {
+    for _ in 0..bisect_steps(hi - lo, top, steps) {
         if p.cap.is_some_and(|cap| p.steps.get() + full > cap) {
             break;
         }
@@ -191,10 +196,10 @@ fn boundary(p: &Pushes, steps: usize, known: (f64, Option<f64>)) -> (f64, Option
 }
 
 /// What one push at `dv` says about the boundary: survived, `dv` is a floor; felled, a
-/// ceiling. Pushes outside (0, DV_MAX) say nothing the bisection uses.
-fn narrow(known: (f64, Option<f64>), dv: f64, up: bool) -> (f64, Option<f64>) {
+/// ceiling. Pushes outside (0, `top`) say nothing the bisection uses.
+fn narrow(known: (f64, Option<f64>), (dv, top): (f64, f64), up: bool) -> (f64, Option<f64>) {
     let (lo, hi) = known;
-    if !(dv > 0.0 && dv < DV_MAX_M_S) {
+    if !(dv > 0.0 && dv < top) {
         return known;
     }
     if up {
@@ -204,10 +209,10 @@ fn narrow(known: (f64, Option<f64>), dv: f64, up: bool) -> (f64, Option<f64>) {
     }
 }
 
-/// Halvings of a range `width` wide down to the width `steps` halvings of [0, DV_MAX]
-/// leave (at most `steps`).
-pub fn bisect_steps(width: f64, steps: usize) -> usize {
-    let needed = (width / DV_MAX_M_S).log2() + steps as f64;
+/// Halvings of a range `width` wide down to the width `steps` halvings of [0, `top`] leave
+/// (at most `steps`).
+pub fn bisect_steps(width: f64, top: f64, steps: usize) -> usize {
+    let needed = (width / top).log2() + steps as f64;
     if needed.is_finite() {
         (needed - 1e-9).ceil().clamp(0.0, steps as f64) as usize
     } else {
@@ -234,7 +239,7 @@ struct DirectionOutcome {
 }
 
 /// Direction `d`: the goals' pushes, then the boundary bisected (to the resolution of
-/// `bisect` steps over [0, DV_MAX]) from the bracket they give.
+/// `bisect` steps over [0, the largest push]) from the bracket they give.
 fn measure_direction(
     problem: &Problem,
     settled: &Simulation,
@@ -248,6 +253,7 @@ fn measure_direction(
         steps: Default::default(),
         cap,
         halvings: Default::default(),
+        dv_max_m_s: problem.goals.dv_max_m_s(),
     };
     let g = &problem.goals;
     let mut known = (0.0, None);
@@ -264,7 +270,7 @@ fn measure_direction(
             if let Some(a) = t.assist_peak_n_m {
                 assist = Some(assist.map_or(a, |b| a.max(b)));
             }
-            known = narrow(known, v, survived(&t, false));
+            known = narrow(known, (v, pushes.dv_max_m_s), survived(&t, false));
             f(&t)
         })
     };
@@ -273,7 +279,7 @@ fn measure_direction(
     let (survived_dv, fell_dv) = match bisect > 0 {
         true => boundary(&pushes, bisect, known),
         // The goals' pushes alone: the bracket they give (at their resolution, no halvings),
-        // when one was within (0, DV_MAX) to give one.
+        // when one was within (0, the largest push) to give one.
         false if known != (0.0, None) => known,
         false => (f64::NAN, None),
     };
