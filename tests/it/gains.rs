@@ -5,6 +5,8 @@
 use crate::common;
 use crate::editor::harness;
 use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::Harness;
+use ragdoll_tuner::app::EditorApp;
 use ragdoll_tuner::document::{ColliderShape, Document};
 use ragdoll_tuner::joint::inertia::{self, shape_moments};
 use ragdoll_tuner::joint::{joint_inertia, Gains, Natural};
@@ -15,6 +17,24 @@ use serde_json::json;
 
 fn close(a: f64, b: f64, rel: f64) -> bool {
     (a - b).abs() <= rel * b.abs().max(1e-12)
+}
+
+/// The editor on a copy of the bundled mannequin in `dir` (edits may save), a few frames in.
+fn editor_on_a_mannequin_copy(dir: &std::path::Path) -> Harness<'static, EditorApp> {
+    let path = dir.join("mannequin.glb");
+    std::fs::copy(common::mannequin(), &path).unwrap();
+    let mut h = harness(&path);
+    h.run_steps(3);
+    h
+}
+
+/// Opens the Balance panel by its header (the other "Balance" is the simulation's checkbox).
+fn open_balance_panel(h: &mut Harness<'static, EditorApp>) {
+    h.get_all_by_label("Balance")
+        .find(|n| n.accesskit_node().role() != egui::accesskit::Role::CheckBox)
+        .expect("the Balance header")
+        .click();
+    h.run_steps(3);
 }
 
 /// upper (sphere r 0.1, 1 kg, at y = 1) -> lower (hinge about Z at x 0.5; box 0.1 x 0.2 x 0.3
@@ -118,10 +138,7 @@ fn drive_of(doc: &Document, bone: &str) -> (f64, f64) {
 #[test]
 fn gains_frequency_and_ratio_rows_edit_stiffness_and_damping() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mannequin.glb");
-    std::fs::copy(common::mannequin(), &path).unwrap();
-    let mut h = harness(&path);
-    h.run_steps(3);
+    let mut h = editor_on_a_mannequin_copy(dir.path());
     h.get_by_label("forearm_l").click();
     h.run_steps(3);
     let doc = &h.state().state.doc;
@@ -169,20 +186,12 @@ fn gains_frequency_and_ratio_rows_edit_stiffness_and_damping() {
 #[test]
 fn gains_balance_frequency_rows_edit_kp_and_kd() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mannequin.glb");
-    std::fs::copy(common::mannequin(), &path).unwrap();
-    let mut h = harness(&path);
-    h.run_steps(3);
+    let mut h = editor_on_a_mannequin_copy(dir.path());
     let i = inertia::whole_body_about_ground(&h.state().state.doc).unwrap();
     // A 77 kg mannequin with its centre of mass about 1 m up: I is near m·h².
     assert!((50.0..150.0).contains(&i), "I about the ground {i}");
     eprintln!("whole body about the ground: I = {i:.2} kg·m²");
-    // The panel's header (the other "Balance" is the simulation's checkbox).
-    h.get_all_by_label("Balance")
-        .find(|n| n.accesskit_node().role() != egui::accesskit::Role::CheckBox)
-        .expect("the Balance header")
-        .click();
-    h.run_steps(3);
+    open_balance_panel(&mut h);
     h.get_by_label("Upright frequency").set_value_accesskit(1.5);
     h.run_steps(3);
     let b = &h.state().state.doc.balance;
@@ -195,15 +204,8 @@ fn gains_balance_frequency_rows_edit_kp_and_kd() {
 #[test]
 fn the_balance_panel_sizes_the_steps() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mannequin.glb");
-    std::fs::copy(common::mannequin(), &path).unwrap();
-    let mut h = harness(&path);
-    h.run_steps(3);
-    h.get_all_by_label("Balance")
-        .find(|n| n.accesskit_node().role() != egui::accesskit::Role::CheckBox)
-        .expect("the Balance header")
-        .click();
-    h.run_steps(3);
+    let mut h = editor_on_a_mannequin_copy(dir.path());
+    open_balance_panel(&mut h);
     assert_eq!(h.state().state.doc.balance.step_catch_dv, 0.0);
     h.get_by_label("Step catches up to (0: any)")
         .set_value_accesskit(1.04);
