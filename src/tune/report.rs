@@ -102,9 +102,10 @@ impl Figures {
             true => format!("{:.2} × capture point", self.step_gain),
             false => "off".into(),
         };
-        let catch = match self.step_catch_dv > 0.0 {
-            true => format!("up to {:.2} m/s", self.step_catch_dv),
-            false => "any push".into(),
+        let catch = match (self.step_gain > 0.0, self.step_catch_dv > 0.0) {
+            (false, _) => "no steps".into(),
+            (true, true) => format!("up to {:.2} m/s", self.step_catch_dv),
+            (true, false) => "any push".into(),
         };
         let legs = match self.legs_max_torque_n_m {
             Some(t) => format!("≤ {} N·m", sig(t)),
@@ -489,7 +490,9 @@ pub fn measure(
         clip_max_rms_deg: by_joint.iter().map(|x| x.1).reduce(f64::max),
         clip_rms_by_group,
         clip_rms_by_joint: by_joint,
-        peak_assist_n_m: larger(stand.assist_peak_n_m, push_assist).map(f64::from),
+        peak_assist_n_m: (stand.assist_peak_n_m.into_iter().chain(push_assist))
+            .reduce(f32::max)
+            .map(f64::from),
         effort_stand_j: stand.work_j,
         max_limit_violation_deg: viol as f64,
         groups: Baseline::naturals(doc),
@@ -501,14 +504,6 @@ pub fn measure(
         push_steps,
     };
     Some((figures, trials))
-}
-
-/// The larger of two peaks, either of which may not be measured.
-fn larger(a: Option<f32>, b: Option<f32>) -> Option<f32> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.max(b)),
-        (a, b) => a.or(b),
-    }
 }
 
 /// The strongest leg drive's `max_torque` (N·m); None without leg drives.

@@ -342,7 +342,7 @@ impl StepRig {
         let com_g = Vec3::new(state.com.x, 0.0, state.com.z);
         let push = (cp - com_g).try_normalize().unwrap_or(Vec3::ZERO);
         let off = Vec3::new(from.x, 0.0, from.z) - com_g;
-        let h = self.com_height(state, support.ground_y(), s);
+        let h = com_height(state, support.ground_y(), s);
         self.phase = Phase::Swing {
             leg,
             t_s: 0.0,
@@ -358,14 +358,8 @@ impl StepRig {
 
     /// The horizontal capture point on the ground at `ground_y`.
     fn capture(&self, state: BodyState, ground_y: f32, s: &SimSettings) -> Vec3 {
-        let h = self.com_height(state, ground_y, s);
+        let h = com_height(state, ground_y, s);
         capture_point(state.com, state.vcom, h, s.gravity_m_s2.length())
-    }
-
-    /// The centre of mass's height over the ground at `ground_y`, as the capture point reads
-    /// it.
-    fn com_height(&self, state: BodyState, ground_y: f32, s: &SimSettings) -> f32 {
-        (state.com.y - ground_y).max(0.3 * s.unit())
     }
 
     /// The grounded leg nearest the capture point with another foot grounded to stand on,
@@ -574,6 +568,11 @@ impl StepRig {
         let f = turn * self.forward_rest;
         Vec3::new(f.x, 0.0, f.z).try_normalize().unwrap_or(Vec3::Z)
     }
+}
+
+/// The centre of mass's height over the ground at `ground_y`, as the capture point reads it.
+fn com_height(state: BodyState, ground_y: f32, s: &SimSettings) -> f32 {
+    (state.com.y - ground_y).max(0.3 * s.unit())
 }
 
 /// `to` brought within `max` of `from` along the line between them.
