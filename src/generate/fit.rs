@@ -370,6 +370,58 @@ fn clip_floor(
     (lo, hi)
 }
 
+/// The lowest point of a placed shape (world height).
+pub fn lowest_y(fit: &WorldFit) -> f64 {
+    let down = |v: DVec3| (fit.rotation * v).y.abs();
+    let reach = match fit.shape {
+        Shape::Capsule {
+            radius,
+            half_height,
+        } => down(DVec3::Y) * half_height + radius,
+        Shape::Sphere { radius } => radius,
+        Shape::Box { half_extents: e } => {
+            down(DVec3::X) * e.x + down(DVec3::Y) * e.y + down(DVec3::Z) * e.z
+        }
+    };
+    fit.center.y - reach
+}
+
+/// Raises a capsule's lowest point to `floor` (world height): its lower end moves up along
+/// the axis and, where that is not enough (an axis near level, or nothing left to shorten),
+/// its radius shrinks, not below `min_radius`. Other shapes are returned as they are; the
+/// coverage is left for the caller to measure again.
+pub fn floor_capsule(fit: WorldFit, floor: f64, min_radius: f64) -> WorldFit {
+    let Shape::Capsule {
+        radius,
+        half_height,
+    } = fit.shape
+    else {
+        return fit;
+    };
+    let axis = fit.rotation * DVec3::Y;
+    let down = if axis.y > 0.0 { -axis } else { axis };
+    let (upper, lower) = (
+        fit.center - down * half_height,
+        fit.center + down * half_height,
+    );
+    if lower.y - radius >= floor {
+        return fit;
+    }
+    let rise = match -down.y > 1e-9 {
+        true => ((floor + radius - lower.y) / -down.y).min(2.0 * half_height),
+        false => 0.0,
+    };
+    let lower = lower - down * rise;
+    WorldFit {
+        shape: Shape::Capsule {
+            radius: radius.min((lower.y - floor).max(min_radius)),
+            half_height: upper.distance(lower) / 2.0,
+        },
+        center: (upper + lower) / 2.0,
+        ..fit
+    }
+}
+
 /// Sphere round the middle of the points' percentile box.
 pub fn sphere(
     points: &[DVec3],
@@ -474,5 +526,42 @@ mod tests {
         };
         assert!(radius < 0.06, "radius {radius}");
         assert!(f.coverage.unwrap() > 0.9);
+    }
+
+    /// A capsule reaching below the floor: a tilted one keeps its upper end and ends on the
+    /// floor; a level one (nothing to shorten) gets thinner; one above is left alone.
+    #[test]
+    fn floor_capsule_raises_the_lower_end_then_thins() {
+        let tilted = WorldFit {
+            shape: Shape::Capsule {
+                radius: 0.1,
+                half_height: 0.2,
+            },
+            center: DVec3::new(0.0, 0.25, 0.0),
+            rotation: DQuat::from_rotation_z(0.5),
+            coverage: None,
+        };
+        let upper_end = |f: &WorldFit| match f.shape {
+            Shape::Capsule { half_height, .. } => {
+                let a = f.rotation * DVec3::Y;
+                f.center + a * half_height * a.y.signum()
+            }
+            _ => unreachable!(),
+        };
+        assert!(lowest_y(&tilted) < 0.0);
+        let raised = floor_capsule(tilted, 0.0, 0.01);
+        assert!(lowest_y(&raised).abs() < 1e-9, "{}", lowest_y(&raised));
+        assert!(upper_end(&raised).distance(upper_end(&tilted)) < 1e-9);
+        assert_eq!(floor_capsule(tilted, -1.0, 0.01), tilted);
+        let level = WorldFit {
+            rotation: DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2),
+            center: DVec3::new(0.0, 0.06, 0.0),
+            ..tilted
+        };
+        let thinner = floor_capsule(level, 0.0, 0.01);
+        assert!(
+            matches!(thinner.shape, Shape::Capsule { radius, .. } if (radius - 0.06).abs() < 1e-9)
+        );
+        assert!(lowest_y(&thinner).abs() < 1e-9);
     }
 }

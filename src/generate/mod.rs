@@ -22,6 +22,7 @@ pub mod limits;
 pub mod mass;
 pub mod report;
 pub mod shapes;
+mod soles;
 mod symmetry;
 pub mod trunk;
 
@@ -310,7 +311,9 @@ fn build_bodies(
         half_width,
         ends,
     };
-    plan.bodies.iter().map(|&b| fit_body(&inputs, b)).collect()
+    let mut list: Vec<Body> = plan.bodies.iter().map(|&b| fit_body(&inputs, b)).collect();
+    soles::keep_legs_above_their_soles(a, &mut list, |i| own_core(&inputs, plan.bodies[i]).0);
+    list
 }
 
 /// Bone `b`'s skin: its own, with a skinless foot's share of the body above it moved down
@@ -328,16 +331,27 @@ fn own_skin(f: &FitInputs, b: usize) -> Vec<DVec3> {
     own
 }
 
+/// Bone `b`'s skin without appendages (its trunk core) and how many vertices that left out.
+fn own_core(f: &FitInputs, b: usize) -> (Vec<DVec3>, usize) {
+    let own = own_skin(f, b);
+    let axis = shapes::bone_direction(f.rig, f.a, b, &own);
+    let skin = own.len();
+    let own = trunk::core(
+        f.a,
+        (b, f.rig.bones[b].pos),
+        axis,
+        own,
+        (f.half_width, fit::MIN_POINTS),
+    );
+    let skipped = skin - own.len();
+    (own, skipped)
+}
+
 /// Bone `b`'s body: its shape fitted to its skin (its trunk core, without appendages), its
 /// parent body; mass, joint and gains come later.
 fn fit_body(f: &FitInputs, b: usize) -> Body {
     let (rig, a, plan) = (f.rig, f.a, f.plan);
-    let own = own_skin(f, b);
-    let axis = shapes::bone_direction(rig, a, b, &own);
-    let at = (b, rig.bones[b].pos);
-    let skin = own.len();
-    let own = trunk::core(a, at, axis, own, (f.half_width, fit::MIN_POINTS));
-    let appendage_vertices = skin - own.len();
+    let (own, appendage_vertices) = own_core(f, b);
     let mut pts = bodies::fit_points(plan, f.samples, b, &own);
     if own.len() < bodies::FIT_MIN_OWN && f.ends.iter().any(|&(_, e)| e == b) {
         pts.extend(ends::sole_points(rig, a, b));

@@ -11,6 +11,7 @@ mod editor;
 pub mod fixtures;
 pub(crate) mod measure;
 mod scale;
+mod soles;
 mod trunk;
 
 use crate::common::*;

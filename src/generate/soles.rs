@@ -1,0 +1,53 @@
+//! A leg stands on its foot: no other body of a leg reaches below the lowest point of the
+//! leg's foot at rest. A rig's skeleton can reach below its skin (the Mixamo Bone Lizard's
+//! ankles lie 13 cm under its feet's skin), and a shin fitted along such a bone reached 10 cm
+//! below the foot: it touched the ground before the feet, so no foot counted as grounded,
+//! and the character rolled over on its shins standing still.
+
+use super::fit::{self, WorldFit};
+use super::roles::{Anatomy, Role};
+use super::Body;
+
+/// Roles that stand on the ground at the end of a leg (a front leg's end is a hand).
+fn stands(role: Role) -> bool {
+    matches!(role, Role::Foot | Role::Toe | Role::Hand | Role::Finger)
+}
+
+/// Raises every leg body that reaches below its leg's sole (the lowest point of the leg's
+/// foot, toe or hand bodies) by more than the fits' tolerance (2% of the height: within it, a
+/// shape may pass the skin, as a robot's shin guard beside its foot) up to the sole: a
+/// capsule's lower end moves up along its axis, or its radius shrinks (`fit::floor_capsule`). `own_points(i)` gives body `i`'s skin, to measure its coverage
+/// again. Legs without a foot body are left as they are.
+pub(super) fn keep_legs_above_their_soles(
+    a: &Anatomy,
+    list: &mut [Body],
+    own_points: impl Fn(usize) -> Vec<glam::DVec3>,
+) {
+    let inflate = 0.02 * a.height;
+    let min_radius = 0.008 * a.height;
+    for (k, limb) in a.limbs.iter().enumerate() {
+        if !limb.kind.is_leg() {
+            continue;
+        }
+        let in_limb = |b: &Body| a.limb_of[b.bone] == Some(k);
+        let Some(sole) = (list.iter())
+            .filter(|b| in_limb(b) && stands(a.role[b.bone]))
+            .map(|b| fit::lowest_y(&b.shape.fit))
+            .reduce(f64::min)
+        else {
+            continue;
+        };
+        for i in 0..list.len() {
+            let b = &list[i];
+            if !in_limb(b)
+                || stands(a.role[b.bone])
+                || fit::lowest_y(&b.shape.fit) >= sole - inflate
+            {
+                continue;
+            }
+            let raised: WorldFit = fit::floor_capsule(b.shape.fit, sole, min_radius);
+            let coverage = fit::coverage(&own_points(i), &raised, inflate);
+            list[i].shape.fit = WorldFit { coverage, ..raised };
+        }
+    }
+}
