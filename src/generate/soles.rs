@@ -37,8 +37,7 @@ pub(super) fn keep_legs_above_their_soles(
         else {
             continue;
         };
-        for i in 0..list.len() {
-            let b = &list[i];
+        for (i, b) in list.iter_mut().enumerate() {
             if !in_limb(b)
                 || stands(a.role[b.bone])
                 || fit::lowest_y(&b.shape.fit) >= sole - inflate
@@ -47,7 +46,7 @@ pub(super) fn keep_legs_above_their_soles(
             }
             let raised: WorldFit = fit::floor_capsule(b.shape.fit, sole, min_radius);
             let coverage = fit::coverage(&own_points(i), &raised, inflate);
-            list[i].shape.fit = WorldFit { coverage, ..raised };
+            b.shape.fit = WorldFit { coverage, ..raised };
         }
     }
 }
