@@ -65,6 +65,48 @@ fn synthetic_characters_named_unnamed_scaled_are_recognised() {
     }
 }
 
+/// Arms whose hands carry no skin (the Mixamo Blood Hound's and Bat's: the hand's vertices on
+/// the forearm) are arms: their reach from the chest is measured to where the forearm ends
+/// (the hand bone), not to the elbow, the last skinned bone's origin. Before, the elbow lay
+/// under a fifth of the height from the chest, no side chain counted as an arm, and the
+/// arms were generated as `other` (no clavicle, upper arm or forearm roles, the elbow a ball
+/// socket).
+#[test]
+fn arms_whose_hands_carry_no_skin_are_arms() {
+    let mut bones = fixtures::humanoid();
+    let unskinned = ["Hand", "Thumb", "Index", "Middle", "Ring", "Pinky"];
+    for b in bones.iter_mut() {
+        if unskinned.iter().any(|n| b.name.contains(n)) {
+            b.radius = 0.0;
+        }
+    }
+    let at = |n: &str| {
+        bones
+            .iter()
+            .find(|b| b.name == format!("mixamorig:{n}"))
+            .unwrap()
+            .head
+    };
+    let chest = at("Spine2");
+    assert!(
+        at("LeftForeArm").distance(chest) < 0.2 * 1.75,
+        "the premise: the elbow within a fifth of the height of the chest"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.glb");
+    std::fs::write(&input, fixtures::glb(&bones, fixtures::Build::default())).unwrap();
+    let out = dir.path().join("out.glb");
+    let (code, report, stderr) = generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(report["character_type"], "humanoid", "{report}");
+    for (role, n) in [("clavicle", 2), ("upper_arm", 2), ("forearm", 2)] {
+        assert_eq!(bones_with_role(&report, role).len(), n, "{role}: {report}");
+    }
+    for f in bones_with_role(&report, "forearm") {
+        assert_eq!(f["joint"], "hinge", "{f}");
+    }
+}
+
 #[test]
 fn unreal_names_twist_and_ik_bones() {
     let dir = tempfile::tempdir().unwrap();
