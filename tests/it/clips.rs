@@ -2,26 +2,12 @@
 //! kinematic root: the measured median and worst joint RMS, ratcheted so a regression fails.
 //! Also: no zoo character is reported fallen at t = 0 while it stands.
 
-use crate::common::{self, shared_asset};
+use crate::common::shared_asset;
 use ragdoll_tuner::document::{Clip, Document};
 use ragdoll_tuner::generate::generate;
 use ragdoll_tuner::sim::{SimSettings, Simulation};
-use std::path::PathBuf;
 
-/// Every character of the acceptance corpus: the zoo, CesiumMan, the Fox and the mannequin.
-pub fn characters() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(shared_asset("zoo"))
-        .expect("zoo")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|x| x == "glb" || x == "gltf" || x == "vrm")
-        })
-        .collect();
-    files.sort();
-    files.extend([common::cesium_man(), common::fox_glb(), common::mannequin()]);
-    files
-}
+pub use crate::common::characters;
 
 /// The clip the acceptance follows: the first whose name says walk, else run, else fly (a
 /// winged creature's locomotion), else idle, else the first clip.

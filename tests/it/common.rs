@@ -29,6 +29,29 @@ pub fn mannequin() -> PathBuf {
     root().join("assets/mannequin.glb")
 }
 
+/// Every real character of the acceptance corpus: the zoo, CesiumMan, the Fox and the
+/// bundled mannequin.
+pub fn characters() -> Vec<PathBuf> {
+    let mut out = zoo_files();
+    out.extend([cesium_man(), fox_glb(), mannequin()]);
+    out
+}
+
+/// Every character of the zoo (`../shared/assets/zoo`: .glb, .gltf and .vrm), sorted.
+pub fn zoo_files() -> Vec<PathBuf> {
+    let zoo = root().join("../shared/assets/zoo");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&zoo)
+        .unwrap_or_else(|e| panic!("{}: {e}", zoo.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| x == "glb" || x == "vrm" || x == "gltf")
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// Writes a glTF JSON document into a fresh temp folder and returns (dir, path).
 pub fn write_gltf(json: &serde_json::Value) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();

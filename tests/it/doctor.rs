@@ -413,13 +413,7 @@ fn a_disabled_pair_stops_contacts_and_an_enabled_jointed_pair_collides() {
 
 #[test]
 fn every_generated_zoo_character_has_no_doctor_error_and_settles() {
-    let zoo = root().join("../shared/assets/zoo");
-    let mut files: Vec<_> = std::fs::read_dir(&zoo)
-        .expect("zoo")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "glb" || x == "vrm"))
-        .collect();
-    files.sort();
+    let files = zoo_files();
     assert!(files.len() >= 10, "the zoo: {files:?}");
     let (mut unsettled, mut moving_at_end) = (Vec::new(), Vec::new());
     for f in files {

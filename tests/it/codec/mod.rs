@@ -15,23 +15,9 @@ use ragdoll_tuner::document::{Document, Edit, UriPolicy};
 use ragdoll_tuner::mirror::{self, Direction};
 use ragdoll_tuner::presets;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Every real character: the zoo, CesiumMan, the Fox and the bundled mannequin.
-pub fn characters() -> Vec<PathBuf> {
-    let zoo = root().join("../shared/assets/zoo");
-    let mut out: Vec<PathBuf> = std::fs::read_dir(&zoo)
-        .unwrap_or_else(|e| panic!("{}: {e}", zoo.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|x| x == "glb" || x == "vrm" || x == "gltf")
-        })
-        .collect();
-    out.sort();
-    out.extend([cesium_man(), fox_glb(), mannequin()]);
-    out
-}
+pub use crate::common::characters;
 
 /// A character with a generated ragdoll (or the mannequin as it ships).
 pub fn generated(path: &Path) -> Document {

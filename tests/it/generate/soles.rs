@@ -42,19 +42,9 @@ fn below_their_feet(doc: &Document) -> Vec<(String, f32)> {
 /// (the Godot robot's shins reach 6 mm below its feet, within the tolerance).
 #[test]
 fn no_generated_leg_reaches_below_its_foot() {
-    let zoo = root().join("../shared/assets/zoo");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&zoo)
-        .expect("zoo")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "glb" || x == "vrm"))
-        .collect();
-    files.sort();
-    files.extend([cesium_man(), fox_glb(), mannequin()]);
     let mut legs = 0;
-    for f in files {
-        let mut doc = Document::open(&f).expect("open");
-        let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generate");
-        doc.apply(&g.edit).expect("apply");
+    for f in crate::codec::characters() {
+        let doc = crate::codec::generated(&f);
         legs += Anatomy::of(&doc)
             .limbs()
             .iter()
