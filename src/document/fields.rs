@@ -412,17 +412,28 @@ pub fn readable(x: f64) -> String {
 }
 
 /// `x` with `decimals` decimals as a report shows it, in scientific notation past a million
-/// (a 1e20 character's height printed 21 digits).
+/// (a 1e20 character's height printed 21 digits) and below what the decimals show (a 1.5 cm
+/// character's 45 mg printed as 0.00 kg).
 pub fn fixed_or_readable(x: f64, decimals: usize) -> String {
-    match x.abs() < 1e6 {
-        true => format!("{x:.decimals$}"),
-        false => readable(x),
+    let shown = 0.5 * 10f64.powi(-(decimals as i32));
+    match x.abs() {
+        a if a < 1e6 && (a == 0.0 || a >= shown) => format!("{x:.decimals$}"),
+        _ => format!("{x:.3e}"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_report_number_never_rounds_to_zero_or_runs_to_twenty_digits() {
+        assert_eq!(fixed_or_readable(76.91, 2), "76.91");
+        assert_eq!(fixed_or_readable(0.0, 2), "0.00");
+        assert_eq!(fixed_or_readable(4.486e-5, 2), "4.486e-5");
+        assert_eq!(fixed_or_readable(4.486e7, 2), "4.486e7");
+        assert_eq!(fixed_or_readable(0.015, 3), "0.015");
+    }
 
     #[test]
     fn every_number_key_has_a_spec_with_its_default_inside() {
