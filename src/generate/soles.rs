@@ -1,8 +1,8 @@
 //! A leg stands on its foot: no other body of a leg reaches below the lowest point of the
-//! leg's foot at rest. A rig's skeleton can reach below its skin (the Mixamo Bone Lizard's
-//! ankles lie 13 cm under its feet's skin), and a shin fitted along such a bone reached 10 cm
-//! below the foot: it touched the ground before the feet, so no foot counted as grounded,
-//! and the character rolled over on its shins standing still.
+//! leg's foot at rest by more than the fits' tolerance. A rig's skeleton can reach below its
+//! skin (the Mixamo Bone Lizard's ankles lie 13 cm under its feet's skin), and a shin fitted
+//! along such a bone reached 10 cm below the foot: it touched the ground before the feet, so
+//! no foot counted as grounded, and the character rolled over on its shins standing still.
 
 use super::fit::{self, WorldFit};
 use super::roles::{Anatomy, Role};
@@ -16,8 +16,9 @@ fn stands(role: Role) -> bool {
 /// Raises every leg body that reaches below its leg's sole (the lowest point of the leg's
 /// foot, toe or hand bodies) by more than the fits' tolerance (2% of the height: within it, a
 /// shape may pass the skin, as a robot's shin guard beside its foot) up to the sole: a
-/// capsule's lower end moves up along its axis, or its radius shrinks (`fit::floor_capsule`). `own_points(i)` gives body `i`'s skin, to measure its coverage
-/// again. Legs without a foot body are left as they are.
+/// capsule's lower end moves up along its axis, or its radius shrinks (`fit::floor_capsule`).
+/// `own_points(i)` gives body `i`'s skin, to measure its coverage again. Legs without a foot
+/// body are left as they are.
 pub(super) fn keep_legs_above_their_soles(
     a: &Anatomy,
     list: &mut [Body],

@@ -1,8 +1,9 @@
 //! A leg stands on its foot: no generated body of a leg reaches below the lowest point of
-//! its foot at rest, measured on the colliders of the real Rapier world. The Mixamo Bone
-//! Lizard's ankles lie 13 cm below its feet's skin: its shins were fitted 10 cm below its
-//! feet, touched the ground first, and it rolled over on them standing still (it now stands
-//! 10 s at assist 0 and meets the designed robustness; README, "Any character").
+//! its foot at rest by more than the fits' tolerance, measured on the colliders of the real
+//! Rapier world. The Mixamo Bone Lizard's ankles lie 13 cm below its feet's skin: its shins
+//! were fitted 10 cm below its feet, touched the ground first, and it rolled over on them
+//! standing still (it now stands 10 s at assist 0 and meets the designed robustness; README,
+//! "Generating a ragdoll").
 
 use super::*;
 use ragdoll_tuner::anatomy::{Anatomy, Role};
