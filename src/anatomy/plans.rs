@@ -255,9 +255,8 @@ pub(super) fn biped(cx: &Ctx, a: &mut Anatomy, (pelvis, legs): (usize, Vec<Vec<u
 /// 0.33 m from its chest, under a fifth of its height, and its wrists 0.54 m).
 fn reach_with_ends(cx: &Ctx, from: usize, top: usize) -> f64 {
     let rig = cx.rig;
-    let ends = |d: usize| (0..rig.len()).filter(move |&e| rig.bones[e].parent == Some(d));
     (rig.subtree(top).into_iter())
-        .flat_map(|d| std::iter::once(d).chain(ends(d)))
+        .flat_map(|d| std::iter::once(d).chain(rig.children_in_file(d)))
         .map(|d| cx.dist(from, d))
         .fold(0.0, f64::max)
 }

@@ -133,11 +133,15 @@ impl Rig {
         let mut out = vec![i];
         let mut k = 0;
         while k < out.len() {
-            let b = out[k];
-            out.extend((0..self.len()).filter(|&c| self.bones[c].parent == Some(b)));
+            out.extend(self.children_in_file(out[k]));
             k += 1;
         }
         out
+    }
+
+    /// The bones right under bone `i` in the file (structural or not).
+    pub fn children_in_file(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..self.len()).filter(move |&c| self.bones[c].parent == Some(i))
     }
 
     /// Structural parents and children from `parent` and `structural`.

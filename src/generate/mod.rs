@@ -38,7 +38,9 @@ pub use roles::{CharacterKind, Role};
 /// The anatomy as the generator indexes it (by bone position, like its per-bone arrays).
 pub(crate) mod roles {
     pub use crate::anatomy::rig::topo_all;
-    pub use crate::anatomy::{CharacterKind, Indexed as Anatomy, LimbKind, Role};
+    pub use crate::anatomy::{
+        CharacterKind, Indexed as Anatomy, IndexedLimb as Limb, LimbKind, Role,
+    };
 }
 
 /// The user's choices.

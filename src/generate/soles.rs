@@ -5,18 +5,14 @@
 //! no foot counted as grounded, and the character rolled over on its shins standing still.
 
 use super::fit::{self, WorldFit};
-use super::roles::{Anatomy, Role};
-use super::Body;
+use super::roles::Anatomy;
+use super::{balance, Body};
 
-/// Roles that stand on the ground at the end of a leg (a front leg's end is a hand).
-fn stands(role: Role) -> bool {
-    matches!(role, Role::Foot | Role::Toe | Role::Hand | Role::Finger)
-}
-
-/// Raises every leg body that reaches below its leg's sole (the lowest point of the leg's
-/// foot, toe or hand bodies) by more than the fits' tolerance (2% of the height: within it, a
-/// shape may pass the skin, as a robot's shin guard beside its foot) up to the sole: a
-/// capsule's lower end moves up along its axis, or its radius shrinks (`fit::floor_capsule`).
+/// Raises every leg body above the leg's foot ([`balance::leg_foot`], the body balance
+/// stands on) that reaches below the leg's sole (the lowest point of the foot and the bodies
+/// below it: toes) by more than the fits' tolerance (2% of the height: within it, a shape may
+/// pass the skin, as a robot's shin guard beside its foot) up to the sole: a capsule's lower
+/// end moves up along its axis, or its radius shrinks (`fit::floor_capsule`).
 /// `own_points(i)` gives body `i`'s skin, to measure its coverage again. Legs without a foot
 /// body are left as they are.
 pub(super) fn keep_legs_above_their_soles(
@@ -26,23 +22,23 @@ pub(super) fn keep_legs_above_their_soles(
 ) {
     let inflate = 0.02 * a.height;
     let min_radius = 0.008 * a.height;
-    for (k, limb) in a.limbs.iter().enumerate() {
-        if !limb.kind.is_leg() {
+    for (k, leg) in a.limbs.iter().enumerate().filter(|(_, l)| l.kind.is_leg()) {
+        let Some(foot) = balance::leg_foot(a, list, leg) else {
             continue;
-        }
+        };
+        let at = |bone: usize| leg.path.iter().position(|&p| p == bone);
+        let foot_at = at(list[foot].bone);
+        let above = |b: &Body| matches!((at(b.bone), foot_at), (Some(p), Some(f)) if p < f);
         let in_limb = |b: &Body| a.limb_of[b.bone] == Some(k);
         let Some(sole) = (list.iter())
-            .filter(|b| in_limb(b) && stands(a.role[b.bone]))
+            .filter(|b| in_limb(b) && !above(b))
             .map(|b| fit::lowest_y(&b.shape.fit))
             .reduce(f64::min)
         else {
             continue;
         };
         for (i, b) in list.iter_mut().enumerate() {
-            if !in_limb(b)
-                || stands(a.role[b.bone])
-                || fit::lowest_y(&b.shape.fit) >= sole - inflate
-            {
+            if !in_limb(b) || !above(b) || fit::lowest_y(&b.shape.fit) >= sole - inflate {
                 continue;
             }
             let raised: WorldFit = fit::floor_capsule(b.shape.fit, sole, min_radius);
