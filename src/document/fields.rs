@@ -407,8 +407,13 @@ pub const MAX_EXTENT: f64 = 1.0e6;
 pub fn readable(x: f64) -> String {
     match x.abs() {
         a if a == 0.0 || !a.is_finite() || (1e-4..1e6).contains(&a) => format!("{x}"),
-        _ => format!("{x:.3e}"),
+        _ => scientific(x),
     }
+}
+
+/// `x` in scientific notation, four significant digits (`4.486e7`).
+fn scientific(x: f64) -> String {
+    format!("{x:.3e}")
 }
 
 /// `x` with `decimals` decimals as a report shows it, in scientific notation past a million
@@ -418,7 +423,7 @@ pub fn fixed_or_readable(x: f64, decimals: usize) -> String {
     let shown = 0.5 * 10f64.powi(-(decimals as i32));
     match x.abs() {
         a if a < 1e6 && (a == 0.0 || a >= shown) => format!("{x:.decimals$}"),
-        _ => format!("{x:.3e}"),
+        _ => scientific(x),
     }
 }
 

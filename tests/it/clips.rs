@@ -2,12 +2,10 @@
 //! kinematic root: the measured median and worst joint RMS, ratcheted so a regression fails.
 //! Also: no zoo character is reported fallen at t = 0 while it stands.
 
-use crate::common::shared_asset;
+use crate::common::{characters, shared_asset};
 use ragdoll_tuner::document::{Clip, Document};
 use ragdoll_tuner::generate::generate;
 use ragdoll_tuner::sim::{SimSettings, Simulation};
-
-pub use crate::common::characters;
 
 /// The clip the acceptance follows: the first whose name says walk, else run, else fly (a
 /// winged creature's locomotion), else idle, else the first clip.

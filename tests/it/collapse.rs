@@ -8,7 +8,7 @@
 //! fallen in 10 s. The snake has no legs: falls are not measured. And standing 10 s with
 //! balance, none of them is reported fallen.
 
-use crate::clips::characters;
+use crate::common::characters;
 use ragdoll_tuner::document::Document;
 use ragdoll_tuner::generate::generate;
 use ragdoll_tuner::sim::{SimSettings, Simulation};

@@ -7,7 +7,6 @@
 //! bone scales, from the document layer). And the absurd-mass check still finds a real
 //! absurdity, with a fix its joints can hold.
 
-use crate::clips::characters;
 use crate::common::*;
 use ragdoll_tuner::anatomy::plausible;
 use ragdoll_tuner::doctor::{self, Check};

@@ -45,7 +45,7 @@ fn report(file: &Path) -> serde_json::Value {
 #[test]
 fn every_generated_character_has_no_new_validator_errors() {
     let dir = tempfile::tempdir().unwrap();
-    for (i, src) in crate::codec::characters().into_iter().enumerate() {
+    for (i, src) in characters().into_iter().enumerate() {
         let out = dir.path().join(format!("{i}.glb"));
         crate::codec::generated(&src).write_to(&out).expect("write");
         let (before, after) = (report(&src), report(&out));

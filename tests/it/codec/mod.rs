@@ -17,8 +17,6 @@ use ragdoll_tuner::presets;
 use serde_json::{json, Value};
 use std::path::Path;
 
-pub use crate::common::characters;
-
 /// A character with a generated ragdoll (or the mannequin as it ships).
 pub fn generated(path: &Path) -> Document {
     let mut doc = Document::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -3,7 +3,7 @@
 //! byte-identical; invalid values and corruptions are refused naming node and key, and a
 //! refused edit leaves the file on disk untouched.
 
-use super::{characters, generated};
+use super::generated;
 use crate::common::*;
 use proptest::prelude::*;
 use ragdoll_tuner::document::fields::{Key, FIELDS};

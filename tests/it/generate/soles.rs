@@ -44,7 +44,7 @@ fn below_their_feet(doc: &Document) -> Vec<(String, f32)> {
 #[test]
 fn no_generated_leg_reaches_below_its_foot() {
     let mut legs = 0;
-    for f in crate::codec::characters() {
+    for f in crate::common::characters() {
         let doc = crate::codec::generated(&f);
         legs += Anatomy::of(&doc)
             .limbs()
