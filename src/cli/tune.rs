@@ -100,6 +100,8 @@ fn report_json(o: &Outcome, run: tune::timing::Spent) -> serde_json::Value {
         "bodies": o.size.bodies,
         "joints": o.size.joints,
         "substeps": o.size.substeps,
+        // How many times a person's the trials' times run (a giant falls slower).
+        "time_scale": opt(Some(o.size.time_scale)),
         "parameters": o.dims,
         // Not rounded: CesiumMan at 1.5 cm weighs 45 mg, and a push is Δv times this.
         "mass_kg": o.mass_kg,
@@ -160,6 +162,18 @@ fn print_text(o: &Outcome, run: tune::timing::Spent) {
         o.model_s
     );
     print_phases(o, run);
+    if o.size.time_scale != 1.0 {
+        println!(
+            "this character is over three times a person's size: its trials run {:.2} times a \
+             person's times (the push at {:.1} s, {:.1} s after it, back upright within {:.1} s, \
+             standing {:.1} s), as it falls that much slower",
+            o.size.time_scale,
+            o.size.trial_s(tune::probe::PUSH_AT_S),
+            o.size.trial_s(tune::report::AFTER_S),
+            o.size.trial_s(tune::probe::RECOVER_S),
+            o.size.trial_s(tune::report::STAND_S),
+        );
+    }
 }
 
 /// Each phase's seconds: planned on the reference machine, then measured (wall, CPU).

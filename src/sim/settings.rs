@@ -316,7 +316,16 @@ impl SimSettings {
     /// [`CONTACT_TUNED_SIZES`] times the reference size; beyond, like natural times
     /// (sqrt(L/g)). Smaller characters keep 0.5 s, which is more of their own time.
     pub fn sleep_after_s(&self) -> f32 {
-        SLEEP_AFTER_S * self.beyond_tuned_size().sqrt()
+        SLEEP_AFTER_S * self.natural_time_scale()
+    }
+
+    /// How much longer than at the reference size this character's motions take: its natural
+    /// times (sqrt(L/g)) beyond [`CONTACT_TUNED_SIZES`] times the reference size, 1 within
+    /// it or below (the band whose characters every time in the editor was measured on). A
+    /// 150 m character falls five times slower than a 5 m one: what gives a person 5 s to
+    /// fall after a push must give it 27 s.
+    pub fn natural_time_scale(&self) -> f32 {
+        self.beyond_tuned_size().sqrt()
     }
 
     /// How many times larger than [`CONTACT_TUNED_SIZES`] times the reference the character
@@ -328,5 +337,30 @@ impl SimSettings {
     /// Steps per simulated second.
     pub fn rate_hz(&self) -> f32 {
         1.0 / self.dt_s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(length_unit: f32) -> SimSettings {
+        SimSettings {
+            length_unit,
+            ..SimSettings::default()
+        }
+    }
+
+    /// Times keep a person's up to three times a person's size (and below), and grow like a
+    /// pendulum's period beyond, continuous at 3x; sleeping waits as much longer.
+    #[test]
+    fn a_giants_times_grow_with_the_root_of_its_size() {
+        for u in [0.001, 0.1, 1.0, 2.9, 3.0] {
+            assert_eq!(at(u).natural_time_scale(), 1.0, "{u}");
+        }
+        assert!((at(12.0).natural_time_scale() - 2.0).abs() < 1e-6);
+        assert!((at(300.0).natural_time_scale() - 10.0).abs() < 1e-5);
+        assert!((at(3.0001).natural_time_scale() - 1.0).abs() < 1e-4);
+        assert_eq!(at(300.0).sleep_after_s(), SLEEP_AFTER_S * 10.0);
     }
 }

@@ -80,7 +80,7 @@ fn evaluation_with(problem: &Problem, pushes_s: f64) -> f64 {
         Some(c) => ((c.duration_s as f64).min(eval::SEARCH_CLIP_S), 2.0),
         None => (0.0, 1.0),
     };
-    let simulated_s = probe::PUSH_AT_S + pushes_s + clip_s;
+    let simulated_s = problem.size.trial_s(probe::PUSH_AT_S) + pushes_s + clip_s;
     per_second(problem) * simulated_s + worlds * WORLD_BODY_STEPS
 }
 
@@ -168,7 +168,7 @@ pub fn report(problem: &Problem, bisect: usize, push_steps: Option<u64>) -> f64 
         Some(c) => ((c.duration_s as f64).min(report::CLIP_S), 2.0),
         None => (0.0, 1.0),
     };
-    let simulated_s = report::STAND_S + pushes_s + clip_s;
+    let simulated_s = problem.size.trial_s(report::STAND_S) + pushes_s + clip_s;
     per_second(problem) * simulated_s + worlds * WORLD_BODY_STEPS
 }
 
@@ -220,7 +220,7 @@ pub struct Plan {
 /// The fixed steps of a report's pushes with `bisect` steps at most: every direction's
 /// pushes ([`report_pushes_at_most`]), each run to its full length.
 fn most_push_steps(problem: &Problem, bisect: usize) -> u64 {
-    let per_push = probe::steps_for(report::AFTER_S);
+    let per_push = problem.size.trial_steps(report::AFTER_S);
     (problem.dirs.len() * report_pushes_at_most(&problem.goals, bisect)) as u64 * per_push
 }
 
@@ -313,7 +313,7 @@ pub fn affordable_bisect(problem: &Problem, budget_s: f64, bisect: usize) -> usi
     let full = longest(eval::FULL_STAGE);
     let probes = problem.baseline.probes().len() as f64;
     let search = MIN_POPULATION as f64 * longest(eval::FIRST_STAGE) + (2.0 + probes) * full;
-    let per_push = probe::steps_for(report::AFTER_S);
+    let per_push = problem.size.trial_steps(report::AFTER_S);
     let dirs = problem.dirs.len() as u64;
     let typical = |b: usize| {
         let pushes = report_pushes_per_direction(&problem.goals, b) as u64;

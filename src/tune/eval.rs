@@ -141,7 +141,7 @@ fn after_s(survive_after_s: f64, survive: bool, dv_m_s: f64) -> f64 {
     }
 }
 
-/// The simulated seconds after the push of `pushes`, each at its full length.
+/// A person's trial seconds after the push of `pushes`, each at its full length.
 fn pushes_s((survive, fall): (Vec<Push>, Vec<Push>)) -> f64 {
     survive.iter().chain(&fall).map(|p| p.after_s).sum()
 }
@@ -226,15 +226,16 @@ impl Problem {
     }
 
     /// The simulated seconds after the push of a candidate's pushes at `stage`, each at its
-    /// full length.
+    /// full length (a giant's trials run longer: [`probe::WorldSize::trial_s`]).
     pub fn full_pushes_s(&self, stage: Stage) -> f64 {
-        pushes_s(self.pushes(stage))
+        self.size.trial_s(pushes_s(self.pushes(stage)))
     }
 
     /// [`Problem::full_pushes_s`] were every survive push to run
     /// [`SEARCH_SURVIVE_AFTER_S`]: the most a candidate's pushes can cost.
     pub fn longest_pushes_s(&self, stage: Stage) -> f64 {
-        pushes_s(self.pushes_with(stage, SEARCH_SURVIVE_AFTER_S))
+        self.size
+            .trial_s(pushes_s(self.pushes_with(stage, SEARCH_SURVIVE_AFTER_S)))
     }
 
     /// The trials of one candidate: (survive trials, fall trials, clip tracking). Every push

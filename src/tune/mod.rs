@@ -157,11 +157,19 @@ impl Outcome {
     pub fn over_budget(&self) -> Option<String> {
         let p = &self.plan;
         (p.total_s > p.budget_s).then(|| {
+            let giant = match self.size.time_scale > 1.0 {
+                true => format!(
+                    "; its trials run {:.2} times a person's times (a character this large \
+                     falls that much slower)",
+                    self.size.time_scale
+                ),
+                false => String::new(),
+            };
             format!(
                 "over budget: the reports' goal pushes and the smallest search (one generation \
                  of {}) need {:.1} s on the reference machine, {:.1} s were asked; a step takes \
                  {} solver substeps here ({} bodies, {} joints; a small character moves faster \
-                 and takes more)",
+                 and takes more){giant}",
                 p.population,
                 p.total_s,
                 p.budget_s,

@@ -19,6 +19,20 @@ pub const RECOVER_S: f64 = 2.0;
 /// When pushes land: after the character has settled on its feet (s).
 pub const PUSH_AT_S: f64 = 1.0;
 
+// Every trial time here (these, a push's run, standing) is a person's: a trial runs it times
+// the character's [`SimSettings::natural_time_scale`] (1 up to three times a person's size),
+// so a giant, which falls slower, gets the time to fall that a person gets.
+
+/// How many times a person's trial times `sim`'s character's trials run.
+pub fn time_scale(sim: &Simulation) -> f64 {
+    f64::from(sim.settings().natural_time_scale())
+}
+
+/// The fixed steps of `person_s` trial seconds in `sim`'s world.
+pub fn trial_steps(sim: &Simulation, person_s: f64) -> u64 {
+    (person_s * time_scale(sim) / sim.settings().dt_s as f64).round() as u64
+}
+
 /// What one trial measured.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Trial {
@@ -28,8 +42,8 @@ pub struct Trial {
     pub fell_after_s: Option<f64>,
     /// Largest torso tilt over the trial (degrees); NaN when not measured.
     pub max_tilt_deg: f32,
-    /// Largest torso tilt from [`RECOVER_S`] after the push to the end, from the stance the
-    /// push landed on (degrees; see [`UPRIGHT_DEG`]).
+    /// Largest torso tilt from [`RECOVER_S`] (times the time scale) after the push to the end,
+    /// from the stance the push landed on (degrees; see [`UPRIGHT_DEG`]).
     pub late_tilt_deg: f32,
     pub max_violation_deg: f32,
     /// None without an upright joint.
@@ -76,19 +90,28 @@ pub fn steps_s(steps: u64) -> f64 {
     steps as f64 * settings().dt_s as f64
 }
 
-/// The fixed steps of a trial's `seconds`.
-pub fn steps_for(seconds: f64) -> u64 {
-    (seconds / settings().dt_s as f64).round() as u64
-}
-
 /// What a step of a character's world costs: its dynamic bodies, its impulse joints (a ball
 /// socket is several: see `sim::joints`), and its solver substeps (a small character gets
-/// more: [`SimSettings::substeps_at_size`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// more: [`SimSettings::substeps_at_size`]); and how many times a person's its trial times
+/// run ([`time_scale`]: a giant's trials simulate more steps).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WorldSize {
     pub bodies: usize,
     pub joints: usize,
     pub substeps: usize,
+    pub time_scale: f64,
+}
+
+impl WorldSize {
+    /// Simulated seconds of `person_s` trial seconds (a person's) of this character.
+    pub fn trial_s(&self, person_s: f64) -> f64 {
+        person_s * self.time_scale
+    }
+
+    /// The fixed steps of `person_s` trial seconds of this character.
+    pub fn trial_steps(&self, person_s: f64) -> u64 {
+        (self.trial_s(person_s) / settings().dt_s as f64).round() as u64
+    }
 }
 
 /// `doc`'s world as the trials build it (drives on).
@@ -99,14 +122,15 @@ pub fn world_size(doc: &Document) -> Result<WorldSize, SimError> {
         bodies: w.bodies.iter().filter(|(_, b)| b.is_dynamic()).count(),
         joints: w.impulse_joints.len(),
         substeps: w.integration_parameters.num_solver_iterations,
+        time_scale: time_scale(&sim),
     })
 }
 
-/// The character built at rest and run to [`PUSH_AT_S`]: every trial of one candidate starts
-/// from a clone of this (the settling is simulated once).
+/// The character built at rest and run to [`PUSH_AT_S`] (times the time scale): every trial of
+/// one candidate starts from a clone of this (the settling is simulated once).
 pub fn settle(doc: &Document) -> Result<Simulation, SimError> {
     let mut sim = Simulation::new(doc, settings())?;
-    let steps = (PUSH_AT_S / sim.settings().dt_s as f64).round() as u64;
+    let steps = trial_steps(&sim, PUSH_AT_S);
     while sim.steps() < steps {
         if let Err(p) = sim.step() {
             return Err(SimError::BadInput(p.to_string()));
@@ -148,6 +172,9 @@ struct Running {
     /// The stance the push landed on, which the recovery's tilt is measured from (the
     /// direction in the torso's frame that was vertical then; see [`UPRIGHT_DEG`]).
     stance_up_in_torso: Option<Vec3>,
+    /// Simulated seconds after the push from which the tilt counts as the recovery's
+    /// ([`RECOVER_S`] times the time scale).
+    recover_s: f64,
 }
 
 impl Running {
@@ -173,7 +200,7 @@ impl Running {
             .latest()
             .map_or(f32::NAN, |b| b[0].torso_tilt_deg);
         self.max_tilt = self.max_tilt.max(tilt);
-        if sim.time_s() >= at + RECOVER_S - 1e-9 {
+        if sim.time_s() >= at + self.recover_s - 1e-9 {
             let from_stance = self.stance_up_in_torso.map(|up| sim.tilt_from_deg(up));
             self.late = self.late.max(from_stance.unwrap_or(tilt));
         }
@@ -183,6 +210,7 @@ impl Running {
 /// [`push`], and the same push's trial as runs of each of `checkpoints_s` (each ≤ `after_s`)
 /// seconds stopping at a fall would have returned it: bit for bit the same figures, taken on
 /// the way (the report's pushes give the search's shorter ones without running them again).
+/// `after_s` and `checkpoints_s` are a person's trial times ([`time_scale`]).
 pub fn push_with_checkpoints(
     settled: &Simulation,
     (dir, dv_m_s, mass_kg): (Vec3, f32, f32),
@@ -194,6 +222,7 @@ pub fn push_with_checkpoints(
     let at = sim.time_s();
     let mut run = Running {
         stance_up_in_torso: sim.stance_up_in_torso(),
+        recover_s: RECOVER_S * time_scale(&sim),
         ..Default::default()
     };
     if let (true, Some(p)) = (dv_m_s > 0.0, sim.balance_bones().pelvis_bone.clone()) {
@@ -203,10 +232,10 @@ pub fn push_with_checkpoints(
     }
     let dt = sim.settings().dt_s as f64;
     let first = sim.steps();
-    let steps = first + (after_s / dt).round() as u64;
+    let steps = first + trial_steps(&sim, after_s);
     let checks: Vec<u64> = checkpoints_s
         .iter()
-        .map(|c| first + (c / dt).round() as u64)
+        .map(|c| first + trial_steps(&sim, *c))
         .collect();
     let mut checked: Vec<Option<Trial>> = vec![None; checks.len()];
     while sim.steps() < steps && !run.trial.paused {

@@ -2,7 +2,8 @@
 //! runs as long as `simulate --push` acceptance runs: pushes at [`probe::PUSH_AT_S`] and
 //! [`AFTER_S`] seconds after, per direction the largest Δv survived and the smallest that
 //! fells it (bisection), the goals' pushes, standing 10 s, clip RMS per joint group, peak
-//! assist, effort and the worst limit violation.
+//! assist, effort and the worst limit violation. Every time is a person's: a giant's runs
+//! last longer ([`probe::time_scale`]).
 
 use super::eval::{self, Direction, Measured, Problem};
 use super::groups::{drive_groups, Group};
@@ -180,7 +181,7 @@ fn boundary(p: &Pushes, steps: usize, known: (f64, Option<f64>)) -> (f64, Option
         None => top,
     };
     let mut lo = lo;
-    let full = probe::steps_for(AFTER_S);
+    let full = probe::trial_steps(p.settled, AFTER_S);
     for _ in 0..bisect_steps(hi - lo, top, steps) {
         if p.cap.is_some_and(|cap| p.steps.get() + full > cap) {
             break;

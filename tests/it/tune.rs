@@ -302,7 +302,7 @@ pub(crate) fn generated_from(dir: &Path, src: &Path) -> PathBuf {
 }
 
 /// `zoo` with its scene's roots under a new node scaled by `s`, generated, in `dir`.
-fn generated_scaled(dir: &Path, zoo: &str, s: f64) -> PathBuf {
+pub(crate) fn generated_scaled(dir: &Path, zoo: &str, s: f64) -> PathBuf {
     use crate::generate::{fixtures::glb_bytes, measure::json_and_bin};
     let (mut json, bin) = json_and_bin(&common::shared_asset(&format!("zoo/{zoo}")));
     let roots = json["scenes"][0]["nodes"].take();

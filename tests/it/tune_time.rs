@@ -123,3 +123,47 @@ fn tune_json(file: &Path, out: &Path) -> serde_json::Value {
         ],
     )
 }
+
+/// A giant's trials run in its own time: a character over three times a person's size falls
+/// slower (its natural times grow with the square root of its size), so every trial time, a
+/// person's 1 s of settling and 5 s after a push, runs
+/// `SimSettings::natural_time_scale` times longer. The generated KayKit mannequin at 100
+/// times its size (2.4 m → 2.4 hm: 6.7 times), at assist 0, pushed backward at 20 m/s (2 m/s
+/// at a person's size by the Froude number) falls 22 s after the push: a person's 5 s trial
+/// called it survived (the ×100 CesiumMan's report said it survived 30 m/s from 7 of 8
+/// directions, session 30).
+#[test]
+fn a_giants_trials_run_in_its_own_time() {
+    use ragdoll_tuner::tune::{eval, probe, report};
+    let dir = tempfile::tempdir().unwrap();
+    let generated = crate::tune::generated_scaled(dir.path(), "kaykit_mannequin.glb", 100.0);
+    let file = dir.path().join("assist0.glb");
+    run_ok(
+        ragdoll_tuner()
+            .args(["edit", "--set", "@balance.assist=0", "-o"])
+            .arg(&file)
+            .arg(&generated),
+    );
+    let doc = ragdoll_tuner::document::Document::open(&file).unwrap();
+    let size = probe::world_size(&doc).unwrap();
+    let settled = probe::settle(&doc).unwrap();
+    let unit = f64::from(settled.settings().unit());
+    assert!(unit > 100.0, "size {unit} times a person's");
+    assert!(
+        (size.time_scale - (unit / 3.0).sqrt()).abs() < 1e-3,
+        "{size:?}"
+    );
+    let settled_s = settled.time_s();
+    assert!(
+        (settled_s - size.trial_s(probe::PUSH_AT_S)).abs() < 0.01,
+        "settled {settled_s} s"
+    );
+    let forward = ragdoll_tuner::anatomy::Anatomy::of(&doc).forward();
+    let back = eval::directions(forward)[4].world;
+    let mass = probe::total_mass_kg(&doc) as f32;
+    let t = probe::push(&settled, (back, 20.0, mass), report::AFTER_S, true);
+    println!("×100 KayKit mannequin pushed back at 20 m/s: {t:?}, time scale {size:?}");
+    assert_eq!(t.fell, Some(true), "{t:?}");
+    let after_s = t.fell_after_s.expect("fell");
+    assert!(after_s > report::AFTER_S, "fell {after_s} s after the push");
+}
