@@ -207,8 +207,9 @@ impl SimSettings {
         p
     }
 
-    /// How much slower than at the reference size the contacts respond: contacts soften
-    /// like the character's own natural frequencies (sqrt(g/L)) beyond
+    /// How much slower than at the reference size the contacts respond: the character's
+    /// [`SimSettings::natural_time_scale`]. Contacts soften like its own natural frequencies
+    /// (sqrt(g/L)) beyond
     /// [`CONTACT_TUNED_SIZES`] times the reference size either way, within which they keep
     /// the 30 Hz the shipped characters were tuned with (continuous at its ends). At a fixed
     /// 30 Hz a 3.5 cm dragon sank through its landing and fell (tilt 39°), and a 221 m rat
@@ -216,16 +217,7 @@ impl SimSettings {
     /// down to 1, the mannequin's 1.1% softer contacts moved its limit-violation tests past
     /// their bounds, and from 2x the 4.8 m horse's 17% softer contacts kept it moving.
     pub fn contact_time_scale(&self) -> f32 {
-        let u = self.unit();
-        let k = CONTACT_TUNED_SIZES;
-        let beyond = if u > k {
-            u / k
-        } else if u * k < 1.0 {
-            u * k
-        } else {
-            1.0
-        };
-        beyond.sqrt()
+        self.natural_time_scale()
     }
 
     /// Ring-buffer capacity in steps: `telemetry_seconds` (at least 20 s) at the step rate.
@@ -316,16 +308,26 @@ impl SimSettings {
     /// [`CONTACT_TUNED_SIZES`] times the reference size; beyond, like natural times
     /// (sqrt(L/g)). Smaller characters keep 0.5 s, which is more of their own time.
     pub fn sleep_after_s(&self) -> f32 {
-        SLEEP_AFTER_S * self.natural_time_scale()
+        SLEEP_AFTER_S * self.natural_time_scale().max(1.0)
     }
 
     /// How much longer than at the reference size this character's motions take: its natural
-    /// times (sqrt(L/g)) beyond [`CONTACT_TUNED_SIZES`] times the reference size, 1 within
-    /// it or below (the band whose characters every time in the editor was measured on). A
-    /// 150 m character falls five times slower than a 5 m one: what gives a person 5 s to
-    /// fall after a push must give it 27 s.
+    /// times (sqrt(L/g)) beyond [`CONTACT_TUNED_SIZES`] times the reference size either way,
+    /// 1 within (the band whose characters every time in the editor was measured on),
+    /// continuous at its ends. A 150 m character falls five times slower than a 5 m one: what
+    /// gives a person 5 s to fall after a push must give it 27 s; a 1.5 cm one falls six
+    /// times faster than a 58 cm one.
     pub fn natural_time_scale(&self) -> f32 {
-        self.beyond_tuned_size().sqrt()
+        let u = self.unit();
+        let k = CONTACT_TUNED_SIZES;
+        let beyond = if u > k {
+            u / k
+        } else if u * k < 1.0 {
+            u * k
+        } else {
+            1.0
+        };
+        beyond.sqrt()
     }
 
     /// How many times larger than [`CONTACT_TUNED_SIZES`] times the reference the character
@@ -351,16 +353,21 @@ mod tests {
         }
     }
 
-    /// Times keep a person's up to three times a person's size (and below), and grow like a
-    /// pendulum's period beyond, continuous at 3x; sleeping waits as much longer.
+    /// Times keep a person's within three times a person's size either way, and scale like
+    /// a pendulum's period beyond, continuous at both ends; sleeping waits as much longer for
+    /// a giant and never less than a person's 0.5 s.
     #[test]
-    fn a_giants_times_grow_with_the_root_of_its_size() {
-        for u in [0.001, 0.1, 1.0, 2.9, 3.0] {
+    fn times_scale_with_the_root_of_the_size_beyond_three_times_a_persons() {
+        for u in [1.0 / 3.0, 0.5, 1.0, 2.9, 3.0] {
             assert_eq!(at(u).natural_time_scale(), 1.0, "{u}");
         }
         assert!((at(12.0).natural_time_scale() - 2.0).abs() < 1e-6);
         assert!((at(300.0).natural_time_scale() - 10.0).abs() < 1e-5);
         assert!((at(3.0001).natural_time_scale() - 1.0).abs() < 1e-4);
+        assert!((at(1.0 / 12.0).natural_time_scale() - 0.5).abs() < 1e-6);
+        assert!((at(1.0 / 300.0).natural_time_scale() - 0.1).abs() < 1e-6);
         assert_eq!(at(300.0).sleep_after_s(), SLEEP_AFTER_S * 10.0);
+        assert_eq!(at(1.0 / 300.0).sleep_after_s(), SLEEP_AFTER_S);
+        assert_eq!(at(0.01).contact_time_scale(), at(0.01).natural_time_scale());
     }
 }

@@ -20,8 +20,9 @@ pub const RECOVER_S: f64 = 2.0;
 pub const PUSH_AT_S: f64 = 1.0;
 
 // Every trial time here (these, a push's run, standing) is a person's: a trial runs it times
-// the character's [`SimSettings::natural_time_scale`] (1 up to three times a person's size),
-// so a giant, which falls slower, gets the time to fall that a person gets.
+// the character's [`SimSettings::natural_time_scale`] (1 within three times a person's size
+// either way), so a giant, which falls slower, gets the time to fall a person gets, and a tiny
+// character, which falls faster, no more than it needs.
 
 /// How many times a person's trial times `sim`'s character's trials run.
 pub fn time_scale(sim: &Simulation) -> f64 {

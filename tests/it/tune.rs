@@ -337,6 +337,16 @@ fn a_tiny_character_is_not_tuned_into_a_collapse() {
     // every push built from it (Δv × mass) no push at all.
     let mass = r["mass_kg"].as_f64().unwrap();
     assert!((5e-5..1e-4).contains(&mass), "mass {mass} kg");
+    // Its trials run in its own time, about a sixth of a person's (it falls that much faster),
+    // so the plan fits the budget: 11.5 of 15 s, where a person's times planned 30.0 (session
+    // 33), with a step of 128 substeps where a person's takes 16.
+    let scale = r["time_scale"].as_f64().expect("time_scale");
+    assert!((0.1..0.25).contains(&scale), "time scale {scale}");
+    let plan = &r["plan"];
+    assert!(
+        plan["total_s"].as_f64().unwrap() <= plan["budget_s"].as_f64().unwrap(),
+        "{plan}"
+    );
     assert_eq!(r["before"]["stands_10s"], true, "{r}");
     assert_eq!(r["after"]["stands_10s"], true, "{r}");
     let stand = simulate(&out, &["--seconds", "10"]);
