@@ -155,7 +155,8 @@ impl TuneDialog {
                     }
                 ) + o.rejected.as_ref().map_or("", |_| {
                     "; not applied: the best gains fell standing within 10 s, the current ones stand"
-                }) + &o.over_budget().map_or(String::new(), |m| format!("; {m}"));
+                }) + &o.over_budget().map_or(String::new(), |m| format!("; {m}"))
+                    + &o.time_scale_note().map_or(String::new(), |m| format!("; {m}"));
                 self.result = Some((o, job.revision));
                 m
             }

@@ -162,21 +162,8 @@ fn print_text(o: &Outcome, run: tune::timing::Spent) {
         o.model_s
     );
     print_phases(o, run);
-    if o.size.time_scale != 1.0 {
-        let (size, speed) = match o.size.time_scale > 1.0 {
-            true => ("over three times", "slower"),
-            false => ("under a third of", "faster"),
-        };
-        println!(
-            "this character is {size} a person's size: its trials run {:.2} times a person's \
-             times (the push at {:.2} s, {:.2} s after it, back upright within {:.2} s, standing \
-             {:.2} s), as it falls that much {speed}",
-            o.size.time_scale,
-            o.size.trial_s(tune::probe::PUSH_AT_S),
-            o.size.trial_s(tune::report::AFTER_S),
-            o.size.trial_s(tune::probe::RECOVER_S),
-            o.size.trial_s(tune::report::STAND_S),
-        );
+    if let Some(note) = o.time_scale_note() {
+        println!("{note}");
     }
 }
 

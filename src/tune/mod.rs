@@ -150,6 +150,28 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// What to tell a person whose character's trials do not run a person's times
+    /// ([`probe::time_scale`]): how many times, and what that makes each.
+    pub fn time_scale_note(&self) -> Option<String> {
+        let size = &self.size;
+        (size.time_scale != 1.0).then(|| {
+            let (than, speed) = match size.time_scale > 1.0 {
+                true => ("over three times", "slower"),
+                false => ("under a third of", "faster"),
+            };
+            format!(
+                "this character is {than} a person's size: its trials run {:.2} times a \
+                 person's times (the push at {:.2} s, {:.2} s after it, back upright within \
+                 {:.2} s, standing {:.2} s), as it falls that much {speed}",
+                size.time_scale,
+                size.trial_s(probe::PUSH_AT_S),
+                size.trial_s(report::AFTER_S),
+                size.trial_s(probe::RECOVER_S),
+                size.trial_s(report::STAND_S),
+            )
+        })
+    }
+
     /// What to tell a person when the plan did not fit the budget (the reports' goal pushes
     /// and the smallest search): its seconds and what a step costs. A small character's steps
     /// take many solver substeps: the zoo rat at 0.01 times its size takes 122 where it takes
