@@ -100,7 +100,8 @@ fn report_json(o: &Outcome, run: tune::timing::Spent) -> serde_json::Value {
         "bodies": o.size.bodies,
         "joints": o.size.joints,
         "substeps": o.size.substeps,
-        // How many times a person's the trials' times run (a giant falls slower).
+        // How many times a person's the trials' times run (a giant falls slower, a tiny
+        // character faster).
         "time_scale": opt(Some(o.size.time_scale)),
         "parameters": o.dims,
         // Not rounded: CesiumMan at 1.5 cm weighs 45 mg, and a push is Δv times this.

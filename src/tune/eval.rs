@@ -226,7 +226,7 @@ impl Problem {
     }
 
     /// The simulated seconds after the push of a candidate's pushes at `stage`, each at its
-    /// full length (a giant's trials run longer: [`probe::WorldSize::trial_s`]).
+    /// full length (a giant's trials run longer, a tiny one's shorter: [`probe::WorldSize::trial_s`]).
     pub fn full_pushes_s(&self, stage: Stage) -> f64 {
         self.size.trial_s(pushes_s(self.pushes(stage)))
     }

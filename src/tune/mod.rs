@@ -175,23 +175,16 @@ impl Outcome {
     /// What to tell a person when the plan did not fit the budget (the reports' goal pushes
     /// and the smallest search): its seconds and what a step costs. A small character's steps
     /// take many solver substeps: the zoo rat at 0.01 times its size takes 122 where it takes
-    /// 16 at its own, and plans 212.5 s of a 55 s budget.
+    /// 16 at its own, and plans 212.5 s of a 55 s budget. A giant's trials run longer, which
+    /// [`Outcome::time_scale_note`] says beside this.
     pub fn over_budget(&self) -> Option<String> {
         let p = &self.plan;
         (p.total_s > p.budget_s).then(|| {
-            let giant = match self.size.time_scale > 1.0 {
-                true => format!(
-                    "; its trials run {:.2} times a person's times (a character this large \
-                     falls that much slower)",
-                    self.size.time_scale
-                ),
-                false => String::new(),
-            };
             format!(
                 "over budget: the reports' goal pushes and the smallest search (one generation \
                  of {}) need {:.1} s on the reference machine, {:.1} s were asked; a step takes \
                  {} solver substeps here ({} bodies, {} joints; a small character moves faster \
-                 and takes more){giant}",
+                 and takes more)",
                 p.population,
                 p.total_s,
                 p.budget_s,

@@ -94,7 +94,7 @@ pub fn steps_s(steps: u64) -> f64 {
 /// What a step of a character's world costs: its dynamic bodies, its impulse joints (a ball
 /// socket is several: see `sim::joints`), and its solver substeps (a small character gets
 /// more: [`SimSettings::substeps_at_size`]); and how many times a person's its trial times
-/// run ([`time_scale`]: a giant's trials simulate more steps).
+/// run ([`time_scale`]: a giant's trials simulate more steps, a tiny one's fewer).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WorldSize {
     pub bodies: usize,

@@ -3,7 +3,7 @@
 //! [`AFTER_S`] seconds after, per direction the largest Δv survived and the smallest that
 //! fells it (bisection), the goals' pushes, standing 10 s, clip RMS per joint group, peak
 //! assist, effort and the worst limit violation. Every time is a person's: a giant's runs
-//! last longer ([`probe::time_scale`]).
+//! last longer, a tiny character's less ([`probe::time_scale`]).
 
 use super::eval::{self, Direction, Measured, Problem};
 use super::groups::{drive_groups, Group};
