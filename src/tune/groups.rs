@@ -1,5 +1,8 @@
-//! The joint groups the search tunes together, from the anatomy layer's roles (never
-//! re-detected here): legs, spine, arms, neck, tail, and the balance controllers.
+//! The joint groups the search tunes together, from the anatomy layer's roles and limbs (never
+//! re-detected here): legs, spine, arms, neck, tail, and the balance controllers. A limb the
+//! anatomy reads as a leg is in the legs' group whatever its bones' roles: a quadruped's front
+//! legs carry arm roles (clavicle, upper arm, forearm, hand, as Unity's and VRM's maps name
+//! them) but stand on the ground, so their gains and the legs' torque cap are the legs'.
 
 use crate::anatomy::{Anatomy, Role};
 use crate::document::{BoneId, Document};
@@ -54,11 +57,22 @@ impl Group {
     }
 }
 
-/// Each bone with a drive, and its group: its role's group, else its nearest ancestor's
-/// (a twist or helper bone moves with its limb), else the spine.
+/// Each bone with a drive, and its group: the legs' for a bone of a leg limb, else its role's
+/// group, else its nearest ancestor's (a twist or helper bone moves with its limb), else the
+/// spine.
 pub fn drive_groups(doc: &Document) -> Vec<(BoneId, Group)> {
     let anatomy = Anatomy::of(doc);
+    let limbs = anatomy.limbs();
+    let on_leg = |id: BoneId| {
+        anatomy
+            .limb_of(id)
+            .and_then(|l| limbs.get(l.index()))
+            .is_some_and(|l| l.kind.is_leg())
+    };
     let group_of = |id: BoneId| -> Group {
+        if on_leg(id) {
+            return Group::Legs;
+        }
         let mut bone = Some(id);
         while let Some(b) = bone {
             if let Some(g) = Group::of_role(anatomy.role(b)) {
