@@ -277,7 +277,7 @@ fn a_quadrupeds_front_legs_are_tuned_as_legs() {
     use ragdoll_tuner::tune::{groups::drive_groups, Group};
     let dir = tempfile::tempdir().unwrap();
     for (zoo, leg_limbs) in [("q_horse.glb", 4), ("q_spider.glb", 8)] {
-        let doc = Document::open(&generated(dir.path(), zoo)).unwrap();
+        let doc = Document::open(generated(dir.path(), zoo)).unwrap();
         let anatomy = Anatomy::of(&doc);
         let limbs = anatomy.limbs();
         let groups = drive_groups(&doc);
