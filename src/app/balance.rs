@@ -88,7 +88,7 @@ fn controller_rows(b: &BalanceSettings) -> [GainRow<'_>; 6] {
 }
 
 /// The hip and stepping strategies' settings (each off at 0).
-fn strategy_rows(b: &BalanceSettings) -> [GainRow<'_>; 5] {
+fn strategy_rows(b: &BalanceSettings) -> [GainRow<'_>; 6] {
     [
         (
             "Hip kp (0: off)",
@@ -123,6 +123,13 @@ fn strategy_rows(b: &BalanceSettings) -> [GainRow<'_>; 5] {
             b.step_catch_dv,
             Key::StepCatchDv.path(),
             "m/s",
+            0.01,
+        ),
+        (
+            "Steps square the stance (0-1)",
+            b.step_rest_stance,
+            Key::StepRestStance.path(),
+            "of rest stance",
             0.01,
         ),
     ]

@@ -334,6 +334,9 @@ pub struct BalanceSettings {
     pub step_gain: f64,
     pub step_margin: f64,
     pub step_catch_dv: f64,
+    /// Stepping strategy: where a step lands across the push, from the foot's offset when
+    /// it lifts (0) to its rest offset from the centre of mass (1).
+    pub step_rest_stance: f64,
 }
 
 impl Default for BalanceSettings {
@@ -356,6 +359,7 @@ impl Default for BalanceSettings {
             step_gain: Key::StepGain.default_num(),
             step_margin: Key::StepMargin.default_num(),
             step_catch_dv: Key::StepCatchDv.default_num(),
+            step_rest_stance: Key::StepRestStance.default_num(),
         }
     }
 }

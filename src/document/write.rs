@@ -277,7 +277,9 @@ pub fn balance(b: &BalanceSettings) -> Value {
         (Key::StepMargin, b.step_margin),
         (Key::StepCatchDv, b.step_catch_dv),
     ];
-    for group in [&hip[..], &step[..]] {
+    // Where steps land, added later again: written only when it is not the default.
+    let landing = [(Key::StepRestStance, b.step_rest_stance)];
+    for group in [&hip[..], &step[..], &landing[..]] {
         if group.iter().any(|&(k, v)| v != k.default_num()) {
             for &(k, v) in group {
                 put(&mut m, k, json!(v));

@@ -170,6 +170,7 @@ fn root_physics() -> Value {
         step_gain: g(Key::StepGain),
         step_margin: g(Key::StepMargin),
         step_catch_dv: g(Key::StepCatchDv),
+        step_rest_stance: g(Key::StepRestStance),
     })
 }
 

@@ -42,6 +42,10 @@ use crate::document::{BoneId, Document, Edit, EditTarget};
 use crate::joint::{self, Gains, Natural};
 use serde_json::json;
 
+/// The landing the stepping probes try beside the document's own: each step squares the
+/// stance up fully (`step_rest_stance` 1; README, Auto-tune, session 34).
+pub const REST_STANCE_PROBE: f64 = 1.0;
+
 /// Each factor stays within e^±this (×0.22 .. ×4.5).
 pub const MAX_LOG_FACTOR: f64 = 1.5;
 
@@ -77,6 +81,14 @@ pub struct Baseline {
     /// The largest push a candidate's steps are sized for (m/s), written wherever the
     /// candidate steps; None: the document's ([`Baseline::with_step_catch`]).
     pub step_catch_dv: Option<f64>,
+    /// Where a candidate's steps land across the push (`step_rest_stance`), written wherever
+    /// it steps; None: the document's. The probes try the rest stance ([`REST_STANCE_PROBE`])
+    /// beside the document's, and the search runs with whichever probe won
+    /// ([`crate::tune::search::probe`]).
+    pub step_rest_stance: Option<f64>,
+    /// Whether the document's own steps land short of the rest stance (the rest-stance
+    /// probes would differ from its own).
+    pub rest_stance_probes: bool,
     /// The legs' torque cap (the last parameter), when asked for ([`Baseline::with_leg_cap`]).
     pub leg_cap: Option<LegCapBase>,
     /// Whether the search scores the stepping probes ([`Baseline::probes`]): only where the
@@ -183,6 +195,8 @@ impl Baseline {
             hip: HipBase::of(doc),
             step: StepBase::of(doc),
             step_catch_dv: None,
+            step_rest_stance: None,
+            rest_stance_probes: b.step_rest_stance < REST_STANCE_PROBE,
             leg_cap: None,
             step_probes: true,
         }
@@ -260,16 +274,7 @@ impl Baseline {
             v[i] = x;
             v
         };
-        let mut out = Vec::new();
-        if let Some(step) = self.step.filter(|_| self.step_probes) {
-            let i = self.step_index();
-            out.extend(
-                STEP_PROBE_GAINS
-                    .iter()
-                    .filter_map(|&g| step.x_for(g))
-                    .map(|x| one(i, x)),
-            );
-        }
+        let mut out = self.step_probe_points();
         if self.leg_cap.is_some() {
             let i = self.dims() - 1;
             out.extend(
@@ -280,6 +285,23 @@ impl Baseline {
             );
         }
         out
+    }
+
+    /// The stepping probes alone (see [`Baseline::probes`]); none where they are not scored.
+    pub fn step_probe_points(&self) -> Vec<Vec<f64>> {
+        let Some(step) = self.step.filter(|_| self.step_probes) else {
+            return Vec::new();
+        };
+        let i = self.step_index();
+        STEP_PROBE_GAINS
+            .iter()
+            .filter_map(|&g| step.x_for(g))
+            .map(|x| {
+                let mut v = vec![0.0; self.dims()];
+                v[i] = x;
+                v
+            })
+            .collect()
     }
 
     /// The legs' torque cap (N·m) for parameters `x`; None when not searched or off.
@@ -354,6 +376,9 @@ impl Baseline {
             }
             if let Some(dv) = self.step_catch_dv.filter(|_| gain > 0.0) {
                 edits.push(set(EditTarget::Document, Key::StepCatchDv, dv));
+            }
+            if let Some(w) = self.step_rest_stance.filter(|_| gain > 0.0) {
+                edits.push(set(EditTarget::Document, Key::StepRestStance, w));
             }
         }
         if let Some(a) = assist {

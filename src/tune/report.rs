@@ -79,6 +79,8 @@ pub struct Figures {
     pub step_gain: f64,
     /// The largest push a step is sized for (m/s of speed change; 0 is no limit).
     pub step_catch_dv: f64,
+    /// Where steps land across the push: 0 keeps the lifted foot's offset, 1 the rest stance.
+    pub step_rest_stance: f64,
     /// The strongest leg drive's torque limit (N·m; null without leg drives): what the legs'
     /// torque cap lowers.
     pub legs_max_torque_n_m: Option<f64>,
@@ -89,8 +91,9 @@ pub struct Figures {
 
 impl Figures {
     /// The balance strategies and the legs' strength as a person reads them, (label, text):
-    /// the hip strategy, stepping, the push steps are sized for, the legs' torque limit.
-    pub fn strategy_rows(&self) -> [(&'static str, String); 4] {
+    /// the hip strategy, stepping, the push steps are sized for, where they land, the legs'
+    /// torque limit.
+    pub fn strategy_rows(&self) -> [(&'static str, String); 5] {
         let hip = match self.hip_kp > 0.0 {
             true => format!(
                 "{} N·m/m ≤ {}",
@@ -108,6 +111,12 @@ impl Figures {
             (true, true) => format!("up to {:.2} m/s", self.step_catch_dv),
             (true, false) => "any push".into(),
         };
+        let land = match (self.step_gain > 0.0, self.step_rest_stance) {
+            (false, _) => "no steps".into(),
+            (true, w) if w <= 0.0 => "as the foot lifted".into(),
+            (true, w) if w >= 1.0 => "square to rest stance".into(),
+            (true, w) => format!("{:.0}% to rest stance", 100.0 * w),
+        };
         let legs = match self.legs_max_torque_n_m {
             Some(t) => format!("≤ {} N·m", sig(t)),
             None => "no leg drives".into(),
@@ -116,6 +125,7 @@ impl Figures {
             ("Hip strategy", hip),
             ("Stepping", step),
             ("Steps catch", catch),
+            ("Steps land", land),
             ("Leg torque", legs),
         ]
     }
@@ -501,6 +511,7 @@ pub fn measure(
         hip_max_torque_n_m: doc.balance.hip_max_torque,
         step_gain: doc.balance.step_gain,
         step_catch_dv: doc.balance.step_catch_dv,
+        step_rest_stance: doc.balance.step_rest_stance,
         legs_max_torque_n_m: legs_max_torque(doc),
         push_steps,
     };

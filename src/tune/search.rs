@@ -9,7 +9,7 @@
 //! stepping probes are scored at it too) wins, and only if it beats the document as it was.
 
 use super::eval::{self, Brief, Problem, Stage, FIRST_STAGE, FULL_STAGE};
-use super::{cost, probe};
+use super::{cost, params, probe};
 use cmaes::{CMAESOptions, DVector};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -247,24 +247,50 @@ pub struct Probed {
     pub ran: cost::Ran,
 }
 
-/// Scores the probes ([`super::params::Baseline::probes`]: stepping, the legs' cap).
-pub fn probe(problem: &Problem) -> Probed {
+/// Scores the probes ([`super::params::Baseline::probes`]: stepping, the legs' cap) with the
+/// document's landing, then, where every one of them misses a survive push and the
+/// document's steps do not square the stance up, the stepping probes again with steps that
+/// do ([`params::REST_STANCE_PROBE`]). The squared landing is kept where its best probe beats
+/// the document's own gains and survives more pushes than any probe of the document's
+/// landing; then the search runs with it (`problem.baseline.step_rest_stance`). The best
+/// probe of the landing kept that beats the document's own gains is where the search starts;
+/// only that landing's probes compete for the result at the end.
+///
+/// Squaring up is another strategy, taken only where it catches pushes the document's own
+/// landing misses, not for a better score alone: on the bundled mannequin both landings'
+/// probes survive all 8 pushes in the search's short runs, the squared one scoring better, and
+/// squared, its backward pushes fell it in `simulate`'s 6 s runs (session 34).
+pub fn probe(problem: &mut Problem) -> Probed {
     let start = start_of(problem);
-    let scored: Vec<Scored> = problem
-        .baseline
-        .probes()
-        .iter()
-        .map(|x| score_at(problem, x, FULL_STAGE))
-        .collect();
-    let beat: Vec<Scored> = scored
-        .iter()
-        .filter(|p| better(p, &start))
-        .cloned()
-        .collect();
-    let best = best_of(beat);
+    let score_all = |problem: &Problem, xs: &[Vec<f64>]| -> Vec<Scored> {
+        xs.iter()
+            .map(|x| score_at(problem, x, FULL_STAGE))
+            .collect()
+    };
+    let own = score_all(problem, &problem.baseline.probes());
+    let own_survived = own.iter().map(|s| s.brief.survived.0).max().unwrap_or(0);
+    let own_missed = own.iter().all(|s| s.brief.survived.0 < s.brief.survived.1);
+    let squaring = match problem.baseline.rest_stance_probes && own_missed {
+        true => problem.baseline.step_probe_points(),
+        false => Vec::new(),
+    };
+    problem.baseline.step_rest_stance = Some(params::REST_STANCE_PROBE);
+    let squared = score_all(problem, &squaring);
     let ran = cost::Ran {
-        evaluations: scored.len(),
-        push_steps: push_steps(&scored),
+        evaluations: own.len() + squared.len(),
+        push_steps: push_steps(&own) + push_steps(&squared),
+    };
+    let beat = |s: &[Scored]| best_of(s.iter().filter(|p| better(p, &start)).cloned().collect());
+    let (best_own, best_squared) = (beat(&own), beat(&squared));
+    let squares = best_squared
+        .as_ref()
+        .is_some_and(|s| s.brief.survived.0 > own_survived);
+    let (best, scored) = match squares {
+        true => (best_squared, squared),
+        false => {
+            problem.baseline.step_rest_stance = None;
+            (best_own, own)
+        }
     };
     Probed {
         origin_push_share: best.as_ref().map(|p| p.brief.push_share()),

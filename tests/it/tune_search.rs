@@ -48,6 +48,36 @@ fn designed_robustness_where_stepping_catches_the_large_push() {
     assert_meets_the_goals(after);
 }
 
+/// Designed robustness where a stagger must be squared up: the generated VRM 0 avocado,
+/// stepping, lands each foot where it lifted across the push, and its forward and diagonal
+/// pushes fell it (sessions 31-33: 3-5 of 8 survived after the tune). Its steps squared to
+/// the rest stance (`step_rest_stance` 1) survive every direction, where the bundled
+/// mannequin's backward pushes need the lifted foot's offset; so `tune` probes both landings
+/// and keeps the squared one only where it catches pushes the document's own misses. Checked
+/// with independent `simulate --push` runs: the tuned avocado meets the goals, and the same
+/// file landing as the foot lifted (the key set back to 0) does not.
+#[test]
+fn designed_robustness_where_steps_square_the_stance_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = generated(dir.path(), "vrm0_avocado_pm.vrm");
+    let tuned = dir.path().join("tuned.glb");
+    let r = crate::tune::tune(&file, &tuned, &crate::tune::GOALS);
+    let after = robustness(&tuned, 0.5, 1.5);
+    println!("avocado, assist 0: after {after:?}; {}", r["after"]);
+    assert!(
+        r["after"]["step_gain"].as_f64().unwrap() > 0.0,
+        "it steps: {r}"
+    );
+    assert_eq!(r["after"]["step_rest_stance"], 1.0, "squared: {r}");
+    assert_meets_the_goals(after);
+    // The same file, landing as the foot lifted.
+    let lifted = dir.path().join("lifted.glb");
+    common::edited(&tuned, "@balance.step_rest_stance=0", &lifted);
+    let (_, survived, _) = robustness(&lifted, 0.5, 1.5);
+    println!("landing as the foot lifted: survived {survived} of 8");
+    assert!(survived < 8, "{survived}");
+}
+
 /// The legs' torque cap, the search's parameter for characters whose legs hold far more than
 /// a person's: the generated Rigify lumberjack outlasts 1.5 m/s pushes with its own gains
 /// (balance on or off: its leg drives hold it while its feet slide), so `tune` with a fall

@@ -474,6 +474,7 @@ pub(crate) fn parse_balance(value: Option<&Value>, cx: &mut Ctx) -> BalanceSetti
     out.step_gain = cx.key(obj, "balance", Key::StepGain);
     out.step_margin = cx.key(obj, "balance", Key::StepMargin);
     out.step_catch_dv = cx.key(obj, "balance", Key::StepCatchDv);
+    out.step_rest_stance = cx.key(obj, "balance", Key::StepRestStance);
     out
 }
 

@@ -30,6 +30,7 @@
 //! Lengths come from the character's own legs (the anatomy's leg chains), so a 0.2 m and a
 //! 15 m character step alike.
 
+mod landing;
 mod leg;
 mod stance;
 mod start;
@@ -43,6 +44,7 @@ use super::world::BodyRec;
 use crate::anatomy::Anatomy;
 use crate::document::Document;
 use glam::{Quat, Vec3};
+use landing::within;
 use leg::StepLeg;
 use rapier3d::prelude::*;
 use stance::{Depth, Stance};
@@ -109,6 +111,10 @@ pub(crate) struct StepRig {
     stance: Stance,
     /// Time since a start lean was set (`start.rs`), while no step may start.
     start_s: Option<f32>,
+    /// Per leg, its foot's horizontal offset from the centre of mass at rest, and the
+    /// document's `step_rest_stance` this step (`landing.rs`).
+    rest_offsets: Vec<Vec3>,
+    rest_stance: f32,
 }
 
 /// The whole body's state the controller reads.
@@ -141,6 +147,8 @@ impl StepRig {
             catch_dv: 0.0,
             stance: Stance::default(),
             start_s: None,
+            rest_offsets: Vec::new(),
+            rest_stance: 0.0,
         };
         let com = start::rest_com(world, bodies);
         let outside = com.is_some_and(|c| start::outside_feet_box(world, bodies, balance, c));
@@ -157,6 +165,9 @@ impl StepRig {
             .collect();
         if rig.legs.len() < 2 {
             rig.legs.clear();
+        }
+        if let Some(c) = com {
+            rig.rest_offsets = landing::rest_offsets(bodies, &rig.legs, c);
         }
         if let Some(com) = com.filter(|_| outside && !rig.legs.is_empty()) {
             let feet: Vec<usize> = rig.legs.iter().map(|l| l.foot).collect();
@@ -225,6 +236,7 @@ impl StepRig {
         let dt = s.dt_s;
         self.gain = balance.built.step_gain as f32;
         self.catch_dv = balance.built.step_catch_dv as f32;
+        self.rest_stance = balance.built.step_rest_stance as f32;
         // The grounded feet's hull, square to the heading (only where it is read).
         let hull = |rig: &Self, w: &PhysicsWorld| {
             let forward = rig.forward(w, bodies, 0);
@@ -344,13 +356,19 @@ impl StepRig {
         let push = (cp - com_g).try_normalize().unwrap_or(Vec3::ZERO);
         let off = Vec3::new(from.x, 0.0, from.z) - com_g;
         let h = com_height(state, support.ground_y(), s);
+        let f = self.forward_rest;
+        let headings = (
+            Vec3::new(f.x, 0.0, f.z).normalize_or(Vec3::Z),
+            self.forward(world, bodies, 0),
+        );
+        let rest = self.rest_offsets.get(leg).copied();
         self.phase = Phase::Swing {
             leg,
             t_s: 0.0,
             from,
-            across: off - push * off.dot(push),
+            across: landing::across(off, rest, headings, push, self.rest_stance),
             landing: Vec3::new(from.x, 0.0, from.z),
-            max_step: self.max_step(off.dot(push), h, s),
+            max_step: landing::max_step((self.gain, self.catch_dv), off.dot(push), h, s),
         };
         self.steps += 1;
         self.last_leg = Some(leg);
@@ -538,18 +556,6 @@ impl StepRig {
         (hip, *world.bodies[bodies[l.hip_parent].body].rotation())
     }
 
-    /// How far a foot `ahead_m` ahead of the centre of mass along the push (horizontal) may
-    /// step: to the capture point of a `step_catch_dv` push times `step_gain`, Δv·√(h / g)
-    /// from the centre of mass `h_m` above the ground, along the push; infinite without a
-    /// limit.
-    fn max_step(&self, ahead_m: f32, h_m: f32, s: &SimSettings) -> f32 {
-        let g = s.gravity_m_s2.length().max(1e-6);
-        match self.catch_dv > 0.0 {
-            true => (self.gain * self.catch_dv * (h_m / g).sqrt() - ahead_m).max(0.0),
-            false => f32::INFINITY,
-        }
-    }
-
     /// Where the swing ankle is aimed at `u` of the swing time (world).
     fn ankle_aim(&self, k: usize, (from, land): (Vec3, Vec3), ground_y: f32, u: f32) -> Vec3 {
         let leg = &self.legs[k];
@@ -579,13 +585,4 @@ impl StepRig {
 /// The centre of mass's height over the ground at `ground_y`, as the capture point reads it.
 fn com_height(state: BodyState, ground_y: f32, s: &SimSettings) -> f32 {
     (state.com.y - ground_y).max(0.3 * s.unit())
-}
-
-/// `to` brought within `max` of `from` along the line between them.
-fn within(from: Vec3, to: Vec3, max: f32) -> Vec3 {
-    let d = to - from;
-    match d.length() > max {
-        true => from + d * (max / d.length()),
-        false => to,
-    }
 }

@@ -197,9 +197,11 @@ fn balance() -> impl Strategy<Value = BalanceSettings> {
         proptest::option::of([finite(0.0, 1e5), finite(0.0, 1e5)]),
         // The stepping strategy: the same.
         proptest::option::of([finite(0.0, 10.0), finite(0.0, 1.0), finite(0.0, 2.0)]),
+        // Where steps land: the default (not written) or set.
+        proptest::option::of(finite(0.0, 1.0)),
     )
         .prop_map(
-            |((enabled, assist), torso, pelvis, feet, u, a, hip, step)| BalanceSettings {
+            |((enabled, assist), torso, pelvis, feet, u, a, hip, step, land)| BalanceSettings {
                 enabled,
                 assist,
                 torso_bone: torso,
@@ -216,6 +218,7 @@ fn balance() -> impl Strategy<Value = BalanceSettings> {
                 step_gain: step.map_or(0.0, |h| h[0]),
                 step_margin: step.map_or(0.05, |h| h[1]),
                 step_catch_dv: step.map_or(0.0, |h| h[2]),
+                step_rest_stance: land.unwrap_or(0.0),
             },
         )
 }
