@@ -83,8 +83,8 @@ pub struct Baseline {
     pub step_catch_dv: Option<f64>,
     /// Where a candidate's steps land across the push (`step_rest_stance`), written wherever
     /// it steps; None: the document's. The probes try the rest stance ([`REST_STANCE_PROBE`])
-    /// beside the document's, and the search runs with whichever probe won
-    /// ([`crate::tune::search::probe`]).
+    /// where the document's landing misses survive pushes, and the search runs with the
+    /// landing they keep ([`crate::tune::search::probe`]).
     pub step_rest_stance: Option<f64>,
     /// Whether the document's own steps land short of the rest stance (the rest-stance
     /// probes would differ from its own).
