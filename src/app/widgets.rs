@@ -183,12 +183,16 @@ pub type GainRow<'a> = (&'a str, f64, &'a str, &'a str, f64);
 /// Rows of non-negative gains (drive and balance panels), each a `num` without a slider.
 pub fn gains(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, rows: &[GainRow<'_>]) {
     for &(label, value, key, unit, speed) in rows {
+        // The schema's range where it is narrower (a share, 0 to 1), else any gain.
+        let range = crate::document::fields::find(key)
+            .and_then(|f| f.num)
+            .map_or(0.0..=1.0e6, |s| s.min.max(0.0)..=s.max.min(1.0e6));
         let n = Num {
             label,
             value,
             key,
             unit,
-            range: 0.0..=1.0e6,
+            range,
             speed,
             slider: false,
         };

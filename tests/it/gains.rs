@@ -216,6 +216,30 @@ fn the_balance_panel_sizes_the_steps() {
     assert_eq!(h.state().state.doc.balance.step_catch_dv, 0.0);
 }
 
+/// Where steps land is a row of the Balance panel too: set there, it is the file's
+/// `step_rest_stance`, a value past its range is held at the range's end, and one undo takes
+/// it back to the lifted foot's offset (0).
+#[test]
+fn the_balance_panel_squares_the_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = editor_on_a_mannequin_copy(dir.path());
+    open_balance_panel(&mut h);
+    assert_eq!(h.state().state.doc.balance.step_rest_stance, 0.0);
+    h.get_by_label("Steps square the stance (0-1)")
+        .set_value_accesskit(0.5);
+    h.run_steps(3);
+    assert_eq!(h.state().state.doc.balance.step_rest_stance, 0.5);
+    h.get_by_label("Steps square the stance (0-1)")
+        .set_value_accesskit(2.0);
+    h.run_steps(3);
+    assert_eq!(h.state().state.doc.balance.step_rest_stance, 1.0);
+    for _ in 0..2 {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+        h.run_steps(3);
+    }
+    assert_eq!(h.state().state.doc.balance.step_rest_stance, 0.0);
+}
+
 /// The upright controller's torque measured on a pushed mannequin, against kp·θ at the peak
 /// tilt (where the tilt rate, and with it the kd term, is about 0).
 #[test]
