@@ -269,11 +269,6 @@ impl Baseline {
     /// suits a character differs fourfold (the generated Godot robot, whose own gains survive
     /// 1.5 m/s sideways, met neither goal count with the one share it was offered).
     pub fn probes(&self) -> Vec<Vec<f64>> {
-        let one = |i: usize, x: f64| {
-            let mut v = vec![0.0; self.dims()];
-            v[i] = x;
-            v
-        };
         let mut out = self.step_probe_points();
         if self.leg_cap.is_some() {
             let i = self.dims() - 1;
@@ -281,7 +276,7 @@ impl Baseline {
                 LEG_CAP_PROBE_SHARES
                     .iter()
                     .filter_map(|&s| LegCapBase::x_for_share(s))
-                    .map(|x| one(i, x)),
+                    .map(|x| self.only(i, x)),
             );
         }
         out
@@ -296,12 +291,15 @@ impl Baseline {
         STEP_PROBE_GAINS
             .iter()
             .filter_map(|&g| step.x_for(g))
-            .map(|x| {
-                let mut v = vec![0.0; self.dims()];
-                v[i] = x;
-                v
-            })
+            .map(|x| self.only(i, x))
             .collect()
+    }
+
+    /// The document's own parameters (all 0) but parameter `i` at `x`.
+    fn only(&self, i: usize, x: f64) -> Vec<f64> {
+        let mut v = vec![0.0; self.dims()];
+        v[i] = x;
+        v
     }
 
     /// The legs' torque cap (N·m) for parameters `x`; None when not searched or off.
