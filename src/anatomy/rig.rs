@@ -92,7 +92,7 @@ impl Rig {
             s_children: Vec::new(),
         };
         rig.link();
-        if any_skin && rig.attach_orphans() {
+        if any_skin && rig.attach_orphans(samples) {
             rig.link();
         }
         if any_skin && rig.attach_deforming_helpers() {
@@ -170,11 +170,12 @@ impl Rig {
     }
 
     /// Attaches structural roots other than the main one to the nearest structural bone
-    /// already attached; returns whether any moved. The main root is the central one (no side
+    /// already attached ([`Rig::nearness`]: its head or its own skin); returns whether any
+    /// moved. The main root is the central one (no side
     /// in its name) with the largest structural subtree, the lowest on a tie. Central roots
     /// attach before sided ones; among the nearly nearest bones a central one wins, then the
     /// shallowest; a sided root never hangs from a bone of the other side. Roots farther than a third of the skeleton's extent stay apart.
-    fn attach_orphans(&mut self) -> bool {
+    fn attach_orphans(&mut self, samples: &Samples) -> bool {
         let roots: Vec<usize> = (0..self.len())
             .filter(|&i| self.bones[i].structural && self.s_parent[i].is_none())
             .collect();
@@ -202,8 +203,13 @@ impl Rig {
         self.mark(main, 0, &mut depth, &mut attached);
         let mut orphans: Vec<usize> = roots.into_iter().filter(|&r| r != main).collect();
         let mut moved = false;
+        let mut near = std::collections::HashMap::new();
         while !orphans.is_empty() {
-            let dist = |r: usize, b: usize| self.bones[r].pos.distance(self.bones[b].pos);
+            let mut dist = |r: usize, b: usize| {
+                *near
+                    .entry((r, b))
+                    .or_insert_with(|| self.nearness(samples, r, b))
+            };
             let best = orphans
                 .iter()
                 .enumerate()
@@ -229,6 +235,25 @@ impl Rig {
             moved = true;
         }
         moved
+    }
+
+    /// How near bone `r`'s head lies to bone `b`: to its head, or, for a bone with no
+    /// structural child (whose far end no child's head marks), to its tail as its own skin
+    /// shows it, the skin's point farthest from its head. A child hangs from its parent's far
+    /// end: a hoof weighted to an IK bone at the armature's root (the Quaternius alpaca's)
+    /// starts where the lower leg's skin ends, a leg's length from the lower leg's head and
+    /// nearer the body's root bone.
+    fn nearness(&self, samples: &Samples, r: usize, b: usize) -> f64 {
+        let (at, head) = (self.bones[r].pos, self.bones[b].pos);
+        let skin = samples.by_bone.get(b).map_or(&[][..], |v| &v[..]);
+        let end = self.s_children[b].is_empty() && self.s_parent[b].is_some();
+        let leaf = end && skin.len() >= super::samples::MIN_SKIN_POINTS;
+        let tail = skin
+            .iter()
+            .filter(|_| leaf)
+            .max_by(|p, q| p.distance(head).total_cmp(&q.distance(head)));
+        let to_tail = tail.map_or(f64::INFINITY, |t| t.distance(at));
+        head.distance(at).min(to_tail)
     }
 
     /// Records the depth of `root`'s structural subtree (root at `d`) and adds it to `out`.

@@ -73,6 +73,83 @@ fn a_quadrupeds_hip_bone_is_part_of_its_pelvis_and_its_hock_a_joint() {
     }
 }
 
+/// A hoof weighted to an IK bone at the armature's root (the Quaternius animals') hangs from
+/// no leg; it was attached to the structural bone whose head lay nearest its own. A leg's
+/// head is at its top, a leg's length from the hoof, so where a root bone sits low between
+/// the legs (the Quaternius alpaca's `Body`), the front hooves hung from it: its front legs
+/// then ended short of the ground, it was read as a biped walking on its front legs, and its
+/// ears as a second spine. A bone with no structural child ends where its skin does: the hoof
+/// hangs from the end of its leg.
+#[test]
+fn a_hoof_on_an_ik_bone_hangs_from_the_end_of_its_leg() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.glb");
+    std::fs::write(
+        &input,
+        fixtures::glb(&ik_hooved(), fixtures::Build::default()),
+    )
+    .unwrap();
+    let out = dir.path().join("out.glb");
+    let (code, report, stderr) = generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(report["character_type"], "quadruped", "{report}");
+    let doc = Document::open(&out).unwrap();
+    for side in ["L", "R"] {
+        let n = |part: &str| format!("{part}.{side}");
+        let hoof = doc.bone(doc.bone_by_name(&n("Hoof")).unwrap());
+        let parent = hoof.physics.as_ref().and_then(|p| p.constraint.as_ref());
+        let merged = hoof.physics.is_none();
+        let row = report["bones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == n("Hoof"))
+            .cloned();
+        // Jointed to the lower leg, or merged into its body as the leg's end.
+        let on_leg = parent.and_then(|c| c.parent_bone.clone()) == Some(n("Lower"))
+            || (merged
+                && row
+                    .as_ref()
+                    .is_some_and(|r| r["outcome"].to_string().contains(&n("Lower"))));
+        assert!(on_leg, "{side}: {row:?} {parent:?}");
+    }
+}
+
+/// [`quadruped`] (no hip bones) under a root bone low between the legs, with its front
+/// hooves on bones of their own under IK bones at the armature's root: each hoof's head
+/// nearer the root bone's head than its lower leg's.
+fn ik_hooved() -> Vec<fixtures::BoneDef> {
+    use fixtures::push;
+    let mut b = quadruped(false);
+    let body = push(&mut b, "Body", None, [0.0, 0.15, 0.0], [0.0, 0.3, 0.0], 0.0);
+    b[0].parent = Some(body);
+    for (side, x) in [("L", 0.15f32), ("R", -0.15)] {
+        let n = |part: &str| format!("{part}.{side}");
+        let upper = b.iter().position(|d| d.name == n("Upper")).unwrap();
+        b[upper].tail = glam::Vec3::new(x, 0.65, 0.45);
+        let lower = b.iter().position(|d| d.name == n("Lower")).unwrap();
+        b[lower].head = glam::Vec3::new(x, 0.65, 0.45);
+        b[lower].tail = glam::Vec3::new(x, 0.12, 0.45);
+        let ik = push(
+            &mut b,
+            &n("IKFrontLeg"),
+            None,
+            [x, 0.12, 0.45],
+            [x, 0.3, 0.45],
+            0.0,
+        );
+        push(
+            &mut b,
+            &n("Hoof"),
+            Some(ik),
+            [x, 0.12, 0.45],
+            [x, 0.0, 0.47],
+            0.045,
+        );
+    }
+    b
+}
+
 /// An unskinned mesh hanging from the skinned head, a ball 0.5 m across (a stag's antlers
 /// are 3254 such vertices on a head of a few hundred), was fitted into the head's sphere and
 /// weighed by its volume: the stag's head took 390 kg of 2029 and it fell forward standing.
