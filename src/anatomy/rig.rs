@@ -170,11 +170,12 @@ impl Rig {
     }
 
     /// Attaches structural roots other than the main one to the nearest structural bone
-    /// already attached ([`Rig::nearness`]: its head or its own skin); returns whether any
-    /// moved. The main root is the central one (no side
-    /// in its name) with the largest structural subtree, the lowest on a tie. Central roots
-    /// attach before sided ones; among the nearly nearest bones a central one wins, then the
-    /// shallowest; a sided root never hangs from a bone of the other side. Roots farther than a third of the skeleton's extent stay apart.
+    /// already attached ([`Rig::nearness`]: its head, or its tail as its skin shows it);
+    /// returns whether any moved. The main root is the central one (no side in its name) with
+    /// the largest structural subtree, the lowest on a tie. Central roots attach before sided
+    /// ones; among the nearly nearest bones a central one wins, then the shallowest; a sided
+    /// root never hangs from a bone of the other side. Roots farther than a third of the
+    /// skeleton's extent stay apart.
     fn attach_orphans(&mut self, samples: &Samples) -> bool {
         let roots: Vec<usize> = (0..self.len())
             .filter(|&i| self.bones[i].structural && self.s_parent[i].is_none())
@@ -237,12 +238,14 @@ impl Rig {
         moved
     }
 
-    /// How near bone `r`'s head lies to bone `b`: to its head, or, for a bone with no
-    /// structural child (whose far end no child's head marks), to its tail as its own skin
-    /// shows it, the skin's point farthest from its head. A child hangs from its parent's far
-    /// end: a hoof weighted to an IK bone at the armature's root (the Quaternius alpaca's)
-    /// starts where the lower leg's skin ends, a leg's length from the lower leg's head and
-    /// nearer the body's root bone.
+    /// How near bone `r`'s head lies to bone `b`: to its head, or, for a bone that ends a
+    /// chain (no structural child marks its far end; it hangs from a parent), to its tail as
+    /// its own skin shows it, the skin's point farthest from its head. A child hangs from its
+    /// parent's far end: a hoof weighted to an IK bone at the armature's root (the Quaternius
+    /// alpaca's) starts where the lower leg's skin ends, a leg's length from the lower leg's
+    /// head and nearer the body's root bone. A lone orphan's skin does not offer a tail: the
+    /// Rigify lumberjack's pectoral bones, orphans themselves, reach its upper arms' heads,
+    /// whose parents they are not.
     fn nearness(&self, samples: &Samples, r: usize, b: usize) -> f64 {
         let (at, head) = (self.bones[r].pos, self.bones[b].pos);
         let skin = samples.by_bone.get(b).map_or(&[][..], |v| &v[..]);
