@@ -4,6 +4,12 @@
 
 use super::*;
 
+/// The generate report's row of bone `name`.
+fn report_row(report: &Value, name: &str) -> Option<Value> {
+    let rows = report["bones"].as_array()?;
+    rows.iter().find(|b| b["name"] == name).cloned()
+}
+
 /// The parent body a generated bone is jointed to; None without physics or at the root.
 fn parent_body(doc: &Document, name: &str) -> Option<String> {
     let id = doc.bone_by_name(name)?;
@@ -48,13 +54,9 @@ fn a_quadrupeds_hip_bone_is_part_of_its_pelvis_and_its_hock_a_joint() {
                     doc.bone(hip).physics.is_none(),
                     "{label}: the hip bone has a body"
                 );
-                let row = report["bones"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .find(|b| b["name"] == n("HipBone"));
+                let row = report_row(&report, &n("HipBone"));
                 assert_eq!(
-                    row.map(|b| &b["role"]),
+                    row.as_ref().map(|b| &b["role"]),
                     Some(&Value::from("girdle")),
                     "{label}: {row:?}"
                 );
@@ -99,12 +101,7 @@ fn a_hoof_on_an_ik_bone_hangs_from_the_end_of_its_leg() {
         let hoof = doc.bone(doc.bone_by_name(&n("Hoof")).unwrap());
         let parent = hoof.physics.as_ref().and_then(|p| p.constraint.as_ref());
         let merged = hoof.physics.is_none();
-        let row = report["bones"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|b| b["name"] == n("Hoof"))
-            .cloned();
+        let row = report_row(&report, &n("Hoof"));
         // Jointed to the lower leg, or merged into its body as the leg's end.
         let on_leg = parent.and_then(|c| c.parent_bone.clone()) == Some(n("Lower"))
             || (merged
@@ -197,12 +194,7 @@ fn a_rigid_mesh_on_a_skinned_bone_neither_sizes_nor_weighs_its_body() {
     let out = dir.path().join("rigid_head.out.glb");
     let (code, report, stderr) = generate(&input, &out, &[]);
     assert_eq!(code, Some(0), "{stderr}");
-    let head_row = report["bones"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|b| b["name"] == "mixamorig:Head")
-        .cloned();
+    let head_row = report_row(&report, "mixamorig:Head");
     let doc = Document::open(&out).unwrap();
     let p = doc
         .bone(doc.bone_by_name("mixamorig:Head").unwrap())
