@@ -57,20 +57,12 @@ pub fn num_row(ui: &mut egui::Ui, n: Num, mixed: bool) -> Option<(f64, Option<eg
     let mut changed = None;
     ui.horizontal(|ui| {
         // The value box carries the accessible label; the slider is an extra handle on it.
-        let mut dv = egui::DragValue::new(&mut v)
+        let dv = egui::DragValue::new(&mut v)
             .range(allowed)
             .speed(speed)
             .suffix(unit)
             .max_decimals(4);
-        if mixed {
-            dv = dv.custom_formatter(|_, _| MIXED.to_string());
-        }
-        let r = ui.add(dv).labelled_by(label.id);
-        let r = if mixed {
-            r.on_hover_text(MIXED_HELP)
-        } else {
-            r
-        };
+        let r = add_drag(ui, dv, mixed, label.id);
         if r.changed() {
             changed = Some(r.dragged().then_some(r.id));
         }
@@ -153,20 +145,12 @@ fn vec3_row(
     let speed = speed.max(value.iter().fold(0.0_f64, |m, x| m.max(x.abs())) * 0.005);
     ui.horizontal(|ui| {
         for (i, axis) in ["x", "y", "z"].iter().enumerate() {
-            let mut dv = egui::DragValue::new(&mut v[i])
+            let dv = egui::DragValue::new(&mut v[i])
                 .speed(speed)
                 .prefix(format!("{axis} "))
                 .suffix(unit)
                 .max_decimals(4);
-            if mixed {
-                dv = dv.custom_formatter(|_, _| MIXED.to_string());
-            }
-            let r = ui.add(dv).labelled_by(l.id);
-            let r = if mixed {
-                r.on_hover_text(MIXED_HELP)
-            } else {
-                r
-            };
+            let r = add_drag(ui, dv, mixed, l.id);
             if r.changed() {
                 changed = true;
                 merge = r.dragged().then_some(r.id);
@@ -285,6 +269,25 @@ pub fn text(
 pub const DIAGNOSTIC_MARKER: &str = "∆";
 /// The marker of an error line in the diagnostics panel (same rule).
 pub const ERROR_MARKER: &str = "◊";
+
+/// Adds the value box `dv`, labelled by `label`; where the selected bones' values differ
+/// (`mixed`) it reads [`MIXED`] and says why on hover.
+fn add_drag(
+    ui: &mut egui::Ui,
+    dv: egui::DragValue<'_>,
+    mixed: bool,
+    label: egui::Id,
+) -> egui::Response {
+    let dv = match mixed {
+        true => dv.custom_formatter(|_, _| MIXED.to_string()),
+        false => dv,
+    };
+    let r = ui.add(dv).labelled_by(label);
+    match mixed {
+        true => r.on_hover_text(MIXED_HELP),
+        false => r,
+    }
+}
 
 #[cfg(test)]
 mod tests {
