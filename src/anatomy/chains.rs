@@ -59,7 +59,9 @@ impl Ctx<'_> {
 
     /// (chain top, root) of the leg ending at `leaf`: the first ancestor with two structural
     /// children, farther than 12% of the height from the leaf, another of whose branches
-    /// reaches out more than 10% of the height.
+    /// reaches out more than 10% of the height. A bone at the end of a chain reaches as far
+    /// as its skin ([`Ctx::reach_of`]): a chibi's leg is one short bone whose head is at the
+    /// hip, and measured by the bones' heads alone its legs reached nowhere.
     fn leg_root(&self, leaf: usize) -> Option<(usize, usize)> {
         let rig = self.rig;
         let mut a = leaf;
@@ -68,15 +70,25 @@ impl Ctx<'_> {
             let reaches = |c: usize| {
                 rig.subtree(c)
                     .iter()
-                    .any(|&d| self.dist(p, d) > 0.1 * self.height)
+                    .any(|&d| self.reach_of(p, d) > 0.1 * self.height)
             };
             let branch = rig.s_children[p].iter().any(|&c| c != a && reaches(c));
-            if branch && self.dist(p, leaf) > 0.12 * self.height {
+            if branch && self.reach_of(p, leaf) > 0.12 * self.height {
                 return Some((a, p));
             }
             a = p;
         }
         None
+    }
+
+    /// How far bone `d` reaches from bone `p`'s head: to `d`'s head, or, for a bone at the
+    /// end of a chain (no structural child marks its far end), to the far end of its skin.
+    pub fn reach_of(&self, p: usize, d: usize) -> f64 {
+        let (from, head) = (self.rig.bones[p].pos, self.rig.bones[d].pos);
+        let end = self.rig.s_children[d].is_empty();
+        let far = end.then(|| self.samples.far_end(d, head)).flatten();
+        far.map_or(0.0, |f| f.distance(from))
+            .max(head.distance(from))
     }
 
     /// From `from`, descend into the child whose subtree reaches highest (excluding `skip`).

@@ -214,6 +214,17 @@ fn only(a: &Indexed, role: Role) -> Option<usize> {
 /// A limb's named bones keep their names' roles when these belong to the limb's family; the
 /// unnamed ones are numbered from the nearest named bone. A name from the other family (a
 /// `foot` in an arm) gives way to the geometry, with a note.
+/// Whether a name's anchor at path index `p`, sequence index `s`, is a weak name (a bare
+/// sided `leg`, Mixamo's shin) that would start a leg past its thigh. The leg's first bone
+/// hangs from the pelvis, so it is the thigh: a chibi's one-bone `leg.L` read as a shin got a
+/// knee's hinge at its hip.
+fn weak_name_past_a_legs_start(kind: LimbKind, (p, s): (usize, usize), strength: f32) -> bool {
+    kind == LimbKind::Leg && p == 0 && s > 0 && strength < STRONG_NAME
+}
+
+/// A name at least this strong holds its role anywhere in its limb.
+const STRONG_NAME: f32 = 0.9;
+
 fn renumber_limb(rig: &Rig, a: &mut Indexed, k: usize, names: &[Option<NameRole>], w: &mut Work) {
     let Some(seq) = sequence(a.limbs[k].kind) else {
         return;
@@ -224,6 +235,18 @@ fn renumber_limb(rig: &Rig, a: &mut Indexed, k: usize, names: &[Option<NameRole>
     for (p, &b) in path.iter().enumerate() {
         let Some(nr) = names[b] else { continue };
         match pos(nr.role) {
+            Some(s) if weak_name_past_a_legs_start(a.limbs[k].kind, (p, s), nr.strength) => {
+                w.evidence[b] = Evidence::GeometryOverName;
+                w.notes.push((
+                    Some(b),
+                    format!(
+                        "'{}' is named as a {} but begins its leg; using the geometry ({})",
+                        rig.bones[b].name,
+                        nr.role.name(),
+                        a.role[b].name()
+                    ),
+                ));
+            }
             Some(s) => {
                 anchors.push((p, s));
                 w.strength[b] = nr.strength;

@@ -208,7 +208,7 @@ pub(super) fn biped(cx: &Ctx, a: &mut Anatomy, (pelvis, legs): (usize, Vec<Vec<u
         leg_roles(a, &path);
         push_limb(a, LimbKind::Leg, pelvis, path);
     }
-    let path = cx.highest_path(pelvis, &tops);
+    let path = torso_path(cx, pelvis, &tops);
     // Side chains off the spine path that reach far: the two longest are the arms.
     let mut side_chains: Vec<(f64, usize, usize)> = Vec::new(); // (reach, path index, top)
     for (k, &b) in path.iter().enumerate() {
@@ -253,6 +253,24 @@ pub(super) fn biped(cx: &Ctx, a: &mut Anatomy, (pelvis, legs): (usize, Vec<Vec<u
 /// the bones in the file right under them, where each segment ends (a hand bone with no skin
 /// is not structural, but it is where the forearm ends: the Mixamo Blood Hound's elbows lie
 /// 0.33 m from its chest, under a fifth of its height, and its wrists 0.54 m).
+/// The path from the pelvis up to the highest point (spine, chest, neck, head), the legs'
+/// tops skipped. Where nothing but the legs hangs from the pelvis, the torso hangs beside it
+/// from a bone above it that carries no skin (a root bone on the floor: a chibi's `hips`
+/// holds its legs and its `spine` hangs from `root`): the path starts there.
+fn torso_path(cx: &Ctx, pelvis: usize, tops: &[usize]) -> Vec<usize> {
+    let path = cx.highest_path(pelvis, tops);
+    if !path.is_empty() {
+        return path;
+    }
+    let above = cx.rig.ancestors(pelvis);
+    above
+        .into_iter()
+        .take_while(|&b| cx.reach.count[b] == 0)
+        .map(|p| cx.highest_path(p, &[pelvis]))
+        .find(|p| !p.is_empty())
+        .unwrap_or_default()
+}
+
 fn reach_with_ends(cx: &Ctx, from: usize, top: usize) -> f64 {
     let rig = cx.rig;
     (rig.subtree(top).into_iter())

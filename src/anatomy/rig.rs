@@ -248,13 +248,8 @@ impl Rig {
     /// whose parents they are not.
     fn nearness(&self, samples: &Samples, r: usize, b: usize) -> f64 {
         let (at, head) = (self.bones[r].pos, self.bones[b].pos);
-        let skin = samples.by_bone.get(b).map_or(&[][..], |v| &v[..]);
         let end = self.s_children[b].is_empty() && self.s_parent[b].is_some();
-        let leaf = end && skin.len() >= super::samples::MIN_SKIN_POINTS;
-        let tail = skin
-            .iter()
-            .filter(|_| leaf)
-            .max_by(|p, q| p.distance(head).total_cmp(&q.distance(head)));
+        let tail = end.then(|| samples.far_end(b, head)).flatten();
         let to_tail = tail.map_or(f64::INFINITY, |t| t.distance(at));
         head.distance(at).min(to_tail)
     }

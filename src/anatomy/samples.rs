@@ -56,6 +56,17 @@ impl Samples {
         }
     }
 
+    /// The point of bone `i`'s [`Self::body_skin`] farthest from `head` (its head): where
+    /// the bone ends as its skin shows it; None with fewer than [`MIN_SKIN_POINTS`]. A bone
+    /// at the end of a chain has no child whose head marks its far end.
+    pub fn far_end(&self, i: usize, head: DVec3) -> Option<DVec3> {
+        let skin = self.body_skin(i);
+        (skin.len() >= MIN_SKIN_POINTS).then_some(())?;
+        skin.iter()
+            .copied()
+            .max_by(|p, q| p.distance(head).total_cmp(&q.distance(head)))
+    }
+
     /// Every bone's [`Self::body_skin`]: the character without its accessories.
     pub fn body(&self) -> impl Iterator<Item = &DVec3> {
         (0..self.by_bone.len()).flat_map(|i| self.body_skin(i))

@@ -399,3 +399,84 @@ fn legs_hanging_above_the_pelvis_are_jointed_to_it() {
         assert!(stand.fell_at_s.is_none(), "{label}: {stand:?}");
     }
 }
+
+/// A chibi (a web game's, read as `other` with no roles): a head as tall as the rest, legs of
+/// one short bone each under `hips`, and the torso beside `hips` under a `root` bone on the
+/// floor. Measured by their bones' heads the legs reached nowhere (each is 9% of the height
+/// from `hips`), and a pelvis with nothing but legs below it had no spine above it. Now a
+/// bone at a chain's end reaches as far as its skin, the torso path starts at the bare bone
+/// above the pelvis, and the bare name `leg` (Mixamo's shin) does not make a leg's first
+/// bone its shin: the hip is a ball socket, not a knee's hinge.
+#[test]
+fn a_chibi_with_one_bone_legs_and_its_torso_beside_the_hips_is_a_biped() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("chibi.glb");
+    std::fs::write(&input, fixtures::glb(&chibi(), fixtures::Build::default())).unwrap();
+    let out = dir.path().join("out.glb");
+    let (code, report, stderr) = generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(report["character_type"], "humanoid", "{report}");
+    let role = |name: &str| {
+        let rows = report["bones"].as_array().unwrap();
+        let row = rows.iter().find(|b| b["name"] == name).cloned();
+        row.map(|r| r["role"].as_str().unwrap_or("").to_string())
+    };
+    for (bone, want) in [
+        ("hips", "pelvis"),
+        ("head", "head"),
+        ("leg.L", "thigh"),
+        ("leg.R", "thigh"),
+        ("arm.L", "upper_arm"),
+        ("lower.arm.R", "forearm"),
+    ] {
+        assert_eq!(role(bone).as_deref(), Some(want), "{bone}: {report}");
+    }
+    let doc = Document::open(&out).unwrap();
+    let leg = doc.bone(doc.bone_by_name("leg.L").unwrap());
+    let kind = leg.physics.as_ref().and_then(|p| p.constraint.as_ref());
+    assert!(
+        kind.is_some_and(|c| matches!(c.kind, ConstraintKind::BallSocket { .. })),
+        "the hip: {kind:?}"
+    );
+    let stand = run(&doc, Scenario::default());
+    assert!(stand.fell_at_s.is_none(), "{stand:?}");
+}
+
+/// The chibi: 1.2 m, its head 0.6 m across on a 0.3 m trunk, legs of one bone under `hips`
+/// and the trunk under `root` (on the floor, no skin), as a web game's character has them.
+fn chibi() -> Vec<fixtures::BoneDef> {
+    use fixtures::push;
+    let mut b = Vec::new();
+    let root = push(&mut b, "root", None, [0.0, 0.0, 0.0], [0.0, 0.1, 0.0], 0.0);
+    let hips = [0.0, 0.26, 0.0];
+    let hips = push(&mut b, "hips", Some(root), hips, [0.0, 0.33, 0.0], 0.12);
+    for (side, x) in [("L", 0.1f32), ("R", -0.1)] {
+        let top = [x, 0.22, 0.0];
+        push(
+            &mut b,
+            &format!("leg.{side}"),
+            Some(hips),
+            top,
+            [x, 0.0, 0.02],
+            0.07,
+        );
+    }
+    let spine = [0.0, 0.33, 0.0];
+    let spine = push(&mut b, "spine", Some(root), spine, [0.0, 0.6, 0.0], 0.13);
+    push(
+        &mut b,
+        "head",
+        Some(spine),
+        [0.0, 0.6, 0.0],
+        [0.0, 1.2, 0.0],
+        0.3,
+    );
+    for (side, x) in [("L", 1.0f32), ("R", -1.0)] {
+        let n = |part: &str| format!("{part}.{side}");
+        let (shoulder, elbow) = ([0.1 * x, 0.56, 0.0], [0.22 * x, 0.44, 0.0]);
+        let arm = push(&mut b, &n("arm"), Some(spine), shoulder, elbow, 0.045);
+        let wrist = [0.3 * x, 0.32, 0.0];
+        push(&mut b, &n("lower.arm"), Some(arm), elbow, wrist, 0.04);
+    }
+    b
+}
