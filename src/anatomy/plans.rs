@@ -271,11 +271,14 @@ fn torso_path(cx: &Ctx, pelvis: usize, tops: &[usize]) -> Vec<usize> {
         .unwrap_or_default()
 }
 
+/// How far the chain from `top` reaches from bone `from`: its bones, their end bones, and the
+/// far end of the skin of a bone that ends it ([`Ctx::reach_of`]: a chibi's arm, whose hand
+/// is the forearm's skin, reaches past its last bone's head).
 fn reach_with_ends(cx: &Ctx, from: usize, top: usize) -> f64 {
     let rig = cx.rig;
     (rig.subtree(top).into_iter())
         .flat_map(|d| std::iter::once(d).chain(rig.children_in_file(d)))
-        .map(|d| cx.dist(from, d))
+        .map(|d| cx.reach_of(from, d))
         .fold(0.0, f64::max)
 }
 

@@ -36,6 +36,12 @@ pub const REST_HOLD_S: f64 = 0.5;
 /// back and forth within a step still counts by its reach.
 const WINDOW_S: f64 = 0.1;
 
+/// The shortest segment a joint's drift is measured against, as a share of the character's
+/// height. A child whose origin lies on its parent's (a `face` bone at its neck's origin) has
+/// no segment: measured against nothing, the solver's last tenth of a millimetre read as a
+/// drift of 5603% of it.
+const MIN_SEGMENT_SHARE: f64 = 0.02;
+
 #[derive(Debug)]
 struct JointWatch {
     child: BoneId,
@@ -84,7 +90,7 @@ impl LiveWatch {
                     child,
                     parent,
                     anchor,
-                    segment: segment.max(1e-9),
+                    segment: segment.max(MIN_SEGMENT_SHARE * model.height).max(1e-9),
                     worst: 0.0,
                 })
             })
