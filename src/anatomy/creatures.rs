@@ -89,11 +89,12 @@ pub(super) fn quadruped(cx: &Ctx, a: &mut Anatomy, hind: LegGroup, front: LegGro
     a.role[hind] = Role::Pelvis;
     a.role[front] = Role::Chest;
     let mut tops = four_legs(cx, a, (hind, hind_legs), (front, front_legs));
+    let bare = super::plans::bare_above(cx, hind);
     let spine: Vec<usize> = cx
         .rig
         .ancestors(front)
         .into_iter()
-        .take_while(|&b| b != hind)
+        .take_while(|&b| b != hind && !bare.contains(&b))
         .collect();
     for &b in &spine {
         a.role[b] = Role::Spine;

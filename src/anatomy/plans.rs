@@ -72,9 +72,11 @@ pub(super) fn choose(
 fn four_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) -> bool {
     let pairs: Vec<&LegGroup> = groups.iter().filter(|g| g.legs.len() >= 2).collect();
     let two_roots = pairs.iter().find_map(|h| {
-        let f = pairs
-            .iter()
-            .find(|f| f.root != h.root && cx.rig.ancestors(f.root).contains(&h.root))?;
+        let f = pairs.iter().find(|f| {
+            let above = cx.rig.ancestors(f.root);
+            let hind = std::iter::once(h.root).chain(bare_above(cx, h.root));
+            f.root != h.root && hind.into_iter().any(|b| above.contains(&b))
+        })?;
         Some(((*h).clone(), (*f).clone()))
     });
     if let Some((hind, front)) = two_roots {
@@ -88,6 +90,17 @@ fn four_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) -> bool {
         }
         None => false,
     }
+}
+
+/// The bones above `b` that carry no skin, nearest first, up to the first that does: a
+/// root bone on the floor from which the pelvis and the trunk hang side by side (a chibi's
+/// `root` holds `hips` and `spine`; an Ivysaur's the hips and the spine with its front legs).
+pub(super) fn bare_above(cx: &Ctx, b: usize) -> Vec<usize> {
+    let above = cx.rig.ancestors(b);
+    above
+        .into_iter()
+        .take_while(|&p| cx.reach.count[p] == 0)
+        .collect()
 }
 
 /// The legs as the names say: a unique pelvis-named bone with a left and a right
@@ -262,10 +275,8 @@ fn torso_path(cx: &Ctx, pelvis: usize, tops: &[usize]) -> Vec<usize> {
     if !path.is_empty() {
         return path;
     }
-    let above = cx.rig.ancestors(pelvis);
-    above
+    bare_above(cx, pelvis)
         .into_iter()
-        .take_while(|&b| cx.reach.count[b] == 0)
         .map(|p| cx.highest_path(p, &[pelvis]))
         .find(|p| !p.is_empty())
         .unwrap_or_default()

@@ -112,6 +112,47 @@ fn a_hoof_on_an_ik_bone_hangs_from_the_end_of_its_leg() {
     }
 }
 
+/// A quadruped whose hips (with the hind legs) and spine (with the front legs) hang side by
+/// side from a root bone on the floor with no skin (an Ivysaur from a web game): the front
+/// legs' bone was not below the hind legs', so it was read as a biped on its front legs. The
+/// bare bone above the hips joins them, as a chibi's trunk is found beside its hips.
+#[test]
+fn a_quadruped_whose_hips_and_spine_hang_side_by_side_is_a_quadruped() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bones = quadruped(false);
+    let root = fixtures::push(
+        &mut bones,
+        "Root",
+        None,
+        [0.0, 0.0, -0.3],
+        [0.0, 0.2, -0.3],
+        0.0,
+    );
+    let hips = bones.iter().position(|b| b.name == "Hips").unwrap();
+    let spine = bones.iter().position(|b| b.name == "Spine").unwrap();
+    bones[hips].parent = Some(root);
+    bones[spine].parent = Some(root);
+    let input = dir.path().join("in.glb");
+    std::fs::write(&input, fixtures::glb(&bones, fixtures::Build::default())).unwrap();
+    let out = dir.path().join("out.glb");
+    let (code, report, stderr) = generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(report["character_type"], "quadruped", "{report}");
+    let role = |name: &str| report_row(&report, name).map(|r| r["role"].clone());
+    for (bone, want) in [
+        ("Hips", "pelvis"),
+        ("Thigh.L", "thigh"),
+        ("Upper.R", "upper_arm"),
+        ("Head", "head"),
+        ("Spine", "spine"),
+    ] {
+        assert_eq!(role(bone), Some(Value::from(want)), "{bone}: {report}");
+    }
+    let doc = Document::open(&out).unwrap();
+    let stand = run(&doc, Scenario::default());
+    assert!(stand.fell_at_s.is_none(), "{stand:?}");
+}
+
 /// [`quadruped`] (no hip bones) under a root bone low between the legs, with its front
 /// hooves on bones of their own under IK bones at the armature's root: each hoof's head
 /// nearer the root bone's head than its lower leg's.
