@@ -222,6 +222,22 @@ fn weak_name_past_a_legs_start(kind: LimbKind, (p, s): (usize, usize), strength:
     kind == LimbKind::Leg && p == 0 && s > 0 && strength < STRONG_NAME
 }
 
+/// Bone `b` keeps the geometry's role over its name's (`named`), with a note saying `why`.
+fn geometry_over_name(
+    w: &mut Work,
+    (rig, a): (&Rig, &Indexed),
+    (b, named): (usize, Role),
+    why: String,
+) {
+    w.evidence[b] = Evidence::GeometryOverName;
+    let (bone, geometry) = (&rig.bones[b].name, a.role[b].name());
+    let text = format!(
+        "'{bone}' is named as a {} but {why}; using the geometry ({geometry})",
+        named.name()
+    );
+    w.notes.push((Some(b), text));
+}
+
 /// A name at least this strong holds its role anywhere in its limb.
 const STRONG_NAME: f32 = 0.9;
 
@@ -236,16 +252,8 @@ fn renumber_limb(rig: &Rig, a: &mut Indexed, k: usize, names: &[Option<NameRole>
         let Some(nr) = names[b] else { continue };
         match pos(nr.role) {
             Some(s) if weak_name_past_a_legs_start(a.limbs[k].kind, (p, s), nr.strength) => {
-                w.evidence[b] = Evidence::GeometryOverName;
-                w.notes.push((
-                    Some(b),
-                    format!(
-                        "'{}' is named as a {} but begins its leg; using the geometry ({})",
-                        rig.bones[b].name,
-                        nr.role.name(),
-                        a.role[b].name()
-                    ),
-                ));
+                let why = "begins its leg".to_string();
+                geometry_over_name(w, (rig, a), (b, nr.role), why);
             }
             Some(s) => {
                 anchors.push((p, s));
@@ -258,17 +266,8 @@ fn renumber_limb(rig: &Rig, a: &mut Indexed, k: usize, names: &[Option<NameRole>
                 a.role[b] = nr.role;
             }
             None if nr.role != Role::Other => {
-                w.evidence[b] = Evidence::GeometryOverName;
-                w.notes.push((
-                    Some(b),
-                    format!(
-                        "'{}' is named as a {} but lies in the {} chain; using the geometry ({})",
-                        rig.bones[b].name,
-                        nr.role.name(),
-                        a.limbs[k].kind.name(),
-                        a.role[b].name()
-                    ),
-                ));
+                let why = format!("lies in the {} chain", a.limbs[k].kind.name());
+                geometry_over_name(w, (rig, a), (b, nr.role), why);
             }
             None => {}
         }
