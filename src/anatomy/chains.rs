@@ -86,7 +86,7 @@ impl Ctx<'_> {
     pub fn reach_of(&self, p: usize, d: usize) -> f64 {
         let (from, head) = (self.rig.bones[p].pos, self.rig.bones[d].pos);
         let end = self.rig.s_children[d].is_empty();
-        let far = end.then(|| self.samples.far_end(d, head)).flatten();
+        let far = self.reach.far_end[d].filter(|_| end);
         far.map_or(0.0, |f| f.distance(from))
             .max(head.distance(from))
     }

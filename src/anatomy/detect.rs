@@ -59,6 +59,8 @@ pub(super) struct Reach {
     pub count: Vec<usize>,
     /// Highest point of each structural subtree.
     pub sub_high: Vec<f64>,
+    /// Where each bone ends as its own skin shows it ([`Samples::far_end`]), read once.
+    pub far_end: Vec<Option<DVec3>>,
 }
 
 fn reach(rig: &Rig, samples: &Samples, up: DVec3) -> Reach {
@@ -68,6 +70,9 @@ fn reach(rig: &Rig, samples: &Samples, up: DVec3) -> Reach {
         high: vec![0.0; n],
         count: vec![0; n],
         sub_high: vec![0.0; n],
+        far_end: (0..n)
+            .map(|i| samples.far_end(i, rig.bones[i].pos))
+            .collect(),
     };
     // A structural bone's skin includes that of the helper and twist bones below it (they
     // merge into its body).

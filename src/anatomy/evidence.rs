@@ -211,9 +211,6 @@ fn only(a: &Indexed, role: Role) -> Option<usize> {
     it.next().is_none().then_some(first)
 }
 
-/// A limb's named bones keep their names' roles when these belong to the limb's family; the
-/// unnamed ones are numbered from the nearest named bone. A name from the other family (a
-/// `foot` in an arm) gives way to the geometry, with a note.
 /// Whether a name's anchor at path index `p`, sequence index `s`, is a weak name (a bare
 /// sided `leg`, Mixamo's shin) that would start a leg past its thigh. The leg's first bone
 /// hangs from the pelvis, so it is the thigh: a chibi's one-bone `leg.L` read as a shin got a
@@ -241,6 +238,9 @@ fn geometry_over_name(
 /// A name at least this strong holds its role anywhere in its limb.
 const STRONG_NAME: f32 = 0.9;
 
+/// A limb's named bones keep their names' roles when these belong to the limb's family; the
+/// unnamed ones are numbered from the nearest named bone. A name from the other family (a
+/// `foot` in an arm) gives way to the geometry, with a note.
 fn renumber_limb(rig: &Rig, a: &mut Indexed, k: usize, names: &[Option<NameRole>], w: &mut Work) {
     let Some(seq) = sequence(a.limbs[k].kind) else {
         return;

@@ -262,10 +262,6 @@ pub(super) fn biped(cx: &Ctx, a: &mut Anatomy, (pelvis, legs): (usize, Vec<Vec<u
     }
 }
 
-/// How far from bone `from` a side chain rooted at `top` reaches: its structural bones and
-/// the bones in the file right under them, where each segment ends (a hand bone with no skin
-/// is not structural, but it is where the forearm ends: the Mixamo Blood Hound's elbows lie
-/// 0.33 m from its chest, under a fifth of its height, and its wrists 0.54 m).
 /// The path from the pelvis up to the highest point (spine, chest, neck, head), the legs'
 /// tops skipped. Where nothing but the legs hangs from the pelvis, the torso hangs beside it
 /// from a bone above it that carries no skin (a root bone on the floor: a chibi's `hips`
@@ -282,9 +278,12 @@ fn torso_path(cx: &Ctx, pelvis: usize, tops: &[usize]) -> Vec<usize> {
         .unwrap_or_default()
 }
 
-/// How far the chain from `top` reaches from bone `from`: its bones, their end bones, and the
-/// far end of the skin of a bone that ends it ([`Ctx::reach_of`]: a chibi's arm, whose hand
-/// is the forearm's skin, reaches past its last bone's head).
+/// How far from bone `from` a side chain rooted at `top` reaches: its structural bones and
+/// the bones in the file right under them, where each segment ends (a hand bone with no skin
+/// is not structural, but it is where the forearm ends: the Mixamo Blood Hound's elbows lie
+/// 0.33 m from its chest, under a fifth of its height, and its wrists 0.54 m), and the far end
+/// of the skin of a bone that ends it ([`Ctx::reach_of`]: a chibi's arm, whose hand is the
+/// forearm's skin, reaches past its last bone's head).
 fn reach_with_ends(cx: &Ctx, from: usize, top: usize) -> f64 {
     let rig = cx.rig;
     (rig.subtree(top).into_iter())
