@@ -135,9 +135,10 @@ impl Model {
     }
 
     /// The solver's step: Rapier solves motors and limits per substep (small characters get
-    /// more substeps, see [`SimSettings::substeps_at_size`]).
+    /// more substeps, a giant fewer unless it follows a clip, see
+    /// [`SimSettings::substeps_at_size`]; the longer, own-motion substep is checked).
     pub fn substep_s(&self) -> f64 {
-        let p = self.settings.integration_parameters();
+        let p = self.settings.integration_parameters(false);
         p.dt as f64 / p.num_solver_iterations.max(1) as f64
     }
 

@@ -83,7 +83,7 @@ impl Simulation {
     ) -> Result<Self, SimError> {
         let settings = with_document_units(doc, settings);
         let mut world = PhysicsWorld::new();
-        world.integration_parameters = settings.integration_parameters();
+        world.integration_parameters = settings.integration_parameters(false);
         world.gravity = settings.gravity_m_s2;
         let ground = world::insert_ground(&mut world, &settings);
         let groups = GroupMap::from_document(doc)?;
@@ -232,7 +232,7 @@ impl Simulation {
             return;
         }
         let (s, old) = (self.settings.clone(), self.applied.clone());
-        self.world.integration_parameters = s.integration_parameters();
+        self.world.integration_parameters = s.integration_parameters(self.clip.is_some());
         self.world.gravity = s.gravity_m_s2;
         if s.drives != old.drives || s.gain_multiplier != old.gain_multiplier {
             for d in &mut self.dolls {
@@ -378,6 +378,8 @@ impl Simulation {
             d.start(self)?;
         }
         self.clip = clip;
+        let following = self.clip.is_some();
+        self.world.integration_parameters = self.settings.integration_parameters(following);
         Ok(())
     }
 

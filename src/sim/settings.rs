@@ -185,15 +185,19 @@ impl SimSettings {
         }
     }
 
-    /// The Rapier integration parameters these settings ask for.
-    pub fn integration_parameters(&self) -> IntegrationParameters {
+    /// Rapier's parameters for these settings; `following_clip` picks the substeps
+    /// ([`SimSettings::substeps_following_clip`] or [`SimSettings::substeps_at_size`]).
+    pub fn integration_parameters(&self, following_clip: bool) -> IntegrationParameters {
         let mut p = IntegrationParameters {
             dt: self.dt_s,
             length_unit: self.unit(),
             ..IntegrationParameters::default()
         };
         if self.preset == SolverPreset::Editor {
-            p.num_solver_iterations = self.substeps_at_size();
+            p.num_solver_iterations = match following_clip {
+                true => self.substeps_following_clip(),
+                false => self.substeps_at_size(),
+            };
             p.num_internal_pgs_iterations = self.solver_iterations.max(1);
             p.num_internal_stabilization_iterations = self.stabilization_iterations;
             p.warmstart_joints = self.warmstart_joints;
@@ -235,10 +239,28 @@ impl SimSettings {
         }
     }
 
-    /// Substeps at this size: a character smaller than the reference moves faster (its time
-    /// scale is sqrt(L/g)), so it gets proportionally more substeps (at most 8x), keeping the
-    /// solver's work per unit of its own motion the same.
+    /// Substeps at this size for the character's own motion: a character smaller than the
+    /// reference moves faster (its time scale is sqrt(L/g)), so it gets proportionally more
+    /// substeps (at most 8x), keeping the solver's work per unit of its own motion the same.
+    /// A giant beyond [`CONTACT_TUNED_SIZES`] moves slower by its
+    /// [`SimSettings::natural_time_scale`] and gets that many times fewer (at least one): its
+    /// substep is then as long in its own time as a person's, and its contacts already soften
+    /// by the same scale. The glTF Fox (79 units, scale 4.06) takes 4; the zoo at x100 stood
+    /// and collapsed as with 16 (collapse times within 0.6 s of 3-18 s).
     pub fn substeps_at_size(&self) -> usize {
+        let slower = self.natural_time_scale();
+        if slower > 1.0 {
+            return ((self.substeps.max(1) as f32 / slower).round() as usize).max(1);
+        }
+        self.substeps_following_clip()
+    }
+
+    /// Substeps while a clip is followed: a clip moves at the speeds it was authored with,
+    /// not at the character's natural pace, so a giant gets no fewer than the reference size.
+    /// A file in centimetres read as metres turns its joints in its walk as fast at 79 units
+    /// as at 0.79: the glTF Fox following its walk at a quarter of the substeps lagged 2.63°
+    /// at its worst joint, against 1.24°.
+    pub fn substeps_following_clip(&self) -> usize {
         let base = self.substeps.max(1);
         let k = (1.0 / self.unit().sqrt()).clamp(1.0, 8.0);
         ((base as f32 * k).round() as usize).max(base)
@@ -351,6 +373,22 @@ mod tests {
             length_unit,
             ..SimSettings::default()
         }
+    }
+
+    /// A giant beyond three times a person's size takes fewer substeps by its time scale
+    /// (at least one), unless it follows a clip; a small character more either way, at most 8x.
+    #[test]
+    fn substeps_follow_the_pace_of_the_motion() {
+        let own = |u: f32| at(u).substeps_at_size();
+        let clip = |u: f32| at(u).substeps_following_clip();
+        for u in [1.0, 3.0, 12.0, 300.0, 1.0e6] {
+            assert_eq!(clip(u), 16, "{u}");
+        }
+        assert_eq!((own(1.0), own(3.0), own(12.0), own(300.0), own(1.0e6)), (16, 16, 8, 2, 1));
+        for u in [0.25, 1.0 / 300.0] {
+            assert_eq!(own(u), clip(u), "{u}");
+        }
+        assert_eq!((own(0.25), own(1.0 / 300.0)), (32, 128));
     }
 
     /// Times keep a person's within three times a person's size either way, and scale like
