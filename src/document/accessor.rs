@@ -281,6 +281,17 @@ fn sparse_part<'a>(
     Ok((at, usize_field(p, "byteOffset")))
 }
 
+/// The bytes of buffer view `index` (checked to lie inside its buffer); `key` names what
+/// refers to it in errors.
+pub fn view_bytes<'a>(
+    json: &Value,
+    buffers: &[&'a [u8]],
+    index: u64,
+    key: &str,
+) -> Result<&'a [u8], String> {
+    View::find(json, buffers, index, key).map(|v| v.bytes)
+}
+
 /// A buffer view, checked to lie inside its buffer.
 struct View<'a> {
     index: u64,

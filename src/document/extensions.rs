@@ -8,7 +8,7 @@ use super::compression;
 use serde_json::Value;
 
 /// Required extensions the document layer reads.
-const READ: &[&str] = &["KHR_mesh_quantization"];
+const READ: &[&str] = &["KHR_mesh_quantization", super::draco::EXTENSION];
 
 /// Extensions that change only the look (materials, textures, lights, metadata).
 const APPEARANCE_PREFIXES: &[&str] = &[

@@ -5,8 +5,8 @@
 //! before it is read, so a hostile file gives an error, never a panic or a huge allocation.
 
 use super::accessor::{read_numbers, read_unsigned};
-use super::compression;
 use super::uri::{self, UriSource};
+use super::{compression, draco};
 use super::{BoneId, DocError, Document};
 use glam::Mat4;
 use serde_json::Value;
@@ -198,6 +198,20 @@ fn read_primitive(
     let Some(pos) = attr("POSITION") else {
         return Ok(None);
     };
+    if let Some(ext) = draco::extension(prim) {
+        let d = draco::decode(json, buffers, prim, ext)?;
+        let n = d.positions.len();
+        let list = if mode < 4 { Vec::new() } else { d.indices };
+        return Ok(Some(MeshPrimitive {
+            node,
+            skin,
+            indices: triangles(&list, mode, n),
+            positions: d.positions,
+            normals: d.normals,
+            joints: d.joints,
+            weights: d.weights,
+        }));
+    }
     let positions = within("POSITION", arrays::<3>(json, buffers, pos))?;
     let normals = match attr("NORMAL") {
         Some(a) => within("NORMAL", arrays::<3>(json, buffers, a))?,

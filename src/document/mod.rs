@@ -10,6 +10,7 @@ pub mod canonical;
 pub mod compression;
 pub mod container;
 mod diagnostics;
+pub mod draco;
 mod edit;
 mod error;
 mod extensions;

@@ -384,7 +384,10 @@ mod tests {
         for u in [1.0, 3.0, 12.0, 300.0, 1.0e6] {
             assert_eq!(clip(u), 16, "{u}");
         }
-        assert_eq!((own(1.0), own(3.0), own(12.0), own(300.0), own(1.0e6)), (16, 16, 8, 2, 1));
+        assert_eq!(
+            (own(1.0), own(3.0), own(12.0), own(300.0), own(1.0e6)),
+            (16, 16, 8, 2, 1)
+        );
         for u in [0.25, 1.0 / 300.0] {
             assert_eq!(own(u), clip(u), "{u}");
         }

@@ -1,0 +1,250 @@
+//! `KHR_draco_mesh_compression`: a primitive whose attributes and indices are stored as one
+//! Draco bitstream in a buffer view. It is decoded in memory (the pure-Rust `draco-oxide`
+//! decoder, Draco bitstream 2.2: what Google's encoder, gltf-transform, gltfpack and
+//! Blender write) into the arrays the geometry reader gives every other primitive; the file's
+//! bytes are never changed, so a save writes the compressed stream back untouched. Errors
+//! name the primitive's view and attribute; a stream the decoder refuses, or panics on, is an
+//! error, never a crash.
+
+use super::accessor::view_bytes;
+use draco_oxide_core::attribute::{Attribute, ComponentDataType};
+use draco_oxide_core::mesh::Mesh;
+use serde_json::Value;
+
+/// The extension's name.
+pub const EXTENSION: &str = "KHR_draco_mesh_compression";
+
+/// A decoded primitive's vertex attributes (empty when the stream has none) and triangles.
+#[derive(Debug, Default)]
+pub struct Decoded {
+    pub positions: Vec<[f32; 3]>,
+    pub normals: Vec<[f32; 3]>,
+    pub joints: Vec<[u16; 4]>,
+    pub weights: Vec<[f32; 4]>,
+    pub indices: Vec<u32>,
+}
+
+/// The primitive's Draco extension object, if it has one.
+pub fn extension(prim: &Value) -> Option<&Value> {
+    prim.get("extensions")?.get(EXTENSION)
+}
+
+/// Decodes the stream `ext` (the primitive's extension object) points at. `accessor_of` gives
+/// the accessor the primitive names for an attribute: whether it is normalized tells how
+/// integer weights scale.
+pub fn decode(
+    json: &Value,
+    buffers: &[&[u8]],
+    prim: &Value,
+    ext: &Value,
+) -> Result<Decoded, String> {
+    let key = format!("extensions.{EXTENSION}");
+    let view = ext
+        .get("bufferView")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| format!("{key}.bufferView is missing"))?;
+    let bytes = view_bytes(json, buffers, view, &key)?;
+    let mesh = decode_mesh(bytes).map_err(|e| format!("{key}: bufferView {view}: {e}"))?;
+    let uid = |name: &str| ext.get("attributes")?.get(name)?.as_u64();
+    let normalized = |name: &str| {
+        let acc = prim.get("attributes")?.get(name)?.as_u64()?;
+        json.get("accessors")?
+            .get(acc as usize)?
+            .get("normalized")?
+            .as_bool()
+    };
+    let read = |name: &str| -> Result<Option<(usize, Vec<f32>)>, String> {
+        let Some(id) = uid(name) else { return Ok(None) };
+        let att = mesh
+            .get_attributes()
+            .iter()
+            .find(|a| a.get_id().as_usize() as u64 == id)
+            .ok_or_else(|| format!("{key}.attributes.{name}: the stream has no attribute {id}"))?;
+        Ok(Some(values(att, normalized(name) == Some(true))))
+    };
+    let (new_of_old, first_old) = unique_points(&mesh);
+    let mut out = Decoded {
+        indices: mesh
+            .faces
+            .iter()
+            .flat_map(|f| f.iter().map(|&p| new_of_old[usize::from(p)]))
+            .collect(),
+        ..Decoded::default()
+    };
+    let read = |name: &str| -> Result<Option<(usize, Vec<f32>)>, String> {
+        Ok(read(name)?.map(|(w, v)| {
+            (
+                w,
+                first_old
+                    .iter()
+                    .flat_map(|&p| v[p * w..(p + 1) * w].iter().copied())
+                    .collect(),
+            )
+        }))
+    };
+    if let Some((w, v)) = read("POSITION")? {
+        out.positions = fixed::<3>(&v, w, "POSITION")?;
+    }
+    if let Some((w, v)) = read("NORMAL")? {
+        out.normals = fixed::<3>(&v, w, "NORMAL")?;
+    }
+    if let Some((w, v)) = read("WEIGHTS_0")? {
+        out.weights = fixed::<4>(&v, w, "WEIGHTS_0")?;
+    }
+    if let Some((w, v)) = read("JOINTS_0")? {
+        let joints = fixed::<4>(&v, w, "JOINTS_0")?;
+        out.joints = joints
+            .iter()
+            .map(|j| j.map(|x| x.clamp(0.0, 65535.0) as u16))
+            .collect();
+    }
+    let n = out.positions.len() as u64;
+    if let Some(bad) = out.indices.iter().find(|&&i| u64::from(i) >= n) {
+        return Err(format!("{key}: a face names point {bad} of {n}"));
+    }
+    Ok(out)
+}
+
+/// Points that share their value of every attribute merged, as Google's decoder merges them
+/// (its `DeduplicatePointIds`, by each attribute's value index): the edgebreaker walk can give
+/// one vertex several points, and the glTF accessors count each once (the web chibi of
+/// session 35: 1605 points decoded, 1523 in its accessor; the copies weighed double in the
+/// fits). Returns each point's new index and each new point's first old one.
+fn unique_points(mesh: &Mesh) -> (Vec<u32>, Vec<usize>) {
+    let atts = mesh.get_attributes();
+    let n = atts.iter().map(Attribute::len).max().unwrap_or(0);
+    let mut seen = std::collections::HashMap::with_capacity(n);
+    let (mut new_of_old, mut first_old) = (Vec::with_capacity(n), Vec::new());
+    let mut key = Vec::new();
+    for p in 0..n {
+        key.clear();
+        for att in atts {
+            let v = att
+                .point_map_as_slice()
+                .map_or(p, |m| m.get(p).map_or(p, |&v| usize::from(v)));
+            key.extend_from_slice(&(v as u32).to_le_bytes());
+        }
+        let next = first_old.len() as u32;
+        let id = *seen.entry(key.clone()).or_insert(next);
+        if id == next {
+            first_old.push(p);
+        }
+        new_of_old.push(id);
+    }
+    (new_of_old, first_old)
+}
+
+/// The decoder's mesh, or its refusal; a panic inside the decoder (a hostile stream) becomes
+/// an error too.
+fn decode_mesh(bytes: &[u8]) -> Result<Mesh, String> {
+    let run = std::panic::catch_unwind(|| draco_oxide_decoder::Decoder::new().decode_mesh(bytes));
+    match run {
+        Ok(Ok(mesh)) => Ok(mesh),
+        Ok(Err(e)) => Err(format!("not a Draco mesh this tool can decode ({e})")),
+        Err(_) => Err("the Draco stream is corrupt (the decoder stopped on it)".into()),
+    }
+}
+
+/// Every point's value of `att` as floats (its width, then the values), integers scaled to
+/// 0..1 when the glTF accessor is `normalized`.
+fn values(att: &Attribute, normalized: bool) -> (usize, Vec<f32>) {
+    let width = att.get_num_components();
+    let ty = att.get_component_type();
+    let size = ty.size();
+    let bytes = att.get_data_as_bytes();
+    let map = att.point_map_as_slice();
+    let mut out = Vec::with_capacity(att.len() * width);
+    for p in 0..att.len() {
+        let v = map.map_or(p, |m| usize::from(m[p]));
+        for c in 0..width {
+            let at = (v * width + c) * size;
+            out.push(
+                bytes
+                    .get(at..at + size)
+                    .map_or(0.0, |b| number(ty, b, normalized)),
+            );
+        }
+    }
+    (width, out)
+}
+
+/// One component's value.
+fn number(ty: ComponentDataType, b: &[u8], normalized: bool) -> f32 {
+    let (x, max) = match ty {
+        ComponentDataType::F32 => return f32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+        ComponentDataType::F64 => {
+            return f64::from_le_bytes(std::array::from_fn(|i| b[i])) as f32;
+        }
+        ComponentDataType::U8 => (f32::from(b[0]), 255.0),
+        ComponentDataType::I8 => (f32::from(b[0] as i8), 127.0),
+        ComponentDataType::U16 => (f32::from(u16::from_le_bytes([b[0], b[1]])), 65535.0),
+        ComponentDataType::I16 => (f32::from(i16::from_le_bytes([b[0], b[1]])), 32767.0),
+        ComponentDataType::U32 => (
+            u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f32,
+            u32::MAX as f32,
+        ),
+        ComponentDataType::I32 => (
+            i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f32,
+            i32::MAX as f32,
+        ),
+        ComponentDataType::U64 | ComponentDataType::I64 | ComponentDataType::Invalid => {
+            return 0.0;
+        }
+    };
+    if normalized {
+        (x / max).max(-1.0)
+    } else {
+        x
+    }
+}
+
+/// `values` of `width` per point as arrays of `N`, or an error naming the attribute.
+fn fixed<const N: usize>(
+    values: &[f32],
+    width: usize,
+    name: &str,
+) -> Result<Vec<[f32; N]>, String> {
+    if width != N {
+        return Err(format!(
+            "{name}: the Draco attribute has {width} components, not {N}"
+        ));
+    }
+    Ok(values
+        .chunks_exact(N)
+        .map(|c| std::array::from_fn(|k| c[k]))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use draco_oxide_core::attribute::{AttributeDomain, AttributeId, AttributeType};
+    use draco_oxide_core::types::NdVector;
+
+    fn attribute(id: usize, kind: AttributeType, per_point: &[[f32; 3]]) -> Attribute {
+        let data = per_point.iter().map(|&v| NdVector::from(v)).collect();
+        Attribute::from(
+            AttributeId::new(id),
+            data,
+            kind,
+            AttributeDomain::Corner,
+            Vec::new(),
+        )
+    }
+
+    /// Points 0 and 2 share their position and their normal: one vertex. Points 1 and 3 share
+    /// a position but not a normal (a hard edge): two.
+    #[test]
+    fn points_sharing_every_value_merge_as_googles_decoder_merges_them() {
+        let (a, b) = ([0.0, 0.0, 0.0], [1.0, 0.0, 0.0]);
+        let (up, side, down) = ([0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, -1.0, 0.0]);
+        let mut mesh = Mesh::new();
+        mesh.attributes = vec![
+            attribute(0, AttributeType::Position, &[a, b, a, b]),
+            attribute(1, AttributeType::Normal, &[up, side, up, down]),
+        ];
+        let (new_of_old, first_old) = unique_points(&mesh);
+        assert_eq!(new_of_old, [0, 1, 0, 2]);
+        assert_eq!(first_old, [0, 1, 3]);
+    }
+}
