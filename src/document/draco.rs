@@ -29,9 +29,7 @@ pub fn extension(prim: &Value) -> Option<&Value> {
     prim.get("extensions")?.get(EXTENSION)
 }
 
-/// Decodes the stream `ext` (the primitive's extension object) points at. `accessor_of` gives
-/// the accessor the primitive names for an attribute: whether it is normalized tells how
-/// integer weights scale.
+/// Decodes the stream `ext` (the primitive `prim`'s extension object) points at.
 pub fn decode(
     json: &Value,
     buffers: &[&[u8]],
@@ -45,64 +43,95 @@ pub fn decode(
         .ok_or_else(|| format!("{key}.bufferView is missing"))?;
     let bytes = view_bytes(json, buffers, view, &key)?;
     let mesh = decode_mesh(bytes).map_err(|e| format!("{key}: bufferView {view}: {e}"))?;
-    let uid = |name: &str| ext.get("attributes")?.get(name)?.as_u64();
-    let normalized = |name: &str| {
-        let acc = prim.get("attributes")?.get(name)?.as_u64()?;
-        json.get("accessors")?
-            .get(acc as usize)?
-            .get("normalized")?
-            .as_bool()
-    };
-    let read = |name: &str| -> Result<Option<(usize, Vec<f32>)>, String> {
-        let Some(id) = uid(name) else { return Ok(None) };
-        let att = mesh
-            .get_attributes()
-            .iter()
-            .find(|a| a.get_id().as_usize() as u64 == id)
-            .ok_or_else(|| format!("{key}.attributes.{name}: the stream has no attribute {id}"))?;
-        Ok(Some(values(att, normalized(name) == Some(true))))
-    };
     let (new_of_old, first_old) = unique_points(&mesh);
-    let mut out = Decoded {
+    let src = Source {
+        json,
+        prim,
+        ext,
+        mesh: &mesh,
+        points: &first_old,
+        key: &key,
+    };
+    let joints = src.read::<4>("JOINTS_0")?.unwrap_or_default();
+    let out = Decoded {
+        positions: src.read::<3>("POSITION")?.unwrap_or_default(),
+        normals: src.read::<3>("NORMAL")?.unwrap_or_default(),
+        weights: src.read::<4>("WEIGHTS_0")?.unwrap_or_default(),
+        joints: joints
+            .iter()
+            .map(|j| j.map(|x| x.clamp(0.0, 65535.0) as u16))
+            .collect(),
         indices: mesh
             .faces
             .iter()
             .flat_map(|f| f.iter().map(|&p| new_of_old[usize::from(p)]))
             .collect(),
-        ..Decoded::default()
     };
-    let read = |name: &str| -> Result<Option<(usize, Vec<f32>)>, String> {
-        Ok(read(name)?.map(|(w, v)| {
-            (
-                w,
-                first_old
-                    .iter()
-                    .flat_map(|&p| v[p * w..(p + 1) * w].iter().copied())
-                    .collect(),
-            )
-        }))
-    };
-    if let Some((w, v)) = read("POSITION")? {
-        out.positions = fixed::<3>(&v, w, "POSITION")?;
-    }
-    if let Some((w, v)) = read("NORMAL")? {
-        out.normals = fixed::<3>(&v, w, "NORMAL")?;
-    }
-    if let Some((w, v)) = read("WEIGHTS_0")? {
-        out.weights = fixed::<4>(&v, w, "WEIGHTS_0")?;
-    }
-    if let Some((w, v)) = read("JOINTS_0")? {
-        let joints = fixed::<4>(&v, w, "JOINTS_0")?;
-        out.joints = joints
-            .iter()
-            .map(|j| j.map(|x| x.clamp(0.0, 65535.0) as u16))
-            .collect();
-    }
     let n = out.positions.len() as u64;
     if let Some(bad) = out.indices.iter().find(|&&i| u64::from(i) >= n) {
         return Err(format!("{key}: a face names point {bad} of {n}"));
     }
     Ok(out)
+}
+
+/// What a glTF attribute of a decoded primitive is read from.
+struct Source<'a> {
+    json: &'a Value,
+    prim: &'a Value,
+    ext: &'a Value,
+    mesh: &'a Mesh,
+    /// The points kept (one per vertex: [`unique_points`]).
+    points: &'a [usize],
+    key: &'a str,
+}
+
+impl Source<'_> {
+    /// The attribute `name` at every kept point as `N` floats (None when the extension does
+    /// not map it), integers scaled to 0..1 when the glTF accessor is `normalized`.
+    fn read<const N: usize>(&self, name: &str) -> Result<Option<Vec<[f32; N]>>, String> {
+        let key = self.key;
+        let Some(id) = self
+            .ext
+            .get("attributes")
+            .and_then(|a| a.get(name)?.as_u64())
+        else {
+            return Ok(None);
+        };
+        let att = self
+            .mesh
+            .get_attributes()
+            .iter()
+            .find(|a| a.get_id().as_usize() as u64 == id)
+            .ok_or_else(|| format!("{key}.attributes.{name}: the stream has no attribute {id}"))?;
+        let width = att.get_num_components();
+        if width != N {
+            return Err(format!(
+                "{key}.attributes.{name}: the Draco attribute has {width} components, not {N}"
+            ));
+        }
+        let normalized = self.normalized(name);
+        Ok(Some(
+            self.points
+                .iter()
+                .map(|&p| std::array::from_fn(|c| component(att, p, c, normalized)))
+                .collect(),
+        ))
+    }
+
+    /// Whether the accessor the primitive names for `name` is `normalized`.
+    fn normalized(&self, name: &str) -> bool {
+        let acc = self
+            .prim
+            .get("attributes")
+            .and_then(|a| a.get(name)?.as_u64());
+        acc.and_then(|a| {
+            self.json
+                .get("accessors")?
+                .get(a as usize)?
+                .get("normalized")?
+                .as_bool()
+        }) == Some(true)
+    }
 }
 
 /// Points that share their value of every attribute merged, as Google's decoder merges them
@@ -119,9 +148,7 @@ fn unique_points(mesh: &Mesh) -> (Vec<u32>, Vec<usize>) {
     for p in 0..n {
         key.clear();
         for att in atts {
-            let v = att
-                .point_map_as_slice()
-                .map_or(p, |m| m.get(p).map_or(p, |&v| usize::from(v)));
+            let v = value_index(att, p);
             key.extend_from_slice(&(v as u32).to_le_bytes());
         }
         let next = first_old.len() as u32;
@@ -145,27 +172,20 @@ fn decode_mesh(bytes: &[u8]) -> Result<Mesh, String> {
     }
 }
 
-/// Every point's value of `att` as floats (its width, then the values), integers scaled to
-/// 0..1 when the glTF accessor is `normalized`.
-fn values(att: &Attribute, normalized: bool) -> (usize, Vec<f32>) {
-    let width = att.get_num_components();
+/// The index of point `p`'s value in `att` (its own index without a point map).
+fn value_index(att: &Attribute, p: usize) -> usize {
+    att.point_map_as_slice()
+        .map_or(p, |m| m.get(p).map_or(p, |&v| usize::from(v)))
+}
+
+/// Component `c` of point `p`'s value of `att` (0 where the buffer is short).
+fn component(att: &Attribute, p: usize, c: usize, normalized: bool) -> f32 {
     let ty = att.get_component_type();
     let size = ty.size();
-    let bytes = att.get_data_as_bytes();
-    let map = att.point_map_as_slice();
-    let mut out = Vec::with_capacity(att.len() * width);
-    for p in 0..att.len() {
-        let v = map.map_or(p, |m| usize::from(m[p]));
-        for c in 0..width {
-            let at = (v * width + c) * size;
-            out.push(
-                bytes
-                    .get(at..at + size)
-                    .map_or(0.0, |b| number(ty, b, normalized)),
-            );
-        }
-    }
-    (width, out)
+    let at = (value_index(att, p) * att.get_num_components() + c) * size;
+    att.get_data_as_bytes()
+        .get(at..at + size)
+        .map_or(0.0, |b| number(ty, b, normalized))
 }
 
 /// One component's value.
@@ -196,23 +216,6 @@ fn number(ty: ComponentDataType, b: &[u8], normalized: bool) -> f32 {
     } else {
         x
     }
-}
-
-/// `values` of `width` per point as arrays of `N`, or an error naming the attribute.
-fn fixed<const N: usize>(
-    values: &[f32],
-    width: usize,
-    name: &str,
-) -> Result<Vec<[f32; N]>, String> {
-    if width != N {
-        return Err(format!(
-            "{name}: the Draco attribute has {width} components, not {N}"
-        ));
-    }
-    Ok(values
-        .chunks_exact(N)
-        .map(|c| std::array::from_fn(|k| c[k]))
-        .collect())
 }
 
 #[cfg(test)]
