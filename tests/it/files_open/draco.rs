@@ -6,23 +6,14 @@
 //! same ragdoll, saves its compressed stream untouched, and a corrupt stream is an error that
 //! names the file and the view.
 
+use super::real::{glb_chunks, saved_with_an_edit};
 use crate::common::*;
 use ragdoll_tuner::document::geometry::MeshPrimitive;
 use ragdoll_tuner::document::*;
-use serde_json::Value;
 use std::path::PathBuf;
 
 fn draco_mannequin() -> PathBuf {
     root().join("tests/data/mannequin_draco.glb")
-}
-
-fn glb_chunks(path: &std::path::Path) -> (Value, Vec<u8>) {
-    let bytes = std::fs::read(path).unwrap();
-    let c = container::parse_glb(&bytes).unwrap();
-    (
-        serde_json::from_slice(c.json).unwrap(),
-        c.bin.unwrap().to_vec(),
-    )
 }
 
 /// Each vertex of `a` (position, dominant joint) has one in `b` within `tol` (the encoder's
@@ -104,23 +95,8 @@ fn a_draco_mannequin_generates_the_same_ragdoll() {
 
 #[test]
 fn a_draco_file_saves_its_compressed_stream_untouched() {
-    let mut doc = Document::open(draco_mannequin()).unwrap();
-    let bone = doc.bone_by_name("head").unwrap();
-    let node = doc.bone(bone).node;
-    doc.apply(&Edit::Set {
-        target: EditTarget::Node(node),
-        key: "collider".into(),
-        value: serde_json::json!("sphere"),
-    })
-    .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("saved.glb");
-    doc.write_to(&out).unwrap();
-    let (j0, bin0) = glb_chunks(&draco_mannequin());
-    let (j1, bin1) = glb_chunks(&out);
-    assert!(bin0 == bin1, "BIN chunk changed");
-    assert_eq!(j0["meshes"], j1["meshes"]);
-    assert_eq!(j0["extensionsRequired"], j1["extensionsRequired"]);
+    let (doc, _dir, out, saved) = saved_with_an_edit(&draco_mannequin(), "head");
+    assert_eq!(glb_chunks(&draco_mannequin()).0["meshes"], saved["meshes"]);
     let again = Document::open(&out).unwrap().load_geometry().unwrap();
     assert_eq!(
         doc.load_geometry().unwrap().primitives[0].positions,

@@ -184,17 +184,22 @@ fn dragon_clips_decode_and_sample() {
     }
 }
 
-fn glb_chunks(path: &std::path::Path) -> (Value, Vec<u8>) {
+/// A GLB's JSON and BIN chunk.
+pub(super) fn glb_chunks(path: &std::path::Path) -> (Value, Vec<u8>) {
     let bytes = std::fs::read(path).unwrap();
     let c = container::parse_glb(&bytes).unwrap();
     let json = serde_json::from_slice(c.json).unwrap();
     (json, c.bin.unwrap().to_vec())
 }
 
-#[test]
-fn dragon_saves_its_compressed_buffers_untouched() {
-    let mut doc = Document::open(dragon()).unwrap();
-    let bone = doc.bone_by_name("Head").unwrap();
+/// `path` opened, `bone`'s collider made a sphere, saved into a temporary folder; the
+/// document, the folder and the saved file's JSON, with the BIN chunk checked unchanged.
+pub(super) fn saved_with_an_edit(
+    path: &std::path::Path,
+    bone: &str,
+) -> (Document, tempfile::TempDir, PathBuf, Value) {
+    let mut doc = Document::open(path).unwrap();
+    let bone = doc.bone_by_name(bone).unwrap();
     let node = doc.bone(bone).node;
     doc.apply(&Edit::Set {
         target: EditTarget::Node(node),
@@ -203,13 +208,19 @@ fn dragon_saves_its_compressed_buffers_untouched() {
     })
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("dragon.glb");
+    let out = dir.path().join("saved.glb");
     doc.write_to(&out).unwrap();
-    let (j0, bin0) = glb_chunks(&dragon());
+    let (j0, bin0) = glb_chunks(path);
     let (j1, bin1) = glb_chunks(&out);
     assert!(bin0 == bin1, "BIN chunk changed");
-    assert_eq!(j0["bufferViews"], j1["bufferViews"]);
     assert_eq!(j0["extensionsRequired"], j1["extensionsRequired"]);
+    (doc, dir, out, j1)
+}
+
+#[test]
+fn dragon_saves_its_compressed_buffers_untouched() {
+    let (doc, _dir, out, saved) = saved_with_an_edit(&dragon(), "Head");
+    assert_eq!(glb_chunks(&dragon()).0["bufferViews"], saved["bufferViews"]);
     let again = Document::open(&out).unwrap();
     let (a, b) = (doc.load_geometry().unwrap(), again.load_geometry().unwrap());
     assert_eq!(a.primitives[2].positions, b.primitives[2].positions);
