@@ -56,10 +56,19 @@ pub fn body_steps_per_s() -> f64 {
 /// ([`JOINT_BODY_SHARE`]), weighted by its solver substeps against the reference's, times the
 /// fixed steps per second.
 fn per_second(problem: &Problem) -> f64 {
+    per_second_at(problem, problem.size.substeps)
+}
+
+/// [`per_second`] while a clip is followed: a giant then takes a person's substeps.
+fn clip_per_second(problem: &Problem) -> f64 {
+    per_second_at(problem, problem.size.clip_substeps)
+}
+
+fn per_second_at(problem: &Problem, substeps: usize) -> f64 {
     let rate = 1.0 / probe::settings().dt_s as f64;
     let size = problem.size;
     let bodies = size.bodies as f64 + JOINT_BODY_SHARE * size.joints as f64;
-    bodies * size.substeps as f64 / REFERENCE_SUBSTEPS * rate
+    bodies * substeps as f64 / REFERENCE_SUBSTEPS * rate
 }
 
 /// One candidate's pushes at `stage`, in simulated seconds after the push: as long as the
@@ -80,8 +89,8 @@ fn evaluation_with(problem: &Problem, pushes_s: f64) -> f64 {
         Some(c) => ((c.duration_s as f64).min(eval::SEARCH_CLIP_S), 2.0),
         None => (0.0, 1.0),
     };
-    let simulated_s = problem.size.trial_s(probe::PUSH_AT_S) + pushes_s + clip_s;
-    per_second(problem) * simulated_s + worlds * WORLD_BODY_STEPS
+    let own_s = problem.size.trial_s(probe::PUSH_AT_S) + pushes_s;
+    per_second(problem) * own_s + clip_per_second(problem) * clip_s + worlds * WORLD_BODY_STEPS
 }
 
 /// The search of `generations` of `lambda` candidates: the first half of the generations
@@ -168,8 +177,8 @@ pub fn report(problem: &Problem, bisect: usize, push_steps: Option<u64>) -> f64 
         Some(c) => ((c.duration_s as f64).min(report::CLIP_S), 2.0),
         None => (0.0, 1.0),
     };
-    let simulated_s = problem.size.trial_s(report::STAND_S) + pushes_s + clip_s;
-    per_second(problem) * simulated_s + worlds * WORLD_BODY_STEPS
+    let own_s = problem.size.trial_s(report::STAND_S) + pushes_s;
+    per_second(problem) * own_s + clip_per_second(problem) * clip_s + worlds * WORLD_BODY_STEPS
 }
 
 /// What a run is planned from: the report's bisection steps, the fixed steps the pushes of

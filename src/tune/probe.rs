@@ -100,6 +100,9 @@ pub struct WorldSize {
     pub bodies: usize,
     pub joints: usize,
     pub substeps: usize,
+    /// Solver substeps while a clip is followed (a giant's own are fewer:
+    /// [`SimSettings::substeps_following_clip`]).
+    pub clip_substeps: usize,
     pub time_scale: f64,
 }
 
@@ -123,6 +126,7 @@ pub fn world_size(doc: &Document) -> Result<WorldSize, SimError> {
         bodies: w.bodies.iter().filter(|(_, b)| b.is_dynamic()).count(),
         joints: w.impulse_joints.len(),
         substeps: w.integration_parameters.num_solver_iterations,
+        clip_substeps: sim.settings().substeps_following_clip(),
         time_scale: time_scale(&sim),
     })
 }
