@@ -31,7 +31,6 @@ pub use kinds::{CharacterKind, Kind, LimbKind, Role};
 pub use names::Side;
 pub use twins::{MidPlane, Twin};
 
-use crate::document::geometry::Geometry;
 use crate::document::{BoneId, Document};
 use glam::DVec3;
 
@@ -135,19 +134,14 @@ impl Anatomy {
     /// Detects the anatomy from the document's own geometry (a mesh that cannot be read
     /// leaves the bones alone, with a note).
     pub fn of(doc: &Document) -> Self {
-        let (geo, note) = match doc.load_geometry() {
-            Ok(g) => (g, None),
-            Err(e) => (
-                Geometry::default(),
-                Some(format!(
-                    "the mesh cannot be read ({e}); anatomy from the bones alone"
-                )),
-            ),
-        };
-        let samples = samples::collect(doc, &geo);
+        let fit = doc.fitting_geometry();
+        let samples = samples::collect(doc, &fit.geometry);
         let rig = rig::Rig::new(doc, &samples);
         let mut a = Self::detect(doc, &rig, &samples, None);
-        a.notes.extend(note.map(|text| Note { bone: None, text }));
+        a.notes.extend(fit.notes().map(|text| Note {
+            bone: None,
+            text: text.clone(),
+        }));
         a
     }
 

@@ -8,6 +8,7 @@ use super::rig::Rig;
 use super::samples::{Samples, MIN_SKIN_POINTS};
 use super::{Anatomy, Role, Side};
 use crate::document::fields::Key;
+use crate::document::geometry::Fitting;
 use crate::document::{BoneId, Diagnostic, Document};
 use glam::DVec3;
 
@@ -236,9 +237,18 @@ impl Cx<'_> {
 /// The checks of a document from its own geometry (a mesh that cannot be read leaves the
 /// skin checks out).
 pub fn of(doc: &Document) -> Vec<Diagnostic> {
-    let geo = doc.load_geometry().unwrap_or_default();
-    let samples = super::samples::collect(doc, &geo);
+    let fit = doc.fitting_geometry();
+    let samples = super::samples::collect(doc, &fit.geometry);
     let rig = Rig::new(doc, &samples);
     let a = Anatomy::detect(doc, &rig, &samples, None);
-    check(doc, &rig, &samples, &a)
+    let mut out = left_out(&fit);
+    out.extend(check(doc, &rig, &samples, &a));
+    out
+}
+
+/// A warning for each mesh primitive left out of what is fitted (a mesh that cannot be read
+/// at all is `validate`'s error, and the editor's status bar's).
+pub fn left_out(fit: &Fitting) -> Vec<Diagnostic> {
+    let warn = |text: &String| Diagnostic::warning(None, "document", "geometry", text.clone());
+    fit.left_out.iter().map(warn).collect()
 }

@@ -14,15 +14,19 @@ pub struct AnatomyCache {
     anatomy: Option<(u64, ManualAnatomy, Anatomy)>,
     /// (doc_gen, warnings).
     checks: Option<(u64, Vec<Diagnostic>)>,
+    /// The warnings about mesh primitives left out (with the skin samples).
+    left_out: Vec<Diagnostic>,
 }
 
 impl AnatomyCache {
     fn skin(&mut self, doc: &Document, bones_gen: u64) -> &(u64, Samples, Rig) {
         if self.skin.as_ref().is_none_or(|s| s.0 != bones_gen) {
             // A mesh that cannot be read leaves the anatomy to the bones (the viewport and
-            // the status bar already say why the mesh is missing).
-            let geo = doc.load_geometry().unwrap_or_default();
-            let samples = samples::collect(doc, &geo);
+            // the status bar already say why the mesh is missing); primitives left out are
+            // listed with the plausibility warnings, as `validate` lists them.
+            let fit = doc.fitting_geometry();
+            self.left_out = plausible::left_out(&fit);
+            let samples = samples::collect(doc, &fit.geometry);
             let rig = Rig::new(doc, &samples);
             self.skin = Some((bones_gen, samples, rig));
         }
@@ -50,7 +54,8 @@ impl AnatomyCache {
             let (Some((_, samples, rig)), Some((_, _, a))) = (&self.skin, &self.anatomy) else {
                 return &[];
             };
-            let found = plausible::check(doc, rig, samples, a);
+            let mut found = self.left_out.clone();
+            found.extend(plausible::check(doc, rig, samples, a));
             self.checks = Some((doc_gen, found));
         }
         &self.checks.as_ref().expect("just filled").1

@@ -29,20 +29,26 @@ pub fn extension(prim: &Value) -> Option<&Value> {
     prim.get("extensions")?.get(EXTENSION)
 }
 
-/// Decodes the stream `ext` (the primitive `prim`'s extension object) points at.
+/// Decodes the stream `ext` (the primitive `prim`'s extension object) points at. The outer
+/// error is the file's structure (a view that is missing or outside its buffer, an attribute
+/// the stream lacks); the inner one, a stream the decoder cannot decode (a feature it lacks,
+/// or corrupt bytes), which leaves this primitive out and the rest of the mesh read.
 pub fn decode(
     json: &Value,
     buffers: &[&[u8]],
     prim: &Value,
     ext: &Value,
-) -> Result<Decoded, String> {
+) -> Result<Result<Decoded, String>, String> {
     let key = format!("extensions.{EXTENSION}");
     let view = ext
         .get("bufferView")
         .and_then(Value::as_u64)
         .ok_or_else(|| format!("{key}.bufferView is missing"))?;
     let bytes = view_bytes(json, buffers, view, &key)?;
-    let mesh = decode_mesh(bytes).map_err(|e| format!("{key}: bufferView {view}: {e}"))?;
+    let mesh = match decode_mesh(bytes) {
+        Ok(mesh) => mesh,
+        Err(e) => return Ok(Err(format!("{key}: bufferView {view}: {e}"))),
+    };
     let (new_of_old, first_old) = unique_points(&mesh);
     let src = Source {
         json,
@@ -69,9 +75,11 @@ pub fn decode(
     };
     let n = out.positions.len() as u64;
     if let Some(bad) = out.indices.iter().find(|&&i| u64::from(i) >= n) {
-        return Err(format!("{key}: a face names point {bad} of {n}"));
+        return Ok(Err(format!(
+            "{key}: bufferView {view}: a face names point {bad} of {n}"
+        )));
     }
-    Ok(out)
+    Ok(Ok(out))
 }
 
 /// What a glTF attribute of a decoded primitive is read from.

@@ -35,6 +35,46 @@ pub struct Geometry {
     pub primitives: Vec<MeshPrimitive>,
     /// Per skin, per joint: joint_from_mesh (the inverse bind matrix).
     pub inverse_bind: Vec<Vec<Mat4>>,
+    /// Primitives left out: a Draco stream the decoder cannot decode (a feature it lacks, or
+    /// corrupt bytes). The rest of the mesh is read; callers warn.
+    pub unread: Vec<Unread>,
+}
+
+/// What shapes and anatomy are fitted to ([`Document::fitting_geometry`]).
+#[derive(Debug, Clone, Default)]
+pub struct Fitting {
+    pub geometry: Geometry,
+    /// Why no mesh is used at all, when it cannot be read.
+    pub unreadable: Option<String>,
+    /// One note per primitive left out.
+    pub left_out: Vec<String>,
+}
+
+impl Fitting {
+    /// Every note, the mesh's own first.
+    pub fn notes(&self) -> impl Iterator<Item = &String> {
+        self.unreadable.iter().chain(&self.left_out)
+    }
+}
+
+/// A primitive left out of a [`Geometry`].
+#[derive(Debug, Clone)]
+pub struct Unread {
+    /// The primitive, and why.
+    pub why: String,
+    /// The vertices its POSITION accessor counts.
+    pub vertices: usize,
+}
+
+impl Geometry {
+    /// True when the primitives left out hold more vertices than those read: what is left
+    /// would mislead more than the bones alone (a Ready Player Me avatar whose body and
+    /// clothes could not be decoded read as its head: 0.31 units tall, `other`).
+    pub fn mostly_unread(&self) -> bool {
+        let unread: usize = self.unread.iter().map(|u| u.vertices).sum();
+        let read: usize = self.primitives.iter().map(|p| p.positions.len()).sum();
+        unread > read
+    }
 }
 
 impl Document {
@@ -136,12 +176,55 @@ impl Document {
             {
                 let read = read_primitive(&self.json, &slices, prim, n, node.skin);
                 let key = format!("nodes[{n}] ('{}'): meshes[{m}].primitives[{p}]", node.name);
-                if let Some(prim) = read.map_err(|r| self.gltf_err(format!("{key}.{r}")))? {
-                    geo.primitives.push(prim);
+                match read.map_err(|r| self.gltf_err(format!("{key}.{r}")))? {
+                    PrimitiveRead::Mesh(prim) => geo.primitives.push(prim),
+                    PrimitiveRead::NoPositions => {}
+                    PrimitiveRead::Undecoded(why) => geo.unread.push(Unread {
+                        why: format!("{key}.{why}"),
+                        vertices: position_count(&self.json, prim),
+                    }),
                 }
             }
         }
         Ok(geo)
+    }
+
+    /// The mesh the anatomy and the generator fit to, and what to tell a person about it:
+    /// the whole mesh when it reads; the rest when primitives are left out
+    /// ([`Geometry::unread`]); nothing (the bones alone) when it cannot be read, or when most
+    /// of it is left out. One place decides, so `generate`, `validate` and the editor agree.
+    pub fn fitting_geometry(&self) -> Fitting {
+        match self.load_geometry() {
+            Err(e) => Fitting {
+                geometry: Geometry::default(),
+                unreadable: Some(format!(
+                    "the mesh cannot be read ({e}); the bones alone are used"
+                )),
+                left_out: Vec::new(),
+            },
+            Ok(geo) => {
+                let mostly = geo.mostly_unread();
+                let instead = match mostly {
+                    true => "most of the mesh is: the bones alone are used",
+                    false => "the rest of the mesh is used",
+                };
+                let left_out = geo
+                    .unread
+                    .iter()
+                    .map(|u| {
+                        let why = &u.why;
+                        format!(
+                            "a mesh primitive cannot be read ({why}): it is left out; {instead}"
+                        )
+                    })
+                    .collect();
+                Fitting {
+                    geometry: if mostly { Geometry::default() } else { geo },
+                    unreadable: None,
+                    left_out,
+                }
+            }
+        }
     }
 
     /// The bone that carries a mesh on `node`: the node itself when it is a bone, else its
@@ -179,15 +262,36 @@ fn arrays<const N: usize>(
         .collect())
 }
 
-/// One primitive (None without POSITION); points and lines get no triangles, but their
-/// vertices are still there to fit shapes to.
+/// The vertices `prim`'s POSITION accessor counts (0 when it names none).
+fn position_count(json: &Value, prim: &Value) -> usize {
+    let acc = prim.pointer("/attributes/POSITION").and_then(Value::as_u64);
+    acc.and_then(|a| {
+        json.get("accessors")?
+            .get(a as usize)?
+            .get("count")?
+            .as_u64()
+    })
+    .map_or(0, |c| usize::try_from(c).unwrap_or(usize::MAX))
+}
+
+/// What reading one primitive gave.
+enum PrimitiveRead {
+    Mesh(MeshPrimitive),
+    /// No POSITION: nothing to read.
+    NoPositions,
+    /// A compressed stream the decoder could not decode (why).
+    Undecoded(String),
+}
+
+/// One primitive; points and lines get no triangles, but their vertices are still there to
+/// fit shapes to.
 fn read_primitive(
     json: &Value,
     buffers: &[&[u8]],
     prim: &Value,
     node: usize,
     skin: Option<usize>,
-) -> Result<Option<MeshPrimitive>, String> {
+) -> Result<PrimitiveRead, String> {
     let mode = prim.get("mode").and_then(Value::as_u64).unwrap_or(4);
     let attr = |name: &str| {
         prim.get("attributes")?
@@ -196,13 +300,16 @@ fn read_primitive(
             .map(|i| i as usize)
     };
     let Some(pos) = attr("POSITION") else {
-        return Ok(None);
+        return Ok(PrimitiveRead::NoPositions);
     };
     if let Some(ext) = draco::extension(prim) {
-        let d = draco::decode(json, buffers, prim, ext)?;
+        let d = match draco::decode(json, buffers, prim, ext)? {
+            Ok(d) => d,
+            Err(why) => return Ok(PrimitiveRead::Undecoded(why)),
+        };
         let n = d.positions.len();
         let list = if mode < 4 { Vec::new() } else { d.indices };
-        return Ok(Some(MeshPrimitive {
+        return Ok(PrimitiveRead::Mesh(MeshPrimitive {
             node,
             skin,
             indices: triangles(&list, mode, n),
@@ -235,7 +342,7 @@ fn read_primitive(
         }
         None => (0..n as u32).collect(),
     };
-    Ok(Some(MeshPrimitive {
+    Ok(PrimitiveRead::Mesh(MeshPrimitive {
         node,
         skin,
         indices: triangles(&list, mode, n),

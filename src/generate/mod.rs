@@ -102,18 +102,12 @@ pub struct Generated {
 /// Generates from the document's own geometry (a geometry that cannot be read gives a
 /// warning and shapes from the bones alone).
 pub fn generate(doc: &Document, opts: &Options) -> Result<Generated, GenerateError> {
-    match doc.load_geometry() {
-        Ok(geo) => generate_with(doc, &geo, opts, Vec::new()),
-        Err(e) => {
-            let d = Diagnostic::warning(
-                None,
-                "document",
-                "geometry",
-                format!("the mesh cannot be read ({e}); shapes come from the bones alone"),
-            );
-            generate_with(doc, &Geometry::default(), opts, vec![d])
-        }
-    }
+    let fit = doc.fitting_geometry();
+    let warnings = fit
+        .notes()
+        .map(|text| Diagnostic::warning(None, "document", "geometry", text.clone()))
+        .collect();
+    generate_with(doc, &fit.geometry, opts, warnings)
 }
 
 /// One generated body, while it is being built.
