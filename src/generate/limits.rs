@@ -77,10 +77,13 @@ fn hinge(axis: DVec3, parent_axis: DVec3, axis_bone: DVec3, flex_deg: f64) -> Jo
         .dot(axis)
         .atan2(parent_axis.dot(axis_bone));
     let bend_deg = bend.to_degrees().max(0.0);
-    let min_deg = -bend_deg - 1.0;
+    // A limb folded back on itself (bent 179° and more: a bone read from a broken mesh) would
+    // put the stop past -180°, where no hinge range lies.
+    let min_deg = (-bend_deg - 1.0).max(-180.0);
     let max_deg = (flex_deg - bend_deg)
         .max(min_deg + MIN_RANGE_DEG)
-        .max(MIN_RANGE_DEG);
+        .max(MIN_RANGE_DEG)
+        .min(180.0);
     JointPlan::Hinge {
         axis,
         min_deg,
@@ -259,5 +262,34 @@ pub fn within(current: &JointPlan, widened: &JointPlan, cap: Plausible) -> Joint
             max_deg: limit(hi0, hi1, cap.hinge_deg),
         },
         _ => *widened,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// However the rest bend is, the hinge's range lies within -180..180 and holds the rest
+    /// pose (a forearm read from a corrupt mesh, folded back 179.2°, gave -180.2°, which the
+    /// schema refuses).
+    #[test]
+    fn a_hinge_folded_back_on_itself_stays_within_a_turn() {
+        let axis = DVec3::Z;
+        for bend_deg in [0.0f64, 90.0, 170.0, 179.2, 180.0] {
+            let b = bend_deg.to_radians();
+            let child = DVec3::new(b.cos(), b.sin(), 0.0);
+            let JointPlan::Hinge {
+                min_deg, max_deg, ..
+            } = hinge(axis, DVec3::X, child, 145.0)
+            else {
+                panic!("a hinge");
+            };
+            assert!((-180.0..=180.0).contains(&min_deg), "{bend_deg}: {min_deg}");
+            assert!((-180.0..=180.0).contains(&max_deg), "{bend_deg}: {max_deg}");
+            assert!(
+                min_deg <= 0.0 && max_deg >= 0.0,
+                "{bend_deg}: {min_deg}..{max_deg}"
+            );
+        }
     }
 }
