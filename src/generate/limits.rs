@@ -82,8 +82,7 @@ fn hinge(axis: DVec3, parent_axis: DVec3, axis_bone: DVec3, flex_deg: f64) -> Jo
     let min_deg = (-bend_deg - 1.0).max(-180.0);
     let max_deg = (flex_deg - bend_deg)
         .max(min_deg + MIN_RANGE_DEG)
-        .max(MIN_RANGE_DEG)
-        .min(180.0);
+        .clamp(MIN_RANGE_DEG, 180.0);
     JointPlan::Hinge {
         axis,
         min_deg,
