@@ -7,6 +7,7 @@
 //! error, never a crash.
 
 use super::accessor::view_bytes;
+use super::geometry::Vertices;
 use draco_oxide_core::attribute::{Attribute, ComponentDataType};
 use draco_oxide_core::mesh::Mesh;
 use serde_json::Value;
@@ -14,18 +15,8 @@ use serde_json::Value;
 /// The extension's name.
 pub const EXTENSION: &str = "KHR_draco_mesh_compression";
 
-/// A decoded primitive's vertex attributes (empty when the stream has none) and triangles.
-#[derive(Debug, Default)]
-pub struct Decoded {
-    pub positions: Vec<[f32; 3]>,
-    pub normals: Vec<[f32; 3]>,
-    pub joints: Vec<[u16; 4]>,
-    pub weights: Vec<[f32; 4]>,
-    pub indices: Vec<u32>,
-}
-
 /// The primitive's Draco extension object, if it has one.
-pub fn extension(prim: &Value) -> Option<&Value> {
+pub(super) fn extension(prim: &Value) -> Option<&Value> {
     prim.get("extensions")?.get(EXTENSION)
 }
 
@@ -33,12 +24,12 @@ pub fn extension(prim: &Value) -> Option<&Value> {
 /// error is the file's structure (a view that is missing or outside its buffer, an attribute
 /// the stream lacks); the inner one, a stream the decoder cannot decode (a feature it lacks,
 /// or corrupt bytes), which leaves this primitive out and the rest of the mesh read.
-pub fn decode(
+pub(super) fn decode(
     json: &Value,
     buffers: &[&[u8]],
     prim: &Value,
     ext: &Value,
-) -> Result<Result<Decoded, String>, String> {
+) -> Result<Result<Vertices, String>, String> {
     let key = format!("extensions.{EXTENSION}");
     let view = ext
         .get("bufferView")
@@ -59,7 +50,7 @@ pub fn decode(
         key: &key,
     };
     let joints = src.read::<4>("JOINTS_0")?.unwrap_or_default();
-    let out = Decoded {
+    let out = Vertices {
         positions: src.read::<3>("POSITION")?.unwrap_or_default(),
         normals: src.read::<3>("NORMAL")?.unwrap_or_default(),
         weights: src.read::<4>("WEIGHTS_0")?.unwrap_or_default(),

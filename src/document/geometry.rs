@@ -293,32 +293,55 @@ fn read_primitive(
     skin: Option<usize>,
 ) -> Result<PrimitiveRead, String> {
     let mode = prim.get("mode").and_then(Value::as_u64).unwrap_or(4);
+    let pos = prim.pointer("/attributes/POSITION").and_then(Value::as_u64);
+    let Some(pos) = pos.map(|i| i as usize) else {
+        return Ok(PrimitiveRead::NoPositions);
+    };
+    let v = match draco::extension(prim) {
+        Some(ext) => match draco::decode(json, buffers, prim, ext)? {
+            Ok(v) => v,
+            Err(why) => return Ok(PrimitiveRead::Undecoded(why)),
+        },
+        None => plain_vertices(json, buffers, prim, (pos, mode))?,
+    };
+    let n = v.positions.len();
+    let list = if mode < 4 { Vec::new() } else { v.indices };
+    Ok(PrimitiveRead::Mesh(MeshPrimitive {
+        node,
+        skin,
+        indices: triangles(&list, mode, n),
+        positions: v.positions,
+        normals: v.normals,
+        joints: v.joints,
+        weights: v.weights,
+    }))
+}
+
+/// A primitive's vertex arrays (empty where it has no such attribute) and its index list,
+/// from plain accessors or a decoded Draco stream.
+#[derive(Debug, Default)]
+pub(super) struct Vertices {
+    pub positions: Vec<[f32; 3]>,
+    pub normals: Vec<[f32; 3]>,
+    pub joints: Vec<[u16; 4]>,
+    pub weights: Vec<[f32; 4]>,
+    pub indices: Vec<u32>,
+}
+
+/// The vertices of a primitive stored in plain accessors (POSITION at accessor `pos`); every
+/// vertex in order without an index accessor, no indices for points and lines (`mode` < 4).
+fn plain_vertices(
+    json: &Value,
+    buffers: &[&[u8]],
+    prim: &Value,
+    (pos, mode): (usize, u64),
+) -> Result<Vertices, String> {
     let attr = |name: &str| {
         prim.get("attributes")?
             .get(name)?
             .as_u64()
             .map(|i| i as usize)
     };
-    let Some(pos) = attr("POSITION") else {
-        return Ok(PrimitiveRead::NoPositions);
-    };
-    if let Some(ext) = draco::extension(prim) {
-        let d = match draco::decode(json, buffers, prim, ext)? {
-            Ok(d) => d,
-            Err(why) => return Ok(PrimitiveRead::Undecoded(why)),
-        };
-        let n = d.positions.len();
-        let list = if mode < 4 { Vec::new() } else { d.indices };
-        return Ok(PrimitiveRead::Mesh(MeshPrimitive {
-            node,
-            skin,
-            indices: triangles(&list, mode, n),
-            positions: d.positions,
-            normals: d.normals,
-            joints: d.joints,
-            weights: d.weights,
-        }));
-    }
     let positions = within("POSITION", arrays::<3>(json, buffers, pos))?;
     let normals = match attr("NORMAL") {
         Some(a) => within("NORMAL", arrays::<3>(json, buffers, a))?,
@@ -332,25 +355,22 @@ fn read_primitive(
         Some(a) => within("JOINTS_0", read_joints(json, buffers, a))?,
         None => Vec::new(),
     };
-    let n = positions.len();
-    let list = match prim.get("indices").and_then(Value::as_u64) {
+    let indices = match prim.get("indices").and_then(Value::as_u64) {
         _ if mode < 4 => Vec::new(),
         Some(a) => {
             let (_, v) =
                 read_unsigned(json, buffers, a as usize).map_err(|e| format!("indices: {e}"))?;
             v
         }
-        None => (0..n as u32).collect(),
+        None => (0..positions.len() as u32).collect(),
     };
-    Ok(PrimitiveRead::Mesh(MeshPrimitive {
-        node,
-        skin,
-        indices: triangles(&list, mode, n),
+    Ok(Vertices {
         positions,
         normals,
         joints,
         weights,
-    }))
+        indices,
+    })
 }
 
 fn within<T>(name: &str, r: Result<T, String>) -> Result<T, String> {

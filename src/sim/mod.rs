@@ -232,7 +232,7 @@ impl Simulation {
             return;
         }
         let (s, old) = (self.settings.clone(), self.applied.clone());
-        self.world.integration_parameters = s.integration_parameters(self.clip.is_some());
+        self.set_integration_parameters();
         self.world.gravity = s.gravity_m_s2;
         if s.drives != old.drives || s.gain_multiplier != old.gain_multiplier {
             for d in &mut self.dolls {
@@ -378,9 +378,15 @@ impl Simulation {
             d.start(self)?;
         }
         self.clip = clip;
-        let following = self.clip.is_some();
-        self.world.integration_parameters = self.settings.integration_parameters(following);
+        self.set_integration_parameters();
         Ok(())
+    }
+
+    /// The world's solver parameters from the settings, with the substeps of what moves it
+    /// now: the character's own pace, or a clip's ([`SimSettings::substeps_following_clip`]).
+    fn set_integration_parameters(&mut self) {
+        let following_clip = self.clip.is_some();
+        self.world.integration_parameters = self.settings.integration_parameters(following_clip);
     }
 
     /// The clip being followed, if any.

@@ -92,12 +92,7 @@ fn arms_whose_hands_carry_no_skin_are_arms() {
         at("LeftForeArm").distance(chest) < 0.2 * 1.75,
         "the premise: the elbow within a fifth of the height of the chest"
     );
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.glb");
-    std::fs::write(&input, fixtures::glb(&bones, fixtures::Build::default())).unwrap();
-    let out = dir.path().join("out.glb");
-    let (code, report, stderr) = generate(&input, &out, &[]);
-    assert_eq!(code, Some(0), "{stderr}");
+    let (_dir, _, report) = generated_bones(&bones, "Blood Hound arms");
     assert_eq!(report["character_type"], "humanoid", "{report}");
     for (role, n) in [("clavicle", 2), ("upper_arm", 2), ("forearm", 2)] {
         assert_eq!(bones_with_role(&report, role).len(), n, "{role}: {report}");
@@ -355,7 +350,6 @@ fn an_edit_group_applies_all_or_nothing_and_inverts_exactly() {
 /// not. They were left loose roots, and such a robot fell at 0.34 s standing.
 #[test]
 fn legs_hanging_above_the_pelvis_are_jointed_to_it() {
-    let dir = tempfile::tempdir().unwrap();
     for body_skin_radius in [0.13, 0.0] {
         let mut bones = fixtures::humanoid();
         let hips = bones
@@ -376,11 +370,7 @@ fn legs_hanging_above_the_pelvis_are_jointed_to_it() {
             b.parent = Some(body);
         }
         let label = format!("Body skin radius {body_skin_radius}");
-        let input = dir.path().join("in.glb");
-        std::fs::write(&input, fixtures::glb(&bones, fixtures::Build::default())).unwrap();
-        let out = dir.path().join("out.glb");
-        let (code, _, stderr) = generate(&input, &out, &[]);
-        assert_eq!(code, Some(0), "{label}: {stderr}");
+        let (_dir, out, _) = generated_bones(&bones, &label);
         let doc = Document::open(&out).unwrap();
         let parent_of = |name: &str| {
             let id = doc.bone_by_name(name).unwrap();
@@ -490,7 +480,6 @@ fn chibi() -> Vec<fixtures::BoneDef> {
 fn a_joint_at_its_parents_origin_is_not_flagged_for_a_tenth_of_a_millimetre() {
     use ragdoll_tuner::doctor::live::LiveWatch;
     use ragdoll_tuner::render::Pose;
-    let dir = tempfile::tempdir().unwrap();
     let mut bones = chibi();
     let neck = bones.iter().position(|b| b.name == "head").unwrap();
     bones[neck].name = "neck".into();
@@ -498,11 +487,7 @@ fn a_joint_at_its_parents_origin_is_not_flagged_for_a_tenth_of_a_millimetre() {
     bones[neck].radius = 0.08;
     let origin = bones[neck].head.to_array();
     fixtures::push(&mut bones, "face", Some(neck), origin, [0.0, 1.2, 0.0], 0.3);
-    let input = dir.path().join("face.glb");
-    std::fs::write(&input, fixtures::glb(&bones, fixtures::Build::default())).unwrap();
-    let out = dir.path().join("out.glb");
-    let (code, report, stderr) = generate(&input, &out, &[]);
-    assert_eq!(code, Some(0), "{stderr}");
+    let (_dir, out, report) = generated_bones(&bones, "face at its neck's origin");
     let doc = Document::open(&out).unwrap();
     let face = doc.bone_by_name("face").unwrap();
     let joint = doc.bone(face).physics.clone().and_then(|p| p.constraint);

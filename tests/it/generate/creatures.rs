@@ -24,15 +24,9 @@ fn parent_body(doc: &Document, name: &str) -> Option<String> {
 /// 4.69 s) or rolled on after 5 s (a wolf at 90% of its height per second).
 #[test]
 fn a_quadrupeds_hip_bone_is_part_of_its_pelvis_and_its_hock_a_joint() {
-    let dir = tempfile::tempdir().unwrap();
     for hip_bones in [true, false] {
         let label = format!("hip bones {hip_bones}");
-        let input = dir.path().join("in.glb");
-        let bones = quadruped(hip_bones);
-        std::fs::write(&input, fixtures::glb(&bones, fixtures::Build::default())).unwrap();
-        let out = dir.path().join("out.glb");
-        let (code, report, stderr) = generate(&input, &out, &[]);
-        assert_eq!(code, Some(0), "{label}: {stderr}");
+        let (_dir, out, report) = generated_bones(&quadruped(hip_bones), &label);
         assert_eq!(report["character_type"], "quadruped", "{label}");
         let doc = Document::open(&out).unwrap();
         for side in ["L", "R"] {
@@ -118,7 +112,6 @@ fn a_hoof_on_an_ik_bone_hangs_from_the_end_of_its_leg() {
 /// bare bone above the hips joins them, as a chibi's trunk is found beside its hips.
 #[test]
 fn a_quadruped_whose_hips_and_spine_hang_side_by_side_is_a_quadruped() {
-    let dir = tempfile::tempdir().unwrap();
     let mut bones = quadruped(false);
     let root = fixtures::push(
         &mut bones,
@@ -132,11 +125,7 @@ fn a_quadruped_whose_hips_and_spine_hang_side_by_side_is_a_quadruped() {
     let spine = bones.iter().position(|b| b.name == "Spine").unwrap();
     bones[hips].parent = Some(root);
     bones[spine].parent = Some(root);
-    let input = dir.path().join("in.glb");
-    std::fs::write(&input, fixtures::glb(&bones, fixtures::Build::default())).unwrap();
-    let out = dir.path().join("out.glb");
-    let (code, report, stderr) = generate(&input, &out, &[]);
-    assert_eq!(code, Some(0), "{stderr}");
+    let (_dir, out, report) = generated_bones(&bones, "hips and spine side by side");
     assert_eq!(report["character_type"], "quadruped", "{report}");
     let role = |name: &str| report_row(&report, name).map(|r| r["role"].clone());
     for (bone, want) in [

@@ -35,6 +35,22 @@ pub fn generate(input: &Path, out: &Path, extra: &[&str]) -> (Option<i32>, Value
     )
 }
 
+/// `bones` written as a GLB and generated in a temp folder (`what` names the case in a
+/// failure): the folder, the output path and the report.
+pub fn generated_bones(
+    bones: &[fixtures::BoneDef],
+    what: &str,
+) -> (tempfile::TempDir, PathBuf, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.glb");
+    let glb = fixtures::glb(bones, fixtures::Build::default());
+    std::fs::write(&input, glb).unwrap();
+    let out = dir.path().join("out.glb");
+    let (code, report, stderr) = generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{what}: {stderr}");
+    (dir, out, report)
+}
+
 /// Generates into a temp folder; returns the folder, the output path and the report.
 pub fn generated(input: &Path, name: &str) -> (tempfile::TempDir, PathBuf, Value) {
     let dir = tempfile::tempdir().unwrap();
