@@ -246,7 +246,8 @@ impl SimSettings {
     /// [`SimSettings::natural_time_scale`] and gets that many times fewer (at least one): its
     /// substep is then as long in its own time as a person's, and its contacts already soften
     /// by the same scale. The glTF Fox (79 units, scale 4.06) takes 4; the zoo at x100 stood
-    /// and collapsed as with 16 (collapse times within 0.6 s of 3-18 s).
+    /// and collapsed as with 16 (collapse times within 0.7 s of 2.5-18.5 s, but the rat's 10.6 ->
+    /// 12.3 s of a 33.7 s budget).
     pub fn substeps_at_size(&self) -> usize {
         let slower = self.natural_time_scale();
         if slower > 1.0 {
