@@ -40,16 +40,7 @@ pub struct Follower {
 
 impl Follower {
     pub fn new(doc: &Document) -> Self {
-        let rest: Vec<DMat4> = doc
-            .bones
-            .iter()
-            .map(|b| {
-                doc.skeleton
-                    .nodes
-                    .get(b.node)
-                    .map_or(DMat4::IDENTITY, |n| n.world_from_node)
-            })
-            .collect();
+        let rest = doc.rest_world_from_bone();
         let joints = parent_first(
             doc.bone_ids()
                 .filter_map(|id| joint::resolve(doc, id))

@@ -48,6 +48,8 @@ pub struct Viewport {
     /// The character's size (m), from its mesh and joints at rest: gizmos, axes and the
     /// grid are drawn in proportion to it.
     pub character_m: f32,
+    /// The ground plane's height (world y, [`crate::document::Document::ground_y`]).
+    ground_y: f32,
     seen_bones: u64,
     /// A Ctrl+drag on a body: the bone and where the drag started (screen points).
     push_drag: Option<(crate::document::BoneId, egui::Pos2)>,
@@ -142,6 +144,7 @@ impl Viewport {
             px_per_m: None,
             home: OrbitCamera::default(),
             character_m: REFERENCE_SIZE_M,
+            ground_y: 0.0,
             seen_bones: 0,
         }
     }
@@ -154,6 +157,9 @@ impl Viewport {
         let chosen = st.selected_bones();
         let key = (st.doc_gen(), self.pose_gen, chosen.clone(), self.all_joints);
         if key != self.seen {
+            if key.0 != self.seen.0 {
+                self.ground_y = st.doc.ground_y() as f32;
+            }
             self.seen = key;
             let segs = self.gizmo_segments(st, &chosen);
             // The scene also rings the joints the doctor flags.
@@ -341,6 +347,7 @@ impl Viewport {
             segments: self.drawn.clone(),
             camera: self.camera,
             character_m: self.character_m,
+            ground_y: self.ground_y,
             show_mesh: self.show_mesh,
             show_colliders: self.show_colliders,
         };
@@ -504,7 +511,7 @@ mod tests {
             assert!((a.b * k - b.b).length() < 1e-4, "{a:?} vs {b:?}");
             assert!((a.radius * k - b.radius).abs() < 1e-6, "{a:?} vs {b:?}");
         }
-        let axes = crate::render::gizmo::grid_and_axes(5, tiny_m);
+        let axes = crate::render::gizmo::grid_and_axes(5, tiny_m, 0.0);
         let longest = axes
             .iter()
             .map(|s| (s.b - s.a).length())

@@ -29,6 +29,8 @@ pub struct Report<'a> {
     file: String,
     bones: Vec<BoneReport<'a>>,
     balance: &'a BalanceSettings,
+    /// The ground plane the simulation stands the character on (world y, world units).
+    ground_y: f64,
     schema_version: u32,
     diagnostics: &'a [Diagnostic],
 }
@@ -95,12 +97,13 @@ enum JointReport {
     },
 }
 
-/// The inspect report as JSON: `{file, bones, balance, schema_version, diagnostics}`.
+/// The inspect report as JSON: `{file, bones, balance, ground_y, schema_version, diagnostics}`.
 pub fn report(doc: &Document) -> Value {
     let r = Report {
         file: doc.path.display().to_string(),
         bones: doc.bone_ids().map(|id| bone_report(doc, id)).collect(),
         balance: &doc.balance,
+        ground_y: doc.ground_y(),
         schema_version: doc.schema_version,
         diagnostics: &doc.diagnostics,
     };

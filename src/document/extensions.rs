@@ -1,8 +1,8 @@
 //! The glTF extensions a file may require, and what the tool does with each: read it
-//! (`KHR_mesh_quantization`, meshopt compression), ignore it (extensions that only change how
-//! a character looks: materials, textures, lights), or refuse the file with a clear error
-//! (anything that could change its skeleton, meshes or clips in a way the tool cannot read,
-//! such as Draco-compressed meshes).
+//! (`KHR_mesh_quantization`, meshopt and Draco compression), ignore it (extensions that only
+//! change how a character looks: materials, textures, lights), or refuse the file with a clear
+//! error (anything that could change its skeleton, meshes or clips in a way the tool cannot
+//! read, such as GPU-instanced meshes).
 
 use super::compression;
 use serde_json::Value;

@@ -16,6 +16,7 @@ mod error;
 mod extensions;
 pub mod fields;
 pub mod geometry;
+pub mod ground;
 pub mod manual_anatomy;
 pub mod pairs;
 pub mod parse;

@@ -196,7 +196,7 @@ pub fn whole_body_about_ground(doc: &Document) -> Option<f64> {
         return None;
     }
     let com = bodies.iter().map(|b| b.com * b.mass_kg).sum::<DVec3>() / m;
-    let t = about_point(&bodies, DVec3::new(com.x, 0.0, com.z));
+    let t = about_point(&bodies, DVec3::new(com.x, doc.ground_y(), com.z));
     let i = (t.x_axis.x + t.z_axis.z) / 2.0;
     (i.is_finite() && i > 0.0).then_some(i)
 }

@@ -186,10 +186,11 @@ pub fn ghost_segments(
         .collect()
 }
 
-/// A ground grid on y = 0 (`half` cells each way) plus X/Y/Z axes at the origin, sized for
-/// a character `character_m` metres large: cells of the power of ten below that size, axes
-/// and line widths in proportion (a 1.8 m character gets 1 m cells and 0.5 m axes).
-pub fn grid_and_axes(half: i32, character_m: f32) -> Vec<Segment> {
+/// A ground grid on the plane y = `ground_y` (`half` cells each way) plus X/Y/Z axes at the
+/// origin, sized for a character `character_m` metres large: cells of the power of ten below
+/// that size, axes and line widths in proportion (a 1.8 m character gets 1 m cells and 0.5 m
+/// axes).
+pub fn grid_and_axes(half: i32, character_m: f32, ground_y: f32) -> Vec<Segment> {
     let size = if character_m.is_finite() && character_m > 0.0 {
         character_m
     } else {
@@ -207,14 +208,14 @@ pub fn grid_and_axes(half: i32, character_m: f32) -> Vec<Segment> {
             [80, 80, 90, 255]
         };
         out.push(Segment {
-            a: Vec3::new(f, 0.0, -e),
-            b: Vec3::new(f, 0.0, e),
+            a: Vec3::new(f, ground_y, -e),
+            b: Vec3::new(f, ground_y, e),
             radius: 0.004 * s,
             color: c,
         });
         out.push(Segment {
-            a: Vec3::new(-e, 0.0, f),
-            b: Vec3::new(e, 0.0, f),
+            a: Vec3::new(-e, ground_y, f),
+            b: Vec3::new(e, ground_y, f),
             radius: 0.004 * s,
             color: c,
         });

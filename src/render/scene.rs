@@ -43,6 +43,8 @@ pub struct SceneInput {
     pub camera: OrbitCamera,
     /// The character's size (m): the grid and axes are drawn in proportion to it.
     pub character_m: f32,
+    /// The ground plane's height (world y): the grid is drawn on it.
+    pub ground_y: f32,
     pub show_mesh: bool,
     pub show_colliders: bool,
 }
@@ -51,8 +53,8 @@ pub struct SceneInput {
 pub struct GpuScene {
     ctx: Context,
     geometry: FrameGeometry,
-    /// The grid and axes, and the character size (m) they were made for.
-    grid_segments: (f32, Vec<Segment>),
+    /// The grid and axes, and the character size (m) and ground height they were made for.
+    grid_segments: ((f32, f32), Vec<Segment>),
     /// The grid and axes as ribbons facing the eye they were built for.
     grid: Option<(glam::Vec3, Gm<Mesh, ColorMaterial>)>,
     /// The rendered image, redrawn only when something it shows changed.
@@ -281,7 +283,7 @@ impl GpuScene {
         Ok(Self {
             ctx,
             geometry: FrameGeometry::default(),
-            grid_segments: (f32::NAN, Vec::new()),
+            grid_segments: ((f32::NAN, f32::NAN), Vec::new()),
             grid: None,
             image,
             image_key: None,
@@ -335,10 +337,11 @@ impl GpuScene {
         if stale {
             Self::sync(&self.ctx, &mut self.geometry, input);
             let eye = input.camera.eye();
-            if self.grid_segments.0 != input.character_m {
+            let made_for = (input.character_m, input.ground_y);
+            if self.grid_segments.0 != made_for {
                 self.grid_segments = (
-                    input.character_m,
-                    super::gizmo::grid_and_axes(5, input.character_m),
+                    made_for,
+                    super::gizmo::grid_and_axes(5, input.character_m, input.ground_y),
                 );
                 self.grid = None;
             }

@@ -19,7 +19,7 @@
 //!   world +Y now, so a quadruped's horizontal spine or a chibi's leaning root read 0 at rest.
 
 use super::balance::{BalanceRig, FELL_COM_SHARE, FELL_PELVIS_RATIO, FELL_TILT_DEG};
-use super::world::{BodyRec, GROUND_Y};
+use super::world::BodyRec;
 use glam::Vec3;
 use rapier3d::prelude::*;
 
@@ -36,6 +36,8 @@ pub(crate) struct FallGauge {
     /// The whole body's centre of mass height: at rest and lying. None when it cannot fall
     /// by height (it lies at rest).
     com: Option<ComHeight>,
+    /// The ground's height (world y) the heights are measured from.
+    ground_y: f32,
 }
 
 /// The whole body's centre of mass height above the ground (world units): in the rest pose,
@@ -47,7 +49,7 @@ struct ComHeight {
 }
 
 impl ComHeight {
-    fn new(world: &PhysicsWorld, bodies: &[BodyRec]) -> Option<Self> {
+    fn new(world: &PhysicsWorld, bodies: &[BodyRec], ground_y: f32) -> Option<Self> {
         let (mut m, mut rest, mut lying) = (0.0f32, 0.0f32, 0.0f32);
         for b in bodies {
             let Some(col) = world.colliders.get(b.collider) else {
@@ -58,7 +60,7 @@ impl ComHeight {
                 .map_or(Vec3::ZERO, |q| q.translation);
             let pose = b.world_from_body_rest;
             m += b.mass_kg;
-            rest += b.mass_kg * ((pose.translation + pose.rotation * local).y - GROUND_Y);
+            rest += b.mass_kg * ((pose.translation + pose.rotation * local).y - ground_y);
             lying += b.mass_kg * lying_height(col.shared_shape());
         }
         let (rest, lying) = (rest / m, lying / m);
@@ -66,9 +68,10 @@ impl ComHeight {
             .then_some(Self { rest, lying })
     }
 
-    /// How far up from lying to rest the centre of mass at height `y` is (0 lying, 1 rest).
-    fn share(&self, y: f32) -> f32 {
-        (y - GROUND_Y - self.lying) / (self.rest - self.lying)
+    /// How far up from lying to rest the centre of mass at `height` above the ground is (0
+    /// lying, 1 rest).
+    fn share(&self, height: f32) -> f32 {
+        (height - self.lying) / (self.rest - self.lying)
     }
 }
 
@@ -90,14 +93,14 @@ fn lying_height(shape: &SharedShape) -> f32 {
 }
 
 impl FallGauge {
-    pub fn new(world: &PhysicsWorld, bodies: &[BodyRec], rig: &BalanceRig) -> Self {
+    pub fn new(world: &PhysicsWorld, bodies: &[BodyRec], rig: &BalanceRig, ground_y: f32) -> Self {
         let pelvis = rig.pelvis.and_then(|p| {
             let col = world.colliders.get(bodies[p].collider)?;
             let local = col
                 .position_wrt_parent()
                 .map_or(Vec3::ZERO, |q| q.translation);
             let rest = bodies[p].world_from_body_rest;
-            let h = (rest.translation + rest.rotation * local).y - GROUND_Y;
+            let h = (rest.translation + rest.rotation * local).y - ground_y;
             let lying = lying_height(col.shared_shape());
             (h.is_finite() && h * FELL_PELVIS_RATIO > lying).then_some((p, local, h, lying))
         });
@@ -113,8 +116,14 @@ impl FallGauge {
             pelvis,
             fell_ratio,
             torso,
-            com: ComHeight::new(world, bodies),
+            com: ComHeight::new(world, bodies, ground_y),
+            ground_y,
         }
+    }
+
+    /// The ground's height (world y) this gauge measures from.
+    pub fn ground_y(&self) -> f32 {
+        self.ground_y
     }
 
     /// True when a torso tilt is measured.
@@ -159,7 +168,10 @@ impl FallGauge {
     /// only where a pelvis or torso is (a character whose balance bones are unresolved has
     /// no fall measured at all).
     pub fn fallen(&self, r: f32, com_y: f32, tilt_deg: f32) -> bool {
-        let low = self.measured() && self.com.is_some_and(|c| c.share(com_y) < FELL_COM_SHARE);
+        let low = self.measured()
+            && self
+                .com
+                .is_some_and(|c| c.share(com_y - self.ground_y) < FELL_COM_SHARE);
         r < self.fell_ratio || tilt_deg > FELL_TILT_DEG || low
     }
 
@@ -167,7 +179,7 @@ impl FallGauge {
     pub fn pelvis_ratio(&self, world: &PhysicsWorld, bodies: &[BodyRec]) -> f32 {
         self.pelvis.map_or(f32::NAN, |(p, local, rest)| {
             let pose = world.bodies[bodies[p].body].position();
-            ((pose.translation + pose.rotation * local).y - GROUND_Y) / rest
+            ((pose.translation + pose.rotation * local).y - self.ground_y) / rest
         })
     }
 }

@@ -63,7 +63,7 @@ impl ClipDriver {
         let follower = Follower::new(doc);
         let lift = match root {
             RootMode::Kinematic => {
-                follower.grounding_lift(doc, &clip, 64, super::world::GROUND_Y as f64)
+                follower.grounding_lift(doc, &clip, 64, doc.ground_y())
             }
             RootMode::Free => 0.0,
         };

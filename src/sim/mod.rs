@@ -85,7 +85,8 @@ impl Simulation {
         let mut world = PhysicsWorld::new();
         world.integration_parameters = settings.integration_parameters(false);
         world.gravity = settings.gravity_m_s2;
-        let ground = world::insert_ground(&mut world, &settings);
+        let ground_y = doc.ground_y() as f32;
+        let ground = world::insert_ground(&mut world, &settings, ground_y);
         let groups = GroupMap::from_document(doc)?;
         let side = (count as f32).sqrt().ceil().max(1.0) as usize;
         let (axis, mid) = crate::mirror::mid_plane(doc);
@@ -95,7 +96,11 @@ impl Simulation {
         let mut dolls = Vec::with_capacity(count);
         for i in 0..count {
             let offset = copy_offset(i, side, &settings);
-            let placed = (offset, contact_order);
+            let placed = ragdoll::Placement {
+                offset,
+                mirror: contact_order,
+                ground_y,
+            };
             let doll = Ragdoll::build(&mut world, doc, (&groups, &explicit), &settings, placed)?;
             let mid = mid as f32 + offset.dot(contact_order.axis());
             tag_copy(&mut world, &doll, mid, i, &groups, &mut filter);
@@ -266,6 +271,7 @@ impl Simulation {
     pub fn sync(&mut self, doc: &Document) -> Result<usize, SimError> {
         let groups = GroupMap::from_document(doc)?;
         let groups_changed = groups != self.groups;
+        let ground_y = doc.ground_y() as f32;
         let mut changed = 0;
         for d in &mut self.dolls {
             changed += d.sync(
@@ -273,14 +279,36 @@ impl Simulation {
                 doc,
                 &groups,
                 groups_changed,
-                &self.settings,
+                (&self.settings, ground_y),
             )?;
         }
+        changed += self.place_ground(ground_y) as usize;
         self.groups = groups;
         if changed > 0 {
             self.wake_all();
         }
         Ok(changed)
+    }
+
+    /// The height (world y) of the ground plane ([`Document::ground_y`] when built or synced).
+    pub fn ground_y(&self) -> f32 {
+        self.dolls[0].fall.ground_y()
+    }
+
+    /// Moves the ground plane to `ground_y` (an edit moved the rest pose's lowest collider off
+    /// the plane, or back). Returns whether it moved.
+    fn place_ground(&mut self, ground_y: f32) -> bool {
+        let Some(body) = self.world.colliders.get(self.ground).and_then(|c| c.parent()) else {
+            return false;
+        };
+        let Some(rb) = self.world.bodies.get_mut(body) else {
+            return false;
+        };
+        if rb.translation().y == ground_y {
+            return false;
+        }
+        rb.set_translation(Vec3::new(0.0, ground_y, 0.0), true);
+        true
     }
 
     /// The settings; changes through [`Simulation::settings_mut`] apply at the next step.

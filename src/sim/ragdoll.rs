@@ -39,6 +39,15 @@ fn joint_specs(
     Ok(specs)
 }
 
+/// Where a ragdoll is built: its offset from the document's rest pose (a crowd's copies), its
+/// mirror order, and the height of the ground it stands on (world y).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Placement {
+    pub offset: Vec3,
+    pub mirror: MirrorContactOrder,
+    pub ground_y: f32,
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct Ragdoll {
     pub bodies: Vec<BodyRec>,
@@ -69,8 +78,13 @@ impl Ragdoll {
         doc: &Document,
         (groups, pairs): (&GroupMap, &ExplicitPairs),
         s: &SimSettings,
-        (offset, mirror): (Vec3, MirrorContactOrder),
+        placed: Placement,
     ) -> Result<Self, SimError> {
+        let Placement {
+            offset,
+            mirror,
+            ground_y,
+        } = placed;
         let bodies = world::insert_bodies(world, doc, groups, s, offset, pairs)?;
         if bodies.is_empty() {
             return Err(SimError::Empty);
@@ -93,7 +107,7 @@ impl Ragdoll {
         if s.balance && balance.built.enabled {
             step.pose_start(world, (&bodies, &joints));
         }
-        let fall = FallGauge::new(world, &bodies, &balance);
+        let fall = FallGauge::new(world, &bodies, &balance, ground_y);
         let telemetry = Telemetry::new(
             joints.iter().map(|j| j.name.clone()).collect(),
             balance.foot_names.clone(),
@@ -188,7 +202,7 @@ impl Ragdoll {
             step,
             time_s,
             torso_tilt_deg: tilt_deg,
-            com_height_m: self.com.y,
+            com_height_m: self.com.y - self.fall.ground_y(),
             pelvis_height_ratio: pelvis_ratio,
             grounded_feet: grounded,
             assist_torque_n_m: 0.0,
@@ -265,7 +279,7 @@ impl Ragdoll {
         doc: &Document,
         groups: &GroupMap,
         groups_changed: bool,
-        s: &SimSettings,
+        (s, ground_y): (&SimSettings, f32),
     ) -> Result<usize, SimError> {
         // Validate everything first, then apply: a bad edit leaves the world as it was.
         self.check_same_structure(doc)?;
@@ -282,7 +296,7 @@ impl Ragdoll {
             }
             self.step = StepRig::new(world, doc, &self.bodies, &self.joints, &self.balance);
         }
-        self.fall = FallGauge::new(world, &self.bodies, &self.balance);
+        self.fall = FallGauge::new(world, &self.bodies, &self.balance, ground_y);
         if self.balance.foot_names != self.telemetry.foot_names {
             self.telemetry = Telemetry::new(
                 self.telemetry.joint_names.clone(),

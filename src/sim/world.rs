@@ -305,15 +305,17 @@ pub(crate) fn insert_bodies(
     Ok(out)
 }
 
-/// The height of the ground plane (world y).
-pub const GROUND_Y: f32 = 0.0;
-
-/// A fixed ground: the half-space below the plane y = [`GROUND_Y`]. It has no edge for a
-/// character of any size, or one that walks a clip's root motion loop after loop (it was a
-/// box 1000 units wide, whose far corners also cost f32 precision in contact clipping).
-pub(crate) fn insert_ground(world: &mut PhysicsWorld, settings: &SimSettings) -> ColliderHandle {
+/// A fixed ground: the half-space below the plane y = `ground_y` (the document's
+/// [`crate::document::Document::ground_y`]). It has no edge for a character of any size, or one
+/// that walks a clip's root motion loop after loop (it was a box 1000 units wide, whose far
+/// corners also cost f32 precision in contact clipping).
+pub(crate) fn insert_ground(
+    world: &mut PhysicsWorld,
+    settings: &SimSettings,
+    ground_y: f32,
+) -> ColliderHandle {
     let ground =
-        world.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(0.0, GROUND_Y, 0.0)));
+        world.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(0.0, ground_y, 0.0)));
     world.insert_collider(
         ColliderBuilder::new(SharedShape::halfspace(Vec3::Y))
             .active_hooks(super::contact_order::GROUND_HOOKS)

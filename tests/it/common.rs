@@ -193,16 +193,23 @@ pub fn edited(src: &Path, set: &str, out: &Path) -> ragdoll_tuner::document::Doc
 /// A `.glb` file with its scene turned by `deg` about the vertical (under a new root node),
 /// as another tool might place it: the same character facing another way.
 pub fn turned_glb(src: &Path, deg: f64) -> ragdoll_tuner::document::Document {
+    let h = deg.to_radians() / 2.0;
+    placed_glb(
+        src,
+        serde_json::json!({"name": "turned", "rotation": [0.0, h.sin(), 0.0, h.cos()]}),
+    )
+}
+
+/// A `.glb` file with its scene under a new root node `node` (a glTF node without children:
+/// its name and transform), as another tool might place the same character.
+pub fn placed_glb(src: &Path, mut node: serde_json::Value) -> ragdoll_tuner::document::Document {
     let bytes = std::fs::read(src).expect("the .glb");
     let n = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
     let mut j: serde_json::Value = serde_json::from_slice(&bytes[20..20 + n]).expect("JSON");
     let scene = j["scene"].as_u64().unwrap_or(0) as usize;
-    let roots = j["scenes"][scene]["nodes"].take();
-    let h = deg.to_radians() / 2.0;
+    node["children"] = j["scenes"][scene]["nodes"].take();
     let nodes = j["nodes"].as_array_mut().expect("nodes");
-    nodes.push(serde_json::json!({
-        "name": "turned", "rotation": [0.0, h.sin(), 0.0, h.cos()], "children": roots
-    }));
+    nodes.push(node);
     j["scenes"][scene]["nodes"] = serde_json::json!([nodes.len() - 1]);
     let mut text = serde_json::to_vec(&j).expect("JSON");
     text.resize(text.len().div_ceil(4) * 4, b' ');
@@ -216,5 +223,5 @@ pub fn turned_glb(src: &Path, deg: f64) -> ragdoll_tuner::document::Document {
     out.extend(text);
     out.extend_from_slice(rest);
     ragdoll_tuner::document::Document::from_bytes(src, &out, Default::default())
-        .expect("the turned file")
+        .expect("the placed file")
 }

@@ -22,6 +22,7 @@ mod friction;
 mod gains;
 mod generate;
 mod generated_clean;
+mod ground;
 mod gpu_skin;
 mod hip;
 mod hostile;
