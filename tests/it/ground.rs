@@ -72,3 +72,40 @@ fn a_passive_character_on_a_stage_collapses_onto_it() {
     assert!((f - fell).abs() < 0.2, "fell at {f} s against {fell} s");
     assert!((c - com).abs() < 0.1, "lies with its centre of mass {c} m up against {com} m");
 }
+
+/// A live edit that moves the rest pose off the plane moves the ground with it (here the
+/// whole character, as a changed root transform would): the running world stands on it.
+#[test]
+fn an_edit_that_moves_the_rest_pose_moves_the_ground() {
+    let base = Document::open(mannequin()).unwrap();
+    let mut sim = Simulation::new(&base, SimSettings::default()).unwrap();
+    for _ in 0..60 {
+        sim.step().unwrap();
+    }
+    let lifted = moved(2.0);
+    sim.sync(&lifted).expect("the same bones");
+    assert!(
+        (f64::from(sim.ground_y()) - lifted.ground_y()).abs() < 1e-4,
+        "ground {} against {}",
+        sim.ground_y(),
+        lifted.ground_y()
+    );
+    assert!((fixed_body_y(&sim) - sim.ground_y()).abs() < 1e-6, "the plane moved");
+    sim.sync(&base).unwrap();
+    assert_eq!(sim.ground_y(), 0.0);
+    assert_eq!(fixed_body_y(&sim), 0.0);
+}
+
+/// The height of the world's one fixed body with a collider: the ground's (the balance's
+/// world anchor has none).
+fn fixed_body_y(sim: &Simulation) -> f32 {
+    let fixed: Vec<f32> = sim
+        .physics()
+        .bodies
+        .iter()
+        .filter(|(_, b)| b.is_fixed() && !b.colliders().is_empty())
+        .map(|(_, b)| b.translation().y)
+        .collect();
+    assert_eq!(fixed.len(), 1, "one ground");
+    fixed[0]
+}
