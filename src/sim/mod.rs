@@ -22,6 +22,7 @@ pub mod scene;
 mod settings;
 mod settle;
 mod sleep;
+mod spin;
 mod snapshot;
 mod step;
 pub mod telemetry;
@@ -171,6 +172,7 @@ impl Simulation {
         for d in &mut self.dolls {
             d.cap_angular_speed(&mut self.world);
             if self.may_sleep && self.settings.settle {
+                spin::resist_spin(&mut self.world, &d.bodies, self.ground);
                 d.settle.damp(&mut self.world, &d.bodies, &self.settings);
             }
         }

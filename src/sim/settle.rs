@@ -22,7 +22,8 @@
 //! leg, whose creep no damping slows: the solver drives it each step).
 //!
 //! Only rag dolls that may sleep (drives and balance off, no clip) settle; a balanced or
-//! driven character is left to its controllers.
+//! driven character is left to its controllers. Settling also gives a ball's one ground
+//! contact the torsional friction of a contact patch ([`super::spin`]).
 
 use super::settings::REFERENCE_HEIGHT_M;
 use super::world::BodyRec;
