@@ -14,7 +14,8 @@ pub struct Chain {
 impl Ctx<'_> {
     /// Chains whose lowest point reaches the ground and that hang down from their root: legs.
     /// The root is the first branch above the leaf whose other branches reach out (toes and
-    /// fingers do not), far enough from the leaf; wing and tail chains are not legs.
+    /// fingers do not), far enough from the leaf; wing, tail, hair and clothing chains are not
+    /// legs.
     pub fn ground_chains(&self) -> Vec<Chain> {
         let rig = self.rig;
         let mut out: Vec<Chain> = Vec::new();
@@ -31,10 +32,11 @@ impl Ctx<'_> {
                 .chain(rig.ancestors(leaf).into_iter().take_while(|&b| b != root))
                 .collect();
             let hints = |b: &usize| &rig.bones[*b].hints;
-            if path
-                .iter()
-                .any(|b| hints(b).tail || hints(b).words.iter().any(|w| w == "wing"))
-            {
+            let not_a_leg = |b: &usize| {
+                let h = hints(b);
+                h.tail || h.cloth || h.words.iter().any(|w| w == "wing")
+            };
+            if path.iter().any(not_a_leg) {
                 continue;
             }
             let drop = rig.bones[root].pos.y - self.reach.low[leaf];

@@ -48,6 +48,9 @@ pub struct NameHints {
     pub finger: bool,
     pub toe: bool,
     pub tail: bool,
+    /// Hair or clothing (`Hair1`, `Braid_L`, `SkirtBack`, `CapeLeft`, VRoid's `J_Sec_*`):
+    /// chains that may hang to the ground but never stand on it.
+    pub cloth: bool,
 }
 
 const HELPER_WORDS: &[&str] = &[
@@ -58,6 +61,11 @@ const HELPER_WORDS: &[&str] = &[
 /// `headtracker`, `handslot.l`).
 const HELPER_PARTS: &[&str] = &[
     "control", "ctrl", "orient", "target", "tweak", "slot", "tracker", "helper", "pole",
+];
+/// Parts of a word that mark hair or clothing.
+const CLOTH_PARTS: &[&str] = &[
+    "hair", "braid", "ponytail", "skirt", "cape", "cloak", "robe", "coat", "dress", "cloth",
+    "scarf", "ribbon", "tassel",
 ];
 const FINGER_WORDS: &[&str] = &[
     "finger", "thumb", "index", "middle", "ring", "pinky", "little", "digit",
@@ -126,6 +134,7 @@ pub fn hints(name: &str) -> NameHints {
         finger: has(FINGER_WORDS) || contains("finger"),
         toe: contains("toe") || has(&["ball"]),
         tail: contains("tail"),
+        cloth: CLOTH_PARTS.iter().any(|p| contains(p)) || has(&["sec"]),
         words: w,
     }
 }
@@ -304,6 +313,12 @@ mod tests {
         assert!(hints("ball_l").toe);
         assert!(hints("mixamorig:LeftToeBase").toe);
         assert!(hints("b_Tail01_012").tail);
+        assert!(hints("J_Sec_L_SkirtBack0_01").cloth);
+        assert!(hints("J_Sec_Hair1_01").cloth);
+        assert!(hints("mixamorig:Hair4").cloth);
+        assert!(hints("CapeLeft.003").cloth);
+        assert!(!hints("mixamorig:LeftUpLeg").cloth);
+        assert!(!hints("DEF-shin.L").cloth);
         assert!(!hints("b_LeftLeg01_015").helper);
         assert!(hints("r-LEGCONTROL").helper);
         assert!(hints("IKBackLeg.L").helper);

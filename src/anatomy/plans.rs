@@ -28,10 +28,14 @@ pub(super) fn choose(
     if quadruped && four_legged(cx, a, &groups) {
         return Kind::Quadruped;
     }
+    // The most legs; of as many, those hanging lowest (hips, not a head with braids).
     let two_legs = groups
         .iter()
         .filter(|g| g.legs.len() >= 2)
-        .max_by_key(|g| g.legs.len())
+        .max_by(|x, y| {
+            let height = |g: &LegGroup| cx.rig.bones[g.root].pos.y;
+            x.legs.len().cmp(&y.legs.len()).then(height(y).total_cmp(&height(x)))
+        })
         .cloned();
     if legs >= 6 && forced.is_none() {
         creatures::multi_legged(cx, a, &groups);
@@ -75,7 +79,9 @@ fn four_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) -> bool {
         let f = pairs.iter().find(|f| {
             let above = cx.rig.ancestors(f.root);
             let hind = std::iter::once(h.root).chain(bare_above(cx, h.root));
-            f.root != h.root && hind.into_iter().any(|b| above.contains(&b))
+            f.root != h.root
+                && hind.into_iter().any(|b| above.contains(&b))
+                && side_by_side(cx, h.root, f.root)
         })?;
         Some(((*h).clone(), (*f).clone()))
     });
@@ -90,6 +96,16 @@ fn four_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) -> bool {
         }
         None => false,
     }
+}
+
+/// Whether two pairs of legs hanging from bones `a` and `b` can stand one behind the other:
+/// the two bones lie at least as far apart along the ground as one above the other. A pair
+/// hanging from a bone right above the other pair's (two braids or a cape's hems hanging from
+/// a person's head to the ground behind their legs) is not a second pair of legs.
+fn side_by_side(cx: &Ctx, a: usize, b: usize) -> bool {
+    let d = cx.rig.bones[b].pos - cx.rig.bones[a].pos;
+    let along_ground = (d.x * d.x + d.z * d.z).sqrt();
+    along_ground >= d.y.abs()
 }
 
 /// The bones above `b` that carry no skin, nearest first, up to the first that does: a

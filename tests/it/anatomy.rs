@@ -564,3 +564,61 @@ fn a_creature_s_named_head_is_its_head_and_its_ears_are_twins() {
         }
     }
 }
+
+/// Two braids (or a cape's two hems) hanging from the head to the ground behind the back are
+/// not legs: the humanoid stays a biped whose legs are its legs, with or without bone names.
+#[test]
+fn hair_reaching_the_ground_is_not_a_pair_of_legs() {
+    for named in [true, false] {
+        let mut long_hair = fixtures::humanoid();
+        let head = long_hair
+            .iter()
+            .position(|b| b.name.ends_with("Head"))
+            .unwrap();
+        for (x, side) in [(0.08f32, "Left"), (-0.08, "Right")] {
+            let from = Vec3::new(x, 1.62, -0.12);
+            let name = format!("{side}Hair");
+            chain(&mut long_hair, &name, head, from, Vec3::new(0.0, -0.31, -0.02), 5);
+        }
+        let (_d, doc) = synthetic(&long_hair, named);
+        let a = Anatomy::of(&doc);
+        eprintln!("named {named}: {:?}", a.kind());
+        assert_eq!(a.kind(), Kind::Biped, "named {named}");
+        if named {
+            let id = |n: &str| doc.bone_by_name(n).expect(n);
+            assert_eq!(a.role(id("mixamorig:LeftLeg")), Role::Shin);
+        }
+        // Its ragdoll stands on its legs, its braids hanging.
+        let mut doc = doc;
+        let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generate");
+        doc.apply(&g.edit).expect("apply");
+        let settings = ragdoll_tuner::sim::SimSettings::default();
+        let mut sim = ragdoll_tuner::sim::Simulation::new(&doc, settings).expect("sim");
+        for _ in 0..600 {
+            sim.step().expect("no pause");
+        }
+        let tilt = sim.telemetry().max_torso_tilt_deg;
+        eprintln!("named {named}: stood 5 s, fell at {:?}, tilt {tilt:.2}", sim.fell_at_s());
+        assert!(sim.fell_at_s().is_none() && tilt < 10.0, "named {named}: tilt {tilt}");
+    }
+}
+
+/// A long coat's two front panels, rigged as chains from the hips down to the ground beside
+/// the legs, are not legs when their names say so (`Coat`): the humanoid stays a biped. (From
+/// the same bone as the legs, only names can tell them apart.)
+#[test]
+fn a_long_coat_named_as_such_is_not_four_legs() {
+    let mut coat = fixtures::humanoid();
+    let hips = coat.iter().position(|b| b.name.ends_with("Hips")).unwrap();
+    for (x, side) in [(0.16f32, "Left"), (-0.16, "Right")] {
+        let from = Vec3::new(x, 0.95, 0.12);
+        let name = format!("Coat{side}");
+        chain(&mut coat, &name, hips, from, Vec3::new(0.02 * x.signum(), -0.18, 0.0), 5);
+    }
+    let (_d, doc) = synthetic(&coat, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped);
+    let id = |n: &str| doc.bone_by_name(n).expect(n);
+    assert_eq!(a.role(id("mixamorig:LeftLeg")), Role::Shin);
+    assert_eq!(a.role(id("mixamorig:RightUpLeg")), Role::Thigh);
+}
