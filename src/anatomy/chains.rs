@@ -22,7 +22,7 @@ impl Ctx<'_> {
         let leaves =
             (0..rig.len()).filter(|&i| rig.bones[i].structural && rig.s_children[i].is_empty());
         for leaf in leaves {
-            if self.reach.low[leaf] > self.ground + 0.1 * self.height {
+            if self.reach.low[leaf] > self.floor_at(rig.bones[leaf].pos) + 0.1 * self.height {
                 continue;
             }
             let Some((top, root)) = self.leg_root(leaf) else {

@@ -130,11 +130,19 @@ pub(super) struct Ctx<'a> {
     pub reach: Reach,
     pub height: f64,
     pub ground: f64,
+    /// The floor the skin rests on when the file stands it on a slope (None: level, at
+    /// `ground`).
+    pub floor: Option<super::floor::Floor>,
     /// What each bone's name says.
     pub names: &'a [Option<NameRole>],
 }
 
 impl Ctx<'_> {
+    /// The floor's height under `p`: the level `ground`, or the sloping floor's.
+    pub fn floor_at(&self, p: DVec3) -> f64 {
+        self.floor.map_or(self.ground, |f| f.at(p))
+    }
+
     pub fn dist(&self, a: usize, b: usize) -> f64 {
         self.rig.bones[a].pos.distance(self.rig.bones[b].pos)
     }
@@ -219,6 +227,7 @@ pub(super) fn detect(
             1.0
         },
         ground,
+        floor: super::floor::sloping(&samples.body().copied().collect::<Vec<_>>()),
         names,
     };
     let mut a = empty(rig, &cx);

@@ -16,6 +16,7 @@ mod chains;
 mod creatures;
 mod detect;
 mod evidence;
+mod floor;
 mod kinds;
 pub mod name_roles;
 pub mod names;

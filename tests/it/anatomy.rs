@@ -622,3 +622,30 @@ fn a_long_coat_named_as_such_is_not_four_legs() {
     assert_eq!(a.role(id("mixamorig:LeftLeg")), Role::Shin);
     assert_eq!(a.role(id("mixamorig:RightUpLeg")), Role::Thigh);
 }
+
+/// A file that stands its character on a slope (its root pitched or rolled as a whole) keeps
+/// its body plan: the floor is the plane its feet rest on, not the level plane under its
+/// lowest point. Before, a quadruped pitched 10° read as a biped (its front feet 10-30% of its
+/// height above the level floor), and the spider pitched 5° as a quadruped.
+#[test]
+fn a_character_on_a_slope_keeps_its_body_plan() {
+    let turned = |file: &str, axis: Vec3, deg: f32| {
+        let (s, c) = (deg.to_radians() / 2.0).sin_cos();
+        let q = [axis.x * s, axis.y * s, axis.z * s, c];
+        let node = serde_json::json!({"name": "slope", "rotation": q});
+        crate::common::placed_glb(&shared_asset(&format!("zoo/{file}")), node)
+    };
+    let cases = [
+        ("q_rat.glb", Vec3::X, 10.0, Kind::Quadruped),
+        ("q_rat.glb", Vec3::X, -10.0, Kind::Quadruped),
+        ("q_rat.glb", Vec3::Z, 15.0, Kind::Quadruped),
+        ("q_horse.glb", Vec3::X, 10.0, Kind::Quadruped),
+        ("q_horse.glb", Vec3::X, -15.0, Kind::Quadruped),
+        ("q_spider.glb", Vec3::X, 5.0, Kind::MultiLegged),
+        ("q_spider.glb", Vec3::Z, -10.0, Kind::MultiLegged),
+    ];
+    for (file, axis, deg, want) in cases {
+        let kind = Anatomy::of(&turned(file, axis, deg)).kind();
+        assert_eq!(kind, want, "{file} turned {deg}° about {axis}");
+    }
+}
