@@ -71,7 +71,9 @@ pub fn sloping(points: &[DVec3]) -> Option<Floor> {
 fn support_middle(points: &[DVec3], lows: &[DVec3]) -> Option<DVec3> {
     let (bottom, top) = points
         .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(b, t), p| (b.min(p.y), t.max(p.y)));
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(b, t), p| {
+            (b.min(p.y), t.max(p.y))
+        });
     let line = bottom + SUPPORT_SHARE * (top - bottom);
     let feet: Vec<&DVec3> = lows.iter().filter(|p| p.y <= line).collect();
     (!feet.is_empty()).then(|| feet.iter().fold(DVec3::ZERO, |a, p| a + **p) / feet.len() as f64)
@@ -88,9 +90,8 @@ fn lowest_per_cell(points: &[DVec3]) -> Option<Vec<DVec3>> {
     );
     let size = (hi - lo).max(DVec3::splat(1e-9));
     let mut cells: Vec<Option<DVec3>> = vec![None; CELLS * CELLS];
-    let index = |v: f64, lo: f64, size: f64| {
-        (((v - lo) / size * CELLS as f64) as usize).min(CELLS - 1)
-    };
+    let index =
+        |v: f64, lo: f64, size: f64| (((v - lo) / size * CELLS as f64) as usize).min(CELLS - 1);
     for p in points {
         let c = index(p.x, lo.x, size.x) * CELLS + index(p.z, lo.z, size.z);
         if cells[c].is_none_or(|q| p.y < q.y) {
@@ -121,7 +122,10 @@ mod tests {
         let tilted: Vec<DVec3> = pts.iter().chain(&body).copied().collect();
         let f = sloping(&tilted).expect("a sloping floor");
         assert!((f.slope_z - slope).abs() < 0.005, "{f:?}");
-        assert!((f.at(DVec3::new(0.3, 0.0, 1.0)) - slope).abs() < 0.01, "{f:?}");
+        assert!(
+            (f.at(DVec3::new(0.3, 0.0, 1.0)) - slope).abs() < 0.01,
+            "{f:?}"
+        );
         let level: Vec<DVec3> = tilted
             .iter()
             .map(|p| DVec3::new(p.x, p.y - p.z * slope, p.z))

@@ -34,7 +34,10 @@ pub(super) fn choose(
         .filter(|g| g.legs.len() >= 2)
         .max_by(|x, y| {
             let height = |g: &LegGroup| cx.rig.bones[g.root].pos.y;
-            x.legs.len().cmp(&y.legs.len()).then(height(y).total_cmp(&height(x)))
+            x.legs
+                .len()
+                .cmp(&y.legs.len())
+                .then(height(y).total_cmp(&height(x)))
         })
         .cloned();
     if legs >= 6 && forced.is_none() {

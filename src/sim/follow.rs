@@ -62,9 +62,7 @@ impl ClipDriver {
     pub fn new(doc: &Document, clip: Clip, playback: Playback, root: RootMode) -> Self {
         let follower = Follower::new(doc);
         let lift = match root {
-            RootMode::Kinematic => {
-                follower.grounding_lift(doc, &clip, 64, doc.ground_y())
-            }
+            RootMode::Kinematic => follower.grounding_lift(doc, &clip, 64, doc.ground_y()),
             RootMode::Free => 0.0,
         };
         let loop_travel = follower.loop_travel(&clip);

@@ -22,8 +22,8 @@ pub mod scene;
 mod settings;
 mod settle;
 mod sleep;
-mod spin;
 mod snapshot;
+mod spin;
 mod step;
 pub mod telemetry;
 pub mod world;
@@ -300,7 +300,12 @@ impl Simulation {
     /// Moves the ground plane to `ground_y` (an edit moved the rest pose's lowest collider off
     /// the plane, or back). Returns whether it moved.
     fn place_ground(&mut self, ground_y: f32) -> bool {
-        let Some(body) = self.world.colliders.get(self.ground).and_then(|c| c.parent()) else {
+        let Some(body) = self
+            .world
+            .colliders
+            .get(self.ground)
+            .and_then(|c| c.parent())
+        else {
             return false;
         };
         let Some(rb) = self.world.bodies.get_mut(body) else {

@@ -578,7 +578,14 @@ fn hair_reaching_the_ground_is_not_a_pair_of_legs() {
         for (x, side) in [(0.08f32, "Left"), (-0.08, "Right")] {
             let from = Vec3::new(x, 1.62, -0.12);
             let name = format!("{side}Hair");
-            chain(&mut long_hair, &name, head, from, Vec3::new(0.0, -0.31, -0.02), 5);
+            chain(
+                &mut long_hair,
+                &name,
+                head,
+                from,
+                Vec3::new(0.0, -0.31, -0.02),
+                5,
+            );
         }
         let (_d, doc) = synthetic(&long_hair, named);
         let a = Anatomy::of(&doc);
@@ -598,8 +605,14 @@ fn hair_reaching_the_ground_is_not_a_pair_of_legs() {
             sim.step().expect("no pause");
         }
         let tilt = sim.telemetry().max_torso_tilt_deg;
-        eprintln!("named {named}: stood 5 s, fell at {:?}, tilt {tilt:.2}", sim.fell_at_s());
-        assert!(sim.fell_at_s().is_none() && tilt < 10.0, "named {named}: tilt {tilt}");
+        eprintln!(
+            "named {named}: stood 5 s, fell at {:?}, tilt {tilt:.2}",
+            sim.fell_at_s()
+        );
+        assert!(
+            sim.fell_at_s().is_none() && tilt < 10.0,
+            "named {named}: tilt {tilt}"
+        );
     }
 }
 
@@ -613,7 +626,14 @@ fn a_long_coat_named_as_such_is_not_four_legs() {
     for (x, side) in [(0.16f32, "Left"), (-0.16, "Right")] {
         let from = Vec3::new(x, 0.95, 0.12);
         let name = format!("Coat{side}");
-        chain(&mut coat, &name, hips, from, Vec3::new(0.02 * x.signum(), -0.18, 0.0), 5);
+        chain(
+            &mut coat,
+            &name,
+            hips,
+            from,
+            Vec3::new(0.02 * x.signum(), -0.18, 0.0),
+            5,
+        );
     }
     let (_d, doc) = synthetic(&coat, true);
     let a = Anatomy::of(&doc);

@@ -41,7 +41,9 @@ fn a_file_standing_on_y_0_keeps_its_ground() {
 #[test]
 fn a_character_on_a_stage_or_rigged_from_the_hips_stands_on_its_own_feet() {
     let base = Document::open(mannequin()).unwrap();
-    let lowest = base.lowest_collider_y(&base.rest_world_from_bone()).unwrap();
+    let lowest = base
+        .lowest_collider_y(&base.rest_world_from_bone())
+        .unwrap();
     let (fell, tilt, com, pelvis) = stand(&base, SimSettings::default(), 4.0);
     assert!(fell.is_none(), "the mannequin stands");
     for dy in [2.0, -0.9, 250.0] {
@@ -55,9 +57,18 @@ fn a_character_on_a_stage_or_rigged_from_the_hips_stands_on_its_own_feet() {
         let (f, t, c, p) = stand(&doc, SimSettings::default(), 4.0);
         eprintln!("moved by {dy}: fell {f:?} tilt {t:.3} com {c:.4} pelvis {p:.4} (base {tilt:.3} {com:.4} {pelvis:.4})");
         assert!(f.is_none(), "moved by {dy}: fell at {f:?}");
-        assert!((t - tilt).abs() < 0.5, "moved by {dy}: tilt {t} against {tilt}");
-        assert!((c - com).abs() < 0.01 * com, "moved by {dy}: com {c} against {com}");
-        assert!((p - pelvis).abs() < 0.01 * pelvis, "moved by {dy}: pelvis {p} against {pelvis}");
+        assert!(
+            (t - tilt).abs() < 0.5,
+            "moved by {dy}: tilt {t} against {tilt}"
+        );
+        assert!(
+            (c - com).abs() < 0.01 * com,
+            "moved by {dy}: com {c} against {com}"
+        );
+        assert!(
+            (p - pelvis).abs() < 0.01 * pelvis,
+            "moved by {dy}: pelvis {p} against {pelvis}"
+        );
     }
 }
 
@@ -68,9 +79,15 @@ fn a_passive_character_on_a_stage_collapses_onto_it() {
     let doc = moved(2.0);
     let (f, _, c, _) = stand(&doc, SimSettings::passive(), 3.0);
     eprintln!("passive: base fell at {fell:?}, com {com:.3}; on a 2 m stage {f:?}, {c:.3}");
-    let (fell, f) = (fell.expect("the mannequin falls"), f.expect("it falls on the stage"));
+    let (fell, f) = (
+        fell.expect("the mannequin falls"),
+        f.expect("it falls on the stage"),
+    );
     assert!((f - fell).abs() < 0.2, "fell at {f} s against {fell} s");
-    assert!((c - com).abs() < 0.1, "lies with its centre of mass {c} m up against {com} m");
+    assert!(
+        (c - com).abs() < 0.1,
+        "lies with its centre of mass {c} m up against {com} m"
+    );
 }
 
 /// A live edit that moves the rest pose off the plane moves the ground with it (here the
@@ -90,7 +107,10 @@ fn an_edit_that_moves_the_rest_pose_moves_the_ground() {
         sim.ground_y(),
         lifted.ground_y()
     );
-    assert!((fixed_body_y(&sim) - sim.ground_y()).abs() < 1e-6, "the plane moved");
+    assert!(
+        (fixed_body_y(&sim) - sim.ground_y()).abs() < 1e-6,
+        "the plane moved"
+    );
     sim.sync(&base).unwrap();
     assert_eq!(sim.ground_y(), 0.0);
     assert_eq!(fixed_body_y(&sim), 0.0);
