@@ -1,9 +1,9 @@
-//! Where a pose's colliders reach lowest: a clip played with a kinematic root is lifted so
+//! How a clip is grounded (where a pose's colliders reach lowest is
+//! [`crate::document::Document::lowest_collider_y`]): a clip played with a kinematic root is lifted so
 //! its feet stay a small clearance above the floor (a clip authored a little lower
 //! than its rest pose would otherwise drive the feet into the ground with an infinitely strong
 //! root, and the legs would buckle against it).
 
-use crate::document::Document;
 use glam::DMat4;
 
 /// How far above the floor a kinematic root carries the feet, as a share of the character's
@@ -22,9 +22,4 @@ pub fn height(pose: &[DMat4]) -> f64 {
     } else {
         0.0
     }
-}
-
-/// Lowest world height of any collider in `pose` (world_from_bone per bone), None without colliders.
-pub fn lowest_point(doc: &Document, pose: &[DMat4]) -> Option<f64> {
-    doc.lowest_collider_y(pose)
 }

@@ -93,7 +93,7 @@ impl Follower {
     /// clamped pose comes closer to the floor at `floor_y` than [`ground::CLEARANCE`] of the
     /// character's height, over `samples` times of the clip.
     pub fn grounding_lift(&self, doc: &Document, clip: &Clip, samples: usize, floor_y: f64) -> f64 {
-        if ground::lowest_point(doc, &self.rest).is_none() {
+        if doc.lowest_collider_y(&self.rest).is_none() {
             return 0.0;
         }
         let rest_low = floor_y + ground::CLEARANCE * ground::height(&self.rest);
@@ -101,7 +101,7 @@ impl Follower {
         (0..n)
             .filter_map(|i| {
                 let t = clip.duration_s * i as f32 / (n - 1) as f32;
-                ground::lowest_point(doc, &self.clamped_pose(&self.bone_pose(clip, t)))
+                doc.lowest_collider_y(&self.clamped_pose(&self.bone_pose(clip, t)))
             })
             .map(|low| rest_low - low)
             .fold(0.0, f64::max)
