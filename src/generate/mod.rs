@@ -34,6 +34,7 @@ use glam::DVec3;
 pub use report::Report;
 use roles::Anatomy;
 pub use roles::{CharacterKind, Role};
+pub use soles::SOLE_TOLERANCE;
 
 /// The anatomy as the generator indexes it (by bone position, like its per-bone arrays).
 pub(crate) mod roles {
