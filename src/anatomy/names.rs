@@ -45,6 +45,9 @@ pub struct NameHints {
     pub twist: bool,
     /// A helper or control bone (`MCH-`, `ORG-`, `IK`, `pole`, `target`, `_end`, `nub`).
     pub helper: bool,
+    /// A bone things are attached to (`WeaponSlot`, `handslot.l`, `weapon_r`, `prop_socket`):
+    /// what it carries (a spear, a shield, a helmet) is not the body. Always a helper too.
+    pub attachment: bool,
     pub finger: bool,
     pub toe: bool,
     pub tail: bool,
@@ -62,6 +65,16 @@ const HELPER_WORDS: &[&str] = &[
 const HELPER_PARTS: &[&str] = &[
     "control", "ctrl", "orient", "target", "tweak", "slot", "tracker", "helper", "pole",
 ];
+/// Words, and parts of a word, that mark a bone things are attached to.
+const ATTACHMENT_WORDS: &[&str] = &[
+    "socket",
+    "weapon",
+    "prop",
+    "attach",
+    "attachment",
+    "holster",
+];
+const ATTACHMENT_PARTS: &[&str] = &["slot"];
 /// Parts of a word that mark hair or clothing.
 const CLOTH_PARTS: &[&str] = &[
     "hair", "braid", "ponytail", "skirt", "cape", "cloak", "robe", "coat", "dress", "cloth",
@@ -127,10 +140,14 @@ pub fn hints(name: &str) -> NameHints {
     } else {
         None
     };
+    let attachment = has(ATTACHMENT_WORDS) || ATTACHMENT_PARTS.iter().any(|p| contains(p));
     NameHints {
         side,
         twist: contains("twist") || contains("roll"),
-        helper: has(HELPER_WORDS) || w.iter().any(|x| HELPER_PARTS.iter().any(|p| x.contains(p))),
+        helper: attachment
+            || has(HELPER_WORDS)
+            || w.iter().any(|x| HELPER_PARTS.iter().any(|p| x.contains(p))),
+        attachment,
         finger: has(FINGER_WORDS) || contains("finger"),
         toe: contains("toe") || has(&["ball"]),
         tail: contains("tail"),
@@ -327,6 +344,25 @@ mod tests {
         assert!(hints("tweak_spine_011").helper);
         assert!(hints("PoleTargetBack.L").helper);
         assert!(hints("handslot.l").helper);
+        for n in [
+            "handslot.l",
+            "WeaponSlot",
+            "ShieldSlot",
+            "weapon_r",
+            "Prop_Socket",
+            "attach_hand_l",
+        ] {
+            let h = hints(n);
+            assert!(h.attachment && h.helper, "{n}");
+        }
+        for n in [
+            "mixamorig:LeftHand",
+            "mixamorig:HeadTop_End",
+            "ik_hand_gun",
+            "Shoulder.L",
+        ] {
+            assert!(!hints(n).attachment, "{n}");
+        }
         assert!(hints("index_04_leaf_l").helper);
         assert!(!hints("DEF-upper_arm.L_045").helper);
         assert!(!hints("Skeleton_torso_joint_1").helper);

@@ -32,6 +32,10 @@ pub struct Samples {
     /// Per bone: some vertex carries at least [`MIN_WEIGHT`] of it, or a rigid mesh hangs from
     /// it (the bone deforms the mesh).
     pub weighted: Vec<bool>,
+    /// Per bone: the vertices left out because the bone carries them: a bone named as an
+    /// attachment (`WeaponSlot`, `handslot.l`) holds a prop (a spear, a shield, a helmet),
+    /// not the body, whether the prop is skinned to it or hangs from it unskinned.
+    pub carried: Vec<usize>,
     /// Vertices read in total (kept or not).
     pub total: usize,
     /// Vertices dropped: zero weights, unknown joints, NaN or huge positions.
@@ -93,7 +97,11 @@ fn dominant(w: &[f32; 4]) -> Option<usize> {
 }
 
 /// Reads the samples: skinned vertices by dominant weight, through the joint's rest world
-/// transform times its inverse bind matrix; unskinned meshes under a bone go to that bone.
+/// transform times its inverse bind matrix; unskinned meshes under a bone go to that bone;
+/// what an attachment bone carries is counted in [`Samples::carried`] and left out.
+/// A spear and a shield skinned to a soldier's `WeaponSlot` and `ShieldSlot` (helpers under
+/// its right hand and left forearm) made its hand a capsule 2.6 m long and its forearm one
+/// 0.8 m thick, and the spear rising over its head made its right arm read as its neck.
 pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
     let mut bone_of_node = vec![None; doc.skeleton.nodes.len()];
     for (i, b) in doc.bones.iter().enumerate() {
@@ -105,8 +113,12 @@ pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
         by_bone: vec![Vec::new(); doc.bones.len()],
         secondary: vec![Vec::new(); doc.bones.len()],
         weighted: vec![false; doc.bones.len()],
+        carried: vec![0; doc.bones.len()],
         ..Samples::default()
     };
+    let carries: Vec<bool> = (doc.bones.iter())
+        .map(|b| super::names::hints(&b.name).attachment)
+        .collect();
     let mut rigid = vec![Vec::new(); doc.bones.len()];
     for prim in &geo.primitives {
         s.total += prim.positions.len();
@@ -116,7 +128,7 @@ pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
         match skin {
             Some((skin, ibm)) if prim.joints.len() == prim.positions.len() => {
                 // Per skin joint: (bone, world_from_mesh at rest).
-                let joint_xf: Vec<Option<(usize, DMat4)>> = skin
+                let joint_xf: Vec<JointXf> = skin
                     .joints
                     .iter()
                     .enumerate()
@@ -126,9 +138,9 @@ pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
                         Some((bone, doc.skeleton.nodes[node].world_from_node * m))
                     })
                     .collect();
-                add_skinned(prim, &joint_xf, &mut s);
+                add_skinned(prim, (&joint_xf, &carries), &mut s);
             }
-            _ => add_rigid(doc, &bone_of_node, prim, &mut s, &mut rigid),
+            _ => add_rigid(doc, (&bone_of_node, &carries), prim, &mut s, &mut rigid),
         }
     }
     s.skinned_len = s.by_bone.iter().map(Vec::len).collect();
@@ -138,8 +150,12 @@ pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
     s
 }
 
-/// The vertices of a skinned primitive, given each skin joint's (bone, world_from_mesh).
-fn add_skinned(prim: &MeshPrimitive, joint_xf: &[Option<(usize, DMat4)>], s: &mut Samples) {
+/// Per skin joint: the bone it is and its world_from_mesh at rest.
+type JointXf = Option<(usize, DMat4)>;
+
+/// The vertices of a skinned primitive, given each skin joint's [`JointXf`] and which bones
+/// carry what they dominate.
+fn add_skinned(prim: &MeshPrimitive, (joint_xf, carries): (&[JointXf], &[bool]), s: &mut Samples) {
     let bone_at = |j: u16| joint_xf.get(usize::from(j)).and_then(|x| x.as_ref());
     for (i, p) in prim.positions.iter().enumerate() {
         let (ws, js) = (prim.weights.get(i).copied(), prim.joints[i]);
@@ -159,6 +175,10 @@ fn add_skinned(prim: &MeshPrimitive, joint_xf: &[Option<(usize, DMat4)>], s: &mu
             s.dropped += 1;
             continue;
         }
+        if carries[b] {
+            s.carried[b] += 1;
+            continue;
+        }
         s.by_bone[b].push(w);
         let ws = ws.unwrap_or_default();
         for k in 0..4 {
@@ -174,7 +194,7 @@ fn add_skinned(prim: &MeshPrimitive, joint_xf: &[Option<(usize, DMat4)>], s: &mu
 /// node.
 fn add_rigid(
     doc: &Document,
-    bone_of_node: &[Option<usize>],
+    (bone_of_node, carries): (&[Option<usize>], &[bool]),
     prim: &MeshPrimitive,
     s: &mut Samples,
     rigid: &mut [Vec<DVec3>],
@@ -184,6 +204,10 @@ fn add_rigid(
         .find_map(|n| *bone_of_node.get(n)?);
     if let Some(b) = owner {
         s.weighted[b] = true;
+        if carries[b] {
+            s.carried[b] += prim.positions.len();
+            return;
+        }
     }
     let m = doc.skeleton.nodes[prim.node].world_from_node;
     for p in &prim.positions {

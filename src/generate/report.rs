@@ -34,6 +34,10 @@ pub struct BoneReport {
     /// tail, wings, a cape) skinned to a trunk bone (`generate::trunk`). Absent when none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub appendage_vertices: Option<usize>,
+    /// Vertices the bone carries, left out of every body: a bone named as an attachment
+    /// (`WeaponSlot`) holds a prop, not the body (`anatomy::samples`). Absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carried_vertices: Option<usize>,
 }
 
 /// Coverage over bodies.
@@ -96,7 +100,7 @@ pub(super) fn build(
     diags: &[Diagnostic],
 ) -> Report {
     let bones: Vec<BoneReport> = (0..rig.len())
-        .map(|i| bone_report(rig, a, plan, list, i))
+        .map(|i| bone_report((rig, a, plan), (list, samples), i))
         .collect();
     Report {
         character_type: a.kind,
@@ -118,7 +122,11 @@ pub(super) fn build(
 }
 
 /// Bone `i`'s outcome, with its body's shape, joint, mass and coverage when it has one.
-fn bone_report(rig: &rig::Rig, a: &Anatomy, plan: &Plan, list: &[Body], i: usize) -> BoneReport {
+fn bone_report(
+    (rig, a, plan): (&rig::Rig, &Anatomy, &Plan),
+    (list, samples): (&[Body], &samples::Samples),
+    i: usize,
+) -> BoneReport {
     let b = list.iter().find(|b| b.bone == i);
     BoneReport {
         name: rig.bones[i].name.clone(),
@@ -132,6 +140,7 @@ fn bone_report(rig: &rig::Rig, a: &Anatomy, plan: &Plan, list: &[Body], i: usize
         coverage: b.and_then(|b| b.shape.fit.coverage).map(emit::round),
         vertices: b.map(|b| b.shape.points),
         appendage_vertices: b.map(|b| b.appendage_vertices).filter(|&n| n > 0),
+        carried_vertices: samples.carried.get(i).copied().filter(|&n| n > 0),
     }
 }
 

@@ -10,6 +10,7 @@ mod degenerate;
 mod editor;
 pub mod fixtures;
 pub(crate) mod measure;
+mod props;
 mod scale;
 mod soles;
 mod trunk;

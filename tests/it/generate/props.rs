@@ -1,0 +1,103 @@
+//! What an attachment bone carries is not the body. A low-poly soldier from a web game's kit
+//! holds a spear skinned to a `WeaponSlot` under its right hand and a shield skinned to a
+//! `ShieldSlot` on its left forearm: generated, its right hand was a capsule 2.6 m long
+//! around the spear, its left forearm one 0.8 m thick around the shield, it read 2.79 m tall,
+//! and the spear rising over its head made its right arm read as its neck and head (its
+//! `Neck` and `Head`, named as such, were taken for an arm).
+
+use super::*;
+
+/// A bone index by its name in a fixture.
+fn index(bones: &[fixtures::BoneDef], name: &str) -> usize {
+    bones.iter().position(|b| b.name == name).unwrap()
+}
+
+/// The report's entry for bone `name`.
+fn bone<'a>(report: &'a Value, name: &str) -> &'a Value {
+    let bones = report["bones"].as_array().unwrap();
+    bones.iter().find(|b| b["name"] == name).unwrap()
+}
+
+#[test]
+fn a_spear_and_a_shield_on_attachment_bones_are_not_the_body() {
+    let mut bones = fixtures::humanoid();
+    let (hand, fore) = (
+        index(&bones, "mixamorig:RightHand"),
+        index(&bones, "mixamorig:LeftForeArm"),
+    );
+    let (at_hand, at_fore) = (bones[hand].tail, bones[fore].tail);
+    let weapon = fixtures::push(
+        &mut bones,
+        "WeaponSlot",
+        Some(hand),
+        at_hand.to_array(),
+        (at_hand + glam::Vec3::Y * 0.05).to_array(),
+        0.0,
+    );
+    let shield = fixtures::push(
+        &mut bones,
+        "ShieldSlot",
+        Some(fore),
+        at_fore.to_array(),
+        (at_fore + glam::Vec3::X * 0.05).to_array(),
+        0.0,
+    );
+    // The spear from below the hand to 0.7 m over the head; the shield a disc 0.9 m across
+    // beside the forearm.
+    let spear = fixtures::Appendage {
+        bone: weapon,
+        from: glam::Vec3::new(at_hand.x, 0.3, 0.1),
+        to: glam::Vec3::new(at_hand.x, 2.45, 0.1),
+        radius: 0.02,
+    };
+    let disc = fixtures::Appendage {
+        bone: shield,
+        from: glam::Vec3::new(at_fore.x + 0.08, 1.0, 0.0),
+        to: glam::Vec3::new(at_fore.x + 0.12, 1.0, 0.0),
+        radius: 0.45,
+    };
+    let build = fixtures::Build {
+        appendages: [Some(spear), Some(disc)],
+        ..Default::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("soldier.glb");
+    std::fs::write(&input, fixtures::glb(&bones, build)).unwrap();
+    let out = dir.path().join("out.glb");
+    let (code, report, stderr) = generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for slot in ["WeaponSlot", "ShieldSlot"] {
+        let carried = bone(&report, slot)["carried_vertices"].as_u64();
+        assert!(
+            carried.is_some_and(|n| n > 0),
+            "{slot}: {}",
+            bone(&report, slot)
+        );
+    }
+    let height = report["height"].as_f64().unwrap();
+    assert!((height - 1.76).abs() < 0.05, "height {height}");
+    for (name, role) in [
+        ("mixamorig:Neck", "neck"),
+        ("mixamorig:Head", "head"),
+        ("mixamorig:RightArm", "upper_arm"),
+        ("mixamorig:RightHand", "hand"),
+        ("mixamorig:LeftForeArm", "forearm"),
+    ] {
+        assert_eq!(bone(&report, name)["role"], role, "{name}");
+    }
+    let doc = Document::open(&out).unwrap();
+    for name in ["mixamorig:RightHand", "mixamorig:LeftForeArm"] {
+        let size = world_size(&doc, name);
+        assert!(size < 0.3, "{name}: a body {size} m across");
+    }
+}
+
+/// The largest extent of bone `name`'s collider in the world (m).
+fn world_size(doc: &Document, name: &str) -> f64 {
+    use ragdoll_tuner::sim::{SimSettings, Simulation};
+    let sim = Simulation::new(doc, SimSettings::passive()).expect("simulation");
+    let w = sim.physics();
+    let body = sim.body_handle(name).expect(name);
+    let aabb = w.colliders[w.bodies[body].colliders()[0]].compute_aabb();
+    f64::from((aabb.maxs - aabb.mins).max_element())
+}
