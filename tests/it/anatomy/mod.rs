@@ -1,0 +1,237 @@
+//! The anatomy layer against the zoo's truth table (`../shared/assets/zoo/truth.json`): the
+//! coarse kind of every file, and on every humanoid the core roles with their sides (left
+//! listed first, the character's own left). The same layer drives the generator, so its
+//! report must say the same.
+
+use crate::common::shared_asset;
+use ragdoll_tuner::anatomy::{Anatomy, Kind, Role, Side};
+use ragdoll_tuner::document::Document;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+mod plans;
+
+/// The file the loader may not read yet (compressed buffers), skipped only when it fails.
+const MAY_NOT_OPEN: &str = "q_dragon_meshopt.glb";
+
+struct Truth {
+    kind: BTreeMap<String, String>,
+    roles: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+}
+
+fn truth() -> Truth {
+    let text = std::fs::read_to_string(shared_asset("zoo/truth.json")).expect("truth.json");
+    let v: Value = serde_json::from_str(&text).expect("truth.json parses");
+    let kind = v["kind"]
+        .as_object()
+        .expect("kind table")
+        .iter()
+        .map(|(f, k)| (f.clone(), k.as_str().expect("kind").to_string()))
+        .collect();
+    let roles = v["roles"]
+        .as_object()
+        .expect("roles table")
+        .iter()
+        .map(|(f, t)| {
+            let table = t
+                .as_object()
+                .expect("role table")
+                .iter()
+                .map(|(r, names)| {
+                    let names = names.as_array().expect("bone list");
+                    let names = names.iter().map(|n| n.as_str().unwrap().to_string());
+                    (r.clone(), names.collect())
+                })
+                .collect();
+            (f.clone(), table)
+        })
+        .collect();
+    Truth { kind, roles }
+}
+
+/// What a detector says about one file: the coarse kind and each bone's role and side.
+struct Found {
+    kind: String,
+    bones: Vec<FoundBone>,
+}
+
+struct FoundBone {
+    name: String,
+    role: String,
+    side: Option<Side>,
+}
+
+/// Opens a zoo file; None (with the reason printed) only for the one file that may not open.
+fn open(file: &str) -> Option<Document> {
+    match Document::open(shared_asset(&format!("zoo/{file}"))) {
+        Ok(d) => Some(d),
+        Err(e) if file == MAY_NOT_OPEN => {
+            eprintln!("skipped {file}: it does not open yet ({e})");
+            None
+        }
+        Err(e) => panic!("{file} does not open: {e}"),
+    }
+}
+
+fn from_anatomy(doc: &Document, a: &Anatomy) -> Found {
+    Found {
+        kind: a.kind().coarse().name().to_string(),
+        bones: doc
+            .bone_ids()
+            .map(|id| FoundBone {
+                name: doc.bone(id).name.clone(),
+                role: a.role(id).name().to_string(),
+                side: a.side(id),
+            })
+            .collect(),
+    }
+}
+
+/// The mistakes on one file's core roles (empty when all are right).
+fn role_mistakes(found: &Found, table: &BTreeMap<String, Vec<String>>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (role, names) in table {
+        let sides: Vec<Option<Side>> = match names.len() {
+            1 => vec![None],
+            _ => vec![Some(Side::Left), Some(Side::Right)],
+        };
+        for (name, side) in names.iter().zip(sides) {
+            let Some(b) = found.bones.iter().find(|b| &b.name == name) else {
+                out.push(format!("no bone named {name}"));
+                continue;
+            };
+            if b.role != *role || b.side != side {
+                out.push(format!(
+                    "{name}: {} {:?}, want {role} {side:?}",
+                    b.role, b.side
+                ));
+            }
+            let others: Vec<&str> = found
+                .bones
+                .iter()
+                .filter(|o| o.name != *name && o.role == *role && o.side == side)
+                .map(|o| o.name.as_str())
+                .collect();
+            if !others.is_empty() {
+                out.push(format!("{role} {side:?} also on {others:?}"));
+            }
+        }
+    }
+    out
+}
+
+struct Score {
+    kinds: usize,
+    files: usize,
+    humanoids: usize,
+    humanoid_files: usize,
+    mistakes: Vec<String>,
+}
+
+fn score(found_of: impl Fn(&str, &Document) -> Found) -> Score {
+    let t = truth();
+    let mut s = Score {
+        kinds: 0,
+        files: 0,
+        humanoids: 0,
+        humanoid_files: 0,
+        mistakes: Vec::new(),
+    };
+    for (file, want) in &t.kind {
+        let Some(doc) = open(file) else { continue };
+        let found = found_of(file, &doc);
+        s.files += 1;
+        if found.kind == *want {
+            s.kinds += 1;
+        } else {
+            s.mistakes
+                .push(format!("{file}: kind {}, want {want}", found.kind));
+        }
+        if let Some(table) = t.roles.get(file) {
+            s.humanoid_files += 1;
+            let m = role_mistakes(&found, table);
+            if m.is_empty() {
+                s.humanoids += 1;
+            }
+            s.mistakes
+                .extend(m.into_iter().map(|m| format!("{file}: {m}")));
+        }
+    }
+    s
+}
+
+fn report(label: &str, s: &Score) -> String {
+    format!(
+        "{label}: kinds right {}/{}, humanoids with all core roles right {}/{}\n{}",
+        s.kinds,
+        s.files,
+        s.humanoids,
+        s.humanoid_files,
+        s.mistakes.join("\n")
+    )
+}
+
+#[test]
+fn anatomy_matches_the_zoo_truth() {
+    let s = score(|_, doc| from_anatomy(doc, &Anatomy::of(doc)));
+    let text = report("anatomy", &s);
+    eprintln!("{text}");
+    assert!(s.files >= 12, "{text}");
+    assert_eq!(s.kinds, s.files, "{text}");
+    assert_eq!(s.humanoids, s.humanoid_files, "{text}");
+}
+
+#[test]
+fn the_generator_reports_the_anatomy_roles() {
+    let s = score(|file, doc| {
+        let g = ragdoll_tuner::generate::generate(doc, &Default::default())
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        Found {
+            kind: g.report.character_type.name().to_string(),
+            bones: g
+                .report
+                .bones
+                .iter()
+                .map(|b| FoundBone {
+                    name: b.name.clone(),
+                    role: b.role.name().to_string(),
+                    side: b.side,
+                })
+                .collect(),
+        }
+    });
+    let text = report("generator", &s);
+    eprintln!("{text}");
+    assert_eq!(s.kinds, s.files, "{text}");
+    assert_eq!(s.humanoids, s.humanoid_files, "{text}");
+}
+
+#[test]
+fn a_vrm_map_names_the_bones_it_lists() {
+    let doc = open("vrm1_rigid_parts.vrm").expect("opens");
+    let a = Anatomy::of(&doc);
+    let id = |n: &str| doc.bone_by_name(n).expect(n);
+    assert_eq!(a.kind(), Kind::Biped);
+    for (name, role, side) in [
+        ("lower_arm.L", Role::Forearm, Some(Side::Left)),
+        ("foot.R", Role::Foot, Some(Side::Right)),
+        ("hips", Role::Pelvis, None),
+    ] {
+        assert_eq!(a.role(id(name)), role, "{name}");
+        assert_eq!(a.side(id(name)), side, "{name}");
+        assert!(
+            a.confidence(id(name)) >= 0.99,
+            "{name}: the map is the truth"
+        );
+    }
+    // Its feet carry no skin of their own (rigid parts), but the map names them: each leg
+    // runs on to its foot.
+    let mut leg_ends: Vec<String> = a
+        .limbs()
+        .iter()
+        .filter(|l| l.kind.is_leg())
+        .filter_map(|l| l.path.last().map(|&b| doc.bone(b).name.clone()))
+        .collect();
+    leg_ends.sort();
+    assert_eq!(leg_ends, ["foot.L", "foot.R"]);
+}
