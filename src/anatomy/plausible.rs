@@ -78,6 +78,9 @@ impl Cx<'_> {
 
     /// The thighs' midpoint against the pelvis's skin (its bone's origin when it claims no
     /// skin): a quadruped's one trunk bone, whose origin sits mid-body, still holds its hips.
+    /// A quadruped's pelvis may lie anywhere between its hind and front legs: its one body
+    /// bone carries all four (a Quaternius pug's `Body`, mid-trunk, claims little skin of the
+    /// hips).
     fn pelvis_between_thighs(&self, samples: &Samples, out: &mut Vec<Diagnostic>) {
         let (Some(p), Some(l), Some(r)) = (
             self.a.pelvis().or(self.with(Role::Pelvis, None)),
@@ -91,9 +94,18 @@ impl Cx<'_> {
         };
         let reach = pl.distance(pr).max(0.15 * self.a.height());
         let mid = (pl + pr) * 0.5;
+        let front = self.front_legs_midpoint().unwrap_or(mid);
+        let nearest = |q: DVec3| {
+            let d = front - mid;
+            let t = (q - mid).dot(d) / d.length_squared().max(1e-12);
+            mid + d * t.clamp(0.0, 1.0)
+        };
         let gap = match self.skin_box(samples, p) {
-            Some((lo, hi)) => mid.distance(mid.clamp(lo, hi)),
-            None => pp.distance(mid),
+            Some((lo, hi)) => {
+                let q = nearest((lo + hi) * 0.5);
+                q.distance(q.clamp(lo, hi))
+            }
+            None => pp.distance(nearest(pp)),
         };
         if gap > reach {
             let text = format!(
@@ -104,6 +116,18 @@ impl Cx<'_> {
             );
             out.push(self.warn(p, Key::AnatomyRoles, text));
         }
+    }
+
+    /// A quadruped's front legs' roots' midpoint (its upper arms', else its clavicles').
+    fn front_legs_midpoint(&self) -> Option<DVec3> {
+        if self.a.kind() != super::Kind::Quadruped {
+            return None;
+        }
+        [Role::UpperArm, Role::Clavicle].iter().find_map(|&role| {
+            let l = self.pos(self.with(role, Some(Side::Left))?)?;
+            let r = self.pos(self.with(role, Some(Side::Right))?)?;
+            Some((l + r) * 0.5)
+        })
     }
 
     /// A foot's lowest skin (its bone's origin when it claims no skin) against the pelvis's

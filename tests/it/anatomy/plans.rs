@@ -441,3 +441,63 @@ fn a_character_on_a_slope_keeps_its_body_plan() {
         assert_eq!(kind, want, "{file} turned {deg}° about {axis}");
     }
 }
+
+/// A quadruped whose one body bone, mid-trunk, carries all four legs and claims little skin
+/// (the hips' and the chest's skin on bones of their own, as a Quaternius pug's `Body`): its
+/// pelvis lies between its hind and front legs, which is plausible; the check warned that it
+/// was not between the thighs (0.97 units from them on the pug).
+#[test]
+fn a_quadrupeds_mid_body_pelvis_is_not_flagged() {
+    let mut b = vec![bone("body", None, [0.0, 0.3, 0.0], [0.0, 0.3, 0.05], 0.03)];
+    b.push(bone(
+        "hips",
+        Some(0),
+        [0.0, 0.3, -0.05],
+        [0.0, 0.3, -0.4],
+        0.12,
+    ));
+    b.push(bone(
+        "chest",
+        Some(0),
+        [0.0, 0.3, 0.05],
+        [0.0, 0.3, 0.4],
+        0.12,
+    ));
+    for z in [-0.35f32, 0.35] {
+        for x in [1.0f32, -1.0] {
+            let from = Vec3::new(0.1 * x, 0.3, z);
+            let knee = from + Vec3::new(0.05 * x, -0.15, 0.0);
+            let ankle = knee + Vec3::new(0.0, -0.13, 0.0);
+            let first = b.len();
+            b.push(bone("leg", Some(0), from.into(), knee.into(), 0.03));
+            b.push(bone("leg", Some(first), knee.into(), ankle.into(), 0.03));
+            let tip = ankle + Vec3::new(0.0, -0.02, 0.06);
+            b.push(bone("leg", Some(first + 1), ankle.into(), tip.into(), 0.02));
+        }
+    }
+    b.push(bone(
+        "head",
+        Some(2),
+        [0.0, 0.32, 0.4],
+        [0.0, 0.42, 0.55],
+        0.08,
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pug.glb");
+    let o = Build {
+        names: false,
+        blend: false,
+        ..Build::default()
+    };
+    std::fs::write(&path, fixtures::glb(&b, o)).unwrap();
+    let mut doc = Document::open(&path).expect("opens");
+    assert_eq!(Anatomy::of(&doc).kind(), Kind::Quadruped);
+    let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generate");
+    doc.apply(&g.edit).expect("apply");
+    let warned: Vec<String> = ragdoll_tuner::anatomy::plausible::of(&doc)
+        .iter()
+        .map(ToString::to_string)
+        .filter(|d| d.contains("not between the thighs"))
+        .collect();
+    assert!(warned.is_empty(), "{warned:?}");
+}

@@ -214,6 +214,9 @@ pub struct Build {
     /// Tubes of skin with no bone of their own (a tail, a foot left unweighted), each weighted
     /// wholly to a bone.
     pub appendages: [Option<Appendage>; 2],
+    /// Each bone's first ring of skin blended with its parent (else every vertex wholly its
+    /// bone's, as a rig painted in hard blocks).
+    pub blend: bool,
 }
 
 /// A tube of skin from `from` to `to` (world, metres) of `radius`, weighted wholly to `bone`.
@@ -237,6 +240,7 @@ impl Default for Build {
             skins: 1,
             rigid_on: None,
             appendages: [None; 2],
+            blend: true,
         }
     }
 }
@@ -245,7 +249,7 @@ impl Default for Build {
 type SkinData = (Vec<[f32; 3]>, Vec<[u16; 4]>, Vec<[f32; 4]>);
 
 /// Points on a tube round each bone, weighted to it (the first ring blended with the parent).
-fn skin(bones: &[BoneDef], total: usize, size: f32) -> SkinData {
+fn skin(bones: &[BoneDef], total: usize, (size, blend): (f32, bool)) -> SkinData {
     let skinned: Vec<usize> = (0..bones.len())
         .filter(|&i| bones[i].radius > 0.0)
         .collect();
@@ -265,7 +269,7 @@ fn skin(bones: &[BoneDef], total: usize, size: f32) -> SkinData {
                 let q = c + (u * a.cos() + v * a.sin()) * b.radius;
                 p.push((q * size).to_array());
                 let parent = b.parent.unwrap_or(i) as u16;
-                if r == 0 && b.parent.is_some() {
+                if blend && r == 0 && b.parent.is_some() {
                     j.push([i as u16, parent, 0, 0]);
                     w.push([0.6, 0.4, 0.0, 0.0]);
                 } else {
@@ -285,7 +289,7 @@ fn bytes_of<T: Copy>(v: &[T]) -> &[u8] {
 
 /// A GLB of the skeleton and its skin.
 pub fn glb(bones: &[BoneDef], o: Build) -> Vec<u8> {
-    let (mut pos, mut joints, mut weights) = skin(bones, o.vertices, o.size);
+    let (mut pos, mut joints, mut weights) = skin(bones, o.vertices, (o.size, o.blend));
     for a in o.appendages.iter().flatten() {
         let tube = BoneDef {
             name: String::new(),
@@ -294,7 +298,7 @@ pub fn glb(bones: &[BoneDef], o: Build) -> Vec<u8> {
             tail: a.to,
             radius: a.radius,
         };
-        let (p, _, _) = skin(&[tube], o.vertices / 24, o.size);
+        let (p, _, _) = skin(&[tube], o.vertices / 24, (o.size, o.blend));
         joints.extend(p.iter().map(|_| [a.bone as u16, 0, 0, 0]));
         weights.extend(p.iter().map(|_| [1.0, 0.0, 0.0, 0.0]));
         pos.extend(p);
