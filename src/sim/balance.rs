@@ -11,8 +11,9 @@
 //!   and opposite on the thighs.
 //!
 //! "Fell": the pelvis below 50% of its rest height, the whole body's centre of mass below
-//! 55% of the way from lying to its rest height, or the torso tilted past 60 degrees from
-//! its rest orientation, all measured from the character's own rest pose (`fall.rs`).
+//! 55% of the way from lying to its rest height, the torso tilted past 60 degrees from
+//! its rest orientation, all measured from the character's own rest pose, or off its feet (no
+//! foot on the ground while another body touches it; `fall.rs`).
 //! After a fall the upright joint is disabled.
 //!
 //! The bones: the document's balance settings; without settings, the default names when
@@ -22,7 +23,7 @@
 
 use super::hip;
 use super::world::{frame_from_axis, BodyRec};
-use crate::anatomy::{Anatomy, Role};
+use crate::anatomy::{Anatomy, Kind, Role};
 use crate::document::{BalanceSettings, BoneId, Document};
 use crate::document::{DEFAULT_FOOT_BONES, DEFAULT_PELVIS_BONE, DEFAULT_TORSO_BONE};
 use glam::{Quat, Vec3};
@@ -79,6 +80,11 @@ pub(crate) struct BalanceRig {
     /// Each support foot's thigh (the hip strategy's reaction body), and the hip torque on
     /// the pelvis now.
     pub thighs: Vec<Option<usize>>,
+    /// Body slots of a biped's trunk and head (the anatomy's pelvis, spine, chest, neck and
+    /// head, and the torso and pelvis above): what it does not touch the ground with while it
+    /// stands (`fall.rs`). Empty for other body plans: a spider standing rests its low body on
+    /// the ground, and a quadruped's sunk trunk is judged by its centre of mass.
+    pub trunk: Vec<usize>,
     pub applied_hip: Vec3,
     /// The simulation's length unit (scales the controller's distances).
     pub length_unit: f32,
@@ -216,6 +222,7 @@ impl BalanceRig {
             applied_torque: Vec3::ZERO,
             applied_feet: 0,
             thighs: Vec::new(),
+            trunk: Vec::new(),
             applied_hip: Vec3::ZERO,
             length_unit: 1.0,
             gravity: 9.81,
@@ -245,10 +252,12 @@ impl BalanceRig {
                 self.foot_names.push(f.clone());
             }
         }
-        self.thighs = match self.pelvis {
-            Some(p) => hip::hip_children(doc, bodies, p, &self.feet),
-            None => Vec::new(),
+        let anatomy = (self.pelvis.is_some() || self.torso.is_some()).then(|| Anatomy::of(doc));
+        self.thighs = match (self.pelvis, &anatomy) {
+            (Some(p), Some(a)) => hip::hip_children((doc, a), bodies, p, &self.feet),
+            _ => Vec::new(),
         };
+        self.trunk = anatomy.map_or_else(Vec::new, |a| self.trunk_bodies(&a, bodies));
         let name = |k: Option<usize>| k.map(|k| bodies[k].name.clone());
         self.bones = BalanceBones {
             source: if self.torso.is_none() && self.pelvis.is_none() {
@@ -269,6 +278,27 @@ impl BalanceRig {
             self.upright_enabled = true;
         }
         self.built = s;
+    }
+
+    /// A biped's trunk and head body slots: bodies whose bone's role is pelvis, spine, chest,
+    /// neck or head, with the torso and pelvis; never a support foot. Empty for other kinds.
+    fn trunk_bodies(&self, a: &Anatomy, bodies: &[BodyRec]) -> Vec<usize> {
+        if a.kind() != Kind::Biped {
+            return Vec::new();
+        }
+        let trunk_role = |r: Role| {
+            matches!(
+                r,
+                Role::Pelvis | Role::Spine | Role::Chest | Role::Neck | Role::Head
+            )
+        };
+        (0..bodies.len())
+            .filter(|k| {
+                (trunk_role(a.role(bodies[*k].bone))
+                    || [self.torso, self.pelvis].contains(&Some(*k)))
+                    && !self.feet.contains(k)
+            })
+            .collect()
     }
 
     /// Applies changed balance settings in place (gains), or re-resolves bones.

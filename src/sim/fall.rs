@@ -16,7 +16,14 @@
 //!   0.67 of the way up; measured ones collapse to 0.5 or less). Judged only where a pelvis
 //!   or torso is resolved;
 //! - tilt: the torso body's rest "up" (world +Y at rest, in the body's own frame) against
-//!   world +Y now, so a quadruped's horizontal spine or a chibi's leaning root read 0 at rest.
+//!   world +Y now, so a quadruped's horizontal spine or a chibi's leaning root read 0 at rest;
+//! - on the ground: a biped's trunk or head touches the ground (a body of the pelvis, spine,
+//!   chest, neck or head that is off the ground at rest), or no support foot does while another body
+//!   off the ground at rest does (its back, its seat, its hands). A chunky Saxon pushed
+//!   backward at 1.5 m/s came to rest on the shield on its back, both feet in the air, tilted
+//!   29° with its centre of mass at 75% of its rest height; the bundled mannequin with a pack
+//!   0.7 m across on its back lay on it at 40-46° with its heels down: no other criterion
+//!   called either a fall.
 
 use super::balance::{BalanceRig, FELL_COM_SHARE, FELL_PELVIS_RATIO, FELL_TILT_DEG};
 use super::world::BodyRec;
@@ -38,6 +45,13 @@ pub(crate) struct FallGauge {
     com: Option<ComHeight>,
     /// The ground's height (world y) the heights are measured from.
     ground_y: f32,
+    /// Per body slot: whether touching the ground with no foot on it is a fall (false for the
+    /// support feet and for bodies that rest on the ground at rest: a tail, a snake's body).
+    /// Empty without support feet (nothing stands, so nothing falls off its feet).
+    off_feet: Vec<bool>,
+    /// Per body slot: whether touching the ground at all is a fall (the trunk and head, off
+    /// the ground at rest). Empty without support feet.
+    trunk: Vec<bool>,
 }
 
 /// The whole body's centre of mass height above the ground (world units): in the rest pose,
@@ -118,7 +132,39 @@ impl FallGauge {
             torso,
             com: ComHeight::new(world, bodies, ground_y),
             ground_y,
+            off_feet: off_feet_bodies(world, bodies, rig, ground_y),
+            trunk: Vec::new(),
         }
+        .with_trunk(rig)
+    }
+
+    /// The trunk bodies ([`BalanceRig::trunk`]) among those off the ground at rest.
+    fn with_trunk(mut self, rig: &BalanceRig) -> Self {
+        self.trunk = (self.off_feet.iter().enumerate())
+            .map(|(k, &off)| off && rig.trunk.contains(&k))
+            .collect();
+        self
+    }
+
+    /// Whether the character lies on the ground: its trunk or head touches it, or no support
+    /// foot does (`grounded`, bit i = foot i) while another body that is off the ground at
+    /// rest does.
+    pub fn on_the_ground(
+        &self,
+        world: &PhysicsWorld,
+        bodies: &[BodyRec],
+        (ground, grounded): (ColliderHandle, u32),
+    ) -> bool {
+        let touches = |which: &[bool]| {
+            bodies.iter().zip(which).any(|(b, &counts)| {
+                counts
+                    && world
+                        .narrow_phase
+                        .contact_pair(b.collider, ground)
+                        .is_some_and(|cp| cp.has_any_active_contact())
+            })
+        };
+        touches(&self.trunk) || (grounded == 0 && touches(&self.off_feet))
     }
 
     /// The ground's height (world y) this gauge measures from.
@@ -182,4 +228,34 @@ impl FallGauge {
             ((pose.translation + pose.rotation * local).y - self.ground_y) / rest
         })
     }
+}
+
+/// A body off the ground at rest lies at least this share of the character's height above it.
+const OFF_GROUND_SHARE: f32 = 0.02;
+
+/// Per body slot: true for a body that lies off the ground at rest by [`OFF_GROUND_SHARE`] of
+/// the height and is not a support foot; empty when the rig has no feet or no pelvis or torso
+/// (falls are then not measured).
+fn off_feet_bodies(
+    world: &PhysicsWorld,
+    bodies: &[BodyRec],
+    rig: &BalanceRig,
+    ground_y: f32,
+) -> Vec<bool> {
+    if rig.feet.is_empty() || (rig.pelvis.is_none() && rig.torso.is_none()) {
+        return Vec::new();
+    }
+    let lowest: Vec<Option<(f32, f32)>> = (bodies.iter())
+        .map(|b| {
+            let (c, at) = b.rest_collider(world)?;
+            let aabb = c.shape().compute_aabb(&at);
+            Some((aabb.mins.y - ground_y, aabb.maxs.y - ground_y))
+        })
+        .collect();
+    let height = lowest.iter().flatten().map(|l| l.1).fold(0.0f32, f32::max);
+    (lowest.iter().enumerate())
+        .map(|(k, l)| {
+            !rig.feet.contains(&k) && l.is_some_and(|(lo, _)| lo > OFF_GROUND_SHARE * height)
+        })
+        .collect()
 }

@@ -21,12 +21,11 @@ use rapier3d::prelude::*;
 /// The body slot of each support foot's hip child (its thigh), None when its chain does not
 /// reach the pelvis through a leg (a quadruped's front foot hangs from the chest).
 pub(crate) fn hip_children(
-    doc: &Document,
+    (doc, anatomy): (&Document, &Anatomy),
     bodies: &[BodyRec],
     pelvis: usize,
     feet: &[usize],
 ) -> Vec<Option<usize>> {
-    let anatomy = Anatomy::of(doc);
     let in_leg = |b: BoneId| {
         anatomy
             .limbs()

@@ -192,7 +192,10 @@ impl Ragdoll {
         // Not measured (NaN) without a torso or pelvis body: never a made-up 0.
         let tilt_deg = self.fall.tilt_deg(world, &self.bodies);
         let pelvis_ratio = self.fall.pelvis_ratio(world, &self.bodies);
-        if self.fell_at_s.is_none() && self.fall.fallen(pelvis_ratio, self.com.y, tilt_deg) {
+        if self.fell_at_s.is_none()
+            && (self.fall.fallen(pelvis_ratio, self.com.y, tilt_deg)
+                || (self.fall).on_the_ground(world, &self.bodies, (ground, grounded)))
+        {
             self.fell_at_s = Some(time_s);
         }
         if !record {

@@ -15,6 +15,7 @@ mod doctor;
 mod doctor_live;
 mod editor;
 mod editor_defects;
+mod fall_off_feet;
 mod fields;
 mod files_open;
 mod follow;
