@@ -173,9 +173,9 @@ fn print_text(r: &Report, output: &Path, generate_ms: f64) {
     for b in &r.bones {
         let appendage = b.appendage_vertices.map_or(String::new(), |n| {
             format!(" ({n} vertices far off the trunk left out: a tail, wings or a cape)")
-        }) + &b.carried_vertices.map_or(String::new(), |n| {
-            format!(" ({n} vertices it carries left out: a prop, not the body)")
-        });
+        }) + &b
+            .carried_vertices
+            .map_or(String::new(), |n| format!(" ({n} vertices left out)"));
         println!(
             "  {:<28} {:<10} {}{appendage}",
             b.name,

@@ -144,6 +144,11 @@ impl FateRules<'_> {
             Role::Girdle => into("a hip bone: part of the pelvis"),
             Role::Twist if opts.twist => Fate::Body,
             Role::Twist => into("twist or roll bone"),
+            Role::Helper if skin == 0 && self.samples.carried.get(i).is_some_and(|&n| n > 0) => {
+                Fate::Skipped {
+                    why: "carries a prop, not the body",
+                }
+            }
             Role::Helper if skin == 0 => Fate::Skipped {
                 why: "helper or end bone with no skin",
             },

@@ -67,6 +67,10 @@ fn a_spear_and_a_shield_on_attachment_bones_are_not_the_body() {
     let (code, report, stderr) = generate(&input, &out, &[]);
     assert_eq!(code, Some(0), "{stderr}");
     for slot in ["WeaponSlot", "ShieldSlot"] {
+        assert_eq!(
+            bone(&report, slot)["outcome"],
+            "skipped: carries a prop, not the body"
+        );
         let carried = bone(&report, slot)["carried_vertices"].as_u64();
         assert!(
             carried.is_some_and(|n| n > 0),
