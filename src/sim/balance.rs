@@ -12,8 +12,8 @@
 //!
 //! "Fell": the pelvis below 50% of its rest height, the whole body's centre of mass below
 //! 55% of the way from lying to its rest height, the torso tilted past 60 degrees from
-//! its rest orientation, all measured from the character's own rest pose, or off its feet (no
-//! foot on the ground while another body touches it; `fall.rs`).
+//! its rest orientation, all measured from the character's own rest pose, or on the ground (a
+//! biped's trunk or head touching it, or no foot on it while another body does; `fall.rs`).
 //! After a fall the upright joint is disabled.
 //!
 //! The bones: the document's balance settings; without settings, the default names when
@@ -252,7 +252,7 @@ impl BalanceRig {
                 self.foot_names.push(f.clone());
             }
         }
-        let anatomy = (self.pelvis.is_some() || self.torso.is_some()).then(|| Anatomy::of(doc));
+        let anatomy = self.pelvis.is_some().then(|| Anatomy::of(doc));
         self.thighs = match (self.pelvis, &anatomy) {
             (Some(p), Some(a)) => hip::hip_children((doc, a), bodies, p, &self.feet),
             _ => Vec::new(),

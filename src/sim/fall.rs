@@ -126,24 +126,18 @@ impl FallGauge {
             let rest = bodies[t].world_from_body_rest;
             (t, rest.rotation.inverse() * Vec3::Y)
         });
+        let off_feet = off_feet_bodies(world, bodies, rig, ground_y);
         Self {
             pelvis,
             fell_ratio,
             torso,
             com: ComHeight::new(world, bodies, ground_y),
             ground_y,
-            off_feet: off_feet_bodies(world, bodies, rig, ground_y),
-            trunk: Vec::new(),
+            trunk: (off_feet.iter().enumerate())
+                .map(|(k, &off)| off && rig.trunk.contains(&k))
+                .collect(),
+            off_feet,
         }
-        .with_trunk(rig)
-    }
-
-    /// The trunk bodies ([`BalanceRig::trunk`]) among those off the ground at rest.
-    fn with_trunk(mut self, rig: &BalanceRig) -> Self {
-        self.trunk = (self.off_feet.iter().enumerate())
-            .map(|(k, &off)| off && rig.trunk.contains(&k))
-            .collect();
-        self
     }
 
     /// Whether the character lies on the ground: its trunk or head touches it, or no support
@@ -156,13 +150,7 @@ impl FallGauge {
         (ground, grounded): (ColliderHandle, u32),
     ) -> bool {
         let touches = |which: &[bool]| {
-            bodies.iter().zip(which).any(|(b, &counts)| {
-                counts
-                    && world
-                        .narrow_phase
-                        .contact_pair(b.collider, ground)
-                        .is_some_and(|cp| cp.has_any_active_contact())
-            })
+            (bodies.iter().zip(which)).any(|(b, &counts)| counts && b.touches(world, ground))
         };
         touches(&self.trunk) || (grounded == 0 && touches(&self.off_feet))
     }

@@ -194,7 +194,9 @@ impl Ragdoll {
         let pelvis_ratio = self.fall.pelvis_ratio(world, &self.bodies);
         if self.fell_at_s.is_none()
             && (self.fall.fallen(pelvis_ratio, self.com.y, tilt_deg)
-                || (self.fall).on_the_ground(world, &self.bodies, (ground, grounded)))
+                || self
+                    .fall
+                    .on_the_ground(world, &self.bodies, (ground, grounded)))
         {
             self.fell_at_s = Some(time_s);
         }
@@ -229,11 +231,7 @@ impl Ragdoll {
     fn grounded_feet(&self, world: &PhysicsWorld, ground: ColliderHandle) -> u32 {
         let mut grounded = 0u32;
         for (i, &f) in self.balance.feet.iter().enumerate() {
-            let touching = world
-                .narrow_phase
-                .contact_pair(self.bodies[f].collider, ground)
-                .is_some_and(|cp| cp.has_any_active_contact());
-            if touching && i < 32 {
+            if self.bodies[f].touches(world, ground) && i < 32 {
                 grounded |= 1 << i;
             }
         }

@@ -114,6 +114,14 @@ pub(crate) struct BodyRec {
 }
 
 impl BodyRec {
+    /// Whether the body's collider touches `ground` (an active contact after the last step).
+    pub fn touches(&self, world: &PhysicsWorld, ground: ColliderHandle) -> bool {
+        world
+            .narrow_phase
+            .contact_pair(self.collider, ground)
+            .is_some_and(|cp| cp.has_any_active_contact())
+    }
+
     /// The body's collider and where it lies in the world with the body in its rest pose.
     pub fn rest_collider<'a>(
         &self,
