@@ -105,6 +105,8 @@ pub struct PlotPanel {
     pub clicked_at: Option<f64>,
     /// The lines drawn in the last frame, by legend name (a compared run's included).
     pub lines: Vec<String>,
+    /// The value range each plot showed in the last frame (`[min, max]`, in [`PLOTS`] order).
+    pub shown_values: [Option<[f64; 2]>; 3],
 }
 
 impl Default for PlotPanel {
@@ -116,6 +118,7 @@ impl Default for PlotPanel {
             cursor: None,
             clicked_at: None,
             lines: Vec::new(),
+            shown_values: [None; 3],
         }
     }
 }
@@ -125,6 +128,9 @@ struct PlotSpec {
     id: &'static str,
     kind: PlotKind,
     y_label: &'static str,
+    /// Values the plot always shows: a settling sag of a millimetre, or a tenth of a degree
+    /// of sway, draws as the small thing it is, not as a plunge across the whole plot.
+    always_shown: [f64; 2],
     /// Its share of the panel's width.
     width_share: f32,
 }
@@ -134,18 +140,22 @@ const PLOTS: [PlotSpec; 3] = [
         id: "angles",
         kind: PlotKind::JointError,
         y_label: "joint angle error (deg)",
+        always_shown: [0.0, 2.0],
         width_share: 0.5,
     },
     PlotSpec {
         id: "tilt",
         kind: PlotKind::Tilt,
         y_label: "torso tilt (deg)",
+        always_shown: [0.0, 5.0],
         width_share: 0.25,
     },
     PlotSpec {
         id: "com",
         kind: PlotKind::ComHeight,
+        // The ground: a fall reads as the drop to it.
         y_label: "CoM height (m)",
+        always_shown: [0.0, 0.0],
         width_share: 0.25,
     },
 ];
@@ -160,6 +170,12 @@ struct PlotFrame {
 }
 
 impl PlotPanel {
+    /// The value range (`[min, max]`) the plot of `kind` showed in the last frame.
+    pub fn values_shown(&self, kind: PlotKind) -> Option<[f64; 2]> {
+        let i = PLOTS.iter().position(|p| p.kind == kind)?;
+        self.shown_values[i]
+    }
+
     /// Draws the plots; joint lines are those of `selected` unless "All joints" is on.
     pub fn ui(
         &mut self,
@@ -184,8 +200,8 @@ impl PlotPanel {
             pixels_per_point: ui.ctx().pixels_per_point(),
         };
         ui.horizontal(|ui| {
-            for spec in &PLOTS {
-                self.plot(ui, spec, &frame, series, selected);
+            for (i, spec) in PLOTS.iter().enumerate() {
+                self.shown_values[i] = Some(self.plot(ui, spec, &frame, series, selected));
             }
         });
         csv
@@ -227,6 +243,7 @@ impl PlotPanel {
         (t1 - self.window, t1)
     }
 
+    /// Draws one plot; returns the value range it showed.
     fn plot(
         &mut self,
         ui: &mut egui::Ui,
@@ -234,7 +251,7 @@ impl PlotPanel {
         frame: &PlotFrame,
         series: &[Series],
         selected: Option<&str>,
-    ) {
+    ) -> [f64; 2] {
         let kind = spec.kind;
         let width = ((frame.panel_width_pt - 48.0) * spec.width_share).max(80.0);
         let columns = (width * frame.pixels_per_point) as usize;
@@ -255,6 +272,8 @@ impl PlotPanel {
             .y_axis_label(spec.y_label)
             .include_x(frame.t0_s)
             .include_x(frame.t1_s)
+            .include_y(spec.always_shown[0])
+            .include_y(spec.always_shown[1])
             .allow_scroll(false)
             // The panel colour is the background: no second fill of the plot area.
             .show_background(false)
@@ -276,6 +295,8 @@ impl PlotPanel {
                 .any(|s| s.plot == kind && !s.values.is_empty());
             placeholder(ui, shown.response.rect, kind, none);
         }
+        let b = shown.transform.bounds();
+        [b.min()[1], b.max()[1]]
     }
 
     /// The plot's lines, each decimated to its pixel columns, and the timeline cursor.

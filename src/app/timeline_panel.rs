@@ -182,6 +182,11 @@ impl EditorApp {
         self.plot.cursor
     }
 
+    /// The value range (`[min, max]`) the plot of `kind` showed in the last frame.
+    pub fn plot_values_shown(&self, kind: super::plot::PlotKind) -> Option<[f64; 2]> {
+        self.plot.values_shown(kind)
+    }
+
     /// The plot lines drawn in the last frame, by legend name.
     pub fn plot_lines(&self) -> &[String] {
         &self.plot.lines

@@ -207,6 +207,34 @@ fn failed_push_is_not_reported_as_pushed() {
     );
 }
 
+/// Standing, the centre of mass sags a millimetre as the contacts take the weight and the
+/// torso sways a fraction of a degree: the plots show them as small against the ground and
+/// a few degrees, not as a plunge across the plot (the CoM plot spanned 1.0055-1.0064 m).
+#[test]
+fn plots_of_a_standing_character_are_read_against_the_ground() {
+    use ragdoll_tuner::app::plot::PlotKind;
+    let mut h = harness(&common::mannequin());
+    h.run_steps(2);
+    h.state_mut().fast_forward(2.0);
+    h.run_steps(3);
+    let com = h
+        .state()
+        .plot_values_shown(PlotKind::ComHeight)
+        .expect("CoM plot");
+    assert!(
+        com[0] <= 0.0 && com[1] >= 1.0,
+        "CoM height plot shows {com:?} m"
+    );
+    let tilt = h
+        .state()
+        .plot_values_shown(PlotKind::Tilt)
+        .expect("tilt plot");
+    assert!(
+        tilt[0] <= 0.0 && tilt[1] >= 5.0,
+        "tilt plot shows {tilt:?} deg"
+    );
+}
+
 /// The "N steps/s" figure of the status bar.
 fn steps_per_second(h: &Harness<'static, EditorApp>) -> Option<f64> {
     use egui_kittest::kittest::NodeT;
