@@ -113,48 +113,54 @@ fn vrm_roles(a: &mut Indexed, map: &[Option<MappedBone>], w: &mut Work) {
     }
 }
 
-/// A limb's path ends at its last skinned bone (`Ctx::trim`); a bone past it that the map, a
-/// person or its name (on its side) says is the limb's next part, a foot after a shin or a
-/// hand after a forearm, continues it. A VRM 1 model of rigid parts has feet with no skin of
-/// their own: its legs ended at the shins, so the balance stood on the shins and no leg could
-/// step. So do many characters from Mixamo's auto-rigger (a knight, a bat, a cat, a lizard:
-/// their `LeftFoot` carries no weight, its vertices are the shin's), whose balance stood on
-/// the shins' round ends and fell at assist 0.
+/// A limb's path ends at its last skinned bone (`Ctx::trim`); the bones past it that the
+/// map, a person or their names (on its side) say are the limb's next parts, a shin and a
+/// foot after a thigh or a hand after a forearm, continue it. A VRM 1 model of rigid parts
+/// has feet with no skin of their own: its legs ended at the shins, so the balance stood on
+/// the shins and no leg could step. So do many characters from Mixamo's auto-rigger (a
+/// knight, a bat, a cat, a lizard: their `LeftFoot` carries no weight, its vertices are the
+/// shin's), whose balance stood on the shins' round ends and fell at assist 0. A VRoid
+/// avatar whose mesh is its clothes and shoes has no skin on its thighs and shins: its legs
+/// were its thighs alone.
 fn extend_limbs(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>]) {
     for k in 0..a.limbs.len() {
-        let Some(seq) = sequence(a.limbs[k].kind) else {
-            continue;
-        };
-        let Some(&last) = a.limbs[k].path.last() else {
-            continue;
-        };
-        let Some(at) = seq.iter().position(|&r| r == a.role[last]) else {
-            continue;
-        };
-        let Some(&want) = seq
-            .get(at + 1)
-            .filter(|r| matches!(r, Role::Foot | Role::Hand))
-        else {
-            continue;
-        };
-        let side = a.limbs[k].side;
-        let named = |c: usize| {
-            names
-                .get(c)
-                .and_then(|n| n.as_ref())
-                .is_some_and(|n| n.role == want && (n.side.is_none() || n.side == side))
-        };
-        let next = rig.s_children[last]
-            .iter()
-            .copied()
-            .find(|&c| a.limb_of[c].is_none_or(|l| l == k) && (a.role[c] == want || named(c)));
-        if let Some(c) = next {
-            a.limbs[k].path.push(c);
-            a.limb_of[c] = Some(k);
-            a.role[c] = want;
-            a.side[c] = a.side[c].or(side);
+        while let Some(c) = next_part(rig, a, k, names) {
+            let side = a.limbs[k].side;
+            a.limbs[k].path.push(c.bone);
+            a.limb_of[c.bone] = Some(k);
+            a.role[c.bone] = c.role;
+            a.side[c.bone] = a.side[c.bone].or(side);
         }
     }
+}
+
+/// A bone that continues a limb, and its role there.
+struct NextPart {
+    bone: usize,
+    role: Role,
+}
+
+/// The child of limb `k`'s last bone that is its next main part (shin, foot, forearm or
+/// hand; not toes or fingers) by its role or its name on the limb's side.
+fn next_part(rig: &Rig, a: &Indexed, k: usize, names: &[Option<NameRole>]) -> Option<NextPart> {
+    let seq = sequence(a.limbs[k].kind)?;
+    let &last = a.limbs[k].path.last()?;
+    let at = seq.iter().position(|&r| r == a.role[last])?;
+    let &want = seq
+        .get(at + 1)
+        .filter(|r| matches!(r, Role::Shin | Role::Foot | Role::Forearm | Role::Hand))?;
+    let side = a.limbs[k].side;
+    let named = |c: usize| {
+        names
+            .get(c)
+            .and_then(|n| n.as_ref())
+            .is_some_and(|n| n.role == want && (n.side.is_none() || n.side == side))
+    };
+    rig.s_children[last]
+        .iter()
+        .copied()
+        .find(|&c| a.limb_of[c].is_none_or(|l| l == k) && (a.role[c] == want || named(c)))
+        .map(|bone| NextPart { bone, role: want })
 }
 
 /// Each bone's role and side with the evidence behind them and its confidence (a name's

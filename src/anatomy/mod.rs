@@ -34,6 +34,7 @@ pub use twins::{MidPlane, Twin};
 
 use crate::document::{BoneId, Document};
 use glam::DVec3;
+use name_roles::NameRole;
 
 /// Index of a limb in [`Anatomy::limbs`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -131,6 +132,27 @@ fn manual_roles(doc: &Document, n: usize) -> Vec<Option<crate::document::RoleAss
     out
 }
 
+/// What each bone's name says; a VRM map's role stands for the name of every bone it lists
+/// (the truth, whatever the bone is called), so a plan the names would find, two legs on a
+/// pelvis where the skin does not reach the ground, the map finds.
+fn bone_names(rig: &rig::Rig, map: Option<&[Option<vrm::MappedBone>]>) -> Vec<Option<NameRole>> {
+    let mut names: Vec<Option<NameRole>> = rig
+        .bones
+        .iter()
+        .map(|b| name_roles::role_of(&b.hints))
+        .collect();
+    for (name, m) in names.iter_mut().zip(map.unwrap_or_default()) {
+        if let Some(m) = m {
+            *name = Some(NameRole {
+                role: m.role,
+                side: m.side,
+                strength: 1.0,
+            });
+        }
+    }
+    names
+}
+
 impl Anatomy {
     /// Detects the anatomy from the document's own geometry (a mesh that cannot be read
     /// leaves the bones alone, with a note).
@@ -155,11 +177,7 @@ impl Anatomy {
         forced: Option<CharacterKind>,
     ) -> Self {
         let map = vrm::humanoid_map(doc, rig);
-        let names: Vec<Option<name_roles::NameRole>> = rig
-            .bones
-            .iter()
-            .map(|b| name_roles::role_of(&b.hints))
-            .collect();
+        let names = bone_names(rig, map.as_deref());
         let manual_kind = doc.manual_anatomy.kind;
         let forced = forced
             .or(manual_kind.map(Kind::coarse))

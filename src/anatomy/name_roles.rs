@@ -26,6 +26,8 @@ const NOISE: &[&str] = &[
     "mixamorig",
     "bip",
     "bip01",
+    // VRoid's `J_Bip_C_Hips`, `J_Bip_L_UpperLeg`.
+    "j",
     "b",
     "jnt",
     "jj",

@@ -203,14 +203,24 @@ pub fn turned_glb(src: &Path, deg: f64) -> ragdoll_tuner::document::Document {
 /// A `.glb` file with its scene under a new root node `node` (a glTF node without children:
 /// its name and transform), as another tool might place the same character.
 pub fn placed_glb(src: &Path, mut node: serde_json::Value) -> ragdoll_tuner::document::Document {
+    glb_with_json(src, |j| {
+        let scene = j["scene"].as_u64().unwrap_or(0) as usize;
+        node["children"] = j["scenes"][scene]["nodes"].take();
+        let nodes = j["nodes"].as_array_mut().expect("nodes");
+        nodes.push(node);
+        j["scenes"][scene]["nodes"] = serde_json::json!([nodes.len() - 1]);
+    })
+}
+
+/// A `.glb` file opened with its glTF JSON changed by `edit` (its binary chunk as it is).
+pub fn glb_with_json(
+    src: &Path,
+    edit: impl FnOnce(&mut serde_json::Value),
+) -> ragdoll_tuner::document::Document {
     let bytes = std::fs::read(src).expect("the .glb");
     let n = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
     let mut j: serde_json::Value = serde_json::from_slice(&bytes[20..20 + n]).expect("JSON");
-    let scene = j["scene"].as_u64().unwrap_or(0) as usize;
-    node["children"] = j["scenes"][scene]["nodes"].take();
-    let nodes = j["nodes"].as_array_mut().expect("nodes");
-    nodes.push(node);
-    j["scenes"][scene]["nodes"] = serde_json::json!([nodes.len() - 1]);
+    edit(&mut j);
     let mut text = serde_json::to_vec(&j).expect("JSON");
     text.resize(text.len().div_ceil(4) * 4, b' ');
     let rest = &bytes[20 + n..];
@@ -223,5 +233,5 @@ pub fn placed_glb(src: &Path, mut node: serde_json::Value) -> ragdoll_tuner::doc
     out.extend(text);
     out.extend_from_slice(rest);
     ragdoll_tuner::document::Document::from_bytes(src, &out, Default::default())
-        .expect("the placed file")
+        .expect("the edited file opens")
 }

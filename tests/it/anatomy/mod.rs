@@ -4,7 +4,7 @@
 //! report must say the same.
 
 use crate::common::shared_asset;
-use ragdoll_tuner::anatomy::{Anatomy, Kind, Role, Side};
+use ragdoll_tuner::anatomy::{Anatomy, Evidence, Kind, Role, Side};
 use ragdoll_tuner::document::Document;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -204,6 +204,111 @@ fn the_generator_reports_the_anatomy_roles() {
     eprintln!("{text}");
     assert_eq!(s.kinds, s.files, "{text}");
     assert_eq!(s.humanoids, s.humanoid_files, "{text}");
+}
+
+/// The zoo's VRM 1 model of rigid parts, every node renamed by `rename`; with `keep_map` its
+/// VRM extension kept, with `keep_legs` its legs' parts. With no leg parts, as a VRoid
+/// avatar whose mesh is its clothes and shoes, its legs carry no skin and nothing reaches
+/// the ground, so only the VRM map says where the legs are.
+fn vrm_copy(rename: impl Fn(usize, &str) -> String, keep_map: bool, keep_legs: bool) -> Document {
+    crate::common::glb_with_json(&shared_asset("zoo/vrm1_rigid_parts.vrm"), |j| {
+        let nodes = j["nodes"].as_array().expect("nodes").clone();
+        let parts_of_legs: Vec<usize> = nodes
+            .iter()
+            .filter(|n| n["name"].as_str().is_some_and(|s| s.contains("_leg")))
+            .flat_map(|n| n["children"].as_array().cloned().unwrap_or_default())
+            .filter_map(|c| c.as_u64().map(|c| c as usize))
+            .filter(|&c| nodes[c].get("mesh").is_some())
+            .collect();
+        assert_eq!(parts_of_legs.len(), 4, "the legs' parts");
+        for (i, node) in j["nodes"].as_array_mut().unwrap().iter_mut().enumerate() {
+            let node = node.as_object_mut().unwrap();
+            if !keep_legs && parts_of_legs.contains(&i) {
+                node.remove("mesh");
+            }
+            let name = node["name"].as_str().unwrap_or_default().to_string();
+            node.insert("name".into(), rename(i, &name).into());
+        }
+        if !keep_map {
+            j["extensions"].as_object_mut().unwrap().remove("VRMC_vrm");
+            j["extensionsUsed"] = serde_json::json!([]);
+        }
+    })
+}
+
+/// The leg paths' bone names, sorted.
+fn leg_paths(doc: &Document, a: &Anatomy) -> Vec<Vec<String>> {
+    let mut legs: Vec<Vec<String>> = a
+        .limbs()
+        .iter()
+        .filter(|l| l.kind.is_leg())
+        .map(|l| l.path.iter().map(|&b| doc.bone(b).name.clone()).collect())
+        .collect();
+    legs.sort();
+    legs
+}
+
+/// A VRoid avatar (legs with no skin, bones named `J_Bip_C_Hips`, `J_Bip_L_UpperLeg`, a full
+/// VRM map) was generated as 'other' with no balance: the map was read only after the body
+/// plan, and its `J_` prefix hid every name. The map is the truth for the plan as for the
+/// roles: with every bone renamed `node_N` and no leg parts, the map alone finds the legs,
+/// each a thigh, a shin and a foot. With no map, VRoid's names are read.
+#[test]
+fn a_vrm_map_finds_legs_with_no_skin_and_vroid_names_are_read() {
+    let doc = vrm_copy(|i, _| format!("node_{i}"), true, false);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped, "{:?}", a.notes());
+    let by_map = leg_paths(&doc, &a);
+    assert_eq!(by_map.len(), 2, "{by_map:?}");
+    for leg in &by_map {
+        let roles: Vec<Role> = leg
+            .iter()
+            .map(|n| a.role(doc.bone_by_name(n).unwrap()))
+            .collect();
+        assert_eq!(roles[..3], [Role::Thigh, Role::Shin, Role::Foot], "{leg:?}");
+    }
+
+    let vroid = |_: usize, name: &str| {
+        let (part, side) = match name.rsplit_once('.') {
+            Some((p, "L")) => (p, "L"),
+            Some((p, "R")) => (p, "R"),
+            _ => (name, "C"),
+        };
+        let part = match part {
+            "upper_leg" => "UpperLeg",
+            "lower_leg" => "LowerLeg",
+            "foot" => "Foot",
+            "toes" => "ToeBase",
+            "hips" => "Hips",
+            "spine" => "Spine",
+            "chest" => "Chest",
+            "neck" => "Neck",
+            "head" => "Head",
+            "shoulder" => "Shoulder",
+            "upper_arm" => "UpperArm",
+            "lower_arm" => "LowerArm",
+            "hand" => "Hand",
+            _ => return name.to_string(),
+        };
+        format!("J_Bip_{side}_{part}")
+    };
+    let doc = vrm_copy(vroid, false, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped, "{:?}", a.notes());
+    for (name, role) in [
+        ("J_Bip_C_Hips", Role::Pelvis),
+        ("J_Bip_C_Neck", Role::Neck),
+        ("J_Bip_L_UpperLeg", Role::Thigh),
+        ("J_Bip_R_LowerArm", Role::Forearm),
+    ] {
+        let b = a.bone(doc.bone_by_name(name).expect(name));
+        assert_eq!(b.role, role, "{name}");
+        assert_eq!(
+            b.evidence,
+            Evidence::NameAndGeometry,
+            "{name}: its name is read"
+        );
+    }
 }
 
 #[test]
