@@ -11,52 +11,89 @@ pub struct Chain {
     pub path: Vec<usize>,
 }
 
+/// How far above the floor a leg's twin may lift its end, as a share of the height.
+pub const LIFTED_LEG: f64 = 0.25;
+
 impl Ctx<'_> {
     /// Chains whose lowest point reaches the ground and that hang down from their root: legs.
     /// The root is the first branch above the leaf whose other branches reach out (toes and
     /// fingers do not), far enough from the leaf; wing, tail, hair and clothing chains are not
-    /// legs.
+    /// legs. A chain lifted off the ground by up to [`LIFTED_LEG`] of the height is a leg
+    /// when a leg on the ground hangs from the same root with as many bones: its twin, the
+    /// paw a walking animal lifts in its rest pose.
     pub fn ground_chains(&self) -> Vec<Chain> {
         let rig = self.rig;
+        let leaves: Vec<usize> = (0..rig.len())
+            .filter(|&i| rig.bones[i].structural && rig.s_children[i].is_empty())
+            .collect();
         let mut out: Vec<Chain> = Vec::new();
-        let leaves =
-            (0..rig.len()).filter(|&i| rig.bones[i].structural && rig.s_children[i].is_empty());
-        for leaf in leaves {
-            if self.reach.low[leaf] > self.floor_at(rig.bones[leaf].pos) + 0.1 * self.height {
+        for &leaf in &leaves {
+            if self.lifted(leaf) <= 0.1 * self.height {
+                self.add_chain(&mut out, leaf);
+            }
+        }
+        for &leaf in &leaves {
+            let lifted = self.lifted(leaf);
+            if lifted <= 0.1 * self.height || lifted > LIFTED_LEG * self.height {
                 continue;
             }
-            let Some((top, root)) = self.leg_root(leaf) else {
+            let Some(c) = self.hanging_chain(leaf) else {
                 continue;
             };
-            let path: Vec<usize> = std::iter::once(leaf)
-                .chain(rig.ancestors(leaf).into_iter().take_while(|&b| b != root))
-                .collect();
-            let hints = |b: &usize| &rig.bones[*b].hints;
-            let not_a_leg = |b: &usize| {
-                let h = hints(b);
-                h.tail || h.cloth || h.words.iter().any(|w| w == "wing")
-            };
-            if path.iter().any(not_a_leg) {
-                continue;
-            }
-            let drop = rig.bones[root].pos.y - self.reach.low[leaf];
-            if drop < 0.2 * self.dist(root, leaf) || drop < 0.1 * self.height {
-                continue;
-            }
-            match out.iter_mut().find(|c| c.path.first() == Some(&top)) {
-                Some(c)
-                    if self.reach.low[leaf] < self.reach.low[*c.path.last().unwrap_or(&top)] =>
-                {
-                    c.path = path.into_iter().rev().collect();
-                }
-                Some(_) => {}
-                None => out.push(Chain {
-                    root,
-                    path: path.into_iter().rev().collect(),
-                }),
+            let twin = out.iter().any(|o| {
+                o.root == c.root && o.path.len() == c.path.len() && o.path[0] != c.path[0]
+            });
+            if twin {
+                self.add_chain(&mut out, leaf);
             }
         }
         out
+    }
+
+    /// How far the lowest point under `leaf` lies above the floor there.
+    fn lifted(&self, leaf: usize) -> f64 {
+        self.reach.low[leaf] - self.floor_at(self.rig.bones[leaf].pos)
+    }
+
+    /// The chain from `leaf` up to its root when it hangs down from it and is no wing, tail,
+    /// hair or clothing (wherever its lowest point is).
+    fn hanging_chain(&self, leaf: usize) -> Option<Chain> {
+        let rig = self.rig;
+        let (_, root) = self.leg_root(leaf)?;
+        let path: Vec<usize> = std::iter::once(leaf)
+            .chain(rig.ancestors(leaf).into_iter().take_while(|&b| b != root))
+            .collect();
+        let not_a_leg = |b: &usize| {
+            let h = &rig.bones[*b].hints;
+            h.tail || h.cloth || h.words.iter().any(|w| w == "wing")
+        };
+        if path.iter().any(not_a_leg) {
+            return None;
+        }
+        let drop = rig.bones[root].pos.y - self.reach.low[leaf];
+        if drop < 0.2 * self.dist(root, leaf) || drop < 0.1 * self.height {
+            return None;
+        }
+        Some(Chain {
+            root,
+            path: path.into_iter().rev().collect(),
+        })
+    }
+
+    /// Adds the chain ending at `leaf` to `out`; of two chains from one top, the one reaching
+    /// lower is kept.
+    fn add_chain(&self, out: &mut Vec<Chain>, leaf: usize) {
+        let Some(c) = self.hanging_chain(leaf) else {
+            return;
+        };
+        let top = c.path[0];
+        match out.iter_mut().find(|o| o.path.first() == Some(&top)) {
+            Some(o) if self.reach.low[leaf] < self.reach.low[*o.path.last().unwrap_or(&top)] => {
+                o.path = c.path;
+            }
+            Some(_) => {}
+            None => out.push(c),
+        }
     }
 
     /// (chain top, root) of the leg ending at `leaf`: the first ancestor with two structural

@@ -49,7 +49,8 @@ pub(super) fn input_diagnostics(
     skin_diagnostics(rig, samples, out);
 }
 
-/// A warning when the character is flat along Y (lying down or Z-up).
+/// A warning when the character is flat along Y (lying down or Z-up). A quadruped long for
+/// its height stands on its legs (a beaver 136 long and 47 high): not flat.
 fn orientation_diagnostic(
     rig: &rig::Rig,
     samples: &samples::Samples,
@@ -65,7 +66,7 @@ fn orientation_diagnostic(
         rig::percentile(&v, 0.99) - rig::percentile(&v, 0.01)
     };
     let (x, y, z) = (ext(|p| p.x), ext(|p| p.y), ext(|p| p.z));
-    let flat = y < 0.35 * x.max(z);
+    let flat = y < 0.35 * x.max(z) && a.kind != CharacterKind::Quadruped;
     let no_legs = a.kind == CharacterKind::Other && x.max(z) > 1.5 * y;
     (flat || no_legs).then(|| {
         warn(

@@ -501,3 +501,37 @@ fn a_quadrupeds_mid_body_pelvis_is_not_flagged() {
         .collect();
     assert!(warned.is_empty(), "{warned:?}");
 }
+
+/// A walking animal lifts a paw in its rest pose: a beaver from Blender's Rigify (its legs
+/// on the hips and on the chest, a head on a long neck) holds its right front paw 11.5% of
+/// its height off the ground. Only three legs reached the ground, so it read as a biped
+/// whose lifted leg was its neck and head and whose head was an arm, and it fell standing.
+/// A chain lifted a little is a leg when its twin, from the same bone with as many bones,
+/// stands on the ground.
+#[test]
+fn a_paw_lifted_in_the_rest_pose_is_still_a_leg() {
+    let mut b = vec![bone("", None, [0.0, 0.3, -0.25], [0.0, 0.3, 0.0], 0.1)];
+    b.push(bone("", Some(0), [0.0, 0.3, 0.0], [0.0, 0.3, 0.25], 0.1));
+    b.push(bone("", Some(1), [0.0, 0.3, 0.25], [0.0, 0.36, 0.4], 0.05));
+    b.push(bone("", Some(2), [0.0, 0.36, 0.4], [0.0, 0.4, 0.5], 0.07));
+    let lift = 0.06; // 0.115 of the height (0.52 m, from the ground to the head's top)
+    for (root, z) in [(0usize, -0.2f32), (1, 0.22)] {
+        for x in [1.0f32, -1.0] {
+            let up = if root == 1 && x < 0.0 { lift } else { 0.0 };
+            let from = Vec3::new(0.08 * x, 0.3, z);
+            let knee = from + Vec3::new(0.02 * x, -0.14, 0.0);
+            let ankle = knee + Vec3::new(0.0, -0.12 + up, 0.02);
+            let first = b.len();
+            b.push(bone("", Some(root), from.into(), knee.into(), 0.03));
+            b.push(bone("", Some(first), knee.into(), ankle.into(), 0.025));
+            let tip = ankle + Vec3::new(0.0, -0.01, 0.05);
+            b.push(bone("", Some(first + 1), ankle.into(), tip.into(), 0.015));
+        }
+    }
+    let (_dir, doc) = synthetic(&b, false);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Quadruped, "{:?}", a.notes());
+    let legs = a.limbs().iter().filter(|l| l.kind.is_leg()).count();
+    assert_eq!(legs, 4);
+    assert_eq!(a.role(ragdoll_tuner::document::BoneId(3)), Role::Head);
+}
