@@ -156,7 +156,11 @@ impl TuneDialog {
                 ) + o.rejected.as_ref().map_or("", |_| {
                     "; not applied: the best gains fell standing within 10 s, the current ones stand"
                 }) + &o.over_budget().map_or(String::new(), |m| format!("; {m}"))
-                    + &o.time_scale_note().map_or(String::new(), |m| format!("; {m}"));
+                    + &o.time_scale_note().map_or(String::new(), |m| format!("; {m}"))
+                    + &match o.unmet.is_empty() {
+                        true => String::new(),
+                        false => format!("; goals not met: {}", o.unmet.join(", ")),
+                    };
                 self.result = Some((o, job.revision));
                 m
             }
@@ -215,6 +219,9 @@ impl TuneDialog {
                 self.progress_ui(ui);
                 if let Some((o, _)) = &self.result {
                     table(ui, &o.before, &o.after);
+                    for goal in &o.unmet {
+                        ui.colored_label(ui.visuals().warn_fg_color, format!("Not met: {goal}"));
+                    }
                 }
                 if let Some(l) = &self.last {
                     ui.weak(l);
@@ -319,7 +326,6 @@ fn goal_count(f: &Figures, g: fn(&tune::report::DirectionFigures) -> Option<bool
     }
 }
 
-/// The before/after table.
 /// One row of the before/after table.
 struct CompareRow {
     label: String,

@@ -87,6 +87,8 @@ fn report_json(o: &Outcome, run: tune::timing::Spent) -> serde_json::Value {
         "changed": o.edit.is_some(),
         // The search's best, not applied: it fell standing where the document stood.
         "rejected": o.rejected.as_ref().map(figures_json),
+        // The goals the figures after miss, in words (empty: all met or not measured).
+        "unmet_goals": o.unmet,
         "score_before": opt(Some(o.search.start_score)),
         "score_after": opt(Some(o.search.score)),
         "evaluations": o.search.evaluations,
@@ -346,6 +348,12 @@ pub fn run(file: &Path, a: &TuneArgs, policy: UriPolicy) -> anyhow::Result<ExitC
     doc.write_to(&a.output)?;
     let run = watch.spent();
     warn_over_budget(&outcome);
+    if !outcome.unmet.is_empty() {
+        eprintln!(
+            "warning: after tuning, goals not met: {}",
+            outcome.unmet.join("; ")
+        );
+    }
     if a.json {
         println!("{}", report_json(&outcome, run));
     } else {

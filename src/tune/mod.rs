@@ -19,6 +19,7 @@ pub mod report;
 pub mod search;
 pub mod strategies;
 pub mod timing;
+pub mod unmet;
 
 pub use eval::{Brief, Direction};
 pub use groups::Group;
@@ -133,6 +134,9 @@ pub struct Outcome {
     /// where the document's own gains stood ([`falls_standing`]); `after` is then the
     /// document's.
     pub rejected: Option<Figures>,
+    /// The goals the figures after still miss, in words ([`Figures::unmet`]); empty when
+    /// every measured goal is met.
+    pub unmet: Vec<String>,
     pub search: search::Found,
     pub evaluations_per_s: f64,
     pub dims: usize,
@@ -410,6 +414,7 @@ pub fn tune(
         report_after: watch.spent(),
     };
     Ok(Outcome {
+        unmet: after.unmet(&opts.goals),
         before,
         after,
         edit: changed.then(|| problem.baseline.edit(doc, &x, problem.assist)),
