@@ -232,8 +232,7 @@ pub(super) fn biped(cx: &Ctx, a: &mut Anatomy, (pelvis, legs): (usize, Vec<Vec<u
     a.kind = CharacterKind::Humanoid;
     a.pelvis = Some(pelvis);
     a.role[pelvis] = Role::Pelvis;
-    let mut legs = legs;
-    legs.truncate(2);
+    let legs = two_legs(cx, legs);
     let tops: Vec<usize> = legs.iter().filter_map(|p| p.first().copied()).collect();
     for path in legs {
         let path = cx.limb_path(path[0]);
@@ -241,23 +240,8 @@ pub(super) fn biped(cx: &Ctx, a: &mut Anatomy, (pelvis, legs): (usize, Vec<Vec<u
         push_limb(a, LimbKind::Leg, pelvis, path);
     }
     let path = torso_path(cx, pelvis, &tops);
-    // Side chains off the spine path that reach far: the two longest are the arms.
-    let mut side_chains: Vec<(f64, usize, usize)> = Vec::new(); // (reach, path index, top)
-    for (k, &b) in path.iter().enumerate() {
-        let next = path.get(k + 1).copied();
-        for &c in &cx.rig.s_children[b] {
-            if Some(c) == next || a.limb_of[c].is_some() {
-                continue;
-            }
-            let far = reach_with_ends(cx, b, c);
-            if far > 0.2 * cx.height {
-                side_chains.push((far, k, c));
-            }
-        }
-    }
-    side_chains.sort_by(|x, y| y.0.total_cmp(&x.0));
-    side_chains.truncate(2);
-    let chest_k = match side_chains.iter().map(|s| s.1).max() {
+    let side_chains = arm_chains(cx, a, pelvis, &path);
+    let chest_k = match side_chains.iter().filter_map(|s| s.at).max() {
         Some(k) => Some(k),
         None if path.len() >= 3 => Some(path.len() - 3),
         None if path.len() == 2 => Some(0),
@@ -273,13 +257,96 @@ pub(super) fn biped(cx: &Ctx, a: &mut Anatomy, (pelvis, legs): (usize, Vec<Vec<u
     }
     a.chest = chest_k.and_then(|k| path.get(k).copied());
     a.head = path.last().copied().filter(|&h| a.role[h] == Role::Head);
-    for (_, _, top) in side_chains {
+    for SideChain { top, .. } in side_chains {
         let p = cx.limb_path(top);
         arm_roles(cx, a, &p);
         let root = cx.rig.s_parent[top].unwrap_or(pelvis);
         push_limb(a, LimbKind::Arm, root, p);
     }
 }
+
+/// Of more than two legs on the pelvis, the two that are twins: the pair whose names give
+/// them opposite sides, else whose bone counts and lengths are most alike (a Pokémon's tail,
+/// `Feeler`, reaches the ground beside its legs from the same bone: it was taken for a
+/// thigh and the right leg left out).
+fn two_legs(cx: &Ctx, legs: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
+    if legs.len() <= 2 {
+        return legs;
+    }
+    let length = |p: &[usize]| p.windows(2).map(|w| cx.dist(w[0], w[1])).sum::<f64>();
+    let side = |p: &[usize]| p.iter().find_map(|&b| cx.names[b].and_then(|n| n.side));
+    let unlike = |x: &[usize], y: &[usize]| {
+        let named = matches!((side(x), side(y)), (Some(a), Some(b)) if a != b);
+        let count = x.len().abs_diff(y.len());
+        let (lx, ly) = (length(x), length(y));
+        let spread = (lx - ly).abs() / lx.max(ly).max(1e-9);
+        (!named, count, spread)
+    };
+    let mut best = (0, 1);
+    for i in 0..legs.len() {
+        for j in i + 1..legs.len() {
+            let (b, c) = (
+                unlike(&legs[best.0], &legs[best.1]),
+                unlike(&legs[i], &legs[j]),
+            );
+            if (c.0, c.1)
+                .cmp(&(b.0, b.1))
+                .then(c.2.total_cmp(&b.2))
+                .is_lt()
+            {
+                best = (i, j);
+            }
+        }
+    }
+    vec![legs[best.0].clone(), legs[best.1].clone()]
+}
+
+/// A chain hanging from the torso.
+struct SideChain {
+    /// How far it reaches from the bone it hangs from.
+    reach: f64,
+    /// The index on the torso path of the bone it hangs from; None for the pelvis.
+    at: Option<usize>,
+    top: usize,
+}
+
+/// Side chains off the torso path `path` (or, named as arms, off the pelvis), at most two:
+/// the arms. The two that reach farthest (beyond a fifth of the height), those whose names
+/// say an arm with a side first: a Pokémon's `LArm` and `RArm` beside its legs and its head
+/// on the one bone of its body, reaching under a fifth of its height, were no arms.
+fn arm_chains(cx: &Ctx, a: &Anatomy, pelvis: usize, path: &[usize]) -> Vec<SideChain> {
+    let named_arm = |c: usize| {
+        cx.names[c]
+            .is_some_and(|n| matches!(n.role, Role::Clavicle | Role::UpperArm) && n.side.is_some())
+    };
+    let on_path = path.iter().enumerate().map(|(k, &b)| (Some(k), b));
+    let mut side_chains: Vec<SideChain> = Vec::new();
+    for (at, b) in std::iter::once((None, pelvis)).chain(on_path) {
+        let next = match at {
+            Some(k) => path.get(k + 1),
+            None => path.first(),
+        }
+        .copied();
+        for &c in &cx.rig.s_children[b] {
+            if Some(c) == next || a.limb_of[c].is_some() {
+                continue;
+            }
+            let reach = reach_with_ends(cx, b, c);
+            let named = named_arm(c) && reach > MIN_NAMED_ARM * cx.height;
+            if named || (at.is_some() && reach > 0.2 * cx.height) {
+                side_chains.push(SideChain { reach, at, top: c });
+            }
+        }
+    }
+    side_chains.sort_by(|x, y| {
+        (named_arm(y.top).cmp(&named_arm(x.top))).then(y.reach.total_cmp(&x.reach))
+    });
+    side_chains.truncate(2);
+    side_chains
+}
+
+/// The least reach of an arm its names say, as a share of the height.
+const MIN_NAMED_ARM: f64 = 0.05;
 
 /// The path from the pelvis up to the highest point (spine, chest, neck, head), the legs'
 /// tops skipped. Where nothing but the legs hangs from the pelvis, the torso hangs beside it

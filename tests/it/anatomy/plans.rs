@@ -9,7 +9,7 @@ use ragdoll_tuner::anatomy::{Anatomy, Kind, LimbKind, Role, Side};
 use ragdoll_tuner::document::Document;
 
 /// A synthetic skinned character, opened.
-fn synthetic(bones: &[BoneDef], names: bool) -> (tempfile::TempDir, Document) {
+pub(super) fn synthetic(bones: &[BoneDef], names: bool) -> (tempfile::TempDir, Document) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("synthetic.glb");
     let o = Build {
@@ -22,7 +22,13 @@ fn synthetic(bones: &[BoneDef], names: bool) -> (tempfile::TempDir, Document) {
     (dir, doc)
 }
 
-fn bone(name: &str, parent: Option<usize>, head: [f32; 3], tail: [f32; 3], r: f32) -> BoneDef {
+pub(super) fn bone(
+    name: &str,
+    parent: Option<usize>,
+    head: [f32; 3],
+    tail: [f32; 3],
+    r: f32,
+) -> BoneDef {
     BoneDef {
         name: name.into(),
         parent,

@@ -1,0 +1,117 @@
+//! Bodies built as games' creatures are: one bone for the body carrying legs, arms, head and
+//! tail side by side (a Pokémon's `Waist`), arms too short to reach a fifth of the height,
+//! a tail reaching the ground beside the legs.
+
+use super::plans::{bone, synthetic};
+use glam::Vec3;
+use ragdoll_tuner::anatomy::{Anatomy, Kind, Role, Side};
+use ragdoll_tuner::document::{BoneId, Document};
+
+/// A 0.5 m creature on one body bone (index 0): a leg each side (thigh, shin, foot), a head
+/// above and, where given, a tail to the ground behind (hung before the right leg) and
+/// arms (`LArm`, `LForeArm`, `LHand`) reaching `arm_m` to each side.
+fn creature(tail: bool, arm_m: Option<f32>) -> (tempfile::TempDir, Document) {
+    let mut b = vec![bone("Waist", None, [0.0, 0.22, 0.0], [0.0, 0.3, 0.0], 0.1)];
+    b.push(bone("Head", Some(0), [0.0, 0.3, 0.0], [0.0, 0.5, 0.0], 0.1));
+    for (s, x) in [("L", 1.0f32), ("R", -1.0)] {
+        if tail && s == "R" {
+            let t = b.len();
+            b.push(bone(
+                "Feeler",
+                Some(0),
+                [0.0, 0.2, -0.1],
+                [0.0, 0.1, -0.25],
+                0.02,
+            ));
+            b.push(bone(
+                "Feeler2",
+                Some(t),
+                [0.0, 0.1, -0.25],
+                [0.0, 0.0, -0.35],
+                0.015,
+            ));
+        }
+        let hip = Vec3::new(0.07 * x, 0.2, 0.0);
+        let knee = hip + Vec3::new(0.0, -0.1, 0.01);
+        let ankle = knee + Vec3::new(0.0, -0.08, -0.01);
+        let k = b.len();
+        b.push(bone(
+            &format!("{s}Thigh"),
+            Some(0),
+            hip.into(),
+            knee.into(),
+            0.03,
+        ));
+        b.push(bone(
+            &format!("{s}Leg"),
+            Some(k),
+            knee.into(),
+            ankle.into(),
+            0.025,
+        ));
+        let toe = ankle + Vec3::new(0.0, -0.02, 0.05);
+        b.push(bone(
+            &format!("{s}Foot"),
+            Some(k + 1),
+            ankle.into(),
+            toe.into(),
+            0.02,
+        ));
+        if let Some(m) = arm_m {
+            let at = |f: f32| Vec3::new(x * (0.1 + m * f), 0.28, 0.0);
+            let k = b.len();
+            b.push(bone(
+                &format!("{s}Arm"),
+                Some(0),
+                at(0.0).into(),
+                at(0.4).into(),
+                0.015,
+            ));
+            let fore = format!("{s}ForeArm");
+            b.push(bone(&fore, Some(k), at(0.4).into(), at(0.8).into(), 0.012));
+            let hand = format!("{s}Hand");
+            b.push(bone(
+                &hand,
+                Some(k + 1),
+                at(0.8).into(),
+                at(1.0).into(),
+                0.012,
+            ));
+        }
+    }
+    synthetic(&b, true)
+}
+
+fn named(doc: &Document, a: &Anatomy, name: &str) -> (Role, Option<Side>) {
+    let id: BoneId = doc.bone_by_name(name).expect(name);
+    (a.role(id), a.side(id))
+}
+
+/// A Squirtle's arms hang beside its legs from the one bone of its body and reach 0.07 m of
+/// its 0.5 m: named `LArm`, `LForeArm`, `LHand`, they were no arms ("other", no side).
+#[test]
+fn short_arms_named_as_such_on_the_body_bone_are_arms() {
+    let (_dir, doc) = creature(false, Some(0.07));
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped, "{:?}", a.notes());
+    for (name, want) in [
+        ("LArm", (Role::UpperArm, Some(Side::Left))),
+        ("RForeArm", (Role::Forearm, Some(Side::Right))),
+        ("LHand", (Role::Hand, Some(Side::Left))),
+    ] {
+        assert_eq!(named(&doc, &a, name), want, "{name}");
+    }
+    assert_eq!(named(&doc, &a, "Head").0, Role::Head);
+}
+
+/// A Pikachu's tail (`Feeler`) reaches the ground from its hips beside its legs: it was taken
+/// for a thigh and a foot of the balance, and the right leg was left out.
+#[test]
+fn a_tail_to_the_ground_beside_the_legs_is_not_a_leg() {
+    let (_dir, doc) = creature(true, None);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped, "{:?}", a.notes());
+    assert_eq!(named(&doc, &a, "RThigh"), (Role::Thigh, Some(Side::Right)));
+    assert_eq!(named(&doc, &a, "LFoot"), (Role::Foot, Some(Side::Left)));
+    assert_ne!(named(&doc, &a, "Feeler").0, Role::Thigh);
+}
