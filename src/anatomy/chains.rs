@@ -130,9 +130,12 @@ impl Ctx<'_> {
             .max(head.distance(from))
     }
 
-    /// From `from`, descend into the child whose subtree reaches highest (excluding `skip`).
+    /// From `from`, descend into the child whose subtree reaches highest (excluding `skip`),
+    /// never into a chain named as a tail while another child is left: a Slowpoke's tail
+    /// curls up above its head, and its torso climbed the tail (the tail's bones were its
+    /// spine and chest, and it faced backwards).
     pub fn highest_path(&self, from: usize, skip: &[usize]) -> Vec<usize> {
-        self.descend(from, skip, &self.reach.sub_high)
+        self.descend(from, skip, &self.reach.sub_high, true)
     }
 
     /// From `from`, descend into the child whose subtree reaches farthest from `origin`.
@@ -146,19 +149,25 @@ impl Ctx<'_> {
                     .fold(0.0, f64::max)
             })
             .collect();
-        self.descend(from, skip, &far)
+        self.descend(from, skip, &far, false)
     }
 
-    /// From `from`, step into the child (not in `skip`) with the largest `score` until a leaf;
-    /// end bones trimmed.
-    fn descend(&self, from: usize, skip: &[usize], score: &[f64]) -> Vec<usize> {
+    /// From `from`, step into the child (not in `skip`; with `no_tails`, not named as a tail
+    /// while another is left) with the largest `score` until a leaf; end bones trimmed.
+    fn descend(&self, from: usize, skip: &[usize], score: &[f64], no_tails: bool) -> Vec<usize> {
         let mut path = Vec::new();
         let mut cur = from;
+        let tail = |c: &usize| no_tails && self.rig.bones[*c].hints.tail;
         for _ in 0..self.rig.len() {
-            let next = self.rig.s_children[cur]
+            let open: Vec<usize> = self.rig.s_children[cur]
                 .iter()
                 .copied()
                 .filter(|c| !skip.contains(c))
+                .collect();
+            let untailed = open.iter().any(|c| !tail(c));
+            let next = open
+                .into_iter()
+                .filter(|c| !(untailed && tail(c)))
                 .max_by(|&a, &b| score[a].total_cmp(&score[b]));
             let Some(n) = next else { break };
             path.push(n);

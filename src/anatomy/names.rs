@@ -231,7 +231,23 @@ fn swapped_prefix(name: &str) -> Option<(String, Side)> {
             return Some((format!("{l}{rest}"), Side::Right));
         }
     }
-    None
+    swapped_capital(name)
+}
+
+/// A capital L or R before a capitalised word (`LThigh`, `RForeArm`, Pokémon rigs'), not
+/// before a lowercase letter or another capital (`Root`, `LOD0`).
+fn swapped_capital(name: &str) -> Option<(String, Side)> {
+    let mut c = name.chars();
+    let (first, second, third) = (c.next()?, c.next()?, c.next()?);
+    if !(second.is_ascii_uppercase() && third.is_ascii_lowercase()) {
+        return None;
+    }
+    let rest = &name[1..];
+    match first {
+        'L' => Some((format!("R{rest}"), Side::Left)),
+        'R' => Some((format!("L{rest}"), Side::Right)),
+        _ => None,
+    }
 }
 
 /// A name without an exporter's node-index suffix (`DEF-thigh.L_023` -> `DEF-thigh.L`).
@@ -318,6 +334,13 @@ mod tests {
         // Exact first; the stripped name `leg_joint_L` is not unique.
         assert_eq!(index.twin("leg_joint_R_1"), Some((2, Side::Right)));
         assert_eq!(index.twin("leg_joint_L_2"), None);
+        // A capital before a capitalised word (Pokémon rigs' `LThigh`); not `Root`, `LOD0`.
+        let names = ["LThigh", "RThigh", "Root", "Loot", "LOD0", "ROD0"];
+        let index = NameIndex::new(names.iter().enumerate().map(|(i, n)| (i, *n)));
+        assert_eq!(index.twin("LThigh"), Some((1, Side::Left)));
+        assert_eq!(index.twin("RThigh"), Some((0, Side::Right)));
+        assert_eq!(index.twin("Root"), None);
+        assert_eq!(index.twin("LOD0"), None);
     }
 
     #[test]

@@ -351,17 +351,24 @@ const MIN_NAMED_ARM: f64 = 0.05;
 /// The path from the pelvis up to the highest point (spine, chest, neck, head), the legs'
 /// tops skipped. Where nothing but the legs hangs from the pelvis, the torso hangs beside it
 /// from a bone above it that carries no skin (a root bone on the floor: a chibi's `hips`
-/// holds its legs and its `spine` hangs from `root`): the path starts there.
+/// holds its legs and its `spine` hangs from `root`): the path starts there. Where nothing
+/// but the legs and a tail named as such hangs from it, the torso hangs from the bone above
+/// (a Slowpoke's `Hips` holds its legs and tail, its `Spine` hangs from `Waist`).
 fn torso_path(cx: &Ctx, pelvis: usize, tops: &[usize]) -> Vec<usize> {
     let path = cx.highest_path(pelvis, tops);
-    if !path.is_empty() {
+    let tail = |p: &[usize]| p.first().is_some_and(|&b| cx.rig.bones[b].hints.tail);
+    if !path.is_empty() && !tail(&path) {
         return path;
     }
-    bare_above(cx, pelvis)
+    let above = match path.is_empty() {
+        true => bare_above(cx, pelvis),
+        false => cx.rig.s_parent[pelvis].into_iter().collect(),
+    };
+    above
         .into_iter()
         .map(|p| cx.highest_path(p, &[pelvis]))
-        .find(|p| !p.is_empty())
-        .unwrap_or_default()
+        .find(|p| !p.is_empty() && !tail(p))
+        .unwrap_or(path)
 }
 
 /// How far from bone `from` a side chain rooted at `top` reaches: its structural bones and

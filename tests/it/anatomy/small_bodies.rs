@@ -115,3 +115,121 @@ fn a_tail_to_the_ground_beside_the_legs_is_not_a_leg() {
     assert_eq!(named(&doc, &a, "LFoot"), (Role::Foot, Some(Side::Left)));
     assert_ne!(named(&doc, &a, "Feeler").0, Role::Thigh);
 }
+
+/// A Slowbro: legs (each from a hip bone, `LHips`) and a tail on `Hips`, the trunk on the
+/// bone above (`Waist`), and a tail that curls up above the head. Its torso climbed the tail
+/// (the tail's bones were spine, chest and neck, its arms no arms), and, its names' `LThigh` and `RThigh` not
+/// read as twins, it faced backwards (its legs' sides swapped, its arms' not).
+#[test]
+fn a_tail_above_the_head_is_not_the_torso_and_l_r_capitals_are_twins() {
+    sitter_reads_right(0);
+}
+
+/// A Pikachu: legs, tail and trunk on `Hips`, the tail curling up above the head: its torso
+/// climbed the tail and its arms were no arms.
+#[test]
+fn a_tail_beside_the_trunk_is_not_the_torso() {
+    sitter_reads_right(1);
+}
+
+/// The sitter's roles, sides and facing, its trunk (`Spine`) on bone `trunk_on` (0 `Waist`,
+/// 1 `Hips`).
+fn sitter_reads_right(trunk_on: usize) {
+    let mut b = vec![bone("Waist", None, [0.0, 0.35, 0.0], [0.0, 0.4, 0.02], 0.1)];
+    b.push(bone(
+        "Hips",
+        Some(0),
+        [0.0, 0.35, 0.0],
+        [0.0, 0.3, 0.0],
+        0.1,
+    ));
+    b.push(bone(
+        "Spine",
+        Some(trunk_on),
+        [0.0, 0.4, 0.02],
+        [0.0, 0.6, 0.05],
+        0.1,
+    ));
+    b.push(bone(
+        "Head",
+        Some(2),
+        [0.0, 0.6, 0.05],
+        [0.0, 0.75, 0.12],
+        0.08,
+    ));
+    b.push(bone(
+        "Tail1",
+        Some(1),
+        [0.0, 0.3, -0.1],
+        [0.0, 0.5, -0.3],
+        0.05,
+    ));
+    b.push(bone(
+        "Tail2",
+        Some(4),
+        [0.0, 0.5, -0.3],
+        [0.0, 0.95, -0.35],
+        0.04,
+    ));
+    for (s, x) in [("L", 1.0f32), ("R", -1.0)] {
+        let at = |v: [f32; 3]| [v[0] * x, v[1], v[2]];
+        let k = b.len();
+        b.push(bone(
+            &format!("{s}Hips"),
+            Some(1),
+            at([0.04, 0.3, 0.0]),
+            at([0.12, 0.3, 0.0]),
+            0.03,
+        ));
+        b.push(bone(
+            &format!("{s}Thigh"),
+            Some(k),
+            at([0.12, 0.3, 0.0]),
+            at([0.12, 0.16, 0.03]),
+            0.04,
+        ));
+        b.push(bone(
+            &format!("{s}Leg"),
+            Some(k + 1),
+            at([0.12, 0.16, 0.03]),
+            at([0.12, 0.05, 0.0]),
+            0.03,
+        ));
+        b.push(bone(
+            &format!("{s}Foot"),
+            Some(k + 2),
+            at([0.12, 0.05, 0.0]),
+            at([0.12, 0.0, 0.07]),
+            0.025,
+        ));
+        let (arm, fore) = (format!("{s}Arm"), format!("{s}ForeArm"));
+        let k = b.len();
+        b.push(bone(
+            &arm,
+            Some(2),
+            at([0.08, 0.55, 0.05]),
+            at([0.2, 0.45, 0.12]),
+            0.03,
+        ));
+        b.push(bone(
+            &fore,
+            Some(k),
+            at([0.2, 0.45, 0.12]),
+            at([0.28, 0.38, 0.2]),
+            0.025,
+        ));
+    }
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped, "{:?}", a.notes());
+    assert_eq!(named(&doc, &a, "Head").0, Role::Head);
+    assert_eq!(named(&doc, &a, "Tail2").0, Role::Tail);
+    assert!(a.forward().z > 0.9, "faces {:?}", a.forward());
+    assert_eq!(named(&doc, &a, "LThigh"), (Role::Thigh, Some(Side::Left)));
+    assert_eq!(named(&doc, &a, "RFoot"), (Role::Foot, Some(Side::Right)));
+    assert_eq!(named(&doc, &a, "LArm"), (Role::UpperArm, Some(Side::Left)));
+    assert_eq!(
+        named(&doc, &a, "RForeArm"),
+        (Role::Forearm, Some(Side::Right))
+    );
+}
