@@ -120,6 +120,11 @@ pub fn run(file: &Path, a: &GenerateArgs, policy: UriPolicy) -> anyhow::Result<E
         doc.apply(&write::anatomy_edit(&m))
             .with_context(|| format!("{}: storing the anatomy", file.display()))?;
     }
+    // The shapes are fitted to the mesh and the buffers are written with the file: a buffer
+    // that cannot be read is the error, before a generation from the bones alone that could
+    // not be written.
+    doc.load_buffers()
+        .with_context(|| format!("{}: cannot generate", file.display()))?;
     let before: Vec<Diagnostic> = doc.diagnostics.clone();
     let g = generate::generate(&doc, &a.options())?;
     let generate_ms = t0.elapsed().as_secs_f64() * 1e3;

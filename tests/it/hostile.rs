@@ -184,3 +184,29 @@ fn data_uris_load() {
     let geo = Document::open(&path).unwrap().load_geometry().unwrap();
     assert_eq!(geo.primitives[0].positions, vec![[0.0; 3]; 3]);
 }
+
+/// A `.gltf` whose `.bin` is missing: `generate` says so and stops, exit 2, nothing
+/// written. It warned that "the bones alone are used", generated from them, and only then
+/// failed to write (a fallback that never happened).
+#[test]
+fn generate_without_the_buffer_file_says_so_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = dir.path().join("Fox.gltf");
+    std::fs::copy(crate::common::fox_gltf(), &gltf).unwrap();
+    let out = dir.path().join("out.glb");
+    let o = crate::common::ragdoll_tuner()
+        .arg("generate")
+        .arg(&gltf)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("Fox.gltf: cannot generate") && err.contains("Fox.bin"),
+        "{err}"
+    );
+    assert!(!err.contains("the bones alone are used"), "{err}");
+    assert!(!out.exists());
+}
