@@ -63,20 +63,25 @@ def main():
     print("|---|---|---|---|---|---|---|")
     tmp = tempfile.mkdtemp()
     print(f"tune reports (--json) in {tmp}", file=sys.stderr)
-    for f in FILES:
+    for k, f in enumerate(FILES):
         name = os.path.splitext(os.path.basename(f))[0]
+        # Files of one name in several folders (each `gen.glb`): the folder names the row,
+        # and the index keeps their reports apart.
+        if sum(os.path.basename(g) == os.path.basename(f) for g in FILES) > 1:
+            name = os.path.basename(os.path.dirname(os.path.abspath(f))) + "/" + name
+        tmp_name = f"{k:02d}." + name.replace("/", "_")
         src = f
         if not has_physics(f):
-            src = os.path.join(tmp, name + ".gen.glb")
+            src = os.path.join(tmp, tmp_name + ".gen.glb")
             run("generate", f, "-o", src)
-        before = os.path.join(tmp, name + ".assist0.glb")
+        before = os.path.join(tmp, tmp_name + ".assist0.glb")
         run("edit", src, "--set", "@balance.assist=0", "-o", before)
-        after = os.path.join(tmp, name + ".tuned.glb")
+        after = os.path.join(tmp, tmp_name + ".tuned.glb")
         t0 = time.time()
         rep = run("tune", src, "-o", after, "--survive-dv", "0.5", "--fall-dv", "1.5",
                   "--assist", "0", "--json", *EXTRA)
         wall = time.time() - t0
-        with open(os.path.join(tmp, name + ".tune.json"), "w") as out:
+        with open(os.path.join(tmp, tmp_name + ".tune.json"), "w") as out:
             json.dump(rep, out)
         if "error" in rep:
             print(f"| {name} | error: {rep['error']} |||||")
