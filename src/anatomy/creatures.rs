@@ -51,7 +51,7 @@ fn head_path(cx: &Ctx, root: usize, skip: &[usize]) -> Vec<usize> {
 
 /// The path from below `root` to the bone its name calls the head (outside the `skip`
 /// branches); None without one.
-fn named_head_path(cx: &Ctx, root: usize, skip: &[usize]) -> Option<Vec<usize>> {
+pub(super) fn named_head_path(cx: &Ctx, root: usize, skip: &[usize]) -> Option<Vec<usize>> {
     let rig = cx.rig;
     let named = rig.subtree(root).into_iter().find(|&b| {
         cx.names[b].is_some_and(|n| n.role == Role::Head)

@@ -355,6 +355,21 @@ const MIN_NAMED_ARM: f64 = 0.05;
 /// but the legs and a tail named as such hangs from it, the torso hangs from the bone above
 /// (a Slowpoke's `Hips` holds its legs and tail, its `Spine` hangs from `Waist`).
 fn torso_path(cx: &Ctx, pelvis: usize, tops: &[usize]) -> Vec<usize> {
+    let path = highest_torso_path(cx, pelvis, tops);
+    // A path that misses the bone named as the head climbed something else (a Charizard's
+    // wings raised above its head): the torso runs to the named head.
+    let Some(&first) = path.first() else {
+        return path;
+    };
+    let hang = cx.rig.s_parent[first].unwrap_or(pelvis);
+    match creatures::named_head_path(cx, hang, tops) {
+        Some(named) if named.last().is_some_and(|h| !path.contains(h)) => named,
+        _ => path,
+    }
+}
+
+/// [`torso_path`] by the geometry: the path to the highest point.
+fn highest_torso_path(cx: &Ctx, pelvis: usize, tops: &[usize]) -> Vec<usize> {
     let path = cx.highest_path(pelvis, tops);
     let tail = |p: &[usize]| p.first().is_some_and(|&b| cx.rig.bones[b].hints.tail);
     if !path.is_empty() && !tail(&path) {

@@ -122,19 +122,27 @@ fn a_tail_to_the_ground_beside_the_legs_is_not_a_leg() {
 /// read as twins, it faced backwards (its legs' sides swapped, its arms' not).
 #[test]
 fn a_tail_above_the_head_is_not_the_torso_and_l_r_capitals_are_twins() {
-    sitter_reads_right(0);
+    sitter_reads_right(0, false);
 }
 
 /// A Pikachu: legs, tail and trunk on `Hips`, the tail curling up above the head: its torso
 /// climbed the tail and its arms were no arms.
 #[test]
 fn a_tail_beside_the_trunk_is_not_the_torso() {
-    sitter_reads_right(1);
+    sitter_reads_right(1, false);
+}
+
+/// A Charizard: its wings (`LFeeler1`..) raised above its head from its spine, its head and
+/// arms on the chest above; its torso climbed a wing (the wing's bones its neck and head, its
+/// chest an upper arm).
+#[test]
+fn wings_above_the_head_are_not_the_torso() {
+    sitter_reads_right(1, true);
 }
 
 /// The sitter's roles, sides and facing, its trunk (`Spine`) on bone `trunk_on` (0 `Waist`,
-/// 1 `Hips`).
-fn sitter_reads_right(trunk_on: usize) {
+/// 1 `Hips`), with `wings` raised from it above the head.
+fn sitter_reads_right(trunk_on: usize, wings: bool) {
     let mut b = vec![bone("Waist", None, [0.0, 0.35, 0.0], [0.0, 0.4, 0.02], 0.1)];
     b.push(bone(
         "Hips",
@@ -219,6 +227,42 @@ fn sitter_reads_right(trunk_on: usize) {
             0.025,
         ));
     }
+    if wings {
+        // The head and the arms on a chest above the spine, the wings on the spine.
+        let chest = b.len();
+        b.push(bone(
+            "Chest",
+            Some(2),
+            [0.0, 0.5, 0.03],
+            [0.0, 0.6, 0.05],
+            0.08,
+        ));
+        for d in b
+            .iter_mut()
+            .filter(|d| d.name == "Head" || d.name.ends_with("Arm"))
+        {
+            d.parent = Some(chest);
+        }
+    }
+    for (s, x) in [("L", 1.0f32), ("R", -1.0)].into_iter().filter(|_| wings) {
+        let at = |v: [f32; 3]| [v[0] * x, v[1], v[2]];
+        let k = b.len();
+        let (w1, w2) = (format!("{s}Feeler1"), format!("{s}Feeler2"));
+        b.push(bone(
+            &w1,
+            Some(2),
+            at([0.05, 0.58, -0.05]),
+            at([0.2, 0.85, -0.1]),
+            0.02,
+        ));
+        b.push(bone(
+            &w2,
+            Some(k),
+            at([0.2, 0.85, -0.1]),
+            at([0.3, 1.1, -0.12]),
+            0.015,
+        ));
+    }
     let (_dir, doc) = synthetic(&b, true);
     let a = Anatomy::of(&doc);
     assert_eq!(a.kind(), Kind::Biped, "{:?}", a.notes());
@@ -228,8 +272,11 @@ fn sitter_reads_right(trunk_on: usize) {
     assert_eq!(named(&doc, &a, "LThigh"), (Role::Thigh, Some(Side::Left)));
     assert_eq!(named(&doc, &a, "RFoot"), (Role::Foot, Some(Side::Right)));
     assert_eq!(named(&doc, &a, "LArm"), (Role::UpperArm, Some(Side::Left)));
-    assert_eq!(
-        named(&doc, &a, "RForeArm"),
-        (Role::Forearm, Some(Side::Right))
-    );
+    if wings {
+        assert_eq!(named(&doc, &a, "Chest").0, Role::Chest);
+        assert_eq!(named(&doc, &a, "LFeeler2").0, Role::Other);
+    } else {
+        let fore = named(&doc, &a, "RForeArm");
+        assert_eq!(fore, (Role::Forearm, Some(Side::Right)));
+    }
 }
