@@ -1,6 +1,7 @@
 //! `inspect`: every bone with its collider and constraint (defaults filled in), then the
 //! diagnostics; as text or as one JSON object.
 
+use crate::anatomy::{Anatomy, Evidence, Kind, Role, Side};
 use crate::document::{
     BalanceSettings, BoneId, ColliderShape, Constraint, Diagnostic, Document, Drive,
     SwingExtentsDeg, UriPolicy,
@@ -32,7 +33,28 @@ pub struct Report<'a> {
     /// The ground plane the simulation stands the character on (world y, world units).
     ground_y: f64,
     schema_version: u32,
+    /// What the anatomy layer reads in the file (as the editor's Anatomy section shows it):
+    /// the body plan, facing, and each bone's role and side (in `bones`).
+    anatomy: AnatomyReport,
     diagnostics: &'a [Diagnostic],
+}
+
+/// The body plan the anatomy layer detects, and where it faces (world, unit vectors).
+#[derive(Serialize)]
+struct AnatomyReport {
+    kind: Kind,
+    kind_confidence: f32,
+    forward: [f64; 3],
+    left: [f64; 3],
+}
+
+/// A bone's role and side as the anatomy layer reads them, and the evidence behind them.
+#[derive(Serialize)]
+struct RoleReport {
+    role: Role,
+    side: Option<Side>,
+    confidence: f32,
+    evidence: Evidence,
 }
 
 /// One bone of the report; every physics field is null on a bone without physics.
@@ -49,6 +71,7 @@ struct BoneReport<'a> {
     drive: Option<Drive>,
     collision_group: Option<&'a str>,
     collision_mask: Option<&'a str>,
+    anatomy: RoleReport,
 }
 
 /// A collider with its placement resolved (defaults applied). `shape` and `offset` are in
@@ -97,20 +120,28 @@ enum JointReport {
     },
 }
 
-/// The inspect report as JSON: `{file, bones, balance, ground_y, schema_version, diagnostics}`.
+/// The inspect report as JSON: `{file, bones, balance, ground_y, schema_version, anatomy,
+/// diagnostics}`.
 pub fn report(doc: &Document) -> Value {
+    let a = Anatomy::of(doc);
     let r = Report {
         file: doc.path.display().to_string(),
-        bones: doc.bone_ids().map(|id| bone_report(doc, id)).collect(),
+        bones: doc.bone_ids().map(|id| bone_report(doc, &a, id)).collect(),
         balance: &doc.balance,
         ground_y: doc.ground_y(),
         schema_version: doc.schema_version,
+        anatomy: AnatomyReport {
+            kind: a.kind(),
+            kind_confidence: a.kind_confidence(),
+            forward: a.forward().to_array(),
+            left: a.left().to_array(),
+        },
         diagnostics: &doc.diagnostics,
     };
     serde_json::to_value(&r).unwrap_or(Value::Null)
 }
 
-fn bone_report(doc: &Document, id: BoneId) -> BoneReport<'_> {
+fn bone_report<'a>(doc: &'a Document, a: &Anatomy, id: BoneId) -> BoneReport<'a> {
     let b = doc.bone(id);
     let p = b.physics.as_ref();
     let collider = p.and_then(|p| p.collider.as_ref()).map(|c| {
@@ -136,6 +167,12 @@ fn bone_report(doc: &Document, id: BoneId) -> BoneReport<'_> {
         drive: p.and_then(|p| p.drive),
         collision_group: p.map(|p| p.collision_group.as_str()),
         collision_mask: p.map(|p| p.collision_mask.as_str()),
+        anatomy: RoleReport {
+            role: a.role(id),
+            side: a.side(id),
+            confidence: a.confidence(id),
+            evidence: a.bone(id).evidence,
+        },
     }
 }
 

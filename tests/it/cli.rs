@@ -41,6 +41,44 @@ fn inspect_json_is_one_object_with_defaults_filled_in() {
     assert_eq!(v["bones"][0]["collider"], Value::Null);
 }
 
+/// `inspect --json` says what the anatomy layer reads, so detection can be checked from
+/// outside: the body plan and facing, each bone's role, side, confidence and evidence (the
+/// zoo rat a quadruped facing +Z, its bones named by geometry alone).
+#[test]
+fn inspect_json_reports_the_anatomy() {
+    let (code, stdout, _) = run(&["inspect", path_str(&mannequin()), "--json"]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["anatomy"]["kind"], json!("biped"));
+    assert_eq!(v["anatomy"]["left"], json!([1.0, 0.0, 0.0]));
+    let thigh = v["bones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "thigh_l");
+    let a = &thigh.expect("thigh_l")["anatomy"];
+    assert_eq!(
+        (&a["role"], &a["side"]),
+        (&json!("thigh"), &json!("left")),
+        "{a}"
+    );
+    assert_eq!(a["evidence"], json!("name_and_geometry"));
+
+    let rat = crate::common::shared_asset("zoo/q_rat.glb");
+    let (_, stdout, _) = run(&["inspect", path_str(&rat), "--json"]);
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["anatomy"]["kind"], json!("quadruped"), "{}", v["anatomy"]);
+    let roles: Vec<&str> = v["bones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["anatomy"]["role"].as_str())
+        .collect();
+    for role in ["pelvis", "head", "thigh", "tail"] {
+        assert!(roles.contains(&role), "{role}: {roles:?}");
+    }
+}
+
 #[test]
 fn inspect_text_lists_bones_then_diagnostics() {
     let m = mannequin();
