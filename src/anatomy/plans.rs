@@ -362,7 +362,14 @@ fn torso_path(cx: &Ctx, pelvis: usize, tops: &[usize]) -> Vec<usize> {
         return path;
     };
     let hang = cx.rig.s_parent[first].unwrap_or(pelvis);
-    match creatures::named_head_path(cx, hang, tops) {
+    // Or on the bone above the pelvis, the trunk beside the hips (a Pikachu's `Spine1` and
+    // `Hips` on `Waist`, its tail on its hips).
+    let beside = || {
+        let above = cx.rig.s_parent[pelvis]?;
+        let skip: Vec<usize> = tops.iter().copied().chain([pelvis]).collect();
+        creatures::named_head_path(cx, above, &skip)
+    };
+    match creatures::named_head_path(cx, hang, tops).or_else(beside) {
         Some(named) if named.last().is_some_and(|h| !path.contains(h)) => named,
         _ => path,
     }
