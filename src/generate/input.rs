@@ -3,6 +3,7 @@
 
 use super::roles::{Anatomy, CharacterKind};
 use super::{rig, samples};
+use crate::document::ground::GROUND_TOLERANCE;
 use crate::document::Diagnostic;
 use glam::DVec3;
 
@@ -37,16 +38,27 @@ pub(super) fn input_diagnostics(
     }
     out.extend(orientation_diagnostic(rig, samples, a));
     if a.ground < -0.02 * a.height || a.ground > 0.05 * a.height {
-        out.push(warn(
-            "generate",
-            format!(
-                "the character's lowest point is at y = {:.4}, not on the simulation's ground (y = 0): it starts {} it",
-                a.ground,
-                if a.ground < 0.0 { "sunk into" } else { "above" }
-            ),
-        ));
+        out.push(warn("generate", ground_note(a.ground, a.height)));
     }
     skin_diagnostics(rig, samples, out);
+}
+
+/// Where the character starts against the simulation's ground ([`Document::ground_y`]):
+/// near y = 0 (within [`GROUND_TOLERANCE`] of its height) the ground is y = 0 and it starts
+/// sunk into it or above it; farther, the ground is the plane under its lowest collider
+/// (a character on a stage, 50 units tall below its origin) and it stands where it is.
+///
+/// [`Document::ground_y`]: crate::document::Document::ground_y
+fn ground_note(lowest_y: f64, height: f64) -> String {
+    if lowest_y.abs() > GROUND_TOLERANCE * height {
+        return format!(
+            "the character's lowest point is at y = {lowest_y:.4}, far from y = 0: the simulation's ground is the plane under its lowest collider (`inspect --json`: ground_y)"
+        );
+    }
+    format!(
+        "the character's lowest point is at y = {lowest_y:.4}, not on the simulation's ground (y = 0): it starts {} it",
+        if lowest_y < 0.0 { "sunk into" } else { "above" }
+    )
 }
 
 /// A warning when the character is flat along Y (lying down or Z-up). A quadruped long for

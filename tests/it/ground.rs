@@ -129,3 +129,17 @@ fn fixed_body_y(sim: &Simulation) -> f32 {
     assert_eq!(fixed.len(), 1, "one ground");
     fixed[0]
 }
+
+/// Generating a character placed 2 m up says where its ground is: the plane under its lowest
+/// collider. It said the character was "not on the simulation's ground (y = 0): it starts
+/// above it", where it never stands since the ground follows the colliders (session 37).
+#[test]
+fn generating_a_character_on_a_stage_says_where_its_ground_is() {
+    let stage = serde_json::json!({"name": "stage", "translation": [0.0, 2.0, 0.0]});
+    let doc = crate::common::placed_glb(&crate::common::cesium_man(), stage);
+    let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generate");
+    let said: Vec<String> = g.diagnostics.iter().map(ToString::to_string).collect();
+    let under = "the simulation's ground is the plane under its lowest collider";
+    assert!(said.iter().any(|t| t.contains(under)), "{said:?}");
+    assert!(!said.iter().any(|t| t.contains("(y = 0)")), "{said:?}");
+}
