@@ -282,22 +282,14 @@ fn two_legs(cx: &Ctx, legs: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
         let spread = (lx - ly).abs() / lx.max(ly).max(1e-9);
         (!named, count, spread)
     };
-    let mut best = (0, 1);
-    for i in 0..legs.len() {
-        for j in i + 1..legs.len() {
-            let (b, c) = (
-                unlike(&legs[best.0], &legs[best.1]),
-                unlike(&legs[i], &legs[j]),
-            );
-            if (c.0, c.1)
-                .cmp(&(b.0, b.1))
-                .then(c.2.total_cmp(&b.2))
-                .is_lt()
-            {
-                best = (i, j);
-            }
-        }
-    }
+    let n = legs.len();
+    let pairs = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j)));
+    let best = pairs
+        .min_by(|&(a, b), &(c, d)| {
+            let (x, y) = (unlike(&legs[a], &legs[b]), unlike(&legs[c], &legs[d]));
+            (x.0, x.1).cmp(&(y.0, y.1)).then(x.2.total_cmp(&y.2))
+        })
+        .unwrap_or((0, 1));
     vec![legs[best.0].clone(), legs[best.1].clone()]
 }
 
