@@ -82,7 +82,9 @@ const MEASURED: [(&str, f32, f32); 11] = [
     // 1.28 / 3.15 at 8 solver substeps; at 16 (the default since the zoo settles with it) its
     // worst joint, the right hand, tracks at 4.34 (the acceptance is 10).
     ("mannequiny_gdquest.glb", 1.24, 4.34),
-    ("q_dragon_meshopt.glb", 0.07, 1.10),
+    // 0.07 / 1.10 before session 40, when its wings' capsules were up to 4 times their
+    // volume (their axes through the median of vertices crowding the wing's leading edge).
+    ("q_dragon_meshopt.glb", 0.11, 1.75),
     ("q_horse.glb", 0.11, 0.42),
     ("q_rat.glb", 0.14, 0.77),
     ("q_snake.glb", 0.19, 0.68),

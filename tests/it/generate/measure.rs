@@ -105,18 +105,24 @@ fn inside(shape: &ColliderShape, q: DVec3, inflate: f64) -> bool {
     }
 }
 
-/// Per body (bone name): the share of the skin vertices it owns (dominant weight on it or on
-/// a bone without a collider below it) inside its collider grown by `inflate`, with the
-/// collider placed as the simulation places it (world scale applied).
-pub fn coverage_by_body(doc: &Document, inflate: f64) -> Vec<(String, f64)> {
+/// Each body's skin: the vertices it owns (dominant weight on its bone or on a bone without
+/// a collider below it), in its collider's frame as the simulation places the collider
+/// (world scale applied), with the collider's world shape.
+pub struct BodySkin {
+    pub name: String,
+    pub shape: ColliderShape,
+    pub points: Vec<DVec3>,
+}
+
+pub fn skin_by_body(doc: &Document) -> Vec<BodySkin> {
     let geo = doc.load_geometry().unwrap();
-    let has_collider = |id: ragdoll_tuner::document::BoneId| {
+    let collider = |id: ragdoll_tuner::document::BoneId| {
         doc.bone(id)
             .physics
             .as_ref()
-            .is_some_and(|p| p.collider.is_some())
+            .and_then(|p| p.collider.as_ref())
     };
-    let mut counts = vec![(0usize, 0usize); doc.bones.len()];
+    let mut points: Vec<Vec<DVec3>> = vec![Vec::new(); doc.bones.len()];
     for prim in &geo.primitives {
         let Some(s) = prim.skin else { continue };
         let (skin, ibm) = (&doc.skeleton.skins[s], &geo.inverse_bind[s]);
@@ -130,46 +136,72 @@ pub fn coverage_by_body(doc: &Document, inflate: f64) -> Vec<(String, f64)> {
             let node = skin.joints[j];
             let v = DVec3::from_array(p.map(f64::from));
             let world = doc.skeleton.nodes[node].world_from_node * ibm[j].as_dmat4();
-            let wp = world.transform_point3(v);
             let Some(mut b) = doc.bone_of_node(node) else {
                 continue;
             };
-            while !has_collider(b) {
+            while collider(b).is_none() {
                 match doc.bone(b).parent {
                     Some(p) => b = p,
                     None => break,
                 }
             }
-            if !has_collider(b) {
-                continue;
-            }
-            let c = doc
-                .bone(b)
-                .physics
-                .as_ref()
-                .unwrap()
-                .collider
-                .as_ref()
-                .unwrap();
+            let Some(c) = collider(b) else { continue };
             let (_, rot, pos) = doc.skeleton.nodes[doc.bone(b).node]
                 .world_from_node
                 .to_scale_rotation_translation();
             let place = doc.body_from_collider(b, c);
             let world_from_collider = DMat4::from_rotation_translation(rot, pos)
                 * DMat4::from_rotation_translation(place.rotation.normalize(), place.translation);
-            let q = world_from_collider.inverse().transform_point3(wp);
-            let e = &mut counts[b.index()];
-            e.1 += 1;
-            if inside(&doc.world_shape(b, &c.shape), q, inflate) {
-                e.0 += 1;
-            }
+            let q = world_from_collider
+                .inverse()
+                .transform_point3(world.transform_point3(v));
+            points[b.index()].push(q);
         }
     }
     doc.bone_ids()
-        .filter(|&id| counts[id.index()].1 > 0)
-        .map(|id| {
-            let (i, n) = counts[id.index()];
-            (doc.bone(id).name.clone(), i as f64 / n as f64)
+        .zip(points)
+        .filter(|(_, p)| !p.is_empty())
+        .map(|(id, points)| BodySkin {
+            name: doc.bone(id).name.clone(),
+            shape: doc.world_shape(id, &collider(id).unwrap().shape),
+            points,
+        })
+        .collect()
+}
+
+/// Per body (bone name): the share of the skin vertices it owns inside its collider grown
+/// by `inflate` (see [`skin_by_body`]).
+pub fn coverage_by_body(doc: &Document, inflate: f64) -> Vec<(String, f64)> {
+    skin_by_body(doc)
+        .into_iter()
+        .map(|b| {
+            let inside = b
+                .points
+                .iter()
+                .filter(|q| inside(&b.shape, **q, inflate))
+                .count();
+            (b.name, inside as f64 / b.points.len() as f64)
+        })
+        .collect()
+}
+
+/// Per capsule (bone name): how far it reaches past the farthest of the vertices it owns,
+/// across its axis (the largest of the four directions; world units). Along the axis a
+/// capsule spans its joint to the next, past its own vertices; across it, a capsule that fits
+/// its body part reaches no farther than the part's skin. Capsules owning fewer than
+/// `min_points` vertices are left out (the generator fits them to more than their own).
+pub fn capsule_overreach(doc: &Document, min_points: usize) -> Vec<(String, f64)> {
+    skin_by_body(doc)
+        .into_iter()
+        .filter(|b| b.points.len() >= min_points)
+        .filter_map(|b| {
+            let ColliderShape::Capsule { radius, .. } = b.shape else {
+                return None;
+            };
+            let hi = b.points.iter().fold(DVec3::MIN, |m, q| m.max(*q));
+            let lo = b.points.iter().fold(DVec3::MAX, |m, q| m.min(*q));
+            let past = [radius - hi.x, radius - hi.z, lo.x + radius, lo.z + radius];
+            Some((b.name, past.into_iter().fold(f64::MIN, f64::max)))
         })
         .collect()
 }

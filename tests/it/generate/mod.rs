@@ -13,6 +13,7 @@ pub(crate) mod measure;
 mod props;
 mod scale;
 mod soles;
+mod tight;
 mod trunk;
 
 use crate::common::*;
