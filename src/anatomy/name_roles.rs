@@ -35,6 +35,8 @@ const NOISE: &[&str] = &[
     "joint",
     "bone",
     "def",
+    // Rigify's `ORG-` bones, where the skin is weighted to them (`rig::skin_on_helpers_only`).
+    "org",
     "sk",
     "c",
     "m",

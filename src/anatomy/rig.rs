@@ -80,7 +80,11 @@ impl Rig {
         let between = between_deforming(&bones);
         let hubs = deforming_hubs(&bones);
         let ends = named_limb_ends(&bones);
+        let skin_on_helpers_only = skin_on_helpers_only(&bones, any_skin);
         for (i, b) in bones.iter_mut().enumerate() {
+            if skin_on_helpers_only && b.deforming && !b.hints.attachment {
+                b.hints.helper = false;
+            }
             let candidate = !(b.hints.twist || b.hints.helper) || pinned.contains(&b.node);
             b.end_by_name = candidate && ends[i] && !pinned.contains(&b.node);
             let kept = b.deforming || between[i] || hubs[i] || ends[i];
@@ -362,6 +366,16 @@ fn named_limb_ends(bones: &[RigBone]) -> Vec<bool> {
                 && super::name_roles::role_of(&b.hints).is_some_and(|n| n.role == super::Role::Foot)
         })
         .collect()
+}
+
+/// Is the skin weighted to helper-named bones alone (a Rigify export skinned to its `ORG-`
+/// bones, no `DEF-` bone deforming)? Then the skin, not the names, says which bones are the
+/// body: those it weights are not helpers.
+fn skin_on_helpers_only(bones: &[RigBone], any_skin: bool) -> bool {
+    let deforming = || bones.iter().filter(|b| b.deforming);
+    any_skin
+        && deforming().any(|b| b.hints.helper)
+        && deforming().all(|b| b.hints.helper || b.hints.twist)
 }
 
 /// Per bone: it has a deforming ancestor and a deforming descendant (a bone without weight

@@ -90,6 +90,8 @@ pub enum GenerateError {
     NoBones { path: String },
     #[error("{path}: {what}")]
     BadOption { path: String, what: String },
+    #[error("{path}: no bone became a body: all {bones} bones were taken for helper, control, twist or end bones (`inspect` lists each bone's role); give the body's bones their roles with --role BONE=ROLE")]
+    NoBodies { path: String, bones: usize },
 }
 
 /// The generated ragdoll: one group edit, the report and the diagnostics about the input.
@@ -219,6 +221,12 @@ pub fn generate_with(
     let has_physics: Vec<bool> = doc.bones.iter().map(|b| b.physics.is_some()).collect();
     let plan = bodies::plan(&rig, &samples, anatomy, opts, &has_physics);
     let mut list = build_bodies(doc, &rig, &samples, anatomy, (&plan, opts));
+    if list.is_empty() && !plan.fate.contains(&Fate::Kept) {
+        return Err(GenerateError::NoBodies {
+            path: doc.path.display().to_string(),
+            bones: doc.bones.len(),
+        });
+    }
     symmetry::even_shapes(anatomy, &samples, &plan, &mut list);
     let total = opts
         .total_mass_kg

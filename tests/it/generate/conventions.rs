@@ -528,3 +528,74 @@ fn a_joint_at_its_parents_origin_is_not_flagged_for_a_tenth_of_a_millimetre() {
         .unwrap();
     assert!((4.0..6.0).contains(&share), "{pulled:?}");
 }
+
+/// A Rigify export skinned to its `ORG-` bones (no `DEF-` bone deforms: a bird from a game
+/// jam): the names mark them as Rigify's originals, helpers in a rig with deform bones, but
+/// here the skin is on them alone, so they are the body. It was 0 bodies and "wrote".
+#[test]
+fn a_rig_skinned_to_its_org_bones_gets_a_body() {
+    let bones: Vec<fixtures::BoneDef> = fixtures::rigify()
+        .into_iter()
+        .map(|mut b| {
+            b.name = b.name.replace("DEF-", "ORG-");
+            b
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("org.glb");
+    std::fs::write(&input, fixtures::glb(&bones, fixtures::Build::default())).unwrap();
+    let out = dir.path().join("o.glb");
+    let (code, report, err) = generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(report["character_type"], "humanoid", "{report}");
+    let role = |name: &str| {
+        report["bones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name)
+            .map(|b| b["role"].clone())
+            .unwrap()
+    };
+    for (bone, want) in [
+        ("ORG-thigh.L", "thigh"),
+        ("ORG-shin.R", "shin"),
+        ("ORG-upper_arm.L", "upper_arm"),
+        ("ORG-spine.006", "head"),
+    ] {
+        assert_eq!(role(bone), want, "{bone}");
+    }
+    assert!(report["body_count"].as_u64().unwrap() >= 11, "{report}");
+    let doc = Document::open(&out).unwrap();
+    let stand = run(&doc, Scenario::default());
+    assert!(stand.fell_at_s.is_none(), "{stand:?}");
+}
+
+/// A skeleton whose every bone the names rule out (here each a twist segment): generate
+/// says no bone became a body and writes nothing; it wrote an empty ragdoll and exited 0.
+#[test]
+fn no_body_at_all_is_an_error_not_an_empty_ragdoll() {
+    let bones: Vec<fixtures::BoneDef> = fixtures::rigify()
+        .into_iter()
+        .map(|mut b| {
+            b.name = format!("{}_twist", b.name);
+            b
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("twists.glb");
+    std::fs::write(&input, fixtures::glb(&bones, fixtures::Build::default())).unwrap();
+    let out = dir.path().join("o.glb");
+    let (code, _, err) = generate(&input, &out, &[]);
+    assert_ne!(code, Some(0), "{err}");
+    assert!(
+        err.contains("twists.glb") && err.contains("no bone became a body"),
+        "{err}"
+    );
+    assert!(err.contains("--role"), "{err}");
+    assert!(!out.exists());
+    // What it says to do works.
+    let (code, report, err) = generate(&input, &out, &["--role", "DEF-spine_twist=pelvis"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(report["body_count"].as_u64().unwrap() >= 1, "{report}");
+}
