@@ -214,7 +214,7 @@ fn a_rag_doll_that_came_down_drains_its_creep_and_sleeps() {
             (Key::OffsetTranslation, json!(at)),
         ] {
             doc.apply(&Edit::Set {
-                target: target.clone(),
+                target,
                 key: key.path().into(),
                 value,
             })
