@@ -157,11 +157,22 @@ pub fn capsule(
     let best = match best {
         Some(f) if is_ball(&f.shape) => {
             let ball = sphere(points, origin, axis, reference, 0.0, inflate, min_radius);
-            smaller_covering(Some(f), Some(ball))
+            Some(smaller_ball(f, ball))
         }
         other => other,
     };
     best.unwrap_or_else(|| fallback_fit(origin, rotation, min_radius))
+}
+
+/// The ball fitted to the vertices where it reaches [`TARGET_COVERAGE`] and is smaller than
+/// the capsule that came out a ball; else that capsule (a larger ball is no better fit: a round
+/// chibi's thigh whose vertices run into its belly).
+fn smaller_ball(capsule: WorldFit, ball: WorldFit) -> WorldFit {
+    let reaches = ball.coverage.is_some_and(|c| c >= TARGET_COVERAGE);
+    match reaches && ball.shape.volume() < capsule.shape.volume() {
+        true => ball,
+        false => capsule,
+    }
 }
 
 /// A capsule with no length: a ball.

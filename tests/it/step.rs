@@ -373,7 +373,7 @@ fn com_share_heel_to_toe(sim: &Simulation, feet: &[String]) -> f32 {
 /// stood 3 of 6 runs before and 4 of 6 after.
 #[test]
 fn a_character_standing_on_its_heels_leans_onto_its_feet() {
-    let c = cesium_man_on_long_toes(0.08);
+    let c = cesium_man_on_long_toes(0.06);
     let feet = c.doc.balance.foot_bones.clone().expect("feet");
     let mut sim = Simulation::new(&c.doc, SimSettings::default()).expect("sim");
     let mut start = f32::NAN;
