@@ -98,7 +98,9 @@ impl Ctx<'_> {
 
     /// (chain top, root) of the leg ending at `leaf`: the first ancestor with two structural
     /// children, farther than 12% of the height from the leaf, another of whose branches
-    /// reaches out more than 10% of the height. A bone at the end of a chain reaches as far
+    /// reaches out more than 10% of the height by a bone not named as a digit (a bear's paw is
+    /// a tenth of its height across: its toes reached out from each other, and its legs
+    /// ended at the paw). A bone at the end of a chain reaches as far
     /// as its skin ([`Ctx::reach_of`]): a chibi's leg is one short bone whose head is at the
     /// hip, and measured by the bones' heads alone its legs reached nowhere.
     fn leg_root(&self, leaf: usize) -> Option<(usize, usize)> {
@@ -109,7 +111,7 @@ impl Ctx<'_> {
             let reaches = |c: usize| {
                 rig.subtree(c)
                     .iter()
-                    .any(|&d| self.reach_of(p, d) > 0.1 * self.height)
+                    .any(|&d| !is_digit(rig, d) && self.reach_of(p, d) > 0.1 * self.height)
             };
             let branch = rig.s_children[p].iter().any(|&c| c != a && reaches(c));
             if branch && self.reach_of(p, leaf) > 0.12 * self.height {
@@ -214,4 +216,11 @@ impl Ctx<'_> {
         path.extend(self.farthest_path(c, origin, &[]));
         Some(self.trim(path))
     }
+}
+
+/// A bone named as a finger, a toe or a palm: part of a hand or a paw, never a branch of its
+/// own.
+fn is_digit(rig: &super::rig::Rig, b: usize) -> bool {
+    let h = &rig.bones[b].hints;
+    h.finger || h.toe || h.words.iter().any(|w| w == "palm")
 }

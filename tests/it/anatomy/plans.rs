@@ -541,3 +541,82 @@ fn a_paw_lifted_in_the_rest_pose_is_still_a_leg() {
     assert_eq!(legs, 4);
     assert_eq!(a.role(ragdoll_tuner::document::BoneId(3)), Role::Head);
 }
+
+/// A bear's paws are a tenth of its height across: from the bone its toes branch from, each
+/// toe reaches out farther than a leg's own branch must, so each leg ended at its paw (a
+/// Rigify bear's right front leg was no leg and it read as a biped, its front legs arms).
+/// Toes, fingers and palms named as such are part of the paw, never a branch of their own.
+#[test]
+fn a_paw_of_named_toes_is_part_of_the_leg() {
+    let mut b = vec![bone("spine", None, [0.0, 0.3, -0.25], [0.0, 0.3, 0.0], 0.1)];
+    b.push(bone(
+        "spine.001",
+        Some(0),
+        [0.0, 0.3, 0.0],
+        [0.0, 0.3, 0.25],
+        0.1,
+    ));
+    b.push(bone(
+        "spine.002",
+        Some(1),
+        [0.0, 0.3, 0.25],
+        [0.0, 0.36, 0.4],
+        0.05,
+    ));
+    b.push(bone(
+        "spine.003",
+        Some(2),
+        [0.0, 0.36, 0.4],
+        [0.0, 0.4, 0.5],
+        0.07,
+    ));
+    for (root, z, end) in [(0usize, -0.2f32, "hind"), (1, 0.22, "front")] {
+        for (x, side) in [(1.0f32, "L"), (-1.0, "R")] {
+            let from = Vec3::new(0.08 * x, 0.3, z);
+            let knee = from + Vec3::new(0.0, -0.14, 0.0);
+            let ankle = knee + Vec3::new(0.0, -0.12, 0.0);
+            let paw = ankle + Vec3::new(0.0, -0.03, 0.02);
+            let first = b.len();
+            b.push(bone(
+                &format!("{end}_thigh.{side}"),
+                Some(root),
+                from.into(),
+                knee.into(),
+                0.03,
+            ));
+            b.push(bone(
+                &format!("{end}_shin.{side}"),
+                Some(first),
+                knee.into(),
+                ankle.into(),
+                0.025,
+            ));
+            b.push(bone(
+                &format!("{end}_toe.{side}"),
+                Some(first + 1),
+                ankle.into(),
+                paw.into(),
+                0.02,
+            ));
+            for (k, spread) in [(1, -0.06f32), (2, 0.0), (3, 0.06)] {
+                let mid = paw + Vec3::new(spread, -0.005, 0.045);
+                let tip = mid + Vec3::new(spread, 0.0, 0.045);
+                let d = b.len();
+                let name = |n: u32| format!("{end}_f_digit{k}.0{n}.{side}");
+                b.push(bone(
+                    &name(1),
+                    Some(first + 2),
+                    paw.into(),
+                    mid.into(),
+                    0.008,
+                ));
+                b.push(bone(&name(2), Some(d), mid.into(), tip.into(), 0.007));
+            }
+        }
+    }
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Quadruped, "{:?}", a.notes());
+    let legs = a.limbs().iter().filter(|l| l.kind.is_leg()).count();
+    assert_eq!(legs, 4);
+}
