@@ -33,14 +33,46 @@ fn four_legs(
     tops
 }
 
-/// The chain from `from` reaching farthest, skipping `skip`, as the tail.
+/// The chain from `from` reaching farthest, skipping `skip`, as the tail; a chain that starts
+/// with a bone named as a hip bone is part of the pelvis (a girdle), not the tail. Where no
+/// chain is left on `from`, a chain hanging behind it from the bone above it: a Rigify bear's
+/// tail hangs from the spine bone above its pelvis, and its hip bone `pelvis.L` was its tail.
 fn tail(cx: &Ctx, a: &mut Anatomy, from: usize, skip: &[usize]) {
-    if let Some(tail) = cx.limb_path_from(from, skip) {
+    let mut skip = skip.to_vec();
+    let mut found = None;
+    while let Some(path) = cx.limb_path_from(from, &skip) {
+        if !super::plans::named_girdle(cx, path[0]) {
+            found = Some((from, path));
+            break;
+        }
+        a.role[path[0]] = Role::Girdle;
+        skip.push(path[0]);
+    }
+    let found = found.or_else(|| tail_from_above(cx, a, from, &skip));
+    if let Some((root, tail)) = found {
         for &b in &tail {
             a.role[b] = Role::Tail;
         }
-        push_limb(a, LimbKind::Tail, from, tail);
+        push_limb(a, LimbKind::Tail, root, tail);
     }
+}
+
+/// The chain hanging from the bone above the pelvis `from` that reaches farthest behind it
+/// (away from the chest), if any: (that bone, the chain).
+fn tail_from_above(
+    cx: &Ctx,
+    a: &Anatomy,
+    from: usize,
+    skip: &[usize],
+) -> Option<(usize, Vec<usize>)> {
+    let up = cx.rig.s_parent[from]?;
+    let chest = a.chest.filter(|&c| c != from)?;
+    let origin = cx.rig.bones[from].pos;
+    let ahead = cx.rig.bones[chest].pos - origin;
+    let skip: Vec<usize> = skip.iter().copied().chain([from]).collect();
+    let path = cx.limb_path_from(up, &skip)?;
+    let end = cx.rig.bones[*path.last()?].pos - origin;
+    (end.dot(ahead) < 0.0).then_some((up, path))
 }
 
 /// The path from below `root` to the head: to the bone its name calls the head when there is
@@ -67,8 +99,25 @@ pub(super) fn named_head_path(cx: &Ctx, root: usize, skip: &[usize]) -> Option<V
     })
 }
 
-/// Neck and head along `path` (the last bone is the head); returns the head.
-fn neck_and_head(a: &mut Anatomy, path: &[usize]) -> Option<usize> {
+/// A bone from which at least this many chains branch ends a head path: the face's bones
+/// (lips, cheeks, brows, lids, ears, jaw, nose, tongue) branch from it.
+const FACE_HUB_CHILDREN: usize = 4;
+
+/// Neck and head along `path`: the last bone is the head, or the first from which a face
+/// branches ([`FACE_HUB_CHILDREN`]); what hangs below that head is part of it (merged into its
+/// body). A Rigify bear's head path ran through its face to the tip of its nose, the nose its
+/// head, and its 40 facial bones were bodies of their own. Returns the head.
+fn neck_and_head(cx: &Ctx, a: &mut Anatomy, path: &[usize]) -> Option<usize> {
+    let rig = cx.rig;
+    let hub = path
+        .iter()
+        .position(|&b| rig.s_children[b].len() >= FACE_HUB_CHILDREN);
+    let path = &path[..hub.map_or(path.len(), |k| k + 1)];
+    if let Some(&head) = hub.and(path.last()) {
+        for b in rig.subtree(head).into_iter().filter(|&b| b != head) {
+            a.role[b] = Role::Helper;
+        }
+    }
     for (k, &b) in path.iter().enumerate() {
         a.role[b] = if k + 1 == path.len() {
             Role::Head
@@ -104,7 +153,7 @@ pub(super) fn quadruped(cx: &Ctx, a: &mut Anatomy, hind: LegGroup, front: LegGro
     // (a long neck's head; an ear or a horn must not pass for it when a head is named).
     let head_path =
         named_head_path(cx, front, &tops).unwrap_or_else(|| cx.farthest_path(front, origin, &tops));
-    neck_and_head(a, &head_path);
+    neck_and_head(cx, a, &head_path);
     tops.extend(spine.last().copied().or(Some(front)));
     tail(cx, a, hind, &tops);
 }
@@ -154,7 +203,7 @@ pub(super) fn quadruped_one_root(cx: &Ctx, a: &mut Anatomy, g: &LegGroup) {
     a.pelvis = Some(root);
     a.role[root] = Role::Pelvis;
     let mut tops = four_legs(cx, a, (root, hind.to_vec()), (root, front[..2].to_vec()));
-    neck_and_head(a, &head_path);
+    neck_and_head(cx, a, &head_path);
     tops.extend(head_path.first().copied());
     tail(cx, a, root, &tops);
 }
@@ -178,7 +227,7 @@ pub(super) fn multi_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) {
         }
     }
     let head_path = head_path(cx, root, &tops);
-    neck_and_head(a, &head_path);
+    neck_and_head(cx, a, &head_path);
     tops.extend(head_path.first().copied());
     tail(cx, a, root, &tops);
 }

@@ -163,13 +163,25 @@ pub(super) fn leg_roles(a: &mut Anatomy, path: &[usize]) {
 }
 
 /// Whether a limb path starts with a girdle bone (a clavicle, a hip bone): at least four
-/// bones, the first segment under 0.7 of the second.
+/// bones, the first segment under 0.7 of the second, or the first bone named as a girdle
+/// (a bear's `shoulder.L`, its scapula as long as its upper arm, was its upper arm, and each
+/// bone below it one segment off: its shin its hand).
 pub(super) fn starts_with_girdle(cx: &Ctx, path: &[usize]) -> bool {
     let seg = |k: usize| match (path.get(k), path.get(k + 1)) {
         (Some(&x), Some(&y)) => cx.dist(x, y),
         _ => 0.0,
     };
-    path.len() >= 4 && seg(0) < 0.7 * seg(1)
+    path.len() >= 4 && (seg(0) < 0.7 * seg(1) || named_girdle(cx, path[0]))
+}
+
+/// Words naming a girdle bone: a shoulder blade or collarbone, a hip bone.
+const GIRDLE_WORDS: &[&str] = &["shoulder", "clavicle", "scapula", "collar", "pelvis", "hip"];
+
+/// Is bone `b` named as a girdle bone ([`GIRDLE_WORDS`], in a creature's limb names too:
+/// `Front_Leg_Shoulder_L`)?
+pub(super) fn named_girdle(cx: &Ctx, b: usize) -> bool {
+    let words = &cx.rig.bones[b].hints.words;
+    words.iter().any(|w| GIRDLE_WORDS.contains(&w.as_str()))
 }
 
 /// Whether a hind leg path starts with a hip bone: a girdle ([`starts_with_girdle`]) lying
@@ -183,9 +195,11 @@ fn starts_with_hip_bone(cx: &Ctx, path: &[usize]) -> bool {
         d.y.abs() < 0.5 * d.length()
     };
     let above = |b: &&usize| bones[**b].pos.y > cx.ground + 0.1 * cx.height;
-    starts_with_girdle(cx, path)
-        && across(path[0], path[1])
-        && path[1..].iter().filter(above).count() >= 3
+    let named = path.len() >= 4 && named_girdle(cx, path[0]);
+    named
+        || (starts_with_girdle(cx, path)
+            && across(path[0], path[1])
+            && path[1..].iter().filter(above).count() >= 3)
 }
 
 /// Roles of a quadruped's hind leg: an optional hip bone (part of the pelvis), then thigh,

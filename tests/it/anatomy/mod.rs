@@ -10,6 +10,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 mod plans;
+mod quadrupeds;
 mod small_bodies;
 
 /// The file the loader may not read yet (compressed buffers), skipped only when it fails.

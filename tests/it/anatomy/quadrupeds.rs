@@ -1,0 +1,248 @@
+//! Quadrupeds as Blender's Rigify builds them: a bear's paws of named toes, its shoulder
+//! blades, its face rig, its tail on the bone above its pelvis.
+
+use super::plans::{bone, synthetic};
+use glam::Vec3;
+use ragdoll_tuner::anatomy::{Anatomy, Kind, Role};
+
+/// A bear's paws are a tenth of its height across: from the bone its toes branch from, each
+/// toe reaches out farther than a leg's own branch must, so each leg ended at its paw (a
+/// Rigify bear's right front leg was no leg and it read as a biped, its front legs arms).
+/// Toes, fingers and palms named as such are part of the paw, never a branch of their own.
+#[test]
+fn a_paw_of_named_toes_is_part_of_the_leg() {
+    let mut b = vec![bone("spine", None, [0.0, 0.3, -0.25], [0.0, 0.3, 0.0], 0.1)];
+    b.push(bone(
+        "spine.001",
+        Some(0),
+        [0.0, 0.3, 0.0],
+        [0.0, 0.3, 0.25],
+        0.1,
+    ));
+    b.push(bone(
+        "spine.002",
+        Some(1),
+        [0.0, 0.3, 0.25],
+        [0.0, 0.36, 0.4],
+        0.05,
+    ));
+    b.push(bone(
+        "spine.003",
+        Some(2),
+        [0.0, 0.36, 0.4],
+        [0.0, 0.4, 0.5],
+        0.07,
+    ));
+    for (root, z, end) in [(0usize, -0.2f32, "hind"), (1, 0.22, "front")] {
+        for (x, side) in [(1.0f32, "L"), (-1.0, "R")] {
+            let from = Vec3::new(0.08 * x, 0.3, z);
+            let knee = from + Vec3::new(0.0, -0.14, 0.0);
+            let ankle = knee + Vec3::new(0.0, -0.12, 0.0);
+            let paw = ankle + Vec3::new(0.0, -0.03, 0.02);
+            let first = b.len();
+            b.push(bone(
+                &format!("{end}_thigh.{side}"),
+                Some(root),
+                from.into(),
+                knee.into(),
+                0.03,
+            ));
+            b.push(bone(
+                &format!("{end}_shin.{side}"),
+                Some(first),
+                knee.into(),
+                ankle.into(),
+                0.025,
+            ));
+            b.push(bone(
+                &format!("{end}_toe.{side}"),
+                Some(first + 1),
+                ankle.into(),
+                paw.into(),
+                0.02,
+            ));
+            for (k, spread) in [(1, -0.06f32), (2, 0.0), (3, 0.06)] {
+                let mid = paw + Vec3::new(spread, -0.005, 0.045);
+                let tip = mid + Vec3::new(spread, 0.0, 0.045);
+                let d = b.len();
+                let name = |n: u32| format!("{end}_f_digit{k}.0{n}.{side}");
+                b.push(bone(
+                    &name(1),
+                    Some(first + 2),
+                    paw.into(),
+                    mid.into(),
+                    0.008,
+                ));
+                b.push(bone(&name(2), Some(d), mid.into(), tip.into(), 0.007));
+            }
+        }
+    }
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Quadruped, "{:?}", a.notes());
+    let legs = a.limbs().iter().filter(|l| l.kind.is_leg()).count();
+    assert_eq!(legs, 4);
+}
+
+/// A Rigify quadruped (a bear): its root `spine.004` holds the pelvis `spine.005` and, behind
+/// it, the tail; hip bones `pelvis.L/R` hang from the pelvis; each front leg starts with a
+/// shoulder blade as long as its upper arm; the neck ends in `face`, from which the face's
+/// bones branch (nose, jaw, ears, lips, brows). The tail is the chain behind the pelvis, not
+/// a hip bone (a hip bone was the tail); the shoulder is the clavicle and each bone below
+/// it one segment on (the shin was the hand); the face is the head and its bones are part of
+/// it (the nose's tip was the head and every facial bone a body of its own).
+#[test]
+fn a_rigify_bear_has_its_tail_shoulders_and_head() {
+    let mut b = vec![bone(
+        "spine.004",
+        None,
+        [0.0, 0.5, -0.5],
+        [0.0, 0.5, -0.4],
+        0.12,
+    )];
+    b.push(bone(
+        "spine.005",
+        Some(0),
+        [0.0, 0.5, -0.4],
+        [0.0, 0.5, -0.1],
+        0.14,
+    ));
+    b.push(bone(
+        "spine.006",
+        Some(1),
+        [0.0, 0.5, -0.1],
+        [0.0, 0.52, 0.2],
+        0.14,
+    ));
+    b.push(bone(
+        "spine.008",
+        Some(2),
+        [0.0, 0.52, 0.2],
+        [0.0, 0.55, 0.4],
+        0.13,
+    ));
+    b.push(bone(
+        "spine.009",
+        Some(3),
+        [0.0, 0.55, 0.4],
+        [0.0, 0.62, 0.55],
+        0.07,
+    ));
+    b.push(bone(
+        "face",
+        Some(4),
+        [0.0, 0.62, 0.55],
+        [0.0, 0.62, 0.7],
+        0.09,
+    ));
+    let face = b.len() - 1;
+    for (name, tail) in [
+        ("nose", [0.0, 0.6, 0.85]),
+        ("jaw", [0.0, 0.55, 0.75]),
+        ("ear.L", [0.06, 0.72, 0.55]),
+        ("ear.R", [-0.06, 0.72, 0.55]),
+        ("brow.L", [0.04, 0.66, 0.68]),
+    ] {
+        b.push(bone(name, Some(face), [0.0, 0.62, 0.62], tail, 0.02));
+    }
+    b.push(bone(
+        "spine.003",
+        Some(0),
+        [0.0, 0.5, -0.5],
+        [0.0, 0.45, -0.65],
+        0.04,
+    ));
+    b.push(bone(
+        "spine.002",
+        Some(b.len() - 1),
+        [0.0, 0.45, -0.65],
+        [0.0, 0.4, -0.8],
+        0.03,
+    ));
+    for (x, side) in [(1.0f32, "L"), (-1.0, "R")] {
+        b.push(bone(
+            &format!("pelvis.{side}"),
+            Some(1),
+            [0.0, 0.5, -0.3],
+            [0.07 * x, 0.42, -0.45],
+            0.03,
+        ));
+        let thigh = b.len();
+        b.push(bone(
+            &format!("thigh.{side}"),
+            Some(1),
+            [0.1 * x, 0.45, -0.3],
+            [0.1 * x, 0.28, -0.25],
+            0.05,
+        ));
+        b.push(bone(
+            &format!("shin.{side}"),
+            Some(thigh),
+            [0.1 * x, 0.28, -0.25],
+            [0.1 * x, 0.1, -0.3],
+            0.04,
+        ));
+        b.push(bone(
+            &format!("foot.{side}"),
+            Some(thigh + 1),
+            [0.1 * x, 0.1, -0.3],
+            [0.1 * x, 0.0, -0.22],
+            0.03,
+        ));
+        let shoulder = b.len();
+        b.push(bone(
+            &format!("shoulder.{side}"),
+            Some(3),
+            [0.05 * x, 0.55, 0.3],
+            [0.1 * x, 0.4, 0.32],
+            0.05,
+        ));
+        b.push(bone(
+            &format!("front_thigh.{side}"),
+            Some(shoulder),
+            [0.1 * x, 0.4, 0.32],
+            [0.1 * x, 0.24, 0.3],
+            0.045,
+        ));
+        b.push(bone(
+            &format!("front_shin.{side}"),
+            Some(shoulder + 1),
+            [0.1 * x, 0.24, 0.3],
+            [0.1 * x, 0.08, 0.31],
+            0.04,
+        ));
+        b.push(bone(
+            &format!("front_foot.{side}"),
+            Some(shoulder + 2),
+            [0.1 * x, 0.08, 0.31],
+            [0.1 * x, 0.0, 0.38],
+            0.03,
+        ));
+    }
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Quadruped, "{:?}", a.notes());
+    let role = |name: &str| a.role(doc.bone_by_name(name).expect(name));
+    for (bone, want) in [
+        ("spine.005", Role::Pelvis),
+        ("spine.003", Role::Tail),
+        ("spine.002", Role::Tail),
+        ("pelvis.L", Role::Girdle),
+        ("shoulder.L", Role::Clavicle),
+        ("front_thigh.L", Role::UpperArm),
+        ("front_shin.R", Role::Forearm),
+        ("front_foot.R", Role::Hand),
+        ("face", Role::Head),
+        ("spine.009", Role::Neck),
+    ] {
+        assert_eq!(role(bone), want, "{bone}");
+    }
+    for facial in ["nose", "jaw", "ear.L", "brow.L"] {
+        assert_ne!(role(facial), Role::Head, "{facial}");
+        assert_ne!(
+            role(facial),
+            Role::Other,
+            "{facial} would be a body of its own"
+        );
+    }
+}
