@@ -325,7 +325,18 @@ fn arm_chains(cx: &Ctx, a: &Anatomy, pelvis: usize, path: &[usize]) -> Vec<SideC
         cx.names[c]
             .is_some_and(|n| matches!(n.role, Role::Clavicle | Role::UpperArm) && n.side.is_some())
     };
-    let on_path = path.iter().enumerate().map(|(k, &b)| (Some(k), b));
+    // Not from the head or above it (the bone named as the head, else the path's end where
+    // the path has a neck below it): a chain under a dimetrodon's head, its jaw, reached a
+    // fifth of its height and was its arm.
+    let named_head = path
+        .iter()
+        .position(|&b| cx.names[b].is_some_and(|n| n.role == Role::Head));
+    let head = named_head.or((path.len() >= 3).then(|| path.len() - 1));
+    let on_path = path
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| head.is_none_or(|h| k < h))
+        .map(|(k, &b)| (Some(k), b));
     let mut side_chains: Vec<SideChain> = Vec::new();
     for (at, b) in std::iter::once((None, pelvis)).chain(on_path) {
         let next = match at {

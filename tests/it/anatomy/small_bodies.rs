@@ -294,3 +294,102 @@ fn sitter_reads_right(trunk_on: usize, wings: bool, tail: &str) {
         assert_eq!(fore, (Role::Forearm, Some(Side::Right)));
     }
 }
+
+/// A long, low two-legged creature (a Sketchfab dimetrodon) whose jaw, hanging from its head,
+/// reaches a fifth of its height: the jaw is no arm (it was its upper arm and forearm, with no
+/// side). Arms hang from the trunk below the head.
+#[test]
+fn a_jaw_under_the_head_is_not_an_arm() {
+    let mut b = vec![bone(
+        "pelvis",
+        None,
+        [0.0, 0.3, -0.1],
+        [0.0, 0.3, 0.0],
+        0.08,
+    )];
+    b.push(bone(
+        "body",
+        Some(0),
+        [0.0, 0.3, 0.0],
+        [0.0, 0.32, 0.2],
+        0.08,
+    ));
+    b.push(bone(
+        "neck",
+        Some(1),
+        [0.0, 0.32, 0.2],
+        [0.0, 0.36, 0.35],
+        0.05,
+    ));
+    b.push(bone(
+        "head",
+        Some(2),
+        [0.0, 0.36, 0.35],
+        [0.0, 0.46, 0.4],
+        0.06,
+    ));
+    b.push(bone(
+        "Bone.003",
+        Some(3),
+        [0.0, 0.36, 0.35],
+        [0.0, 0.3, 0.5],
+        0.03,
+    ));
+    b.push(bone(
+        "jaw",
+        Some(4),
+        [0.0, 0.3, 0.5],
+        [0.0, 0.28, 0.64],
+        0.02,
+    ));
+    // A crest on top of the head: the torso's path runs past the head to it.
+    b.push(bone(
+        "crest",
+        Some(3),
+        [0.0, 0.46, 0.4],
+        [0.0, 0.52, 0.42],
+        0.02,
+    ));
+    for (s, x) in [("L", 1.0f32), ("R", -1.0)] {
+        let t = b.len();
+        let hip = Vec3::new(0.08 * x, 0.28, -0.05);
+        let knee = hip + Vec3::new(0.0, -0.14, 0.02);
+        let ankle = knee + Vec3::new(0.0, -0.12, -0.02);
+        let toe = ankle + Vec3::new(0.0, -0.02, 0.06);
+        b.push(bone(
+            &format!("thigh.{s}"),
+            Some(0),
+            hip.into(),
+            knee.into(),
+            0.03,
+        ));
+        b.push(bone(
+            &format!("shin.{s}"),
+            Some(t),
+            knee.into(),
+            ankle.into(),
+            0.025,
+        ));
+        b.push(bone(
+            &format!("foot.{s}"),
+            Some(t + 1),
+            ankle.into(),
+            toe.into(),
+            0.02,
+        ));
+    }
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped, "{:?}", a.notes());
+    for jaw in ["Bone.003", "jaw"] {
+        let role = a.role(doc.bone_by_name(jaw).unwrap());
+        assert!(
+            !matches!(
+                role,
+                Role::UpperArm | Role::Forearm | Role::Hand | Role::Clavicle
+            ),
+            "{jaw}: {role:?}"
+        );
+    }
+    assert_eq!(a.role(doc.bone_by_name("head").unwrap()), Role::Head);
+}
