@@ -107,14 +107,24 @@ fn skin_diagnostics(rig: &rig::Rig, samples: &samples::Samples, out: &mut Vec<Di
             ),
         ));
     }
-    for b in &rig.bones {
-        if b.nonuniform {
-            out.push(Diagnostic::warning(
-                Some(b.node),
-                &b.name,
-                "scale",
-                "non-uniform world scale: shapes use the mean scale",
-            ));
+    // Once per subtree: a scale on the armature makes every bone's world scale non-uniform,
+    // and a warning per bone buried the rest (22 lines for a 22-bone man).
+    for (i, b) in rig.bones.iter().enumerate() {
+        let inherited = b.parent.is_some_and(|p| rig.bones[p].nonuniform);
+        if !b.nonuniform || inherited {
+            continue;
         }
+        let below = rig
+            .subtree_all(i)
+            .into_iter()
+            .filter(|&d| d != i && rig.bones[d].nonuniform)
+            .count();
+        let text = match below {
+            0 => "non-uniform world scale: shapes use the mean scale".to_string(),
+            n => format!(
+                "non-uniform world scale, here and on the {n} bones below: shapes use the mean scale"
+            ),
+        };
+        out.push(Diagnostic::warning(Some(b.node), &b.name, "scale", text));
     }
 }

@@ -242,3 +242,25 @@ fn creatures_at_a_hundredth_and_a_hundred_times_stand_without_doctor_errors() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// A character placed under a node scaled 1.2 along Y: every bone's world scale is
+/// non-uniform, and generate says so once, at the top bone, counting the bones below (it
+/// printed the same warning for each of a 22-bone man's bones).
+#[test]
+fn a_non_uniform_scale_above_the_bones_is_one_warning() {
+    let doc = crate::common::placed_glb(
+        &cesium_man(),
+        serde_json::json!({"name": "stretched", "scale": [1.0, 1.2, 1.0]}),
+    );
+    let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generate");
+    let scale: Vec<_> = g.diagnostics.iter().filter(|d| d.key == "scale").collect();
+    assert_eq!(scale.len(), 1, "{scale:#?}");
+    let below = doc.bones.len() - 1;
+    assert!(
+        scale[0]
+            .message
+            .contains(&format!("the {below} bones below")),
+        "{}",
+        scale[0].message
+    );
+}
