@@ -62,7 +62,8 @@ fn ground_note(lowest_y: f64, height: f64) -> String {
 }
 
 /// A warning when the character is flat along Y (lying down or Z-up). A quadruped long for
-/// its height stands on its legs (a beaver 136 long and 47 high): not flat.
+/// its height stands on its legs (a beaver 136 long and 47 high): not flat; nor is a bird
+/// standing on its legs with its wings spread (an eagle 1.9 wide and 0.74 high).
 fn orientation_diagnostic(
     rig: &rig::Rig,
     samples: &samples::Samples,
@@ -78,8 +79,9 @@ fn orientation_diagnostic(
         rig::percentile(&v, 0.99) - rig::percentile(&v, 0.01)
     };
     let (x, y, z) = (ext(|p| p.x), ext(|p| p.y), ext(|p| p.z));
+    let legs = a.limbs.iter().any(|l| l.kind.is_leg());
     let flat = y < 0.35 * x.max(z) && a.kind != CharacterKind::Quadruped;
-    let no_legs = a.kind == CharacterKind::Other && x.max(z) > 1.5 * y;
+    let no_legs = a.kind == CharacterKind::Other && !legs && x.max(z) > 1.5 * y;
     (flat || no_legs).then(|| {
         warn(
             "generate",

@@ -329,3 +329,123 @@ fn quadruped(hip_bones: bool) -> Vec<fixtures::BoneDef> {
     }
     b
 }
+
+/// A bird standing on its legs with its wings spread, 2.4 times as wide as it is tall (a
+/// Rigify eagle, 2.5): not "flat along Y" (it was warned to fix a Z-up root), while the same
+/// bird lying on its back still is.
+#[test]
+fn a_bird_with_its_wings_spread_is_not_flat() {
+    let mut b = Vec::new();
+    let push = |b: &mut Vec<fixtures::BoneDef>,
+                name: &str,
+                parent: Option<usize>,
+                h: [f32; 3],
+                t: [f32; 3],
+                r: f32| { fixtures::push(b, name, parent, h, t, r) };
+    let body = push(
+        &mut b,
+        "spine",
+        None,
+        [0.0, 0.3, -0.12],
+        [0.0, 0.32, 0.1],
+        0.08,
+    );
+    let neck = push(
+        &mut b,
+        "neck",
+        Some(body),
+        [0.0, 0.32, 0.1],
+        [0.0, 0.4, 0.16],
+        0.04,
+    );
+    push(
+        &mut b,
+        "head",
+        Some(neck),
+        [0.0, 0.4, 0.16],
+        [0.0, 0.45, 0.24],
+        0.04,
+    );
+    for (x, s) in [(1.0f32, "L"), (-1.0, "R")] {
+        let t = push(
+            &mut b,
+            &format!("thigh.{s}"),
+            Some(body),
+            [0.05 * x, 0.26, -0.02],
+            [0.05 * x, 0.15, 0.0],
+            0.03,
+        );
+        let sh = push(
+            &mut b,
+            &format!("shin.{s}"),
+            Some(t),
+            [0.05 * x, 0.15, 0.0],
+            [0.05 * x, 0.04, -0.01],
+            0.02,
+        );
+        push(
+            &mut b,
+            &format!("foot.{s}"),
+            Some(sh),
+            [0.05 * x, 0.04, -0.01],
+            [0.05 * x, 0.0, 0.06],
+            0.015,
+        );
+        let w = push(
+            &mut b,
+            &format!("Wing.{s}"),
+            Some(body),
+            [0.07 * x, 0.34, 0.02],
+            [0.3 * x, 0.36, 0.0],
+            0.03,
+        );
+        let w1 = push(
+            &mut b,
+            &format!("Wing.001.{s}"),
+            Some(w),
+            [0.3 * x, 0.36, 0.0],
+            [0.45 * x, 0.37, -0.02],
+            0.025,
+        );
+        push(
+            &mut b,
+            &format!("Wing.002.{s}"),
+            Some(w1),
+            [0.45 * x, 0.37, -0.02],
+            [0.58 * x, 0.37, -0.05],
+            0.02,
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("bird.glb");
+    std::fs::write(&input, fixtures::glb(&b, fixtures::Build::default())).unwrap();
+    let (code, report, err) = generate(&input, &dir.path().join("o.glb"), &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        report["bones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["role"] == "thigh")
+            .count(),
+        2,
+        "{report}"
+    );
+    assert!(!err.contains("flat along Y"), "{err}");
+    // On its back: the same bones turned 90 deg about X (Y up becomes Z up).
+    let lying: Vec<fixtures::BoneDef> = b
+        .iter()
+        .map(|d| {
+            let turn = |v: glam::Vec3| glam::Vec3::new(v.x, -v.z, v.y);
+            fixtures::BoneDef {
+                head: turn(d.head),
+                tail: turn(d.tail),
+                ..d.clone()
+            }
+        })
+        .collect();
+    let input = dir.path().join("lying.glb");
+    std::fs::write(&input, fixtures::glb(&lying, fixtures::Build::default())).unwrap();
+    let (_, _, err) = generate(&input, &dir.path().join("p.glb"), &[]);
+    assert!(err.contains("flat along Y"), "{err}");
+}
