@@ -171,7 +171,12 @@ pub(super) fn starts_with_girdle(cx: &Ctx, path: &[usize]) -> bool {
         (Some(&x), Some(&y)) => cx.dist(x, y),
         _ => 0.0,
     };
-    path.len() >= 4 && (seg(0) < 0.7 * seg(1) || named_girdle(cx, path[0]))
+    (path.len() >= 4 && seg(0) < 0.7 * seg(1)) || starts_with_named_girdle(cx, path)
+}
+
+/// Whether a limb path of at least four bones starts with a bone named as a girdle.
+fn starts_with_named_girdle(cx: &Ctx, path: &[usize]) -> bool {
+    path.len() >= 4 && named_girdle(cx, path[0])
 }
 
 /// Words naming a girdle bone: a shoulder blade or collarbone, a hip bone.
@@ -195,8 +200,7 @@ fn starts_with_hip_bone(cx: &Ctx, path: &[usize]) -> bool {
         d.y.abs() < 0.5 * d.length()
     };
     let above = |b: &&usize| bones[**b].pos.y > cx.ground + 0.1 * cx.height;
-    let named = path.len() >= 4 && named_girdle(cx, path[0]);
-    named
+    starts_with_named_girdle(cx, path)
         || (starts_with_girdle(cx, path)
             && across(path[0], path[1])
             && path[1..].iter().filter(above).count() >= 3)

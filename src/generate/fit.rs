@@ -124,11 +124,16 @@ pub fn frame_with_y(axis: DVec3, reference: DVec3) -> DQuat {
 fn keep_best(best: &mut Option<WorldFit>, fit: WorldFit, points: &[DVec3], inflate: f64) -> bool {
     let c = coverage(points, &fit, inflate);
     let fit = WorldFit { coverage: c, ..fit };
-    let done = c.is_some_and(|c| c >= TARGET_COVERAGE);
+    let done = covers(&fit);
     if best.as_ref().is_none_or(|b| c > b.coverage) || done {
         *best = Some(fit);
     }
     done
+}
+
+/// Does a fit's measured coverage reach [`TARGET_COVERAGE`]?
+fn covers(fit: &WorldFit) -> bool {
+    fit.coverage.is_some_and(|c| c >= TARGET_COVERAGE)
 }
 
 fn fallback_fit(origin: DVec3, rotation: DQuat, r: f64) -> WorldFit {

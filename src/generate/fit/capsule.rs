@@ -3,8 +3,7 @@
 //! apart; a capsule that comes out a ball against the ball fitted to the vertices.
 
 use super::{
-    coverage, fallback_fit, frame_with_y, keep_best, sphere, Shape, WorldFit, MIN_POINTS,
-    TARGET_COVERAGE,
+    coverage, covers, fallback_fit, frame_with_y, keep_best, sphere, Shape, WorldFit, MIN_POINTS,
 };
 use crate::generate::rig::{percentile, sorted};
 use glam::{DQuat, DVec3};
@@ -25,24 +24,10 @@ pub fn capsule(
         return capsule_from_length(points, origin, rotation, length, inflate, min_radius);
     }
     let profile = CapsuleProfile::new(points, origin, rotation);
-    let by_median = profile.fit(
-        profile.median_centre,
-        origin,
-        rotation,
-        points,
-        inflate,
-        min_radius,
-    );
+    let by_median = profile.fit(profile.median_centre, points, inflate, min_radius);
     let best = match profile.lopsided() {
         true => {
-            let by_middle = profile.fit(
-                profile.middle_centre,
-                origin,
-                rotation,
-                points,
-                inflate,
-                min_radius,
-            );
+            let by_middle = profile.fit(profile.middle_centre, points, inflate, min_radius);
             smaller_covering(by_median, by_middle)
         }
         false => by_median,
@@ -61,8 +46,7 @@ pub fn capsule(
 /// the capsule that came out a ball; else that capsule (a larger ball is no better fit: a round
 /// chibi's thigh whose vertices run into its belly).
 fn smaller_ball(capsule: WorldFit, ball: WorldFit) -> WorldFit {
-    let reaches = ball.coverage.is_some_and(|c| c >= TARGET_COVERAGE);
-    match reaches && ball.shape.volume() < capsule.shape.volume() {
+    match covers(&ball) && ball.shape.volume() < capsule.shape.volume() {
         true => ball,
         false => capsule,
     }
@@ -76,11 +60,7 @@ fn is_ball(shape: &Shape) -> bool {
 /// Of two fits, the one that reaches [`TARGET_COVERAGE`] with the smaller volume; the first
 /// when neither does and it covers as much.
 fn smaller_covering(a: Option<WorldFit>, b: Option<WorldFit>) -> Option<WorldFit> {
-    let reaches = |f: &Option<WorldFit>| {
-        f.as_ref()
-            .and_then(|f| f.coverage)
-            .is_some_and(|c| c >= TARGET_COVERAGE)
-    };
+    let reaches = |f: &Option<WorldFit>| f.as_ref().is_some_and(covers);
     let volume = |f: &Option<WorldFit>| f.as_ref().map_or(f64::MAX, |f| f.shape.volume());
     let coverage = |f: &Option<WorldFit>| f.as_ref().and_then(|f| f.coverage);
     let b_better = match (reaches(&a), reaches(&b)) {
@@ -172,6 +152,9 @@ struct AcrossCentre {
 /// The vertices in the capsule's frame (origin at the bone, +Y along it), sorted for
 /// percentiles.
 struct CapsuleProfile {
+    /// The frame: its origin and world_from_frame rotation.
+    origin: DVec3,
+    rotation: DQuat,
     /// The frame's points.
     local: Vec<DVec3>,
     /// The median across the axis: the middle of a limb's vertices.
@@ -208,6 +191,8 @@ impl CapsuleProfile {
                 z: mid(&zs),
             },
             across_extent: extent(&xs).max(extent(&zs)),
+            origin,
+            rotation,
             local,
             along_sorted,
         }
@@ -233,8 +218,6 @@ impl CapsuleProfile {
     fn fit(
         &self,
         centre: AcrossCentre,
-        origin: DVec3,
-        rotation: DQuat,
         points: &[DVec3],
         inflate: f64,
         min_radius: f64,
@@ -242,7 +225,7 @@ impl CapsuleProfile {
         let radial = self.radial_sorted(centre);
         let mut best: Option<WorldFit> = None;
         for attempt in CAPSULE_ATTEMPTS {
-            let fit = self.capsule(&attempt, centre, &radial, origin, rotation, min_radius);
+            let fit = self.capsule(&attempt, centre, &radial, min_radius);
             if keep_best(&mut best, fit, points, inflate) {
                 break;
             }
@@ -256,8 +239,6 @@ impl CapsuleProfile {
         at: &CapsuleAttempt,
         centre: AcrossCentre,
         radial_sorted: &[f64],
-        origin: DVec3,
-        rotation: DQuat,
         min_radius: f64,
     ) -> WorldFit {
         let ts = &self.along_sorted;
@@ -273,8 +254,8 @@ impl CapsuleProfile {
                 radius,
                 half_height: half,
             },
-            center: origin + rotation * center_local,
-            rotation,
+            center: self.origin + self.rotation * center_local,
+            rotation: self.rotation,
             coverage: None,
         }
     }

@@ -336,12 +336,7 @@ fn quadruped(hip_bones: bool) -> Vec<fixtures::BoneDef> {
 #[test]
 fn a_bird_with_its_wings_spread_is_not_flat() {
     let mut b = Vec::new();
-    let push = |b: &mut Vec<fixtures::BoneDef>,
-                name: &str,
-                parent: Option<usize>,
-                h: [f32; 3],
-                t: [f32; 3],
-                r: f32| { fixtures::push(b, name, parent, h, t, r) };
+    let push = fixtures::push;
     let body = push(
         &mut b,
         "spine",
