@@ -5,12 +5,14 @@
 //! ([`super::bench_bare`]). Rates are steps per second of the stepping thread's CPU time
 //! ([`thread_cpu_s`]), so the waits of a machine shared with other work do not count.
 
-use super::bench_bare::{self, BareRapier};
-use super::bench_window::{self, Windowed, World};
+use super::bench_bare;
+use super::bench_process::{take_turns, WorldProcess};
+use super::bench_window::{self, World};
+use crate::sim::scene::WorldCounts;
 use crate::sim::{SimSettings, Simulation};
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::process::ExitCode;
+use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 /// What `bench` measures.
@@ -40,6 +42,10 @@ pub struct BenchArgs {
     /// rate: for profilers.
     #[arg(long)]
     pub solo: Option<String>,
+    /// Serve one world of the first case on stdin/stdout (`bench` runs each world in a
+    /// process of its own this way; [`super::bench_serve`]).
+    #[arg(long, hide = true)]
+    pub serve: Option<String>,
     /// With `--solo`: exactly this many steps after the warm-up instead of a time budget
     /// (for instruction counts, e.g. under `valgrind --tool=callgrind`).
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_SOLO_STEPS))]
@@ -183,53 +189,28 @@ pub(super) fn time_slice(
     Ok((k, thread_cpu_s() - cpu))
 }
 
-/// Several worlds, each run in turn for [`ROUNDS`] rounds within `budget` of wall time (each
-/// within its window, [`bench_window`]).
-fn alternate_many(budget: Duration, worlds: &mut [&mut Windowed]) -> anyhow::Result<Rounds> {
-    let slice = budget / (worlds.len() as u32 * ROUNDS);
-    let mut out = Rounds::new(worlds.len());
-    for _ in 0..ROUNDS {
-        for (w, runs) in worlds.iter_mut().zip(out.runs.iter_mut()) {
-            runs.push(time_slice(&mut || w.step(), slice)?);
-        }
-    }
-    Ok(out)
-}
-
 fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-/// The four worlds of a case, warmed up by [`bench_bare::CHECK_STEPS`] steps each; each is
-/// rewound to that state once past the window ([`bench_window`]).
-struct CaseWorlds {
-    editor: Windowed,
-    /// The same bodies and joints stepped by Rapier alone (with the world's hooks).
-    bare: Windowed,
-    /// The same editor world without telemetry (the same trajectory: telemetry feeds no
-    /// controller), to say what telemetry costs.
-    untraced: Windowed,
-    /// No hook flags at all, as the bare build's scene.
-    unhooked: Windowed,
-}
-
-impl CaseWorlds {
-    fn new(
-        doc: &crate::document::Document,
-        settings: &SimSettings,
-        n: usize,
-    ) -> anyhow::Result<Self> {
-        Ok(CaseWorlds {
-            editor: World::Editor.warmed(doc, settings, n)?,
-            bare: World::Bare.warmed(doc, settings, n)?,
-            untraced: World::Untraced.warmed(doc, settings, n)?,
-            unhooked: World::Unhooked.warmed(doc, settings, n)?,
+/// Our four worlds of a case, each in a process of its own ([`super::bench_serve`]) and
+/// warmed up there by [`bench_bare::CHECK_STEPS`] steps; each is rewound to that state once
+/// past the window ([`bench_window`]).
+fn our_worlds(label: &str, n: usize) -> anyhow::Result<Vec<WorldProcess>> {
+    let exe = std::env::current_exe()?;
+    [World::Editor, World::Untraced, World::Bare, World::Unhooked]
+        .into_iter()
+        .map(|w| {
+            let mut command = Command::new(&exe);
+            command.args(["bench", "--serve", w.name(), "--settings", label]);
+            command.args(["--ragdolls", &n.to_string()]);
+            WorldProcess::spawn(&format!("the {} world", w.name()), command)
         })
-    }
+        .collect()
 }
 
-/// One case: the editor against the bare world of this build, then (with `exe`) against
-/// the bare Rapier build.
+/// One case: the editor against the bare world of this build, and (with `exe`) against the
+/// bare Rapier build, all in one alternation.
 fn case(
     doc: &crate::document::Document,
     (label, settings): (&str, &SimSettings),
@@ -237,16 +218,16 @@ fn case(
     budget: Duration,
     exe: Option<&std::path::Path>,
 ) -> anyhow::Result<(Value, String)> {
-    let CaseWorlds {
-        mut editor,
-        mut bare,
-        mut untraced,
-        mut unhooked,
-    } = CaseWorlds::new(doc, settings, n)?;
-    let rates = alternate_many(
-        budget,
-        &mut [&mut editor, &mut untraced, &mut bare, &mut unhooked],
-    )?;
+    let mut ours = our_worlds(label, n)?;
+    let mut ext = match exe {
+        Some(exe) => Some(bare_build(doc, settings, n, exe)?),
+        None => None,
+    };
+    let mut worlds: Vec<&mut WorldProcess> = ours
+        .iter_mut()
+        .chain(ext.as_mut().map(|e| &mut e.0))
+        .collect();
+    let rates = take_turns(budget, &mut worlds)?;
     let [sps, untraced_sps, bare_sps, unhooked_sps] = [0, 1, 2, 3].map(|w| rates.rate(w));
     // Costs as the median over rounds of the ratio of two worlds' rates.
     let overhead = (rates.median_ratio(2, 0) - 1.0) * 100.0;
@@ -256,6 +237,7 @@ fn case(
         "ragdolls": n,
         "settings": label,
         "clock": "thread CPU time",
+        "worlds": "one process each",
         "rounds": ROUNDS,
         "steps_per_sec": round1(sps),
         "bare_steps_per_sec": round1(bare_sps),
@@ -265,58 +247,50 @@ fn case(
         "unhooked_steps_per_sec": round1(unhooked_sps),
         "contact_order_cost_pct": round1(hooks),
         "window_s": bench_window::WINDOW_S,
-        "rewinds": editor.rewinds,
+        "rewinds": ours[0].rewinds()?,
     });
     let mut line = format!(
         "{label:>8} x{n:<4} editor {sps:>8.1} steps/s  bare {bare_sps:>8.1}  overhead {overhead:>5.1}% (telemetry {telemetry:>5.1}%)  no hooks {unhooked_sps:>8.1}: contact order {hooks:>5.1}%"
     );
-    if let Some(exe) = exe {
-        let worlds = (&mut editor, &mut unhooked);
-        let (json, text) = bare_build_case(doc, (label, settings), n, budget, exe, worlds)?;
-        line += &text;
-        out["bare_build"] = json;
+    if let Some((_, [ours_counts, theirs])) = ext {
+        let ext_sps = rates.rate(4);
+        let (ratio, own) = (rates.median_ratio(0, 4), rates.median_ratio(3, 4));
+        line +=
+            &format!("  | bare build {ext_sps:>8.1}: {ratio:.3}x (our unhooked world {own:.3}x)");
+        out["bare_build"] = json!({
+            "bare_build_steps_per_sec": round1(ext_sps),
+            "ratio": (ratio * 1000.0).round() / 1000.0,
+            "unhooked_ratio": (own * 1000.0).round() / 1000.0,
+            "check_after_steps": bench_bare::CHECK_STEPS,
+            "counts_ours": ours_counts,
+            "counts_bare_build": theirs,
+        });
     }
     Ok((out, line))
 }
 
-/// The editor world and our unhooked world against the bare Rapier build `exe`: the
-/// `bare_build` JSON object and the line's tail.
-fn bare_build_case(
+/// The bare Rapier build `exe` stepping the scene of `n` copies of `doc`, checked against
+/// ours ([`bench_bare::check`]) and windowed as our worlds are; with both worlds' counts.
+fn bare_build(
     doc: &crate::document::Document,
-    (label, settings): (&str, &SimSettings),
+    settings: &SimSettings,
     n: usize,
-    budget: Duration,
     exe: &std::path::Path,
-    (editor, unhooked): (&mut Windowed, &mut Windowed),
-) -> anyhow::Result<(Value, String)> {
+) -> anyhow::Result<(WorldProcess, [WorldCounts; 2])> {
     let mut fresh = Simulation::with_copies(doc, settings.clone(), n)?;
     let file = std::env::temp_dir().join(format!(
-        "ragdoll-tuner-scene-{}-{label}-{n}.json",
+        "ragdoll-tuner-scene-{}-{n}.json",
         std::process::id()
     ));
     std::fs::write(&file, serde_json::to_vec(&fresh.export_scene())?)?;
     fresh.drop_hooks();
-    let mut ext = BareRapier::spawn(exe, &file)?;
+    let ext = bench_bare::spawn(exe, &file);
+    // The scene is read once the process is ready; a file left behind is only clutter.
     let _ = std::fs::remove_file(&file);
-    let [ours, theirs] = bench_bare::check(&mut fresh, &mut ext)?;
+    let mut ext = ext?;
+    let counts = bench_bare::check(&mut fresh, &mut ext)?;
     ext.window(bench_window::window_steps(fresh.settings().dt_s))?;
-    let rates = bench_bare::alternate(budget, &mut [editor, unhooked], &mut ext)?;
-    let [sps2, ext_sps] = [0, 2].map(|w| rates.rate(w));
-    let ratio = rates.median_ratio(0, 2);
-    let own = rates.median_ratio(1, 2);
-    let text = format!(
-        "  | editor {sps2:>8.1} vs bare build {ext_sps:>8.1}: {ratio:.3}x (our unhooked world {own:.3}x)"
-    );
-    let json = json!({
-        "steps_per_sec": round1(sps2),
-        "bare_build_steps_per_sec": round1(ext_sps),
-        "ratio": (ratio * 1000.0).round() / 1000.0,
-        "unhooked_ratio": (own * 1000.0).round() / 1000.0,
-        "check_after_steps": bench_bare::CHECK_STEPS,
-        "counts_ours": ours,
-        "counts_bare_build": theirs,
-    });
-    Ok((json, text))
+    Ok((ext, counts))
 }
 
 /// How long [`solo`] steps.
@@ -358,6 +332,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let budget = Duration::from_secs_f64(args.seconds_per_case.max(0.1));
+    if let Some(world) = &args.serve {
+        let label = args.settings.first().map_or("default", String::as_str);
+        let n = args.ragdolls.first().copied().unwrap_or(1).max(1);
+        return super::bench_serve::serve(&doc, &settings_named(label)?, n, world);
+    }
     if let Some(world) = &args.solo {
         let label = args.settings.first().map_or("default", String::as_str);
         let n = args.ragdolls.first().copied().unwrap_or(1).max(1);

@@ -51,6 +51,16 @@ impl World {
         })
     }
 
+    /// Its `bench --solo` / `--serve` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            World::Editor => "editor",
+            World::Untraced => "untraced",
+            World::Bare => "bare",
+            World::Unhooked => "unhooked",
+        }
+    }
+
     fn step_fn(self) -> StepFn {
         match self {
             World::Editor | World::Untraced => |s| Ok(s.step()?),
@@ -118,6 +128,18 @@ impl Windowed {
             self.rewinds += 1;
         }
         self.step_unwindowed()
+    }
+
+    /// From now on within `window_steps` of the world as it is now (0: no window), its
+    /// rewinds counted afresh.
+    pub fn mark(&mut self, window_steps: u64) {
+        self.start = self.sim.clone();
+        self.rewinds = 0;
+        self.window_steps = if window_steps == 0 {
+            u64::MAX
+        } else {
+            window_steps
+        };
     }
 
     /// One step with no rewind (`bench --solo`: a profiler's run).

@@ -63,3 +63,79 @@ fn the_exported_scene_is_the_world_we_step() {
         Some(default.num_solver_iterations as u64)
     );
 }
+
+/// `bench` steps each world in a process of its own (`bench --serve WORLD`), so no world is
+/// timed on memory laid out after another's: a server builds the world it is asked for, steps
+/// it on command within its window and reports the CPU time of its stepping.
+#[test]
+fn a_bench_world_serves_its_steps_from_a_process_of_its_own() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = common::ragdoll_tuner()
+        .args([
+            "bench",
+            "--serve",
+            "editor",
+            "--settings",
+            "crowd",
+            "--ragdolls",
+            "2",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut ask = |command: &str| {
+        if !command.is_empty() {
+            writeln!(stdin, "{command}").unwrap();
+            stdin.flush().unwrap();
+        }
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        line.trim().to_string()
+    };
+    let ready = ask("");
+    let counts: serde_json::Value =
+        serde_json::from_str(ready.strip_prefix("ready ").expect(&ready)).unwrap();
+    let sim = Simulation::with_copies(
+        &Document::open(common::mannequin()).unwrap(),
+        SimSettings::crowd(),
+        2,
+    )
+    .unwrap();
+    assert_eq!(
+        counts["bodies"].as_u64(),
+        Some(sim.world_counts().bodies as u64)
+    );
+    assert_eq!(ask("step 10"), "ok");
+    let run: Vec<f64> = ask("run 0.05")
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(run.len(), 3, "{run:?}");
+    assert!(run[0] >= 1.0 && run[1] >= 0.05, "steps, seconds: {run:?}");
+    assert!(
+        run[2] > 0.0 && run[2] <= run[1] * 1.05,
+        "CPU seconds {run:?}"
+    );
+    // A window of 3 steps from now: 7 more steps go back to its start twice.
+    assert_eq!(ask("window 3"), "ok");
+    assert_eq!(ask("step 7"), "ok");
+    assert_eq!(ask("rewinds"), "2");
+    assert!(
+        ask("fly 1").is_empty(),
+        "an unknown command ends the server"
+    );
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown command \"fly 1\""));
+    let unknown = common::ragdoll_tuner()
+        .args(["bench", "--serve", "teapot"])
+        .output()
+        .unwrap();
+    assert!(!unknown.status.success());
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown world"));
+}
