@@ -54,16 +54,28 @@ pub fn unreadable(json: &Value) -> Option<(String, &'static str)> {
 }
 
 /// `json` as the `gltf` crate should validate it, or None when it can validate it as it is:
-/// without animations (our own reader reports their faults as diagnostics) and without the
-/// required extensions the tool reads or may ignore, which the crate would refuse.
+/// without animations (our own reader reports their faults as diagnostics), without the
+/// required extensions the tool reads or may ignore, which the crate would refuse, and with
+/// an empty node list on a scene that has none (the spec allows it; the crate refused the
+/// whole file: a Blender export's empty "Face" scene).
 pub fn for_validation(json: &Value) -> Option<Value> {
     let obj = json.as_object()?;
     let has_required = required(json).next().is_some();
-    if !obj.contains_key("animations") && !has_required {
+    let scene_without_nodes = |s: &Value| s.is_object() && s.get("nodes").is_none();
+    let bare_scene = obj
+        .get("scenes")
+        .and_then(Value::as_array)
+        .is_some_and(|l| l.iter().any(scene_without_nodes));
+    if !obj.contains_key("animations") && !has_required && !bare_scene {
         return None;
     }
     let mut out = obj.clone();
     out.remove("animations");
+    if let Some(scenes) = out.get_mut("scenes").and_then(Value::as_array_mut) {
+        for s in scenes.iter_mut().filter(|s| scene_without_nodes(s)) {
+            s["nodes"] = Value::Array(Vec::new());
+        }
+    }
     if let Some(list) = out
         .get_mut("extensionsRequired")
         .and_then(Value::as_array_mut)

@@ -61,3 +61,29 @@ fn rest_pose_world_transforms_compose_the_hierarchy() {
         .world_from_node
         .abs_diff_eq(glam::DMat4::IDENTITY, 1e-6));
 }
+
+/// A scene may leave out `nodes` (glTF 2.0: it is optional). A Blender export with an empty
+/// scene beside its character had been refused whole ("missing field `nodes`", exit 2).
+#[test]
+fn a_scene_without_nodes_does_not_refuse_the_file() {
+    let mut doc = glb_with_json(&cesium_man(), |j| {
+        let scenes = j["scenes"].as_array_mut().unwrap();
+        scenes.insert(0, serde_json::json!({ "name": "Face" }));
+        j["scene"] = serde_json::json!(1);
+    });
+    assert_eq!(doc.bones.len(), 19);
+    assert!(doc.bone_by_name("leg_joint_L_1").is_some());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two_scenes.glb");
+    doc.save_as(&path).unwrap();
+    let again = Document::open(&path).unwrap();
+    assert_eq!(again.bones.len(), 19);
+    let bytes = std::fs::read(&path).unwrap();
+    let n = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let json: serde_json::Value = serde_json::from_slice(&bytes[20..20 + n]).unwrap();
+    assert_eq!(
+        json["scenes"][0],
+        serde_json::json!({ "name": "Face" }),
+        "saved as it was"
+    );
+}
