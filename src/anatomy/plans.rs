@@ -320,7 +320,8 @@ struct SideChain {
     top: usize,
 }
 
-/// Side chains off the torso path `path` (or, named as arms, off the pelvis), at most two:
+/// Side chains off the torso path `path` (or, named as arms, off the pelvis or the bone it
+/// hangs from), at most two:
 /// the arms. The two that reach farthest (beyond a fifth of the height), those whose names
 /// say an arm with a side first: a Pokémon's `LArm` and `RArm` beside its legs and its head
 /// on the one bone of its body, reaching under a fifth of its height, were no arms.
@@ -341,15 +342,18 @@ fn arm_chains(cx: &Ctx, a: &Anatomy, pelvis: usize, path: &[usize]) -> Vec<SideC
         .enumerate()
         .filter(|&(k, _)| head.is_none_or(|h| k < h))
         .map(|(k, &b)| (Some(k), b));
+    // Named arms may also hang from the trunk bone the hips hang from (a robot's `torso`
+    // holds its `hips`, neck and `upperarm.L`/`.R`: its arms were no arms).
+    let above = cx.rig.s_parent[pelvis].map(|u| (None, u));
     let mut side_chains: Vec<SideChain> = Vec::new();
-    for (at, b) in std::iter::once((None, pelvis)).chain(on_path) {
+    for (at, b) in [(None, pelvis)].into_iter().chain(above).chain(on_path) {
         let next = match at {
             Some(k) => path.get(k + 1),
             None => path.first(),
         }
         .copied();
         for &c in &cx.rig.s_children[b] {
-            if Some(c) == next || a.limb_of[c].is_some() {
+            if Some(c) == next || c == pelvis || a.limb_of[c].is_some() {
                 continue;
             }
             let reach = reach_with_ends(cx, b, c);

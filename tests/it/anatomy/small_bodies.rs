@@ -393,3 +393,101 @@ fn a_jaw_under_the_head_is_not_an_arm() {
     }
     assert_eq!(a.role(doc.bone_by_name("head").unwrap()), Role::Head);
 }
+
+/// A 1.6 m robot rigged the other way up (GDQuest's gdbot): its `torso` is the root and holds
+/// the `hips` (with the legs), the neck and the arms. The arms hang beside the hips from the
+/// bone they hang from: they were no arms (every arm bone `other`, no elbow hinge, and each
+/// finger a body of its own).
+#[test]
+fn arms_on_the_bone_that_holds_the_hips_are_arms() {
+    let mut b = vec![bone("torso", None, [0.0, 1.0, 0.0], [0.0, 1.3, 0.0], 0.15)];
+    b.push(bone(
+        "hips",
+        Some(0),
+        [0.0, 1.0, 0.0],
+        [0.0, 0.9, 0.0],
+        0.14,
+    ));
+    b.push(bone(
+        "neck",
+        Some(0),
+        [0.0, 1.3, 0.0],
+        [0.0, 1.4, 0.0],
+        0.05,
+    ));
+    b.push(bone("head", Some(2), [0.0, 1.4, 0.0], [0.0, 1.6, 0.0], 0.1));
+    for (s, x) in [("L", 1.0f32), ("R", -1.0)] {
+        let k = b.len();
+        let at = |y: f32, out: f32| [x * out, y, 0.0];
+        b.push(bone(
+            &format!("upperleg.{s}"),
+            Some(1),
+            at(0.9, 0.1),
+            at(0.5, 0.1),
+            0.06,
+        ));
+        b.push(bone(
+            &format!("lowerleg.{s}"),
+            Some(k),
+            at(0.5, 0.1),
+            at(0.08, 0.1),
+            0.05,
+        ));
+        b.push(bone(
+            &format!("foot.{s}"),
+            Some(k + 1),
+            at(0.08, 0.1),
+            [x * 0.1, 0.02, 0.15],
+            0.04,
+        ));
+        let a = b.len();
+        b.push(bone(
+            &format!("upperarm.{s}"),
+            Some(0),
+            at(1.28, 0.2),
+            at(1.28, 0.45),
+            0.04,
+        ));
+        b.push(bone(
+            &format!("lowerarm.{s}"),
+            Some(a),
+            at(1.28, 0.45),
+            at(1.28, 0.7),
+            0.035,
+        ));
+        b.push(bone(
+            &format!("hand.{s}"),
+            Some(a + 1),
+            at(1.28, 0.7),
+            at(1.28, 0.8),
+            0.03,
+        ));
+        b.push(bone(
+            &format!("thumb_1.{s}"),
+            Some(a + 2),
+            at(1.28, 0.8),
+            at(1.28, 0.85),
+            0.01,
+        ));
+    }
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped, "{:?}", a.notes());
+    let id = |n: &str| doc.bone_by_name(n).unwrap();
+    assert_eq!(a.role(id("hips")), Role::Pelvis);
+    for (s, side) in [("L", Side::Left), ("R", Side::Right)] {
+        for (name, role) in [
+            ("upperarm", Role::UpperArm),
+            ("lowerarm", Role::Forearm),
+            ("hand", Role::Hand),
+            ("thumb_1", Role::Finger),
+        ] {
+            let bone = id(&format!("{name}.{s}"));
+            assert_eq!(
+                (a.role(bone), a.side(bone)),
+                (role, Some(side)),
+                "{name}.{s}"
+            );
+        }
+    }
+}
