@@ -145,9 +145,11 @@ pub fn take_turns(budget: Duration, worlds: &mut [&mut WorldProcess]) -> anyhow:
     let rounds = super::bench::ROUNDS;
     let slice = budget / (worlds.len() as u32 * rounds);
     let mut out = Rounds::new(worlds.len());
-    for _ in 0..rounds {
-        for (w, runs) in worlds.iter_mut().zip(out.runs.iter_mut()) {
-            runs.push(w.run(slice)?);
+    let n = worlds.len();
+    for r in 0..rounds as usize {
+        // Each round starts with the next world, so no world always follows the same one.
+        for k in (0..n).map(|k| (k + r) % n) {
+            out.runs[k].push(worlds[k].run(slice)?);
         }
     }
     Ok(out)

@@ -134,6 +134,8 @@ impl Simulation {
     /// Whole-body state of every copy before the first step (no telemetry recorded).
     fn measure_initial_state(&mut self) {
         for d in &mut self.dolls {
+            // Before the first step no guard: a bad start is caught by the check before it.
+            d.read_bodies(&self.world, None);
             d.measure(&self.world, self.ground, 0, 0.0, &self.settings, false);
         }
     }
@@ -178,7 +180,7 @@ impl Simulation {
         }
         self.time_s += self.settings.dt_s as f64;
         self.steps += 1;
-        self.guard()?;
+        self.read_bodies()?;
         // Only ragdoll 0's telemetry is read (the editor's plots, the reports, `tune`): the
         // copies of a crowd measure what their controllers and falls need and record nothing.
         for (i, d) in self.dolls.iter_mut().enumerate() {
@@ -215,23 +217,44 @@ impl Simulation {
         Ok(n)
     }
 
+    /// The guard's speed limits now.
+    fn guard_limits(&self) -> guard::Limits {
+        let floor = self.clip.as_ref().map_or((0.0, 0.0), |c| c.guard_floor);
+        guard::Limits::new(&self.settings, floor)
+    }
+
+    /// The guard on every body as the world is.
     fn guard(&mut self) -> Result<(), SimPause> {
-        for d in &self.dolls {
-            let floor = self.clip.as_ref().map_or((0.0, 0.0), |c| c.guard_floor);
-            if let Some((bone, reason)) =
-                guard::check(&self.world, &d.bodies, &self.settings, floor)
-            {
-                let p = SimPause {
-                    step: self.steps,
-                    time_s: self.time_s,
-                    bone,
-                    reason,
-                };
-                self.paused = Some(p.clone());
-                return Err(p);
+        let lim = self.guard_limits();
+        let bad = (self.dolls.iter()).find_map(|d| guard::check(&self.world, &d.bodies, lim));
+        match bad {
+            Some(fault) => Err(self.pause(fault)),
+            None => Ok(()),
+        }
+    }
+
+    /// After a step: every ragdoll's bodies read once, for the guard and the whole body's
+    /// centre of mass ([`Ragdoll::read_bodies`]).
+    fn read_bodies(&mut self) -> Result<(), SimPause> {
+        let lim = self.guard_limits();
+        for d in &mut self.dolls {
+            if let Some(fault) = d.read_bodies(&self.world, Some(lim)) {
+                return Err(self.pause(fault));
             }
         }
         Ok(())
+    }
+
+    /// Pauses the run for a body's `(bone, reason)`.
+    fn pause(&mut self, (bone, reason): (String, String)) -> SimPause {
+        let p = SimPause {
+            step: self.steps,
+            time_s: self.time_s,
+            bone,
+            reason,
+        };
+        self.paused = Some(p.clone());
+        p
     }
 
     fn apply_settings(&mut self) {

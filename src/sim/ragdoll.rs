@@ -5,6 +5,7 @@ use super::balance::BalanceRig;
 use super::contact_order::MirrorContactOrder;
 use super::error::SimError;
 use super::fall::FallGauge;
+use super::guard;
 use super::joints::{self, JointRec, JointSpec};
 use super::settings::SimSettings;
 use super::settle::Settling;
@@ -176,7 +177,8 @@ impl Ragdoll {
         }
     }
 
-    /// Whole-body state after a step, and its telemetry when `record`.
+    /// Whole-body state after a step (its centre of mass read by [`Self::read_bodies`] first),
+    /// and its telemetry when `record`.
     pub fn measure(
         &mut self,
         world: &PhysicsWorld,
@@ -186,7 +188,6 @@ impl Ragdoll {
         s: &SimSettings,
         record: bool,
     ) {
-        self.measure_center_of_mass(world);
         let grounded = self.grounded_feet(world, ground);
         self.grounded = grounded;
         // Not measured (NaN) without a torso or pelvis body: never a made-up 0.
@@ -215,16 +216,28 @@ impl Ragdoll {
         self.record_telemetry(world, body, s);
     }
 
-    /// The whole body's centre of mass and its velocity (world frame), into `com` / `vcom`.
-    fn measure_center_of_mass(&mut self, world: &PhysicsWorld) {
+    /// Every body read once after a step: the whole body's centre of mass and its velocity
+    /// (world frame) into `com` / `vcom`, and, with `guard`, the first body whose state is
+    /// bad (bone, reason; see [`guard`] for why one pass). [`Self::measure`] reads `com`.
+    pub fn read_bodies(
+        &mut self,
+        world: &PhysicsWorld,
+        guard: Option<guard::Limits>,
+    ) -> Option<(String, String)> {
         let (mut com, mut vcom) = (Vec3::ZERO, Vec3::ZERO);
         for b in &self.bodies {
-            let rb = &world.bodies[b.body];
+            let Some(rb) = world.bodies.get(b.body) else {
+                continue;
+            };
+            if let Some(reason) = guard.and_then(|lim| guard::fault(rb, lim)) {
+                return Some((b.name.clone(), reason));
+            }
             com += rb.center_of_mass() * b.mass_kg;
             vcom += rb.linvel() * b.mass_kg;
         }
         self.com = com / self.total_mass_kg;
         self.vcom = vcom / self.total_mass_kg;
+        None
     }
 
     /// Bit i set: foot i (of the first 32) touches the ground.
