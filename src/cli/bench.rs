@@ -158,6 +158,24 @@ impl Rounds {
         n as f64 / t
     }
 
+    /// The rounds of worlds taken as one world each: `groups[k]` lists the worlds whose
+    /// steps and CPU seconds make world `k`'s, round by round.
+    pub fn merged(&self, groups: &[Vec<usize>]) -> Rounds {
+        let runs = groups
+            .iter()
+            .map(|g| {
+                (0..self.runs[g[0]].len())
+                    .map(|r| {
+                        g.iter().fold((0u64, 0.0), |a, &w| {
+                            (a.0 + self.runs[w][r].0, a.1 + self.runs[w][r].1)
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        Rounds { runs }
+    }
+
     /// The median over rounds of world `a`'s rate over world `b`'s.
     pub fn median_ratio(&self, a: usize, b: usize) -> f64 {
         let mut r: Vec<f64> = self.runs[a]
@@ -193,13 +211,20 @@ fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-/// Our four worlds of a case, each in a process of its own ([`super::bench_serve`]) and
-/// warmed up there by [`bench_bare::CHECK_STEPS`] steps; each is rewound to that state once
-/// past the window ([`bench_window`]).
+/// The kinds of our worlds a case measures, in the order of its figures.
+const KINDS: [World; 4] = [World::Editor, World::Untraced, World::Bare, World::Unhooked];
+
+/// Our worlds of a case, each in a process of its own ([`super::bench_serve`]) and warmed
+/// up there by [`bench_bare::CHECK_STEPS`] steps; each is rewound to that state once past
+/// the window ([`bench_window`]). Two processes of each kind, started in the order of
+/// [`KINDS`] and then in reverse, so every kind's mean start is the same: the first process
+/// started stepped slower than the same world started later (crowd x100, the editor world
+/// started first: 11.8% and 11.3% under the bare world; started last: 3.3% and 4.2%). The
+/// processes of kind `k` are `k` and `7 - k`.
 fn our_worlds(label: &str, n: usize) -> anyhow::Result<Vec<WorldProcess>> {
     let exe = std::env::current_exe()?;
-    [World::Editor, World::Untraced, World::Bare, World::Unhooked]
-        .into_iter()
+    let order = KINDS.iter().chain(KINDS.iter().rev());
+    order
         .map(|w| {
             let mut command = Command::new(&exe);
             command.args(["bench", "--serve", w.name(), "--settings", label]);
@@ -223,11 +248,13 @@ fn case(
         Some(exe) => Some(bare_build(doc, settings, n, exe)?),
         None => None,
     };
+    let mut groups: Vec<Vec<usize>> = (0..KINDS.len()).map(|k| vec![k, 7 - k]).collect();
+    groups.extend(ext.is_some().then(|| vec![2 * KINDS.len()]));
     let mut worlds: Vec<&mut WorldProcess> = ours
         .iter_mut()
         .chain(ext.as_mut().map(|e| &mut e.0))
         .collect();
-    let rates = take_turns(budget, &mut worlds)?;
+    let rates = take_turns(budget, &mut worlds)?.merged(&groups);
     let [sps, untraced_sps, bare_sps, unhooked_sps] = [0, 1, 2, 3].map(|w| rates.rate(w));
     // Costs as the median over rounds of the ratio of two worlds' rates.
     let overhead = (rates.median_ratio(2, 0) - 1.0) * 100.0;
@@ -247,7 +274,7 @@ fn case(
         "unhooked_steps_per_sec": round1(unhooked_sps),
         "contact_order_cost_pct": round1(hooks),
         "window_s": bench_window::WINDOW_S,
-        "rewinds": ours[0].rewinds()?,
+        "rewinds": ours[0].rewinds()? + ours[7].rewinds()?,
     });
     let mut line = format!(
         "{label:>8} x{n:<4} editor {sps:>8.1} steps/s  bare {bare_sps:>8.1}  overhead {overhead:>5.1}% (telemetry {telemetry:>5.1}%)  no hooks {unhooked_sps:>8.1}: contact order {hooks:>5.1}%"
