@@ -155,16 +155,20 @@ impl Ctx<'_> {
     }
 
     /// From `from`, step into the child (not in `skip`; with `no_tails`, not named as a tail
-    /// while another is left) with the largest `score` until a leaf; end bones trimmed.
+    /// while another is left, nor as hair or clothing) with the largest `score` until a leaf;
+    /// end bones trimmed. (Hair: a Rigify Miku's pigtails hang from her head and rise above
+    /// it, and the torso's path to the highest point ran up them: a hair bone was her head,
+    /// her head her neck.)
     fn descend(&self, from: usize, skip: &[usize], score: &[f64], no_tails: bool) -> Vec<usize> {
         let mut path = Vec::new();
         let mut cur = from;
         let tail = |c: &usize| no_tails && self.rig.bones[*c].hints.tail;
+        let cloth = |c: &usize| no_tails && self.rig.bones[*c].hints.cloth;
         for _ in 0..self.rig.len() {
             let open: Vec<usize> = self.rig.s_children[cur]
                 .iter()
                 .copied()
-                .filter(|c| !skip.contains(c))
+                .filter(|c| !skip.contains(c) && !cloth(c))
                 .collect();
             let untailed = open.iter().any(|c| !tail(c));
             let next = open

@@ -377,7 +377,8 @@ fn rank(w: &Work, i: usize) -> (bool, u32, u8) {
 
 /// One bone per single role and side: the best evidence keeps it (the shallowest on a tie).
 /// A loser above the winner becomes a twist segment of the bone above (a `wrist` above the
-/// `hand`); the others give up the role (a second pelvis is spine, a second head is neck).
+/// `hand`); the others give up the role (a second pelvis is spine, a second head is neck, a
+/// second foot or hand under the first is its toes or fingers).
 ///
 /// The pelvis and the head are one per character whatever side a name gives them: a Ready
 /// Player Me `LeftEye` at the end of the spine path, the geometry's head, with `Head` named
@@ -407,6 +408,10 @@ fn single_roles(rig: &Rig, a: &mut Indexed, w: &mut Work) {
                 a.role[i] = match role {
                     _ if rig.ancestors(keep).contains(&i) && role != Role::Pelvis => Role::Twist,
                     Role::Head if rig.ancestors(i).contains(&keep) => Role::Other,
+                    // A Maya rig's `L_foot0002_bind_JNT` under `L_foot0001`: the toes, not a
+                    // body of no role (the balance took it for the foot).
+                    Role::Foot if rig.ancestors(i).contains(&keep) => Role::Toe,
+                    Role::Hand if rig.ancestors(i).contains(&keep) => Role::Finger,
                     Role::Pelvis => Role::Spine,
                     Role::Head => Role::Neck,
                     _ => Role::Other,

@@ -541,3 +541,181 @@ fn a_paw_lifted_in_the_rest_pose_is_still_a_leg() {
     assert_eq!(legs, 4);
     assert_eq!(a.role(ragdoll_tuner::document::BoneId(3)), Role::Head);
 }
+
+/// A Rigify character exported with its deform bones alone (a Miku rig's `blue_no-anim.glb`):
+/// every chain hangs from the armature (`DEF-spine`, `DEF-thigh.L`, `DEF-shoulder.L`,
+/// `DEF-upper_arm.L`, `DEF-breast.L`, the hair side by side) and the tool hangs each from the
+/// bone nearest it. The breast's skin reaches the armpit, nearer the upper arm's head than the
+/// shoulder: the arm hung from the breast and was no arm. Its pigtails rise above the head:
+/// the torso's path ran up them, a hair bone was the head and the head the neck.
+#[test]
+fn a_flat_rigify_export_hangs_its_arms_from_the_shoulders_and_keeps_its_head() {
+    let mut b = vec![bone(
+        "DEF-spine",
+        None,
+        [0.0, 0.9, 0.0],
+        [0.0, 1.0, 0.0],
+        0.12,
+    )];
+    b.push(bone(
+        "DEF-spine.001",
+        Some(0),
+        [0.0, 1.0, 0.0],
+        [0.0, 1.15, 0.0],
+        0.12,
+    ));
+    b.push(bone(
+        "DEF-spine.002",
+        Some(1),
+        [0.0, 1.15, 0.0],
+        [0.0, 1.3, 0.0],
+        0.13,
+    ));
+    b.push(bone(
+        "DEF-spine.003",
+        Some(2),
+        [0.0, 1.3, 0.0],
+        [0.0, 1.4, 0.0],
+        0.04,
+    ));
+    b.push(bone(
+        "DEF-spine.004",
+        Some(3),
+        [0.0, 1.4, 0.0],
+        [0.0, 1.6, 0.0],
+        0.09,
+    ));
+    for (s, x) in [("L", 1.0f32), ("R", -1.0)] {
+        let at = |v: [f32; 3]| [x * v[0], v[1], v[2]];
+        let k = b.len();
+        b.push(bone(
+            &format!("DEF-thigh.{s}"),
+            None,
+            at([0.1, 0.9, 0.0]),
+            at([0.1, 0.5, 0.0]),
+            0.06,
+        ));
+        b.push(bone(
+            &format!("DEF-shin.{s}"),
+            Some(k),
+            at([0.1, 0.5, 0.0]),
+            at([0.1, 0.08, 0.0]),
+            0.05,
+        ));
+        b.push(bone(
+            &format!("DEF-foot.{s}"),
+            Some(k + 1),
+            at([0.1, 0.08, 0.0]),
+            at([0.1, 0.02, 0.12]),
+            0.04,
+        ));
+        b.push(bone(
+            &format!("DEF-shoulder.{s}"),
+            None,
+            at([0.03, 1.22, 0.03]),
+            at([0.12, 1.31, 0.0]),
+            0.03,
+        ));
+        b.push(bone(
+            &format!("DEF-breast.{s}"),
+            None,
+            at([0.05, 1.15, 0.1]),
+            at([0.17, 1.26, 0.03]),
+            0.04,
+        ));
+        let a = b.len();
+        b.push(bone(
+            &format!("DEF-upper_arm.{s}"),
+            None,
+            at([0.2, 1.28, 0.0]),
+            at([0.45, 1.28, 0.0]),
+            0.04,
+        ));
+        b.push(bone(
+            &format!("DEF-forearm.{s}"),
+            Some(a),
+            at([0.45, 1.28, 0.0]),
+            at([0.7, 1.28, 0.0]),
+            0.035,
+        ));
+        b.push(bone(
+            &format!("DEF-hand.{s}"),
+            Some(a + 1),
+            at([0.7, 1.28, 0.0]),
+            at([0.8, 1.28, 0.0]),
+            0.03,
+        ));
+        let h = b.len();
+        b.push(bone(
+            &format!("hair-pink.001.{}", s.to_lowercase()),
+            None,
+            at([0.08, 1.6, -0.02]),
+            at([0.12, 1.72, -0.04]),
+            0.03,
+        ));
+        b.push(bone(
+            &format!("hair-pink.002.{}", s.to_lowercase()),
+            Some(h),
+            at([0.12, 1.72, -0.04]),
+            at([0.2, 1.8, -0.06]),
+            0.03,
+        ));
+    }
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped, "{:?}", a.notes());
+    let id = |n: &str| doc.bone_by_name(n).unwrap();
+    assert_eq!(a.role(id("DEF-spine.004")), Role::Head);
+    assert_eq!(a.role(id("DEF-spine.003")), Role::Neck);
+    for (s, side) in [("L", Side::Left), ("R", Side::Right)] {
+        for (name, role) in [
+            ("DEF-shoulder", Role::Clavicle),
+            ("DEF-upper_arm", Role::UpperArm),
+            ("DEF-forearm", Role::Forearm),
+            ("DEF-hand", Role::Hand),
+        ] {
+            let bone = id(&format!("{name}.{s}"));
+            assert_eq!(
+                (a.role(bone), a.side(bone)),
+                (role, Some(side)),
+                "{name}.{s}"
+            );
+        }
+        let hair = id(&format!("hair-pink.001.{}", s.to_lowercase()));
+        assert!(
+            !matches!(a.role(hair), Role::Head | Role::Neck),
+            "{:?}",
+            a.role(hair)
+        );
+    }
+}
+
+/// A Maya rig numbers its segments (`L_foot0001_bind_JNT`, `L_foot0002_bind_JNT` under it):
+/// both names say a foot. The second, under the first, is its toes: it had been a body of no
+/// role, the leg's last, and the balance stood the character on it (0.09 kg of a 0.57 kg
+/// foot).
+#[test]
+fn a_second_foot_under_the_foot_is_its_toes() {
+    let rename = |n: &str| match n {
+        "mixamorig:LeftFoot" => "L_foot0001_bind_JNT".to_string(),
+        "mixamorig:LeftToeBase" => "L_foot0002_bind_JNT".to_string(),
+        "mixamorig:RightFoot" => "R_foot0001_bind_JNT".to_string(),
+        "mixamorig:RightToeBase" => "R_foot0002_bind_JNT".to_string(),
+        other => other.to_string(),
+    };
+    let bones: Vec<BoneDef> = fixtures::humanoid()
+        .into_iter()
+        .map(|mut b| {
+            b.name = rename(&b.name);
+            b
+        })
+        .collect();
+    let (_d, doc) = synthetic(&bones, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped);
+    for s in ["L", "R"] {
+        let role = |n: &str| a.role(doc.bone_by_name(&format!("{s}_{n}_bind_JNT")).unwrap());
+        assert_eq!(role("foot0001"), Role::Foot, "{s}");
+        assert_eq!(role("foot0002"), Role::Toe, "{s}");
+    }
+}
