@@ -40,7 +40,7 @@ fn four_legs(
 fn tail(cx: &Ctx, a: &mut Anatomy, from: usize, skip: &[usize]) {
     let mut skip = skip.to_vec();
     let mut found = None;
-    while let Some(path) = cx.limb_path_from(from, &skip) {
+    while let Some(path) = free_path(cx, a, from, &mut skip) {
         if !super::plans::named_girdle(cx, path[0]) {
             found = Some((from, path));
             break;
@@ -57,6 +57,19 @@ fn tail(cx: &Ctx, a: &mut Anatomy, from: usize, skip: &[usize]) {
     }
 }
 
+/// The chain from `from` reaching farthest, skipping `skip` and the chains already a limb
+/// (added to `skip`): a legless dragon's right wing, the chain reaching farthest, was its
+/// tail as well as its wing, and its left wing not.
+fn free_path(cx: &Ctx, a: &Anatomy, from: usize, skip: &mut Vec<usize>) -> Option<Vec<usize>> {
+    loop {
+        let path = cx.limb_path_from(from, skip)?;
+        if a.limb_of[path[0]].is_none() {
+            return Some(path);
+        }
+        skip.push(path[0]);
+    }
+}
+
 /// The chain hanging from the bone above the pelvis `from` that reaches farthest behind it
 /// (away from the chest), if any: (that bone, the chain).
 fn tail_from_above(
@@ -69,8 +82,8 @@ fn tail_from_above(
     let chest = a.chest.filter(|&c| c != from)?;
     let origin = cx.rig.bones[from].pos;
     let ahead = cx.rig.bones[chest].pos - origin;
-    let skip: Vec<usize> = skip.iter().copied().chain([from]).collect();
-    let path = cx.limb_path_from(up, &skip)?;
+    let mut skip: Vec<usize> = skip.iter().copied().chain([from]).collect();
+    let path = free_path(cx, a, up, &mut skip)?;
     let end = cx.rig.bones[*path.last()?].pos - origin;
     (end.dot(ahead) < 0.0).then_some((up, path))
 }

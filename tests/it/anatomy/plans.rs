@@ -719,3 +719,41 @@ fn a_second_foot_under_the_foot_is_its_toes() {
         assert_eq!(role("foot0002"), Role::Toe, "{s}");
     }
 }
+
+/// A legless flying dragon (Quaternius, `Wing1.L`..`Wing4.L` and `.R` on its `Torso`, a neck
+/// and head ahead): each wing is a wing. The right one, the chain reaching farthest from the
+/// torso, had also been taken for its tail (every bone `tail`) while the left stayed a wing.
+#[test]
+fn a_legless_dragon_s_wings_are_not_its_tail() {
+    let mut b = vec![bone("Torso", None, [0.0, 1.6, 0.0], [0.0, 1.6, 0.3], 0.2)];
+    b.push(bone("Neck", Some(0), [0.0, 1.6, 0.3], [0.0, 1.8, 0.7], 0.1));
+    b.push(bone(
+        "Head",
+        Some(1),
+        [0.0, 1.8, 0.7],
+        [0.0, 1.9, 1.0],
+        0.12,
+    ));
+    for (s, x) in [("L", 1.0f32), ("R", -1.0)] {
+        let mut parent = 0;
+        for k in 0..4 {
+            let from = [x * (0.15 + 0.5 * k as f32), 1.7, 0.1];
+            let to = [x * (0.65 + 0.5 * k as f32), 1.75, 0.05 - 0.1 * k as f32];
+            b.push(bone(
+                &format!("Wing{}.{s}", k + 1),
+                Some(parent),
+                from,
+                to,
+                0.06,
+            ));
+            parent = b.len() - 1;
+        }
+    }
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    for k in 1..=4 {
+        let role = |s: &str| a.role(doc.bone_by_name(&format!("Wing{k}.{s}")).unwrap());
+        assert_ne!(role("R"), Role::Tail, "Wing{k}.R");
+        assert_eq!(role("L"), role("R"), "Wing{k}");
+    }
+}
