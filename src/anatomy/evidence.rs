@@ -73,6 +73,7 @@ pub(super) fn merge(
     manual_roles(&mut a, manual, &mut w);
     extend_limbs(rig, &mut a, names);
     single_roles(rig, &mut a, &mut w);
+    named_segment_branches(rig, &mut a, names);
     a.pelvis = only(&a, Role::Pelvis).or(a.pelvis.filter(|&p| a.role[p] == Role::Pelvis));
     a.head = only(&a, Role::Head).or(a.head.filter(|&h| a.role[h] == Role::Head));
     a.chest = only(&a, Role::Chest).or(a.chest.filter(|&c| a.role[c] == Role::Chest));
@@ -88,6 +89,23 @@ pub(super) fn merge(
         indexed: a,
         facts,
         notes: w.notes,
+    }
+}
+
+/// A bone of no role branching off a limb segment and named as that segment, on its side, is
+/// its twist bone: a Maya rig's `L_armUpper0003_bind_JNT` hangs from `L_armUpper0001` beside
+/// the forearm, and was a body of its own (0.17 kg) with no role.
+fn named_segment_branches(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>]) {
+    for i in 0..rig.len() {
+        let Some(p) = rig.s_parent[i] else { continue };
+        let segment = matches!(
+            a.role[p],
+            Role::UpperArm | Role::Forearm | Role::Thigh | Role::Shin
+        );
+        let named = names[i].is_some_and(|n| n.role == a.role[p] && n.side == a.side[p]);
+        if a.role[i] == Role::Other && segment && named && a.limb_of[i] == a.limb_of[p] {
+            a.role[i] = Role::Twist;
+        }
     }
 }
 

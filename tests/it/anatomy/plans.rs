@@ -693,23 +693,40 @@ fn a_flat_rigify_export_hangs_its_arms_from_the_shoulders_and_keeps_its_head() {
 /// A Maya rig numbers its segments (`L_foot0001_bind_JNT`, `L_foot0002_bind_JNT` under it):
 /// both names say a foot. The second, under the first, is its toes: it had been a body of no
 /// role, the leg's last, and the balance stood the character on it (0.09 kg of a 0.57 kg
-/// foot).
+/// foot). Its `L_armUpper0003_bind_JNT` hangs from `L_armUpper0001` beside the forearm: a
+/// twist segment, which had been a body of no role.
 #[test]
-fn a_second_foot_under_the_foot_is_its_toes() {
+fn a_maya_rig_s_numbered_segments_are_toes_and_twists() {
     let rename = |n: &str| match n {
         "mixamorig:LeftFoot" => "L_foot0001_bind_JNT".to_string(),
         "mixamorig:LeftToeBase" => "L_foot0002_bind_JNT".to_string(),
         "mixamorig:RightFoot" => "R_foot0001_bind_JNT".to_string(),
         "mixamorig:RightToeBase" => "R_foot0002_bind_JNT".to_string(),
+        "mixamorig:LeftArm" => "L_armUpper0001_bind_JNT".to_string(),
+        "mixamorig:RightArm" => "R_armUpper0001_bind_JNT".to_string(),
         other => other.to_string(),
     };
-    let bones: Vec<BoneDef> = fixtures::humanoid()
+    let mut bones: Vec<BoneDef> = fixtures::humanoid()
         .into_iter()
         .map(|mut b| {
             b.name = rename(&b.name);
             b
         })
         .collect();
+    for s in ["L", "R"] {
+        let up = bones
+            .iter()
+            .position(|b| b.name == format!("{s}_armUpper0001_bind_JNT"))
+            .unwrap();
+        let (head, tail) = (bones[up].head, bones[up].tail);
+        bones.push(BoneDef {
+            name: format!("{s}_armUpper0003_bind_JNT"),
+            parent: Some(up),
+            head: head.lerp(tail, 0.5),
+            tail: head.lerp(tail, 0.9),
+            radius: 0.03,
+        });
+    }
     let (_d, doc) = synthetic(&bones, true);
     let a = Anatomy::of(&doc);
     assert_eq!(a.kind(), Kind::Biped);
@@ -717,6 +734,8 @@ fn a_second_foot_under_the_foot_is_its_toes() {
         let role = |n: &str| a.role(doc.bone_by_name(&format!("{s}_{n}_bind_JNT")).unwrap());
         assert_eq!(role("foot0001"), Role::Foot, "{s}");
         assert_eq!(role("foot0002"), Role::Toe, "{s}");
+        assert_eq!(role("armUpper0001"), Role::UpperArm, "{s}");
+        assert_eq!(role("armUpper0003"), Role::Twist, "{s}");
     }
 }
 
