@@ -96,13 +96,13 @@ pub(super) fn merge(
 /// its twist bone: a Maya rig's `L_armUpper0003_bind_JNT` hangs from `L_armUpper0001` beside
 /// the forearm, and was a body of its own (0.17 kg) with no role.
 fn named_segment_branches(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>]) {
-    for i in 0..rig.len() {
+    for (i, name) in names.iter().enumerate().take(rig.len()) {
         let Some(p) = rig.s_parent[i] else { continue };
         let segment = matches!(
             a.role[p],
             Role::UpperArm | Role::Forearm | Role::Thigh | Role::Shin
         );
-        let named = names[i].is_some_and(|n| n.role == a.role[p] && n.side == a.side[p]);
+        let named = name.is_some_and(|n| n.role == a.role[p] && n.side == a.side[p]);
         if a.role[i] == Role::Other && segment && named && a.limb_of[i] == a.limb_of[p] {
             a.role[i] = Role::Twist;
         }
