@@ -68,6 +68,8 @@ impl GenerateDialog {
         ui.checkbox(&mut o.toes, "Toes");
         ui.checkbox(&mut o.tail, "Tail");
         ui.checkbox(&mut o.twist, "Twist bones");
+        ui.checkbox(&mut o.cloth, "Hair and clothing")
+            .on_hover_text("Bodies for chains named as hair or clothing (off: left to the skin)");
         ui.checkbox(&mut o.hinge_wrists_ankles, "Wrists and ankles as hinges");
         ui.checkbox(
             &mut o.keep_appendages,

@@ -39,6 +39,10 @@ pub struct GenerateArgs {
     /// Give twist and roll bones their own bodies.
     #[arg(long)]
     pub twist: bool,
+    /// Give hair and clothing chains named as such (Hair1, J_Sec_L_Skirt..., hair-pink.001.l)
+    /// their own bodies; by default they are left out.
+    #[arg(long)]
+    pub cloth: bool,
     /// Total mass in kg (default: from the height, 70 kg at 1.75 m).
     #[arg(long, value_name = "KG")]
     pub mass: Option<f64>,
@@ -104,6 +108,7 @@ impl GenerateArgs {
             toes: self.toes,
             tail: !self.no_tail,
             twist: self.twist,
+            cloth: self.cloth,
             total_mass_kg: self.mass,
             kind: self.plan,
             hinge_wrists_ankles: self.hinge_wrists_ankles,

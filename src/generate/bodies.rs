@@ -166,6 +166,9 @@ impl FateRules<'_> {
             Role::Spine | Role::Neck if !self.far_enough(c, min_size / 2.0) => {
                 into("smaller than the minimum bone size")
             }
+            Role::Other if !opts.cloth && self.rig.bones[i].hints.cloth => Fate::Skipped {
+                why: "hair or clothing (--cloth gives it a body)",
+            },
             Role::Other if c.parent_owner.is_none() && skin < super::fit::MIN_POINTS => {
                 Fate::Skipped {
                     why: "not part of the character's skeleton",

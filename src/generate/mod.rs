@@ -55,6 +55,10 @@ pub struct Options {
     pub toes: bool,
     pub tail: bool,
     pub twist: bool,
+    /// Bodies for hair and clothing chains named as such (`Hair1`, `J_Sec_L_SkirtBack0_01`,
+    /// `hair-pink.001.l`): by default they are left to the skin (secondary motion is a spring
+    /// system's, as in every engine's ragdoll builder), and their share of the mass to the body.
+    pub cloth: bool,
     /// Total mass (kg); None: from the height (70 kg at 1.75 m, cubic).
     pub total_mass_kg: Option<f64>,
     /// The body plan when detection is wrong.
@@ -75,6 +79,7 @@ impl Default for Options {
             toes: false,
             tail: true,
             twist: false,
+            cloth: false,
             total_mass_kg: None,
             kind: None,
             hinge_wrists_ankles: false,
