@@ -264,3 +264,39 @@ fn a_non_uniform_scale_above_the_bones_is_one_warning() {
         scale[0].message
     );
 }
+
+/// "Implausible in metres" is for files in centimetres or millimetres, not for large
+/// characters: a 3 m Quaternius dinosaur was called implausible. A humanoid twice the
+/// mannequin (3.5 m, an ogre) and a horse twice the zoo's (9.7 m) are plausible; either a hundred
+/// times is not.
+#[test]
+fn large_characters_are_plausible_and_centimetres_are_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let horse = zoo_files()
+        .into_iter()
+        .find(|f| f.ends_with("q_horse.glb"))
+        .unwrap();
+    for (file, k, warned) in [
+        (mannequin(), 2.0, false),
+        (mannequin(), 100.0, true),
+        (horse.clone(), 2.0, false),
+        (horse, 100.0, true),
+    ] {
+        let input = wrapped(&file, k, dir.path());
+        let out = dir.path().join("out.glb");
+        let (code, report, stderr) = super::generate(&input, &out, &[]);
+        assert_eq!(code, Some(0), "{stderr}");
+        let said = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d.as_str().unwrap().contains("implausible in metres"));
+        assert_eq!(
+            said,
+            warned,
+            "{} x{k}: {}",
+            file.display(),
+            report["height"]
+        );
+    }
+}
