@@ -17,6 +17,7 @@ mod hip;
 mod interact;
 mod joints;
 mod pairs;
+mod pause;
 mod ragdoll;
 pub mod scene;
 mod settings;
@@ -215,46 +216,6 @@ impl Simulation {
             self.accumulator_s = self.accumulator_s.min(dt);
         }
         Ok(n)
-    }
-
-    /// The guard's speed limits now.
-    fn guard_limits(&self) -> guard::Limits {
-        let floor = self.clip.as_ref().map_or((0.0, 0.0), |c| c.guard_floor);
-        guard::Limits::new(&self.settings, floor)
-    }
-
-    /// The guard on every body as the world is.
-    fn guard(&mut self) -> Result<(), SimPause> {
-        let lim = self.guard_limits();
-        let bad = (self.dolls.iter()).find_map(|d| guard::check(&self.world, &d.bodies, lim));
-        match bad {
-            Some(fault) => Err(self.pause(fault)),
-            None => Ok(()),
-        }
-    }
-
-    /// After a step: every ragdoll's bodies read once, for the guard and the whole body's
-    /// centre of mass ([`Ragdoll::read_bodies`]).
-    fn read_bodies(&mut self) -> Result<(), SimPause> {
-        let lim = self.guard_limits();
-        for d in &mut self.dolls {
-            if let Some(fault) = d.read_bodies(&self.world, Some(lim)) {
-                return Err(self.pause(fault));
-            }
-        }
-        Ok(())
-    }
-
-    /// Pauses the run for a body's `(bone, reason)`.
-    fn pause(&mut self, (bone, reason): (String, String)) -> SimPause {
-        let p = SimPause {
-            step: self.steps,
-            time_s: self.time_s,
-            bone,
-            reason,
-        };
-        self.paused = Some(p.clone());
-        p
     }
 
     fn apply_settings(&mut self) {
