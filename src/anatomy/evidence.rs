@@ -21,20 +21,11 @@ pub(super) struct Merged {
     pub notes: Vec<(Option<usize>, String)>,
 }
 
-const ARM: &[Role] = &[
-    Role::Clavicle,
-    Role::UpperArm,
-    Role::Forearm,
-    Role::Hand,
-    Role::Finger,
-];
-const LEG: &[Role] = &[Role::Thigh, Role::Shin, Role::Foot, Role::Toe];
-
 /// The role sequence of a limb kind, body outwards.
 fn sequence(kind: LimbKind) -> Option<&'static [Role]> {
     match kind {
-        LimbKind::Arm => Some(ARM),
-        LimbKind::Leg => Some(LEG),
+        LimbKind::Arm => Some(&Role::ARM_SEQUENCE),
+        LimbKind::Leg => Some(&Role::LEG_SEQUENCE),
         _ => None,
     }
 }
@@ -96,7 +87,7 @@ pub(super) fn merge(
 /// its twist bone: a Maya rig's `L_armUpper0003_bind_JNT` hangs from `L_armUpper0001` beside
 /// the forearm, and was a body of its own (0.17 kg) with no role.
 fn named_segment_branches(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>]) {
-    for (i, name) in names.iter().enumerate().take(rig.len()) {
+    for (i, name) in names.iter().enumerate() {
         let Some(p) = rig.s_parent[i] else { continue };
         let segment = matches!(
             a.role[p],

@@ -52,6 +52,26 @@ impl Role {
         Role::Other,
     ];
 
+    /// An arm's segments, body outwards.
+    pub const ARM_SEQUENCE: [Role; 5] = [
+        Role::Clavicle,
+        Role::UpperArm,
+        Role::Forearm,
+        Role::Hand,
+        Role::Finger,
+    ];
+
+    /// A leg's segments, body outwards.
+    pub const LEG_SEQUENCE: [Role; 4] = [Role::Thigh, Role::Shin, Role::Foot, Role::Toe];
+
+    /// The segment a limb segment hangs from (a forearm's upper arm); None for a limb's first
+    /// segment and for every other role.
+    pub fn segment_above(self) -> Option<Role> {
+        [&Self::ARM_SEQUENCE[..], &Self::LEG_SEQUENCE[..]]
+            .iter()
+            .find_map(|seq| seq.windows(2).find(|w| w[1] == self).map(|w| w[0]))
+    }
+
     /// The limb segments every biped has on each side: arm, then leg.
     pub const LIMBS: [Role; 6] = [
         Role::UpperArm,
@@ -234,6 +254,17 @@ impl Kind {
 mod tests {
     use super::Role;
     use crate::document::fields::Key;
+
+    /// A limb segment's parent segment comes from the one limb order the roles keep.
+    #[test]
+    fn a_segment_hangs_from_the_one_before_it_in_its_limb() {
+        assert_eq!(Role::Forearm.segment_above(), Some(Role::UpperArm));
+        assert_eq!(Role::UpperArm.segment_above(), Some(Role::Clavicle));
+        assert_eq!(Role::Toe.segment_above(), Some(Role::Foot));
+        assert_eq!(Role::Clavicle.segment_above(), None);
+        assert_eq!(Role::Thigh.segment_above(), None);
+        assert_eq!(Role::Pelvis.segment_above(), None);
+    }
 
     /// The schema's `anatomy.roles` help (the document layer, which does not know this
     /// enum) names every role a person may assign, in [`Role::ALL`]'s order, and no other.

@@ -159,7 +159,7 @@ pub(super) fn assign(a: &mut Anatomy, path: &[usize], roles: &[Role]) {
 
 /// Roles of a leg path: thigh, shin, foot, then toes.
 pub(super) fn leg_roles(a: &mut Anatomy, path: &[usize]) {
-    assign(a, path, &[Role::Thigh, Role::Shin, Role::Foot, Role::Toe]);
+    assign(a, path, &Role::LEG_SEQUENCE);
 }
 
 /// Whether a limb path starts with a girdle bone (a clavicle, a hip bone): at least four
@@ -220,15 +220,9 @@ pub(super) fn hind_leg_roles(cx: &Ctx, a: &mut Anatomy, path: &[usize]) {
 /// Roles of an arm path: an optional short clavicle, upper arm, forearm, hand, then fingers.
 pub(super) fn arm_roles(cx: &Ctx, a: &mut Anatomy, path: &[usize]) {
     let roles: &[Role] = if starts_with_girdle(cx, path) {
-        &[
-            Role::Clavicle,
-            Role::UpperArm,
-            Role::Forearm,
-            Role::Hand,
-            Role::Finger,
-        ]
+        &Role::ARM_SEQUENCE
     } else {
-        &[Role::UpperArm, Role::Forearm, Role::Hand, Role::Finger]
+        &Role::ARM_SEQUENCE[1..]
     };
     assign(a, path, roles);
 }

@@ -12,7 +12,7 @@ use crate::document::Document;
 use glam::{DMat4, DQuat, DVec3};
 
 /// How near (a share of the skeleton's extent) an orphan's head may lie to the bone its name
-/// says it hangs from ([`Rig::named_parent`]).
+/// says it hangs from ([`Rig::parent_name`]).
 const NAMED_PARENT_REACH: f64 = 0.125;
 
 /// One bone (same index as `doc.bones`).
@@ -240,10 +240,13 @@ impl Rig {
                 .filter(|&b| may(r, b) && dist(r, b) <= d + 0.02 * extent)
                 .min_by_key(|&b| (sided(b), depth[b]))
                 .expect("the nearest is within its own tolerance");
-            let reachable: Vec<usize> = (attached.iter().copied())
-                .filter(|&b| dist(r, b) < NAMED_PARENT_REACH * extent)
-                .collect();
-            let to = self.named_parent(r, &reachable).unwrap_or(nearest);
+            let parent_name = self.parent_name(r);
+            let to = (attached.iter().copied())
+                .filter(|&b| parent_name.is_some_and(|want| self.named_as(b, want)))
+                .map(|b| (b, dist(r, b)))
+                .filter(|&(_, d)| d < NAMED_PARENT_REACH * extent)
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+                .map_or(nearest, |(b, _)| b);
             self.bones[r].parent = Some(to);
             self.mark(r, depth[to] + 1, &mut depth, &mut attached);
             orphans.swap_remove(k);
@@ -252,32 +255,20 @@ impl Rig {
         moved
     }
 
-    /// Of the bones `among`, the nearest whose name says the role right above `r`'s in a limb
-    /// on `r`'s side (an upper arm's shoulder, a forearm's upper arm). Names before
-    /// nearness: a Rigify export of its deform bones alone hangs every chain from the
-    /// armature, and a pectoral bone whose skin reaches the armpit lay nearer the upper arm's
-    /// head (0.042 of 1.26 m) than the shoulder (0.098): the arm hung from the breast.
-    fn named_parent(&self, r: usize, among: &[usize]) -> Option<usize> {
-        let named = |b: usize| name_roles::role_of(&self.bones[b].hints);
-        let child = named(r)?;
-        let want = match child.role {
-            Role::UpperArm => Role::Clavicle,
-            Role::Forearm => Role::UpperArm,
-            Role::Hand => Role::Forearm,
-            Role::Shin => Role::Thigh,
-            Role::Foot => Role::Shin,
-            _ => return None,
-        };
-        let fits = |b: usize| named(b).is_some_and(|n| n.role == want && n.side == child.side);
-        let (at, bones) = (self.bones[r].pos, &self.bones);
-        (among.iter().copied())
-            .filter(|&b| child.side.is_some() && fits(b))
-            .min_by(|&x, &y| {
-                bones[x]
-                    .pos
-                    .distance(at)
-                    .total_cmp(&bones[y].pos.distance(at))
-            })
+    /// The role and side of the segment right above `r`'s in a limb, as `r`'s name says it
+    /// (an upper arm's shoulder, a forearm's upper arm). Names before nearness: a Rigify
+    /// export of its deform bones alone hangs every chain from the armature, and a pectoral
+    /// bone whose skin reaches the armpit lay nearer the upper arm's head (0.042 of 1.26 m)
+    /// than the shoulder (0.098): the arm hung from the breast.
+    fn parent_name(&self, r: usize) -> Option<(Role, names::Side)> {
+        let child = name_roles::role_of(&self.bones[r].hints)?;
+        Some((child.role.segment_above()?, child.side?))
+    }
+
+    /// Whether `b`'s name says `role` on `side`.
+    fn named_as(&self, b: usize, (role, side): (Role, names::Side)) -> bool {
+        name_roles::role_of(&self.bones[b].hints)
+            .is_some_and(|n| n.role == role && n.side == Some(side))
     }
 
     /// How near bone `r`'s head lies to bone `b`: to its head, or, for a bone that ends a

@@ -214,13 +214,18 @@ fn round1(x: f64) -> f64 {
 /// The kinds of our worlds a case measures, in the order of its figures.
 const KINDS: [World; 4] = [World::Editor, World::Untraced, World::Bare, World::Unhooked];
 
+/// The processes of kind `k` (an index into [`KINDS`]) in [`our_worlds`]' order.
+fn processes_of(k: usize) -> [usize; 2] {
+    [k, 2 * KINDS.len() - 1 - k]
+}
+
 /// Our worlds of a case, each in a process of its own ([`super::bench_serve`]) and warmed
 /// up there by [`bench_bare::CHECK_STEPS`] steps; each is rewound to that state once past
 /// the window ([`bench_window`]). Two processes of each kind, started in the order of
-/// [`KINDS`] and then in reverse, so every kind's mean start is the same: the first process
-/// started stepped slower than the same world started later (crowd x100, the editor world
-/// started first: 11.8% and 11.3% under the bare world; started last: 3.3% and 4.2%). The
-/// processes of kind `k` are `k` and `7 - k`.
+/// [`KINDS`] and then in reverse ([`processes_of`]), so every kind's mean start is the same:
+/// the first process started stepped slower than the same world started later (crowd x100,
+/// the editor world started first: 11.8% and 11.3% under the bare world; started last: 3.3%
+/// and 4.2%).
 fn our_worlds(label: &str, n: usize) -> anyhow::Result<Vec<WorldProcess>> {
     let exe = std::env::current_exe()?;
     let order = KINDS.iter().chain(KINDS.iter().rev());
@@ -248,8 +253,9 @@ fn case(
         Some(exe) => Some(bare_build(doc, settings, n, exe)?),
         None => None,
     };
-    let mut groups: Vec<Vec<usize>> = (0..KINDS.len()).map(|k| vec![k, 7 - k]).collect();
-    groups.extend(ext.is_some().then(|| vec![2 * KINDS.len()]));
+    // Merged, world `k` is kind `k`'s two processes and the bare build is the last.
+    let mut groups: Vec<Vec<usize>> = (0..KINDS.len()).map(|k| processes_of(k).to_vec()).collect();
+    groups.extend(ext.is_some().then(|| vec![ours.len()]));
     let mut worlds: Vec<&mut WorldProcess> = ours
         .iter_mut()
         .chain(ext.as_mut().map(|e| &mut e.0))
@@ -274,14 +280,15 @@ fn case(
         "unhooked_steps_per_sec": round1(unhooked_sps),
         "contact_order_cost_pct": round1(hooks),
         "window_s": bench_window::WINDOW_S,
-        "rewinds": ours[0].rewinds()? + ours[7].rewinds()?,
+        "rewinds": processes_of(0).iter().map(|&p| ours[p].rewinds()).sum::<anyhow::Result<u64>>()?,
     });
     let mut line = format!(
         "{label:>8} x{n:<4} editor {sps:>8.1} steps/s  bare {bare_sps:>8.1}  overhead {overhead:>5.1}% (telemetry {telemetry:>5.1}%)  no hooks {unhooked_sps:>8.1}: contact order {hooks:>5.1}%"
     );
     if let Some((_, [ours_counts, theirs])) = ext {
-        let ext_sps = rates.rate(4);
-        let (ratio, own) = (rates.median_ratio(0, 4), rates.median_ratio(3, 4));
+        let build = KINDS.len();
+        let ext_sps = rates.rate(build);
+        let (ratio, own) = (rates.median_ratio(0, build), rates.median_ratio(3, build));
         line +=
             &format!("  | bare build {ext_sps:>8.1}: {ratio:.3}x (our unhooked world {own:.3}x)");
         out["bare_build"] = json!({

@@ -21,6 +21,15 @@ pub struct WorldProcess {
     pub built: WorldCounts,
 }
 
+/// One line of `label`'s answers; an error once it has exited.
+fn read_line(label: &str, stdout: &mut BufReader<ChildStdout>) -> anyhow::Result<String> {
+    let mut line = String::new();
+    if stdout.read_line(&mut line)? == 0 {
+        bail!("{label} exited (see its error above)");
+    }
+    Ok(line)
+}
+
 fn parse_counts(label: &str, line: &str) -> anyhow::Result<WorldCounts> {
     let v: serde_json::Value =
         serde_json::from_str(line.trim()).with_context(|| format!("{label} answered {line:?}"))?;
@@ -47,34 +56,22 @@ impl WorldProcess {
             .spawn()
             .with_context(|| format!("starting {label} ({command:?})"))?;
         let stdin = child.stdin.take().ok_or_else(|| anyhow!("no stdin"))?;
-        let stdout = BufReader::new(child.stdout.take().ok_or_else(|| anyhow!("no stdout"))?);
-        let mut me = Self {
+        let mut stdout = BufReader::new(child.stdout.take().ok_or_else(|| anyhow!("no stdout"))?);
+        let line = read_line(label, &mut stdout)?;
+        let counts = line
+            .strip_prefix("ready ")
+            .ok_or_else(|| anyhow!("{label} did not start: {line:?}"))?;
+        Ok(Self {
+            built: parse_counts(label, counts)?,
             label: label.to_string(),
             child,
             stdin,
             stdout,
-            built: WorldCounts {
-                bodies: 0,
-                colliders: 0,
-                joints: 0,
-                touching_pairs: 0,
-                contact_points: 0,
-            },
-        };
-        let line = me.read_line()?;
-        let counts = line
-            .strip_prefix("ready ")
-            .ok_or_else(|| anyhow!("{label} did not start: {line:?}"))?;
-        me.built = parse_counts(label, counts)?;
-        Ok(me)
+        })
     }
 
     fn read_line(&mut self) -> anyhow::Result<String> {
-        let mut line = String::new();
-        if self.stdout.read_line(&mut line)? == 0 {
-            bail!("{} exited (see its error above)", self.label);
-        }
-        Ok(line)
+        read_line(&self.label, &mut self.stdout)
     }
 
     fn ask(&mut self, command: &str) -> anyhow::Result<String> {

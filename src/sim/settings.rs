@@ -64,10 +64,10 @@ pub const SLEEP_AFTER_S: f32 = 0.5;
 /// Under this length unit (a character under half the reference height) the step holds
 /// contacts as at the reference size only with more help: it gets at least
 /// [`SMALL_STABILIZATION_ITERATIONS`], and (under the reference size already) its
-/// corrective-velocity cap shrinks with its size rather than with natural speeds. The step stays 1/120 s, and a small character gets at
-/// most 8 times the substeps where its natural time is 10 times shorter (x0.01): lying
-/// still, the zoo's rag dolls at 2 cm slid on the ground at 1% of their height per second
-/// and never slept (`tools/settle_ensemble.py`, K = 8, the zoo x0.01: 51 of 104 runs over
+/// corrective-velocity cap shrinks with its size rather than with natural speeds. The step
+/// stays 1/120 s, and a small character gets at most 8 times the substeps where its natural
+/// time is 10 times shorter (x0.01): lying still, the zoo's rag dolls at 2 cm slid on the
+/// ground at 1% of their height per second and never slept (`tools/settle_ensemble.py`, K = 8, the zoo x0.01: 51 of 104 runs over
 /// the bar after 5 s, 34 with these).
 pub const SMALL_UNIT: f32 = 0.5;
 /// Stabilization iterations per substep under [`SMALL_UNIT`] (Rapier's default is 1).
