@@ -35,14 +35,14 @@ fn left_from_names(cx: &Ctx) -> DVec3 {
             .iter()
             .enumerate()
             .filter(|(_, b)| b.structural)
-            .map(|(i, b)| (i, b.name.as_str())),
+            .map(|(i, b)| (i, b.read_name.as_str())),
     );
     let (mut roots, mut all) = (DVec3::ZERO, DVec3::ZERO);
     for (i, b) in rig.bones.iter().enumerate() {
         if !b.structural || b.hints.side != Some(Side::Left) {
             continue;
         }
-        if let Some((j, Side::Left)) = index.twin(&b.name) {
+        if let Some((j, Side::Left)) = index.twin(&b.read_name) {
             let d = horizontal(b.pos - rig.bones[j].pos);
             all += d;
             if rig.s_parent[i].is_some() && rig.s_parent[i] == rig.s_parent[j] {

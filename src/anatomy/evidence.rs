@@ -384,7 +384,18 @@ fn rank(w: &Work, i: usize) -> (bool, u32, u8) {
     (e >= 4, (w.strength[i] * 1000.0) as u32, e)
 }
 
-/// One bone per single role and side: the best evidence keeps it (the shallowest on a tie).
+/// Whether `name` is `original` with a copy's number after it (`head.002` of `head`, as
+/// Blender numbers a duplicated bone).
+fn numbered_copy(name: &str, original: &str) -> bool {
+    name.strip_prefix(original)
+        .and_then(|rest| rest.strip_prefix(['.', '_']))
+        .is_some_and(|n| (1..=4).contains(&n.len()) && n.bytes().all(|c| c.is_ascii_digit()))
+}
+
+/// One bone per single role and side: the best evidence keeps it (the shallowest on a tie);
+/// below a person's and the VRM map's word, a numbered copy of another holder's name loses
+/// to it (`head.002`, 16 vertices at the back of a head, had taken the role from `head`,
+/// 147 vertices: the whole head).
 /// A loser above the winner becomes a twist segment of the bone above (a `wrist` above the
 /// `hand`); the others give up the role (a second pelvis is spine, a second head is neck, a
 /// second foot or hand under the first is its toes or fingers).
@@ -407,9 +418,16 @@ fn single_roles(rig: &Rig, a: &mut Indexed, w: &mut Work) {
                 continue;
             }
             let depth = |i: usize| rig.ancestors(i).len();
+            let copy = |i: usize| {
+                (holders.iter()).any(|&o| numbered_copy(&rig.bones[i].read_name, &rig.bones[o].read_name))
+            };
+            let key = |i: usize| {
+                let (map, strength, e) = rank(w, i);
+                (map, !copy(i), strength, e)
+            };
             let Some(&keep) = holders
                 .iter()
-                .max_by(|&&x, &&y| rank(w, x).cmp(&rank(w, y)).then(depth(y).cmp(&depth(x))))
+                .max_by(|&&x, &&y| key(x).cmp(&key(y)).then(depth(y).cmp(&depth(x))))
             else {
                 continue;
             };

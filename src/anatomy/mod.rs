@@ -116,6 +116,8 @@ pub struct Anatomy {
     twins: Vec<Twin>,
     mid_plane: MidPlane,
     notes: Vec<Note>,
+    /// The bone each bone hangs from ([`Anatomy::hangs_from`]).
+    hangs_from: Vec<Option<BoneId>>,
 }
 
 /// A person's role assignments by bone index (the same index as `doc.bones` and the rig).
@@ -211,6 +213,11 @@ impl Anatomy {
             twins,
             mid_plane,
             notes,
+            hangs_from: rig
+                .bones
+                .iter()
+                .map(|b| b.parent.map(|p| BoneId(p as u32)))
+                .collect(),
         }
     }
 
@@ -331,6 +338,13 @@ impl Anatomy {
     /// Disagreements between the evidence, and facts that could not be told.
     pub fn notes(&self) -> &[Note] {
         &self.notes
+    }
+
+    /// The bone `id` hangs from: its nearest ancestor bone in the file or, for a deforming
+    /// bone the file leaves loose (a deform-only Rigify export hangs every chain from the
+    /// armature), the bone the anatomy attached it to by its name and its skin's position.
+    pub fn hangs_from(&self, id: BoneId) -> Option<BoneId> {
+        self.hangs_from.get(id.index()).copied().flatten()
     }
 
     /// The same facts indexed by bone position, for code that keeps per-bone arrays.

@@ -156,6 +156,27 @@ pub fn hints(name: &str) -> NameHints {
     }
 }
 
+/// Fewer names than this share no exporter prefix ([`shared_prefix`]).
+const MIN_SHARED: usize = 4;
+
+/// The leading word that every one of `names` starts with, its separator included
+/// (`idle_` of `idle_Bip01_R_Thigh`), when there are at least [`MIN_SHARED`] names and each
+/// goes on after it. Blender's older exporter writes the action's or the armature's name
+/// before every bone (`attack_Bip01_Head`, `Armature_Bone.001`), and a name read with it
+/// says `idle thigh`, which no convention names. A prefix that says something itself (a
+/// side, a helper or control word: `ORG-`, `MCH-`) is not an exporter's and is kept.
+pub fn shared_prefix<'a>(names: &[&'a str]) -> Option<&'a str> {
+    const SEPARATORS: &[char] = &['_', ':', '.', '-', '|', ' '];
+    let first = names.first()?;
+    let end = first.find(SEPARATORS)? + 1;
+    let prefix = &first[..end];
+    let shared =
+        names.len() >= MIN_SHARED && names.iter().all(|n| n.len() > end && n.starts_with(prefix));
+    let h = hints(prefix);
+    let says_something = h.side.is_some() || h.helper || h.twist || h.words.is_empty();
+    (shared && !says_something).then_some(prefix)
+}
+
 /// A bone's name with its side marker swapped, and the side the marker says; None when the
 /// name carries no side marker.
 pub fn swapped_name(name: &str) -> Option<(String, Side)> {
@@ -389,5 +410,50 @@ mod tests {
         assert!(hints("index_04_leaf_l").helper);
         assert!(!hints("DEF-upper_arm.L_045").helper);
         assert!(!hints("Skeleton_torso_joint_1").helper);
+    }
+
+    #[test]
+    fn an_exporter_s_prefix_on_every_name_is_found_and_a_rig_s_own_is_kept() {
+        let idle = [
+            "idle_Bip01",
+            "idle_Bip01_Pelvis",
+            "idle_Bip01_R_Thigh",
+            "idle_Bip01_Head",
+        ];
+        assert_eq!(shared_prefix(&idle), Some("idle_"));
+        let blender = [
+            "Armature_Bone",
+            "Armature_Bone.001",
+            "Armature_Spine",
+            "Armature_Head",
+        ];
+        assert_eq!(shared_prefix(&blender), Some("Armature_"));
+        // One name without it, a name that is the prefix alone, or too few names: none.
+        assert_eq!(
+            shared_prefix(&["idle_Hips", "idle_Spine", "idle_Head", "Root"]),
+            None
+        );
+        assert_eq!(
+            shared_prefix(&["idle_", "idle_Spine", "idle_Head", "idle_Neck"]),
+            None
+        );
+        assert_eq!(
+            shared_prefix(&["idle_Hips", "idle_Spine", "idle_Head"]),
+            None
+        );
+        // A rig's own prefixes say something: kept.
+        for own in [
+            ["DEF-spine", "DEF-thigh.L", "DEF-thigh.R", "DEF-head"],
+            ["ORG-spine", "ORG-thigh.L", "ORG-thigh.R", "ORG-head"],
+            ["L_arm", "L_leg", "L_hand", "L_foot"],
+            [
+                "mixamorig:Hips",
+                "mixamorig:Spine",
+                "mixamorig:Head",
+                "mixamorig:Neck",
+            ],
+        ] {
+            assert_eq!(shared_prefix(&own), None, "{own:?}");
+        }
     }
 }

@@ -20,6 +20,9 @@ const NAMED_PARENT_REACH: f64 = 0.125;
 pub struct RigBone {
     pub node: usize,
     pub name: String,
+    /// The name as read: without the exporter's prefix every bone's name shares
+    /// ([`names::shared_prefix`]; `Bip01_Head` of `idle_Bip01_Head`). Messages show `name`.
+    pub read_name: String,
     pub hints: NameHints,
     /// Nearest ancestor bone; for a deforming bone whose ancestors are all control bones, the
     /// deforming bone it is attached to by position.
@@ -66,13 +69,17 @@ fn rigid(m: &DMat4) -> (DVec3, DQuat, DVec3) {
 
 impl Rig {
     pub fn new(doc: &Document, samples: &Samples) -> Self {
-        let mut bones: Vec<RigBone> = doc.bones.iter().map(|b| rig_bone(doc, b)).collect();
+        let names: Vec<&str> = doc.bones.iter().map(|b| b.name.as_str()).collect();
+        let prefix = names::shared_prefix(&names).unwrap_or("");
+        let mut bones: Vec<RigBone> = (doc.bones.iter())
+            .map(|b| rig_bone(doc, b, prefix))
+            .collect();
         let all_names: std::collections::HashSet<String> = bones
             .iter()
-            .map(|b| strip_index(&b.name).to_string())
+            .map(|b| strip_index(&b.read_name).to_string())
             .collect();
         for b in &mut bones {
-            b.hints.twist |= is_limb_segment_copy(&b.name, &b.hints, &all_names);
+            b.hints.twist |= is_limb_segment_copy(&b.read_name, &b.hints, &all_names);
         }
         let weighted = |i: usize| {
             samples.weighted.get(i).copied().unwrap_or(false)
@@ -185,7 +192,7 @@ impl Rig {
     /// the largest structural subtree, the lowest on a tie. Central roots attach before sided
     /// ones; among the nearly nearest bones a central one wins, then the shallowest; a sided
     /// root never hangs from a bone of the other side. Roots farther than a third of the
-    /// skeleton's extent stay apart.
+    /// skeleton's extent stay apart, but for roots the file hangs beside the main one.
     fn attach_orphans(&mut self, samples: &Samples) -> bool {
         let roots: Vec<usize> = (0..self.len())
             .filter(|&i| self.bones[i].structural && self.s_parent[i].is_none())
@@ -214,6 +221,15 @@ impl Rig {
         self.mark(main, 0, &mut depth, &mut attached);
         let mut orphans: Vec<usize> = roots.into_iter().filter(|&r| r != main).collect();
         let mut moved = false;
+        // Roots beside the main one under the same bone in the file (a control bone, Godot's
+        // `MASTER` holding `body` and four legs): that bone stands for the root body, and
+        // they hang from it however far they reach, unless a bone lies clearly nearer (a
+        // Quaternius rat's feet, IK bones under its `root` beside `Body`, at its shins' ends).
+        let holder = self.bones[main].parent;
+        let beside_main: Vec<bool> = (self.bones.iter())
+            .map(|b| holder.is_some() && b.parent == holder)
+            .collect();
+        let beside = |r: usize| beside_main[r];
         let mut near = std::collections::HashMap::new();
         while !orphans.is_empty() {
             let mut dist = |r: usize, b: usize| {
@@ -230,7 +246,7 @@ impl Rig {
                         .filter(|&&b| may(r, b))
                         .map(|&b| dist(r, b))
                         .fold(f64::MAX, f64::min);
-                    (d < extent / 3.0).then_some((k, r, d))
+                    (d < extent / 3.0 || beside(r)).then_some((k, r, d))
                 })
                 .min_by(|x, y| sided(x.1).cmp(&sided(y.1)).then(x.2.total_cmp(&y.2)));
             let Some((k, r, d)) = best else { break };
@@ -240,6 +256,10 @@ impl Rig {
                 .filter(|&b| may(r, b) && dist(r, b) <= d + 0.02 * extent)
                 .min_by_key(|&b| (sided(b), depth[b]))
                 .expect("the nearest is within its own tolerance");
+            let nearest = match beside(r) && d > 0.5 * dist(r, main) {
+                true => main,
+                false => nearest,
+            };
             let parent_name = self.parent_name(r);
             let to = (attached.iter().copied())
                 .filter(|&b| parent_name.is_some_and(|want| self.named_as(b, want)))
@@ -354,7 +374,10 @@ impl Rig {
     }
 }
 
-fn rig_bone(doc: &Document, b: &crate::document::Bone) -> RigBone {
+/// The rig's view of bone `b`, its name read without the `prefix` every bone's name shares
+/// ([`names::shared_prefix`]).
+fn rig_bone(doc: &Document, b: &crate::document::Bone, prefix: &str) -> RigBone {
+    let read_name = b.name.strip_prefix(prefix).unwrap_or(&b.name);
     let world = doc.skeleton.nodes[b.node].world_from_node;
     let (s, rot, pos) = rigid(&world);
     let s = s.abs();
@@ -367,7 +390,8 @@ fn rig_bone(doc: &Document, b: &crate::document::Bone) -> RigBone {
     RigBone {
         node: b.node,
         name: b.name.clone(),
-        hints: names::hints(&b.name),
+        read_name: read_name.to_string(),
+        hints: names::hints(read_name),
         parent: b.parent.map(|p| p.index()),
         deforming: true,
         world_from_bone: world,

@@ -69,10 +69,10 @@ pub(super) fn twins(rig: &Rig, a: &Indexed) -> Vec<Twin> {
         rig.bones
             .iter()
             .enumerate()
-            .map(|(i, b)| (i, b.name.as_str())),
+            .map(|(i, b)| (i, b.read_name.as_str())),
     );
     for (i, b) in rig.bones.iter().enumerate() {
-        let Some((j, Side::Left)) = index.twin(&b.name) else {
+        let Some((j, Side::Left)) = index.twin(&b.read_name) else {
             continue;
         };
         if i != j && !paired[i] && !paired[j] {

@@ -11,11 +11,12 @@ use super::clip_link::{clip_clock, ClipLink};
 use super::plot::Series;
 use super::sim_link::{SimControls, Simulation as Live};
 use super::step_rate::StepRate;
+use crate::anatomy::Anatomy;
 use crate::document::{BoneId, Document};
-use crate::render::Pose;
+use crate::render::{Carriage, Pose};
 use crate::sim::{SimError, SimSettings, Simulation};
 use crate::timeline::Tape;
-use glam::{DMat4, DQuat, DVec3, Vec3};
+use glam::{DQuat, DVec3, Vec3};
 use std::cell::RefCell;
 use std::sync::mpsc;
 use std::time::Instant;
@@ -80,9 +81,8 @@ pub struct LiveSim {
     /// Why the world could not be built, shown in the status bar.
     error: Option<String>,
     pose: Pose,
-    /// Bones in parent-before-child order, with their rest transforms.
-    order: Vec<BoneId>,
-    rest: Vec<DMat4>,
+    /// How the bodies' poses carry the bones without a body.
+    carriage: Carriage,
     pinned: Option<BoneId>,
     rate: StepRate,
     plot: PlotData,
@@ -110,8 +110,7 @@ impl LiveSim {
             paused: None,
             error: None,
             pose: Pose::rest(doc),
-            order: Vec::new(),
-            rest: Vec::new(),
+            carriage: Carriage::default(),
             pinned: None,
             rate: StepRate::default(),
             plot: PlotData::default(),
@@ -179,9 +178,9 @@ impl LiveSim {
 
     /// World transforms of every bone: bodies where there are bodies, the rest of the
     /// skeleton carried along by its nearest ancestor bone.
-    fn update_pose(&mut self, doc: &Document) {
+    fn update_pose(&mut self) {
         let sim = self.sim.borrow();
-        let Some(pose) = sim.as_ref().map(|s| self.pose_of(doc, s.body_poses())) else {
+        let Some(pose) = sim.as_ref().map(|s| self.pose_of(s.body_poses())) else {
             return;
         };
         drop(sim);
@@ -189,47 +188,13 @@ impl LiveSim {
     }
 
     /// World transforms of every bone from the bodies' poses.
-    fn pose_of(
-        &self,
-        doc: &Document,
-        bodies: impl Iterator<Item = (BoneId, rapier3d::prelude::Pose)>,
-    ) -> Pose {
-        let mut world: Vec<Option<DMat4>> = vec![None; doc.bones.len()];
-        for (id, p) in bodies {
-            let scale = self.rest[id.index()].to_scale_rotation_translation().0;
-            let rot = DQuat::from_xyzw(
-                p.rotation.x as f64,
-                p.rotation.y as f64,
-                p.rotation.z as f64,
-                p.rotation.w as f64,
-            );
-            let t = DVec3::new(
-                p.translation.x as f64,
-                p.translation.y as f64,
-                p.translation.z as f64,
-            );
-            world[id.index()] = Some(DMat4::from_scale_rotation_translation(scale, rot, t));
-        }
-        for &id in &self.order {
-            if world[id.index()].is_some() {
-                continue;
-            }
-            let i = id.index();
-            world[i] = Some(match doc.bone(id).parent {
-                Some(p) => {
-                    let parent_now = world[p.index()].unwrap_or(self.rest[p.index()]);
-                    parent_now * self.rest[p.index()].inverse() * self.rest[i]
-                }
-                None => self.rest[i],
-            });
-        }
-        Pose {
-            world_from_bone: world
-                .into_iter()
-                .zip(&self.rest)
-                .map(|(w, r)| w.unwrap_or(*r))
-                .collect(),
-        }
+    fn pose_of(&self, bodies: impl Iterator<Item = (BoneId, rapier3d::prelude::Pose)>) -> Pose {
+        self.carriage.pose(bodies.map(|(id, p)| {
+            let r = p.rotation;
+            let t = p.translation;
+            let rot = DQuat::from_xyzw(r.x as f64, r.y as f64, r.z as f64, r.w as f64);
+            (id, rot, DVec3::new(t.x as f64, t.y as f64, t.z as f64))
+        }))
     }
 
     /// Steps-per-second estimate, pose and plot buffers after the world moved.
@@ -239,7 +204,7 @@ impl LiveSim {
             return;
         };
         self.rate.record(sim.steps(), Instant::now());
-        self.update_pose(doc);
+        self.update_pose();
         self.update_plot(doc);
         self.refresh_status();
     }
@@ -262,15 +227,6 @@ impl LiveSim {
             .map(|p| format!("{p}; edit the bone, then Reset"));
         self.refresh_timeline();
     }
-}
-
-/// Bones sorted so that every parent comes before its children.
-fn parent_first(doc: &Document) -> Vec<BoneId> {
-    let depth =
-        |id: BoneId| std::iter::successors(doc.bone(id).parent, |p| doc.bone(*p).parent).count();
-    let mut ids: Vec<BoneId> = doc.bone_ids().collect();
-    ids.sort_by_key(|&id| depth(id));
-    ids
 }
 
 impl Live for LiveSim {
@@ -335,12 +291,8 @@ impl Live for LiveSim {
         self.after_steps(doc);
     }
     fn reset(&mut self, doc: &Document) {
-        self.order = parent_first(doc);
-        self.rest = doc
-            .bones
-            .iter()
-            .map(|b| doc.skeleton.nodes[b.node].world_from_node)
-            .collect();
+        let anatomy = Anatomy::of(doc);
+        self.carriage = Carriage::new(doc, |id| anatomy.hangs_from(id));
         self.pose = Pose::rest(doc);
         self.pinned = None;
         self.plot = PlotData::default();
@@ -413,7 +365,7 @@ impl Live for LiveSim {
 
     fn sync_controls(&mut self, doc: &Document, controls: &SimControls) {
         self.apply_controls(doc, controls);
-        self.update_pose(doc);
+        self.update_pose();
         self.refresh_status();
     }
 

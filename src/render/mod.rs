@@ -17,5 +17,5 @@ pub mod skin;
 pub mod tint;
 
 pub use camera::OrbitCamera;
-pub use pose::Pose;
+pub use pose::{Carriage, Pose};
 pub use scene::{GpuScene, SceneInput};

@@ -2,7 +2,7 @@
 //! is given; the rest pose comes from the document, a running simulation supplies its own.
 
 use crate::document::{BoneId, Document};
-use glam::DMat4;
+use glam::{DMat4, DQuat, DVec3};
 
 /// `world_from_bone` for every bone of a document, plus a counter that changes with the pose.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -45,6 +45,82 @@ impl Pose {
                 moved + turned * reach
             })
             .fold(0.0, f64::max)
+    }
+}
+
+/// How a pose of some bones (a simulation's bodies) carries the rest of the skeleton: each
+/// other bone moves rigidly with the bone it hangs from, at its rest offset. Which bone that
+/// is, the caller says: the file's parent, or for a chain the file leaves loose (a
+/// deform-only Rigify export hangs its hair from the armature) the bone it hangs from by
+/// the anatomy, so that the hair moves with the head.
+#[derive(Debug, Clone, Default)]
+pub struct Carriage {
+    /// Every bone after the bone that carries it.
+    order: Vec<BoneId>,
+    rest: Vec<DMat4>,
+    carrier: Vec<Option<BoneId>>,
+}
+
+impl Carriage {
+    /// The carriage of `doc`'s skeleton, each bone carried by `hangs_from` (a bone carried
+    /// by itself, by a bone that is not there, or round a loop stays at rest).
+    pub fn new(doc: &Document, hangs_from: impl Fn(BoneId) -> Option<BoneId>) -> Self {
+        let rest = Pose::rest(doc).world_from_bone;
+        let n = rest.len();
+        let mut carrier: Vec<Option<BoneId>> = doc
+            .bone_ids()
+            .map(|id| hangs_from(id).filter(|p| p.index() < n && *p != id))
+            .collect();
+        let mut depth = vec![0usize; n];
+        for i in 0..n {
+            let d = std::iter::successors(carrier[i], |p| carrier[p.index()])
+                .take(n + 1)
+                .count();
+            match d > n {
+                true => carrier[i] = None,
+                false => depth[i] = d,
+            }
+        }
+        let mut order: Vec<BoneId> = doc.bone_ids().collect();
+        order.sort_by_key(|id| depth[id.index()]);
+        Self {
+            order,
+            rest,
+            carrier,
+        }
+    }
+
+    /// Every bone's world transform: `posed` bones where they are (rotation and translation,
+    /// at their rest scale), the others carried.
+    pub fn pose(&self, posed: impl Iterator<Item = (BoneId, DQuat, DVec3)>) -> Pose {
+        let mut world: Vec<Option<DMat4>> = vec![None; self.rest.len()];
+        for (id, rot, at) in posed {
+            let Some(rest) = self.rest.get(id.index()) else {
+                continue;
+            };
+            let scale = rest.to_scale_rotation_translation().0;
+            world[id.index()] = Some(DMat4::from_scale_rotation_translation(scale, rot, at));
+        }
+        for &id in &self.order {
+            let i = id.index();
+            if world[i].is_some() {
+                continue;
+            }
+            world[i] = Some(match self.carrier[i] {
+                Some(p) => {
+                    let carrier_now = world[p.index()].unwrap_or(self.rest[p.index()]);
+                    carrier_now * self.rest[p.index()].inverse() * self.rest[i]
+                }
+                None => self.rest[i],
+            });
+        }
+        Pose {
+            world_from_bone: world
+                .into_iter()
+                .zip(&self.rest)
+                .map(|(w, r)| w.unwrap_or(*r))
+                .collect(),
+        }
     }
 }
 

@@ -100,15 +100,15 @@ impl LiveSim {
     pub(super) fn timeline_request(&mut self, doc: &Document, req: Request) -> Result<(), String> {
         self.settle();
         let result = match req {
-            Request::Scrub(t) => self.scrub_near(doc, t),
-            Request::Frames(n) => self.scrub_frames(doc, n),
+            Request::Scrub(t) => self.scrub_near(t),
+            Request::Frames(n) => self.scrub_frames(n),
             Request::Live => {
                 self.timeline.cursor = None;
-                self.update_pose(doc);
+                self.update_pose();
                 Ok(())
             }
             Request::Resimulate(label) => self.resimulate(doc, label),
-            Request::Select(i) => self.select_run(doc, i),
+            Request::Select(i) => self.select_run(i),
             Request::Compare(i) => {
                 let ok = i.is_none_or(|i| {
                     self.timeline
@@ -125,7 +125,7 @@ impl LiveSim {
     }
 
     /// Shows the recorded frame `index` (the oldest held is 0).
-    fn scrub_to(&mut self, doc: &Document, index: usize) -> Result<(), String> {
+    fn scrub_to(&mut self, index: usize) -> Result<(), String> {
         let tape = self.tape.get_mut().take().ok_or("nothing is recorded")?;
         let shown = tape.recording.frame(index).map(|f| {
             let bodies = tape
@@ -134,7 +134,7 @@ impl LiveSim {
                 .iter()
                 .copied()
                 .zip(f.poses.iter().copied());
-            (f.step, self.pose_of(doc, bodies))
+            (f.step, self.pose_of(bodies))
         });
         *self.tape.get_mut() = Some(tape);
         let (step, pose) = shown.ok_or("no such recorded frame")?;
@@ -143,16 +143,16 @@ impl LiveSim {
         Ok(())
     }
 
-    fn scrub_near(&mut self, doc: &Document, time_s: f64) -> Result<(), String> {
+    fn scrub_near(&mut self, time_s: f64) -> Result<(), String> {
         let i = self
             .tape
             .get_mut()
             .as_ref()
             .and_then(|t| t.recording.index_near(time_s));
-        self.scrub_to(doc, i.ok_or("nothing is recorded")?)
+        self.scrub_to(i.ok_or("nothing is recorded")?)
     }
 
-    fn scrub_frames(&mut self, doc: &Document, n: i64) -> Result<(), String> {
+    fn scrub_frames(&mut self, n: i64) -> Result<(), String> {
         let tape = self.tape.get_mut().as_ref().ok_or("nothing is recorded")?;
         let rec = &tape.recording;
         let last = rec.len().saturating_sub(1);
@@ -161,7 +161,7 @@ impl LiveSim {
             None => last,
         };
         let to = (now as i64 + n).clamp(0, last as i64) as usize;
-        self.scrub_to(doc, to)
+        self.scrub_to(to)
     }
 
     /// Restarts from the exact state at the cursor (the live end without one) with `doc`'s
@@ -199,7 +199,7 @@ impl LiveSim {
         self.make_active(restored, branch_tape, plot);
         self.forget_old_runs();
         self.timeline.cursor = None;
-        self.update_pose(doc);
+        self.update_pose();
         self.refresh_status();
         Ok(())
     }
@@ -246,7 +246,7 @@ impl LiveSim {
     }
 
     /// Makes run `i` the active one (its world, recording and plots).
-    fn select_run(&mut self, doc: &Document, i: usize) -> Result<(), String> {
+    fn select_run(&mut self, i: usize) -> Result<(), String> {
         if i == self.timeline.active {
             return Ok(());
         }
@@ -263,7 +263,7 @@ impl LiveSim {
         }
         self.make_active(stored.sim, stored.tape, stored.plot);
         self.timeline.cursor = None;
-        self.update_pose(doc);
+        self.update_pose();
         self.refresh_status();
         Ok(())
     }

@@ -342,3 +342,36 @@ fn a_vrm_map_names_the_bones_it_lists() {
     leg_ends.sort();
     assert_eq!(leg_ends, ["foot.L", "foot.R"]);
 }
+
+/// Blender's older exporter writes the action's or the armature's name before every bone
+/// (`idle_Bip01_R_Thigh`, `attack_Bip01_Head`). Read with it, no name said a role and the
+/// geometry alone decided: a bird's raised wing became its neck and head, a reindeer's ear
+/// its head. Every zoo file with `idle_` before each joint's name reads as it does without:
+/// the same kind, and every bone the same role and side, on the same evidence.
+#[test]
+fn an_exporter_s_prefix_on_every_bone_changes_no_role() {
+    for file in truth().kind.keys() {
+        let Some(doc) = open(file) else { continue };
+        let copy = crate::common::glb_with_json(&shared_asset(&format!("zoo/{file}")), |j| {
+            let joints: std::collections::BTreeSet<u64> = (j["skins"].as_array().into_iter())
+                .flatten()
+                .flat_map(|s| s["joints"].as_array().cloned().unwrap_or_default())
+                .filter_map(|n| n.as_u64())
+                .collect();
+            for n in joints {
+                let node = &mut j["nodes"][n as usize];
+                if let Some(name) = node["name"].as_str().map(|s| format!("idle_{s}")) {
+                    node["name"] = name.into();
+                }
+            }
+        });
+        let facts = |d: &Document| {
+            let a = Anatomy::of(d);
+            let bones: Vec<_> = (d.bone_ids())
+                .map(|id| (a.role(id), a.side(id), a.bone(id).evidence))
+                .collect();
+            (a.kind(), bones)
+        };
+        assert_eq!(facts(&copy), facts(&doc), "{file}");
+    }
+}

@@ -776,3 +776,30 @@ fn a_legless_dragon_s_wings_are_not_its_tail() {
         assert_eq!(role("L"), role("R"), "Wing{k}");
     }
 }
+
+/// Blender numbers a duplicated bone (`head.002`). A girl's `head.002`, a bun of 16 vertices
+/// at the top of the head, rose above `head` (147 vertices, the whole head): the geometry
+/// took the bun for the head and both names said head, so the bun kept the role and the
+/// head was merged into the neck as a twist bone. A numbered copy of another holder's name
+/// loses to it.
+#[test]
+fn a_numbered_copy_of_the_head_is_not_the_head() {
+    let mut bones = fixtures::humanoid();
+    let head = bones
+        .iter()
+        .position(|b| b.name == "mixamorig:Head")
+        .unwrap();
+    bones.push(bone(
+        "mixamorig:Head.002",
+        Some(head),
+        [0.0, 1.72, -0.04],
+        [0.0, 1.86, -0.12],
+        0.05,
+    ));
+    let (_dir, doc) = synthetic(&bones, true);
+    let a = Anatomy::of(&doc);
+    let name = |id: Option<_>| id.map(|b| doc.bone(b).name.clone());
+    assert_eq!(name(a.head()).as_deref(), Some("mixamorig:Head"));
+    let neck = doc.bone_by_name("mixamorig:Neck").unwrap();
+    assert_eq!(a.role(neck), Role::Neck);
+}

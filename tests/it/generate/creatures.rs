@@ -444,3 +444,51 @@ fn a_bird_with_its_wings_spread_is_not_flat() {
     let (_, _, err) = generate(&input, &dir.path().join("p.glb"), &[]);
     assert!(err.contains("flat along Y"), "{err}");
 }
+
+/// A walker whose body and four legs hang side by side from a control bone with no skin
+/// (Godot's platformer enemy: `MASTER` holds `body` and `r-frontleg`...). Its legs reach out
+/// farther than a third of its width, so they were left as ragdolls of their own (three
+/// free, one jointed to the eyes), and `validate` found nothing. The bone they share stands
+/// for the root body: every leg is jointed to the body, and the ragdoll is one piece.
+#[test]
+fn legs_beside_the_body_under_a_control_bone_hang_from_the_body() {
+    let mut b = Vec::new();
+    let master = fixtures::push(&mut b, "MASTER", None, [0.0; 3], [0.0, 0.3, 0.0], 0.0);
+    let body = fixtures::push(
+        &mut b,
+        "body",
+        Some(master),
+        [0.0, 0.66, 0.0],
+        [0.0, 1.14, 0.0],
+        0.55,
+    );
+    fixtures::push(
+        &mut b,
+        "eyes",
+        Some(body),
+        [0.0, 1.14, 0.3],
+        [0.0, 1.2, 0.5],
+        0.1,
+    );
+    for (name, x, z) in [
+        ("r-frontleg", -0.91, 0.63),
+        ("l-frontleg", 0.91, 0.63),
+        ("r-backleg", -1.05, -0.65),
+        ("l-backleg", 1.05, -0.65),
+    ] {
+        let knee = [x * 1.35, 0.45, z * 1.35];
+        let top = fixtures::push(&mut b, name, Some(master), [x, 0.66, z], knee, 0.12);
+        let foot = [x * 1.4, 0.0, z * 1.4];
+        fixtures::push(&mut b, &format!("{name}001"), Some(top), knee, foot, 0.1);
+    }
+    let (_dir, out, _) = generated_bones(&b, "walker");
+    let doc = Document::open(&out).unwrap();
+    let roots: Vec<&str> = (doc.bones.iter())
+        .filter(|x| x.collider().is_some() && x.constraint().is_none())
+        .map(|x| x.name.as_str())
+        .collect();
+    assert_eq!(roots, ["body"], "one piece");
+    for leg in ["r-frontleg", "l-frontleg", "r-backleg", "l-backleg"] {
+        assert_eq!(parent_body(&doc, leg).as_deref(), Some("body"), "{leg}");
+    }
+}
