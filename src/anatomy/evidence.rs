@@ -419,7 +419,8 @@ fn single_roles(rig: &Rig, a: &mut Indexed, w: &mut Work) {
             }
             let depth = |i: usize| rig.ancestors(i).len();
             let copy = |i: usize| {
-                (holders.iter()).any(|&o| numbered_copy(&rig.bones[i].read_name, &rig.bones[o].read_name))
+                (holders.iter())
+                    .any(|&o| numbered_copy(&rig.bones[i].read_name, &rig.bones[o].read_name))
             };
             let key = |i: usize| {
                 let (map, strength, e) = rank(w, i);

@@ -275,6 +275,31 @@ pub(super) fn colliders(doc: &Document, out: &mut Vec<Finding>) {
         }
         loose(doc, id, out);
     }
+    apart(doc, out);
+}
+
+/// Bodies with no joint and no body above them are ragdolls of their own: all but the
+/// heaviest (the ragdoll's root) are named. Godot's walker, its legs hung beside its body
+/// from a control bone with no body, was generated as five ragdolls and found clean.
+fn apart(doc: &Document, out: &mut Vec<Finding>) {
+    let bodied = |id: BoneId| doc.bone(id).collider().is_some();
+    let mut roots: Vec<BoneId> = (doc.bone_ids())
+        .filter(|&id| bodied(id) && doc.bone(id).constraint().is_none())
+        .filter(|&id| {
+            !std::iter::successors(doc.bone(id).parent, |&p| doc.bone(p).parent).any(bodied)
+        })
+        .collect();
+    let mass = |id: BoneId| doc.bone(id).physics.as_ref().map_or(0.0, |p| p.mass);
+    roots.sort_by(|&a, &b| mass(b).total_cmp(&mass(a)));
+    let Some((&root, others)) = roots.split_first() else {
+        return;
+    };
+    let root_name = &doc.bone(root).name;
+    for &id in others {
+        let name = &doc.bone(id).name;
+        out.push(finding(Check::LooseBody, Severity::Warning, vec![id, root], Key::Constraint, format!(
+            "{name} has a body but no joint, and no body above it: it is a ragdoll of its own, apart from the one rooted at {root_name}; fix: give {name} a constraint to the body it belongs to (`parent_bone`), or remove its collider if it is meant to be apart")));
+    }
 }
 
 /// A body with no joint below an ancestor with a body: simulated loose, it falls off the

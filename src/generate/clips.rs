@@ -95,29 +95,57 @@ fn widen_ball(
         {
             continue;
         }
-        let (was, was_boundary) = (ext, boundary.clone());
-        let (c, s) = (st.azimuth_rad.cos(), st.azimuth_rad.sin());
-        let sides = [
-            (if c >= 0.0 { 0 } else { 1 }, c.abs()),
-            (if s >= 0.0 { 2 } else { 3 }, s.abs()),
-        ];
-        for _ in 0..90 {
-            if boundary.contains(need, st.azimuth_rad) {
-                break;
-            }
-            for &(k, w) in &sides {
-                if w > 0.2 {
-                    ext[k] = (ext[k] + 2.0 * w).min(175.0);
-                }
-            }
+        // Out of the boundary's reach along its axes: the swing is left as it was.
+        if let Some(wider) = widen_toward(ext, need, st.azimuth_rad) {
+            ext = wider;
             boundary = SwingBoundary::new(ext.map(f64::to_radians));
-        }
-        if !boundary.contains(need, st.azimuth_rad) {
-            // Out of the boundary's reach along its axes: leave the swing as it was.
-            (ext, boundary) = (was, was_boundary);
         }
     }
     (ext, [twist[0].max(-180.0), twist[1].min(180.0)])
+}
+
+/// The widest a generated swing extent gets (degrees): the boundary's own cap.
+const MAX_EXTENT_DEG: f64 = 175.0;
+
+/// `ext` (degrees) with the two extents facing `azimuth_rad` widened, by the least in sum,
+/// until the boundary holds a tilt of `need_rad` there; None when it cannot. Widening only
+/// the extent nearer the azimuth, as it faced it, took a thigh turned 65° a few degrees off
+/// its axis to 175° that way while the extent beside it stayed at 12° (the boundary's
+/// rounding between two extents reaches out only as far as both let it).
+fn widen_toward(ext: [f64; 4], need_rad: f64, azimuth_rad: f64) -> Option<[f64; 4]> {
+    let (c, s) = (azimuth_rad.cos(), azimuth_rad.sin());
+    let sides = [usize::from(c < 0.0), 2 + usize::from(s < 0.0)];
+    let grown = |share: f64, by: f64| {
+        let mut e = ext;
+        e[sides[0]] = (e[sides[0]] + share * by).min(MAX_EXTENT_DEG);
+        e[sides[1]] = (e[sides[1]] + (1.0 - share) * by).min(MAX_EXTENT_DEG);
+        e
+    };
+    let holds =
+        |e: [f64; 4]| SwingBoundary::new(e.map(f64::to_radians)).contains(need_rad, azimuth_rad);
+    let most = 2.0 * MAX_EXTENT_DEG;
+    (0..=20)
+        .map(|k| f64::from(k) / 20.0)
+        .filter(|&share| holds(grown(share, most)))
+        .map(|share| {
+            // The least growth that holds it, to a tenth of a degree (holding grows with it).
+            let (mut lo, mut hi) = (0.0, most);
+            while hi - lo > 0.1 {
+                let mid = 0.5 * (lo + hi);
+                match holds(grown(share, mid)) {
+                    true => hi = mid,
+                    false => lo = mid,
+                }
+            }
+            grown(share, hi)
+        })
+        .min_by(|a, b| {
+            let sum = |e: &[f64; 4]| e.iter().sum::<f64>();
+            let widest = |e: &[f64; 4]| e.iter().copied().fold(0.0, f64::max);
+            (sum(a).round(), widest(a))
+                .partial_cmp(&(sum(b).round(), widest(b)))
+                .expect("finite")
+        })
 }
 
 /// `j` widened so that every rotation of `qs` lies inside with [`MARGIN_DEG`] to spare.
@@ -403,6 +431,25 @@ mod tests {
         assert_eq!(widen(&w, &qs), w);
         // Within the generated range: unchanged.
         assert_eq!(widen(&j, &[compose(0.1, 0.0, 0.1)]), j);
+    }
+
+    /// A thigh turned 65° a few degrees off its +Y extent, beside a 12° one: widening the
+    /// +Y extent alone took it to 175°; widened by the least in sum, both open moderately.
+    #[test]
+    fn a_turn_between_two_extents_widens_both_by_the_least() {
+        let j = JointPlan::Ball {
+            swing_deg: [35.0, 35.0, 12.0, 12.0],
+            twist_deg: [-10.0, 10.0],
+            swing_y: DVec3::Y,
+        };
+        let q = compose(65f64.to_radians(), 8f64.to_radians(), 0.0);
+        let w = widen(&j, &[q]);
+        assert!(limits_of(&w).measure(q).violation_rad == 0.0, "{w:?}");
+        let JointPlan::Ball { swing_deg, .. } = w else {
+            panic!("{w:?}")
+        };
+        assert!(swing_deg[0] < 100.0 && swing_deg[2] > 12.0, "{swing_deg:?}");
+        assert_eq!([swing_deg[1], swing_deg[3]], [35.0, 12.0], "{swing_deg:?}");
     }
 
     #[test]

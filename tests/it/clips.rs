@@ -156,8 +156,10 @@ fn no_zoo_character_is_fallen_at_the_start() {
 
 /// The Rigify lumberjack's `Poses` clip is a pose library (it holds three still poses for most
 /// of its length), recognised from its keys: it widens no ankle or wrist past anatomical
-/// plausibility (it asked for 166° of ankle swing and 145° of wrist twist) and the report
-/// names what it did not widen; its Walk still widens what a walk needs. Its axe, skinned to a
+/// plausibility (it asks for 145° of wrist twist) and the report names what it did not
+/// widen; its Walk still widens what a walk needs. (Its ankles asked for 166° of swing while
+/// a limit widened only the extent nearer a pose's azimuth; widened by the least in sum, its
+/// still poses fit within 82°, and they are granted.) Its axe, skinned to a
 /// bone under the right hand, keeps that hand's own fit: coverage median ≥ 0.90 and every
 /// limb ≥ 0.75 (the evened hand covered 0.60).
 #[test]
@@ -168,7 +170,7 @@ fn a_pose_library_widens_limits_only_within_plausibility() {
     let g = generate(&doc, &Default::default()).expect("generates");
     let refused: Vec<_> = g.report.not_widened.iter().collect();
     println!("{refused:#?}");
-    for bone in ["DEF-foot.L_027", "DEF-foot.R_019", "DEF-hand.L_049"] {
+    for bone in ["DEF-hand.L_049"] {
         let n = refused
             .iter()
             .find(|n| n.bone == bone)

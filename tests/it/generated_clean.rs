@@ -137,3 +137,40 @@ fn no_generated_body_is_left_loose() {
         loose[0].message
     );
 }
+
+/// A body with no joint and no body above it is a ragdoll of its own, and the doctor names
+/// it (Godot's walker, its legs hung from a control bone beside its body, was generated as
+/// five ragdolls and `validate` found nothing): the mannequin with its left arm hung from
+/// the armature and its joint removed.
+#[test]
+fn a_body_apart_from_the_ragdoll_is_named() {
+    let doc = crate::common::glb_with_json(&mannequin(), |j| {
+        let nodes = j["nodes"].as_array_mut().unwrap();
+        let arm = (nodes.iter())
+            .position(|n| n["name"] == "upper_arm_l")
+            .unwrap();
+        for n in nodes.iter_mut() {
+            if let Some(c) = n.get_mut("children").and_then(|c| c.as_array_mut()) {
+                c.retain(|x| x.as_u64() != Some(arm as u64));
+            }
+        }
+        let root = nodes.iter().position(|n| n["name"] == "mannequin").unwrap();
+        nodes[root]["children"]
+            .as_array_mut()
+            .unwrap()
+            .push(arm.into());
+        let physics = nodes[arm]["extras"]["physics"].as_object_mut().unwrap();
+        physics.remove("constraint");
+        physics.remove("drive");
+    });
+    let apart: Vec<_> = doctor::examine(&doc)
+        .into_iter()
+        .filter(|f| f.check == Check::LooseBody)
+        .collect();
+    assert_eq!(apart.len(), 1, "{apart:#?}");
+    let m = &apart[0].message;
+    assert!(
+        m.starts_with("upper_arm_l ") && m.contains("rooted at pelvis"),
+        "{m}"
+    );
+}
