@@ -59,6 +59,9 @@ pub struct NameHints {
 const HELPER_WORDS: &[&str] = &[
     "end", "nub", "ik", "fk", "pole", "target", "helper", "mch", "org", "ctrl", "socket", "weapon",
     "prop", "attach", "null", "dummy", "tip", "leaf", "tweak", "aim", "lookat", "vis", "master",
+    // Blender's glTF exporter adds `neutral_bone` at the armature's origin for vertices
+    // weighted to no bone: it is no part of the body (an ant's took the head role).
+    "neutral",
 ];
 /// Parts of a word that mark a control bone (`r-LEGCONTROL`, `l-ARMORIENT`, `PoleTarget`,
 /// `headtracker`, `handslot.l`).
@@ -218,10 +221,13 @@ fn swapped_suffix(name: &str) -> Option<(String, Side)> {
         (" L", " R"),
     ];
     // A suffix may be followed by digits or Blender's .001 (`thigh.L.001`).
+    // The end of the last character that is none of those (a character may be several
+    // bytes: Blender's Chinese `骨骼.001`).
     let core_end = name
-        .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
-        .map_or(name.len(), |i| i + 1);
-    let (core, tail) = name.split_at(core_end.min(name.len()));
+        .char_indices()
+        .rfind(|&(_, c)| !(c.is_ascii_digit() || c == '.' || c == '_'))
+        .map_or(name.len(), |(i, c)| i + c.len_utf8());
+    let (core, tail) = name.split_at(core_end);
     for (l, r) in SUFFIXES {
         for (from, to, side) in [(l, r, Side::Left), (r, l, Side::Right)] {
             if let Some(stem) = core.strip_suffix(from) {
@@ -408,6 +414,7 @@ mod tests {
             assert!(!hints(n).attachment, "{n}");
         }
         assert!(hints("index_04_leaf_l").helper);
+        assert!(hints("neutral_bone").helper);
         assert!(!hints("DEF-upper_arm.L_045").helper);
         assert!(!hints("Skeleton_torso_joint_1").helper);
     }
@@ -455,5 +462,23 @@ mod tests {
         ] {
             assert_eq!(shared_prefix(&own), None, "{own:?}");
         }
+    }
+
+    /// Blender's Chinese default bone name `骨骼.001` (each character three bytes) panicked
+    /// every command that reads the anatomy: the side suffix was sought one byte past the
+    /// start of the name's last letter.
+    #[test]
+    fn names_in_any_script_are_read_without_panicking() {
+        assert_eq!(swapped_name("骨骼.001"), None);
+        assert_eq!(swapped_name("骨骼"), None);
+        assert_eq!(
+            swapped_name("骨骼.L.001"),
+            Some(("骨骼.R.001".to_string(), Side::Left))
+        );
+        assert_eq!(
+            swapped_name("Knöchel_r"),
+            Some(("Knöchel_l".to_string(), Side::Right))
+        );
+        assert!(hints("骨骼.003").words.iter().any(|w| w == "骨骼"));
     }
 }

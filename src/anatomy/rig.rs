@@ -90,6 +90,19 @@ impl Rig {
         for (i, b) in bones.iter_mut().enumerate() {
             b.deforming = !any_skin || weighted(i);
         }
+        for i in 0..bones.len() {
+            // A segment whose skin is all on its twist bones (Character Creator's and
+            // AccuRIG's `L_ThighTwist01` under an unweighted `L_Thigh`) deforms through them.
+            if bones[i].hints.twist && bones[i].deforming {
+                let mut up = bones[i].parent;
+                while let Some(p) = up.filter(|&p| bones[p].hints.twist) {
+                    up = bones[p].parent;
+                }
+                if let Some(p) = up {
+                    bones[p].deforming = true;
+                }
+            }
+        }
         let between = between_deforming(&bones);
         let hubs = deforming_hubs(&bones);
         let ends = named_limb_ends(&bones);

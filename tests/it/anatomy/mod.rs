@@ -375,3 +375,34 @@ fn an_exporter_s_prefix_on_every_bone_changes_no_role() {
         assert_eq!(facts(&copy), facts(&doc), "{file}");
     }
 }
+
+/// Blender's Chinese interface names bones `骨骼`, `骨骼.001`...: reading such names panicked
+/// every command (inspect, validate, generate, the editor). Every zoo file with each joint so
+/// renamed is read and generated.
+#[test]
+fn bones_named_in_any_script_are_read() {
+    for file in truth().kind.keys() {
+        if open(file).is_none() {
+            continue;
+        }
+        let copy = crate::common::glb_with_json(&shared_asset(&format!("zoo/{file}")), |j| {
+            let joints: Vec<u64> = (j["skins"].as_array().into_iter())
+                .flatten()
+                .flat_map(|s| s["joints"].as_array().cloned().unwrap_or_default())
+                .filter_map(|n| n.as_u64())
+                .collect();
+            // As Blender names them: the first `骨骼`, then `骨骼.001`...
+            for (k, n) in joints.into_iter().enumerate() {
+                let name = match k {
+                    0 => "骨骼".to_string(),
+                    k => format!("骨骼.{k:03}"),
+                };
+                j["nodes"][n as usize]["name"] = name.into();
+            }
+        });
+        let a = Anatomy::of(&copy);
+        assert!(!a.kind().coarse().name().is_empty(), "{file}");
+        ragdoll_tuner::generate::generate(&copy, &Default::default())
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+    }
+}

@@ -803,3 +803,56 @@ fn a_numbered_copy_of_the_head_is_not_the_head() {
     let neck = doc.bone_by_name("mixamorig:Neck").unwrap();
     assert_eq!(a.role(neck), Role::Neck);
 }
+
+/// Character Creator's and AccuRIG's rigs weight a limb's skin to its twist bones
+/// (`L_ThighTwist01`: 2844 vertices) and none to the segment (`L_Thigh`: 0): the segments were
+/// control bones, their twist bones merged away, and a humanoid lost its legs and arms and
+/// read as `other` (its pelvis bone had no skin either). A segment whose skin is on its twist
+/// bones is a segment.
+#[test]
+fn a_limb_weighted_through_its_twist_bones_is_a_limb() {
+    let mut bones = fixtures::humanoid();
+    let segments = [
+        ("LeftUpLeg", Role::Thigh),
+        ("LeftLeg", Role::Shin),
+        ("RightUpLeg", Role::Thigh),
+        ("RightLeg", Role::Shin),
+        ("LeftArm", Role::UpperArm),
+        ("LeftForeArm", Role::Forearm),
+        ("RightArm", Role::UpperArm),
+        ("RightForeArm", Role::Forearm),
+    ];
+    for (s, _) in segments {
+        let i = (bones.iter())
+            .position(|b| b.name == format!("mixamorig:{s}"))
+            .unwrap();
+        let (head, tail, r) = (bones[i].head, bones[i].tail, bones[i].radius);
+        bones[i].radius = 0.0;
+        bones.push(bone(
+            &format!("mixamorig:{s}Twist01"),
+            Some(i),
+            head.into(),
+            tail.into(),
+            r,
+        ));
+    }
+    // And no skin on the hips either (a Tripo export of that rig: `Pelvis` holds the legs,
+    // its skin is on `Waist`, beside it): nothing skinned above the legs.
+    let hips = (bones.iter()).position(|b| b.name == "mixamorig:Hips");
+    bones[hips.unwrap()].radius = 0.0;
+    // Every vertex wholly its bone's, so that no skin reaches the hips through a blend.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cc.glb");
+    let o = Build {
+        blend: false,
+        ..Build::default()
+    };
+    std::fs::write(&path, fixtures::glb(&bones, o)).unwrap();
+    let doc = Document::open(&path).expect("opens");
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind().coarse().name(), "humanoid");
+    for (s, role) in segments {
+        let id = doc.bone_by_name(&format!("mixamorig:{s}")).unwrap();
+        assert_eq!(a.role(id), role, "{s}");
+    }
+}
