@@ -402,7 +402,14 @@ fn highest_torso_path(cx: &Ctx, pelvis: usize, tops: &[usize]) -> Vec<usize> {
         return path;
     }
     let above = match path.is_empty() {
-        true => bare_above(cx, pelvis),
+        // The bones above with no skin, then the first with skin: a Tripo export of
+        // Character Creator's rig hangs `Pelvis` (the legs, no skin) and `Waist` (the
+        // spine) side by side from `Hip`, and `Pelvis` hangs from `Waist` in the rig.
+        true => {
+            let mut above = bare_above(cx, pelvis);
+            above.extend(cx.rig.ancestors(pelvis).get(above.len()));
+            above
+        }
         false => cx.rig.s_parent[pelvis].into_iter().collect(),
     };
     above

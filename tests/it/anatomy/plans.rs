@@ -856,3 +856,51 @@ fn a_limb_weighted_through_its_twist_bones_is_a_limb() {
         assert_eq!(a.role(id), role, "{s}");
     }
 }
+
+/// A Tripo export of Character Creator's rig hangs `Pelvis` (the legs; no skin) and `Waist`
+/// (the spine, arms and head) side by side from `Hip` (no skin): the torso's path up from
+/// the pelvis was empty, so the arms, the chest and the head were `other`. Where nothing
+/// but the legs hangs from the pelvis, the path may start at the first bone above it that
+/// has skin.
+#[test]
+fn a_torso_beside_the_legs_holder_under_a_bare_bone_is_the_torso() {
+    let mut bones = fixtures::humanoid();
+    let find = |bones: &[fixtures::BoneDef], n: &str| {
+        (bones.iter())
+            .position(|b| b.name == format!("mixamorig:{n}"))
+            .unwrap()
+    };
+    let (hips, spine) = (find(&bones, "Hips"), find(&bones, "Spine"));
+    bones.push(bone("Hip", None, [0.0, 0.9, 0.0], [0.0, 0.95, 0.0], 0.0));
+    let hip = bones.len() - 1;
+    bones.push(bone(
+        "Waist",
+        Some(hip),
+        [0.0, 0.95, 0.0],
+        [0.0, 1.05, 0.0],
+        0.13,
+    ));
+    bones[hips].parent = Some(hip);
+    bones[hips].radius = 0.0;
+    bones[spine].parent = Some(bones.len() - 1);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tripo.glb");
+    let o = Build {
+        blend: false,
+        ..Build::default()
+    };
+    std::fs::write(&path, fixtures::glb(&bones, o)).unwrap();
+    let doc = Document::open(&path).expect("opens");
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind().coarse().name(), "humanoid");
+    for (n, role) in [
+        ("LeftArm", Role::UpperArm),
+        ("RightForeArm", Role::Forearm),
+        ("LeftHand", Role::Hand),
+        ("Head", Role::Head),
+        ("LeftUpLeg", Role::Thigh),
+    ] {
+        let id = doc.bone_by_name(&format!("mixamorig:{n}")).unwrap();
+        assert_eq!(a.role(id), role, "{n}");
+    }
+}
