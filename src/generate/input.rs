@@ -73,7 +73,8 @@ fn ground_note(lowest_y: f64, height: f64) -> String {
 
 /// A warning when the character is flat along Y (lying down or Z-up). A quadruped long for
 /// its height stands on its legs (a beaver 136 long and 47 high): not flat; nor is a bird
-/// standing on its legs with its wings spread (an eagle 1.9 wide and 0.74 high).
+/// standing on its legs with its wings spread (an eagle 1.9 wide and 0.74 high), nor a
+/// spider on its eight.
 fn orientation_diagnostic(
     rig: &rig::Rig,
     samples: &samples::Samples,
@@ -90,8 +91,13 @@ fn orientation_diagnostic(
     };
     let (x, y, z) = (ext(|p| p.x), ext(|p| p.y), ext(|p| p.z));
     let legs = a.limbs.iter().any(|l| l.kind.is_leg());
-    let flat = y < 0.35 * x.max(z) && a.kind != CharacterKind::Quadruped;
-    let no_legs = a.kind == CharacterKind::Other && !legs && x.max(z) > 1.5 * y;
+    // A creature standing on legs is as flat as it is (a spider 5.8 x 1.8 x 5.0); a humanoid
+    // standing never is.
+    let standing = legs && a.kind != CharacterKind::Humanoid;
+    let flat = y < 0.35 * x.max(z) && a.kind != CharacterKind::Quadruped && !standing;
+    // Lying or Z-up, Y is the thinnest way through a body; a spinosaurus read as no kind,
+    // 0.18 wide, 0.43 high and 0.93 long, stands.
+    let no_legs = a.kind == CharacterKind::Other && !legs && x.max(z) > 1.5 * y && y <= x.min(z);
     (flat || no_legs).then(|| {
         warn(
             "generate",

@@ -492,3 +492,15 @@ fn legs_beside_the_body_under_a_control_bone_hang_from_the_body() {
         assert_eq!(parent_body(&doc, leg).as_deref(), Some("body"), "{leg}");
     }
 }
+
+/// A spider standing on its eight legs is wide and low (5.8 x 1.8 x 5.0): it was told to fix
+/// a Z-up root. A creature standing on its legs is not flat, whatever its kind.
+#[test]
+fn a_spider_on_its_legs_is_not_told_to_fix_its_rotation() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = crate::common::shared_asset("zoo/q_spider.glb");
+    let (code, report, err) = generate(&input, &dir.path().join("o.glb"), &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!bones_with_role(&report, "thigh").is_empty(), "{report}");
+    assert!(!err.contains("flat along Y"), "{err}");
+}
