@@ -60,6 +60,11 @@ pub(super) fn merge(
     }
     if let Some(map) = map {
         vrm_roles(&mut a, map, &mut w);
+        // The map is the truth for every bone it names: what such a bone's name said against
+        // the geometry is no news (a VRM model without a mesh was told its mapped `head`
+        // was "named as the head" against the geometry's neck).
+        w.notes
+            .retain(|(b, _)| b.is_none_or(|b| map.get(b).is_none_or(Option::is_none)));
     }
     manual_roles(&mut a, manual, &mut w);
     extend_limbs(rig, &mut a, names);

@@ -406,3 +406,25 @@ fn bones_named_in_any_script_are_read() {
             .unwrap_or_else(|e| panic!("{file}: {e}"));
     }
 }
+
+/// A VRM model without a mesh (as the VRM add-on for Blender's test armature is): shapes
+/// come from bone lengths, and the geometry took the head for a neck. The map names the
+/// head, which is the truth: no note that a name overrode the geometry on a bone it maps.
+#[test]
+fn bones_a_vrm_map_names_get_no_name_against_geometry_notes() {
+    let doc = crate::common::glb_with_json(&shared_asset("zoo/vrm1_rigid_parts.vrm"), |j| {
+        for n in j["nodes"].as_array_mut().unwrap() {
+            let n = n.as_object_mut().unwrap();
+            n.remove("mesh");
+            n.remove("skin");
+        }
+    });
+    let a = Anatomy::of(&doc);
+    let head = a.head().expect("a head");
+    assert_eq!(a.bone(head).evidence, Evidence::Vrm);
+    let named: Vec<&str> = (a.notes().iter())
+        .filter(|n| n.text.contains("is named as"))
+        .map(|n| n.text.as_str())
+        .collect();
+    assert!(named.is_empty(), "{named:?}");
+}
