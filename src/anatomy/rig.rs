@@ -69,18 +69,7 @@ fn rigid(m: &DMat4) -> (DVec3, DQuat, DVec3) {
 
 impl Rig {
     pub fn new(doc: &Document, samples: &Samples) -> Self {
-        let names: Vec<&str> = doc.bones.iter().map(|b| b.name.as_str()).collect();
-        let prefix = names::shared_prefix(&names).unwrap_or("");
-        let mut bones: Vec<RigBone> = (doc.bones.iter())
-            .map(|b| rig_bone(doc, b, prefix))
-            .collect();
-        let all_names: std::collections::HashSet<String> = bones
-            .iter()
-            .map(|b| strip_index(&b.read_name).to_string())
-            .collect();
-        for b in &mut bones {
-            b.hints.twist |= is_limb_segment_copy(&b.read_name, &b.hints, &all_names);
-        }
+        let mut bones = rig_bones(doc);
         let weighted = |i: usize| {
             samples.weighted.get(i).copied().unwrap_or(false)
                 || samples.by_bone.get(i).is_some_and(|v| !v.is_empty())
@@ -90,19 +79,7 @@ impl Rig {
         for (i, b) in bones.iter_mut().enumerate() {
             b.deforming = !any_skin || weighted(i);
         }
-        for i in 0..bones.len() {
-            // A segment whose skin is all on its twist bones (Character Creator's and
-            // AccuRIG's `L_ThighTwist01` under an unweighted `L_Thigh`) deforms through them.
-            if bones[i].hints.twist && bones[i].deforming {
-                let mut up = bones[i].parent;
-                while let Some(p) = up.filter(|&p| bones[p].hints.twist) {
-                    up = bones[p].parent;
-                }
-                if let Some(p) = up {
-                    bones[p].deforming = true;
-                }
-            }
-        }
+        deform_through_twists(&mut bones);
         let between = between_deforming(&bones);
         let hubs = deforming_hubs(&bones);
         let ends = named_limb_ends(&bones);
@@ -219,29 +196,17 @@ impl Rig {
         let may = |r: usize, b: usize| {
             side_of[r].is_none() || side_of[b].is_none_or(|s| Some(s) == side_of[r])
         };
-        let size = |r: usize| self.subtree(r).len();
-        let main = *roots
-            .iter()
-            .max_by(|&&x, &&y| {
-                (!sided(x), size(x))
-                    .cmp(&(!sided(y), size(y)))
-                    .then(self.bones[y].pos.y.total_cmp(&self.bones[x].pos.y))
-            })
-            .expect("two roots");
+        let main = self.main_root(&roots);
         let extent = self.extent();
         let mut depth = vec![usize::MAX; self.len()];
         let mut attached = Vec::new();
         self.mark(main, 0, &mut depth, &mut attached);
         let mut orphans: Vec<usize> = roots.into_iter().filter(|&r| r != main).collect();
         let mut moved = false;
-        // Roots beside the main one under the same bone in the file (a control bone, Godot's
-        // `MASTER` holding `body` and four legs): that bone stands for the root body, and
-        // they hang from it however far they reach, unless a bone lies clearly nearer (a
-        // Quaternius rat's feet, IK bones under its `root` beside `Body`, at its shins' ends).
-        let holder = self.bones[main].parent;
-        let beside_main: Vec<bool> = (self.bones.iter())
-            .map(|b| holder.is_some() && b.parent == holder)
-            .collect();
+        // Roots beside the main one hang from it however far they reach, unless a bone lies
+        // clearly nearer (a Quaternius rat's feet, IK bones under its `root` beside `Body`,
+        // at its shins' ends).
+        let beside_main = self.beside(main);
         let beside = |r: usize| beside_main[r];
         let mut near = std::collections::HashMap::new();
         while !orphans.is_empty() {
@@ -286,6 +251,31 @@ impl Rig {
             moved = true;
         }
         moved
+    }
+
+    /// The main one of structural `roots`: central (no side in its name), with the largest
+    /// structural subtree, the lowest on a tie.
+    fn main_root(&self, roots: &[usize]) -> usize {
+        let sided = |i: usize| self.bones[i].hints.side.is_some();
+        let size = |r: usize| self.subtree(r).len();
+        *roots
+            .iter()
+            .max_by(|&&x, &&y| {
+                (!sided(x), size(x))
+                    .cmp(&(!sided(y), size(y)))
+                    .then(self.bones[y].pos.y.total_cmp(&self.bones[x].pos.y))
+            })
+            .expect("two roots")
+    }
+
+    /// The bones beside `main` under the same bone in the file: a control bone holding the
+    /// root body and more (Godot's `MASTER` holds `body` and four legs) stands for the root
+    /// body.
+    fn beside(&self, main: usize) -> Vec<bool> {
+        let holder = self.bones[main].parent;
+        (self.bones.iter())
+            .map(|b| holder.is_some() && b.parent == holder)
+            .collect()
     }
 
     /// The role and side of the segment right above `r`'s in a limb, as `r`'s name says it
@@ -384,6 +374,41 @@ impl Rig {
             .world_from_bone
             .inverse()
             .transform_point3(world)
+    }
+}
+
+/// Every bone's rig view, names read past the prefix they all share, numbered copies of a
+/// limb bone marked as twist segments.
+fn rig_bones(doc: &Document) -> Vec<RigBone> {
+    let names: Vec<&str> = doc.bones.iter().map(|b| b.name.as_str()).collect();
+    let prefix = names::shared_prefix(&names).unwrap_or("");
+    let mut bones: Vec<RigBone> = (doc.bones.iter())
+        .map(|b| rig_bone(doc, b, prefix))
+        .collect();
+    let all_names: std::collections::HashSet<String> = bones
+        .iter()
+        .map(|b| strip_index(&b.read_name).to_string())
+        .collect();
+    for b in &mut bones {
+        b.hints.twist |= is_limb_segment_copy(&b.read_name, &b.hints, &all_names);
+    }
+    bones
+}
+
+/// A segment whose skin is all on its twist bones (Character Creator's and AccuRIG's
+/// `L_ThighTwist01` under an unweighted `L_Thigh`) deforms through them.
+fn deform_through_twists(bones: &mut [RigBone]) {
+    for i in 0..bones.len() {
+        if !(bones[i].hints.twist && bones[i].deforming) {
+            continue;
+        }
+        let mut up = bones[i].parent;
+        while let Some(p) = up.filter(|&p| bones[p].hints.twist) {
+            up = bones[p].parent;
+        }
+        if let Some(p) = up {
+            bones[p].deforming = true;
+        }
     }
 }
 
