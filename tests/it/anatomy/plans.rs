@@ -22,6 +22,20 @@ pub(super) fn synthetic(bones: &[BoneDef], names: bool) -> (tempfile::TempDir, D
     (dir, doc)
 }
 
+/// A synthetic skinned character with every vertex wholly its bone's (no skin reaches a
+/// bone through a blend with its child), opened.
+fn unblended(bones: &[BoneDef]) -> (tempfile::TempDir, Document) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("unblended.glb");
+    let o = Build {
+        blend: false,
+        ..Build::default()
+    };
+    std::fs::write(&path, fixtures::glb(bones, o)).unwrap();
+    let doc = Document::open(&path).expect("opens");
+    (dir, doc)
+}
+
 pub(super) fn bone(
     name: &str,
     parent: Option<usize>,
@@ -841,14 +855,7 @@ fn a_limb_weighted_through_its_twist_bones_is_a_limb() {
     let hips = (bones.iter()).position(|b| b.name == "mixamorig:Hips");
     bones[hips.unwrap()].radius = 0.0;
     // Every vertex wholly its bone's, so that no skin reaches the hips through a blend.
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("cc.glb");
-    let o = Build {
-        blend: false,
-        ..Build::default()
-    };
-    std::fs::write(&path, fixtures::glb(&bones, o)).unwrap();
-    let doc = Document::open(&path).expect("opens");
+    let (_dir, doc) = unblended(&bones);
     let a = Anatomy::of(&doc);
     assert_eq!(a.kind().coarse().name(), "humanoid");
     for (s, role) in segments {
@@ -883,14 +890,7 @@ fn a_torso_beside_the_legs_holder_under_a_bare_bone_is_the_torso() {
     bones[hips].parent = Some(hip);
     bones[hips].radius = 0.0;
     bones[spine].parent = Some(bones.len() - 1);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("tripo.glb");
-    let o = Build {
-        blend: false,
-        ..Build::default()
-    };
-    std::fs::write(&path, fixtures::glb(&bones, o)).unwrap();
-    let doc = Document::open(&path).expect("opens");
+    let (_dir, doc) = unblended(&bones);
     let a = Anatomy::of(&doc);
     assert_eq!(a.kind().coarse().name(), "humanoid");
     for (n, role) in [
