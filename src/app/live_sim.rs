@@ -177,7 +177,7 @@ impl LiveSim {
     }
 
     /// World transforms of every bone: bodies where there are bodies, the rest of the
-    /// skeleton carried along by its nearest ancestor bone.
+    /// skeleton carried along by the bone each hangs from ([`Carriage`]).
     fn update_pose(&mut self) {
         let sim = self.sim.borrow();
         let Some(pose) = sim.as_ref().map(|s| self.pose_of(s.body_poses())) else {

@@ -282,12 +282,9 @@ pub(super) fn colliders(doc: &Document, out: &mut Vec<Finding>) {
 /// heaviest (the ragdoll's root) are named. Godot's walker, its legs hung beside its body
 /// from a control bone with no body, was generated as five ragdolls and found clean.
 fn apart(doc: &Document, out: &mut Vec<Finding>) {
-    let bodied = |id: BoneId| doc.bone(id).collider().is_some();
     let mut roots: Vec<BoneId> = (doc.bone_ids())
-        .filter(|&id| bodied(id) && doc.bone(id).constraint().is_none())
-        .filter(|&id| {
-            !std::iter::successors(doc.bone(id).parent, |&p| doc.bone(p).parent).any(bodied)
-        })
+        .filter(|&id| doc.bone(id).collider().is_some() && doc.bone(id).constraint().is_none())
+        .filter(|&id| body_above(doc, id).is_none())
         .collect();
     let mass = |id: BoneId| doc.bone(id).physics.as_ref().map_or(0.0, |p| p.mass);
     roots.sort_by(|&a, &b| mass(b).total_cmp(&mass(a)));
@@ -310,17 +307,18 @@ fn loose(doc: &Document, id: BoneId, out: &mut Vec<Finding>) {
     if b.collider().is_none() || b.constraint().is_some() {
         return;
     }
-    let mut up = b.parent;
-    while let Some(a) = up {
-        if doc.bone(a).collider().is_some() {
-            let anc = &doc.bone(a).name;
-            out.push(finding(Check::LooseBody, Severity::Warning, vec![id, a], Key::Constraint, format!(
-                "{} has a body but no joint, below {anc}, which has one: it is simulated loose and falls off the ragdoll; fix: give {} a constraint to {anc}, or remove its collider if it is meant to fall free",
-                b.name, b.name)));
-            return;
-        }
-        up = doc.bone(a).parent;
+    if let Some(a) = body_above(doc, id) {
+        let anc = &doc.bone(a).name;
+        out.push(finding(Check::LooseBody, Severity::Warning, vec![id, a], Key::Constraint, format!(
+            "{} has a body but no joint, below {anc}, which has one: it is simulated loose and falls off the ragdoll; fix: give {} a constraint to {anc}, or remove its collider if it is meant to fall free",
+            b.name, b.name)));
     }
+}
+
+/// The nearest bone above `id` in the file that has a body.
+fn body_above(doc: &Document, id: BoneId) -> Option<BoneId> {
+    std::iter::successors(doc.bone(id).parent, |&p| doc.bone(p).parent)
+        .find(|&a| doc.bone(a).collider().is_some())
 }
 
 /// Explicit pairs naming no bone, and pairs stated both ways.

@@ -58,7 +58,11 @@ pub struct Carriage {
     /// Every bone after the bone that carries it.
     order: Vec<BoneId>,
     rest: Vec<DMat4>,
-    carrier: Vec<Option<BoneId>>,
+    /// Each bone's rest scale, which a posed bone keeps.
+    rest_scale: Vec<DVec3>,
+    /// The bone that carries each bone, with the bone's rest transform in it
+    /// (`carrier_from_bone`), computed once rather than every frame.
+    carried: Vec<Option<(BoneId, DMat4)>>,
 }
 
 impl Carriage {
@@ -83,43 +87,39 @@ impl Carriage {
         }
         let mut order: Vec<BoneId> = doc.bone_ids().collect();
         order.sort_by_key(|id| depth[id.index()]);
+        let carried = (carrier.iter().zip(&rest))
+            .map(|(c, r)| c.map(|c| (c, rest[c.index()].inverse() * *r)))
+            .collect();
         Self {
             order,
+            rest_scale: rest
+                .iter()
+                .map(|r| r.to_scale_rotation_translation().0)
+                .collect(),
             rest,
-            carrier,
+            carried,
         }
     }
 
     /// Every bone's world transform: `posed` bones where they are (rotation and translation,
     /// at their rest scale), the others carried.
     pub fn pose(&self, posed: impl Iterator<Item = (BoneId, DQuat, DVec3)>) -> Pose {
-        let mut world: Vec<Option<DMat4>> = vec![None; self.rest.len()];
+        let mut world = self.rest.clone();
+        let mut is_posed = vec![false; world.len()];
         for (id, rot, at) in posed {
-            let Some(rest) = self.rest.get(id.index()) else {
-                continue;
-            };
-            let scale = rest.to_scale_rotation_translation().0;
-            world[id.index()] = Some(DMat4::from_scale_rotation_translation(scale, rot, at));
+            if let Some(&scale) = self.rest_scale.get(id.index()) {
+                world[id.index()] = DMat4::from_scale_rotation_translation(scale, rot, at);
+                is_posed[id.index()] = true;
+            }
         }
         for &id in &self.order {
             let i = id.index();
-            if world[i].is_some() {
-                continue;
+            if let Some((c, carrier_from_bone)) = self.carried[i].filter(|_| !is_posed[i]) {
+                world[i] = world[c.index()] * carrier_from_bone;
             }
-            world[i] = Some(match self.carrier[i] {
-                Some(p) => {
-                    let carrier_now = world[p.index()].unwrap_or(self.rest[p.index()]);
-                    carrier_now * self.rest[p.index()].inverse() * self.rest[i]
-                }
-                None => self.rest[i],
-            });
         }
         Pose {
-            world_from_bone: world
-                .into_iter()
-                .zip(&self.rest)
-                .map(|(w, r)| w.unwrap_or(*r))
-                .collect(),
+            world_from_bone: world,
         }
     }
 }
