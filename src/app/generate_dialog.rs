@@ -73,11 +73,12 @@ impl GenerateDialog {
         ui.checkbox(&mut o.hinge_wrists_ankles, "Wrists and ankles as hinges");
         ui.checkbox(
             &mut o.keep_appendages,
-            "Fit the trunk to tails, wings and capes",
+            "Fit the trunk and head to tails, wings, capes and antlers",
         )
         .on_hover_text(
             "Off: vertices far off a humanoid's pelvis, spine and chest (a tail, wings or a \
-                 cape without bones of their own) are left out of their shapes",
+                 cape without bones of their own) and far, thin ones off a head (antlers, \
+                 horns) are left out of their shapes",
         );
         ui.horizontal(|ui| {
             let l = ui.label("Total mass (kg, 0 = from size)");

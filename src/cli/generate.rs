@@ -49,9 +49,10 @@ pub struct GenerateArgs {
     /// Wrists and ankles as hinges (flexion only) instead of ball sockets.
     #[arg(long)]
     pub hinge_wrists_ankles: bool,
-    /// Fit a humanoid's pelvis, spine and chest to every vertex skinned to them. By default
-    /// vertices far off the trunk (a tail, wings or a cape without bones of their own) are
-    /// left out of its shapes, and the report counts them.
+    /// Fit a humanoid's pelvis, spine and chest, and any head, to every vertex skinned to
+    /// them. By default vertices far off the trunk (a tail, wings or a cape without bones of
+    /// their own) and far, thin ones off a head (antlers, horns) are left out of its shapes,
+    /// and the report counts them.
     #[arg(long)]
     pub keep_appendages: bool,
     /// The body plan, when detection is wrong.

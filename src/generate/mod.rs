@@ -11,6 +11,7 @@
 mod balance;
 pub mod bodies;
 pub mod clips;
+mod crown;
 pub mod drives;
 mod edit;
 pub mod emit;
@@ -66,7 +67,8 @@ pub struct Options {
     /// Wrists and ankles as hinges instead of ball sockets.
     pub hinge_wrists_ankles: bool,
     /// Fit a humanoid's pelvis, spine and chest to every vertex skinned to them, a tail's,
-    /// wings' or cape's included (by default those are left out: [`trunk::core`]).
+    /// wings' or cape's included, and a head to its antlers or horns (by default those are
+    /// left out: [`trunk::core`], `crown::core`).
     pub keep_appendages: bool,
 }
 
@@ -287,6 +289,8 @@ struct FitInputs<'a> {
     index: std::collections::HashMap<usize, usize>,
     /// The trunk's half width that separates appendages from its core (None: keep them).
     half_width: Option<f64>,
+    /// Fit every vertex, appendages included (trunks and heads).
+    keep_appendages: bool,
     /// Feet without skin, each with the body above it (`ends`).
     ends: Vec<(usize, usize)>,
 }
@@ -319,6 +323,7 @@ fn build_bodies(
         plan,
         index,
         half_width,
+        keep_appendages: opts.keep_appendages,
         ends,
     };
     let mut list: Vec<Body> = plan.bodies.iter().map(|&b| fit_body(&inputs, b)).collect();
@@ -341,7 +346,8 @@ fn own_skin(f: &FitInputs, b: usize) -> Vec<DVec3> {
     own
 }
 
-/// Bone `b`'s skin without appendages (its trunk core) and how many vertices that left out.
+/// Bone `b`'s skin without appendages (its trunk core, a head's core) and how many vertices
+/// that left out.
 fn own_core(f: &FitInputs, b: usize) -> (Vec<DVec3>, usize) {
     let own = own_skin(f, b);
     let axis = shapes::bone_direction(f.rig, f.a, b, &own);
@@ -353,6 +359,17 @@ fn own_core(f: &FitInputs, b: usize) -> (Vec<DVec3>, usize) {
         own,
         (f.half_width, fit::MIN_POINTS),
     );
+    let own = if f.a.role[b] == Role::Head && !f.keep_appendages {
+        let joint = f.rig.bones[b].pos;
+        let tip = f
+            .rig
+            .children_in_file(b)
+            .map(|c| f.rig.bones[c].pos)
+            .max_by(|p, q| p.distance(joint).total_cmp(&q.distance(joint)));
+        crown::core(own, (joint, tip))
+    } else {
+        own
+    };
     let skipped = skin - own.len();
     (own, skipped)
 }
