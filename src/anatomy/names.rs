@@ -131,6 +131,20 @@ fn push_word(out: &mut Vec<String>, cur: &mut String) {
     }
 }
 
+/// Limb parts a roll bone is named after when its name is one word (`forearmroll`).
+const ROLL_HOSTS: &[&str] = &[
+    "arm", "forearm", "uparm", "upperarm", "lowerarm", "leg", "upleg", "lowerleg", "thigh",
+    "shoulder", "elbow", "knee", "hand", "wrist", "foot", "calf", "shin", "hip",
+];
+
+/// A word that names a roll (twist) bone: `roll` itself, or a limb part glued to it; not a
+/// word that merely ends in it (`controller`, `troll`, `scroll`).
+fn is_roll(word: &str) -> bool {
+    let word = word.strip_suffix('s').unwrap_or(word);
+    word.strip_suffix("roll")
+        .is_some_and(|host| host.is_empty() || ROLL_HOSTS.contains(&host))
+}
+
 /// The hints of one bone name.
 pub fn hints(name: &str) -> NameHints {
     let w = words(name);
@@ -146,7 +160,7 @@ pub fn hints(name: &str) -> NameHints {
     let attachment = has(ATTACHMENT_WORDS) || ATTACHMENT_PARTS.iter().any(|p| contains(p));
     NameHints {
         side,
-        twist: contains("twist") || contains("roll"),
+        twist: contains("twist") || w.iter().any(|x| is_roll(x)),
         helper: attachment
             || has(HELPER_WORDS)
             || w.iter().any(|x| HELPER_PARTS.iter().any(|p| x.contains(p))),
@@ -374,6 +388,11 @@ mod tests {
     fn flags() {
         assert!(hints("upperarm_twist_01_l").twist);
         assert!(hints("mixamorig:LeftForeArmRoll").twist);
+        assert!(hints("l_forearmroll").twist);
+        assert!(hints("Roll_Knee.R").twist);
+        assert!(!hints("Controller").twist, "a control bone, not a roll");
+        assert!(!hints("Troll_Head").twist);
+        assert!(!hints("scroll_01").twist);
         assert!(hints("mixamorig:HeadTop_End").helper);
         assert!(hints("MCH-thigh_ik.L").helper);
         assert!(hints("mixamorig:LeftHandIndex1").finger);

@@ -40,6 +40,18 @@ pub struct Samples {
     pub total: usize,
     /// Vertices dropped: zero weights, unknown joints, NaN or huge positions.
     pub dropped: usize,
+    /// Meshes neither skinned nor under any bone (a ground plane, a prop beside the
+    /// character). Not part of the body, and not broken data.
+    pub unattached: Vec<UnattachedMesh>,
+}
+
+/// A mesh node neither skinned nor under any bone.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnattachedMesh {
+    pub node: usize,
+    /// The node's display name.
+    pub name: String,
+    pub vertices: usize,
 }
 
 impl Samples {
@@ -208,6 +220,17 @@ fn add_rigid(
             s.carried[b] += prim.positions.len();
             return;
         }
+    }
+    if owner.is_none() {
+        match s.unattached.iter_mut().find(|u| u.node == prim.node) {
+            Some(u) => u.vertices += prim.positions.len(),
+            None => s.unattached.push(UnattachedMesh {
+                node: prim.node,
+                name: doc.skeleton.nodes[prim.node].name.clone(),
+                vertices: prim.positions.len(),
+            }),
+        }
+        return;
     }
     let m = doc.skeleton.nodes[prim.node].world_from_node;
     for p in &prim.positions {

@@ -125,6 +125,17 @@ fn skin_diagnostics(rig: &rig::Rig, samples: &samples::Samples, out: &mut Vec<Di
             ),
         ));
     }
+    for u in &samples.unattached {
+        out.push(Diagnostic::warning(
+            Some(u.node),
+            &u.name,
+            "mesh",
+            format!(
+                "{} vertices neither skinned nor under a bone: left out of the ragdoll",
+                u.vertices
+            ),
+        ));
+    }
     // Once per subtree: a scale on the armature makes every bone's world scale non-uniform,
     // and a warning per bone buried the rest (22 lines for a 22-bone man).
     for (i, b) in rig.bones.iter().enumerate() {

@@ -65,6 +65,9 @@ pub struct Report {
     /// Skin vertices read and dropped (no weight, NaN or huge).
     pub vertices: usize,
     pub vertices_dropped: usize,
+    /// Vertices of meshes neither skinned nor under a bone (a ground plane, a prop beside the
+    /// character): read, not part of the body, not dropped.
+    pub vertices_unattached: usize,
     pub balance: Option<BalanceReport>,
     pub bones: Vec<BoneReport>,
     /// Limits widened to the range the character's own clips reach.
@@ -112,6 +115,7 @@ pub(super) fn build(
         coverage: coverage_report(a, list),
         vertices: samples.total,
         vertices_dropped: samples.dropped,
+        vertices_unattached: samples.unattached.iter().map(|u| u.vertices).sum(),
         balance,
         bones,
         widened: Vec::new(),

@@ -136,3 +136,37 @@ fn an_arm_held_forward_in_the_rest_pose_does_not_turn_the_character() {
         "forward {forward} is {off_deg:.1} deg off +Z"
     );
 }
+
+/// A mesh beside the character that is neither skinned nor under a bone (a fish file's
+/// `Sphere`, a ground plane) was counted as dropped, "1184 of 5150 vertices dropped (no
+/// weight, unknown joint, NaN or huge position)": read as a broken file. It is named as left
+/// out of the ragdoll, and the dropped count stays for broken data.
+#[test]
+fn a_mesh_outside_the_skeleton_is_named_not_dropped() {
+    let doc = glb_with_json(&mannequin(), |j| {
+        let nodes = j["nodes"].as_array_mut().unwrap();
+        nodes.push(serde_json::json!({"name": "Ground plane", "mesh": 0}));
+        let node = nodes.len() - 1;
+        let scene = j["scene"].as_u64().unwrap_or(0) as usize;
+        j["scenes"][scene]["nodes"]
+            .as_array_mut()
+            .unwrap()
+            .push(node.into());
+    });
+    let geo = doc.load_geometry().unwrap();
+    let plane = geo.primitives.iter().filter(|p| p.skin.is_none());
+    let plane_vertices: usize = plane.map(|p| p.positions.len()).sum();
+    assert!(plane_vertices > 0);
+    let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).unwrap();
+    let r = &g.report;
+    assert_eq!(
+        (r.vertices_dropped, r.vertices_unattached),
+        (0, plane_vertices)
+    );
+    let named = g.diagnostics.iter().find(|d| d.bone == "Ground plane");
+    let named = named.expect("a diagnostic names the mesh");
+    assert!(
+        named.message.contains("left out of the ragdoll"),
+        "{named:?}"
+    );
+}
