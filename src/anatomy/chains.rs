@@ -11,6 +11,13 @@ pub struct Chain {
     pub path: Vec<usize>,
 }
 
+/// Two siblings are a mirrored pair when their heights and distances from their parent
+/// differ by at most this share of that distance (an unnamed pair of eyes: 0; a raptor's
+/// hips and its right front leg's top, on one bone, differ by 9.5% and are no pair)...
+const PAIR_TOLERANCE: f64 = 0.03;
+/// ...and they lie at least this share of it apart.
+const PAIR_SPREAD: f64 = 0.3;
+
 /// How far above the floor a leg's twin may lift its end, as a share of the height.
 pub const LIFTED_LEG: f64 = 0.25;
 
@@ -171,7 +178,17 @@ impl Ctx<'_> {
                 .filter(|c| !skip.contains(c) && !cloth(c))
                 .collect();
             let untailed = open.iter().any(|c| !tail(c));
-            let next = open
+            // The torso runs along the midline: never into one of a pair (eyes above the
+            // head bone, a spider's legs, a bird's brows), and it ends where only pairs go on.
+            let midline: Vec<usize> = match no_tails {
+                true => open
+                    .iter()
+                    .copied()
+                    .filter(|&c| !self.paired(cur, c, &open))
+                    .collect(),
+                false => open,
+            };
+            let next = midline
                 .into_iter()
                 .filter(|c| !(untailed && tail(c)))
                 .max_by(|&a, &b| score[a].total_cmp(&score[b]));
@@ -180,6 +197,32 @@ impl Ctx<'_> {
             cur = n;
         }
         self.trim(path)
+    }
+
+    /// Is child `c` of `parent` one of a pair among `siblings`: a sibling named for the
+    /// other side, or one with as many bones below it at the same height and distance from
+    /// the parent, set apart from it (its mirror image across a plane through the parent)?
+    fn paired(&self, parent: usize, c: usize, siblings: &[usize]) -> bool {
+        let bones = &self.rig.bones;
+        let (at, p) = (bones[parent].pos, bones[c].pos);
+        let d = p.distance(at);
+        siblings.iter().any(|&o| {
+            if o == c {
+                return false;
+            }
+            let sides = (bones[c].hints.side, bones[o].hints.side);
+            if matches!(sides, (Some(x), Some(y)) if x != y) {
+                return true;
+            }
+            let q = bones[o].pos;
+            let e = q.distance(at);
+            let tol = PAIR_TOLERANCE * d.max(e);
+            let alike = self.rig.subtree(c).len() == self.rig.subtree(o).len();
+            alike
+                && (p.y - q.y).abs() <= tol
+                && (d - e).abs() <= tol
+                && p.distance(q) > PAIR_SPREAD * d
+        })
     }
 
     /// The limb path down to its first branch (the hand or foot), end bones trimmed.

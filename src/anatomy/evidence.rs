@@ -58,6 +58,9 @@ pub(super) fn merge(
     if kind == Kind::Biped {
         biped_names(rig, &mut a, names, &mut w);
     }
+    if matches!(kind, Kind::Winged | Kind::Legless | Kind::Other) {
+        head_names(rig, &mut a, names, &mut w);
+    }
     if let Some(map) = map {
         vrm_roles(&mut a, map, &mut w);
         // The map is the truth for every bone it names: what such a bone's name said against
@@ -113,6 +116,21 @@ fn biped_names(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>], w: &mut W
     let chest = a.chest;
     torso_names(rig, a, names, w);
     keep_a_chest(rig, a, chest);
+}
+
+/// On a creature of no legged plan, bones named as the neck and head that the geometry gave
+/// no role take their names' (a flying bee's `Neck` and `Head` on its `Torso`, beside its
+/// wings, were bodies of no role, the editor's head unassigned).
+fn head_names(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>], w: &mut Work) {
+    for (i, nr) in names.iter().enumerate() {
+        let Some(nr) = *nr else { continue };
+        let free = rig.bones[i].structural && a.limb_of[i].is_none() && a.role[i] == Role::Other;
+        if free && matches!(nr.role, Role::Neck | Role::Head) {
+            a.role[i] = nr.role;
+            w.evidence[i] = Evidence::Name;
+            w.strength[i] = nr.strength;
+        }
+    }
 }
 
 /// The VRM map's roles and sides, over the geometry's and the names'.
@@ -268,8 +286,12 @@ fn renumber_limb(rig: &Rig, a: &mut Indexed, k: usize, names: &[Option<NameRole>
     let path = a.limbs[k].path.clone();
     let pos = |r: Role| seq.iter().position(|&s| s == r);
     let mut anchors: Vec<(usize, usize)> = Vec::new(); // (path index, sequence index)
+    let mut last: Option<(usize, f32)> = None; // the previous anchor's (sequence index, strength)
     for (p, &b) in path.iter().enumerate() {
-        let Some(nr) = names[b] else { continue };
+        let Some(mut nr) = names[b] else { continue };
+        if let Some(s) = after_a_stronger_twin(seq, pos(nr.role), nr.strength, last) {
+            nr.role = seq[s];
+        }
         match pos(nr.role) {
             Some(s) if weak_name_past_a_legs_start(a.limbs[k].kind, (p, s), nr.strength) => {
                 let why = "begins its leg".to_string();
@@ -277,6 +299,7 @@ fn renumber_limb(rig: &Rig, a: &mut Indexed, k: usize, names: &[Option<NameRole>
             }
             Some(s) => {
                 anchors.push((p, s));
+                last = Some((s, nr.strength));
                 w.strength[b] = nr.strength;
                 w.evidence[b] = if a.role[b] == nr.role {
                     Evidence::NameAndGeometry
@@ -307,6 +330,19 @@ fn renumber_limb(rig: &Rig, a: &mut Indexed, k: usize, names: &[Option<NameRole>
     }
 }
 
+/// A weaker name for the role a bone above it in the limb was named more firmly takes the
+/// next role along the limb (`Left_Clav`, `Left_Shoulder`, `Left_Ellbow`: the shoulder, a
+/// word Mixamo gives the clavicle, is here the upper arm): its sequence index, when it moves.
+fn after_a_stronger_twin(
+    seq: &[Role],
+    s: Option<usize>,
+    strength: f32,
+    last: Option<(usize, f32)>,
+) -> Option<usize> {
+    let (s, (before, firmer)) = (s?, last?);
+    (s <= before && strength < firmer && before + 1 < seq.len()).then_some(before + 1)
+}
+
 /// Pelvis, neck and head names hold on the torso (never over a limb); spine and chest names
 /// only fill bones the geometry left without a role (the geometry tells the chest by where
 /// the arms hang).
@@ -327,7 +363,13 @@ fn torso_names(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>], w: &mut W
             w.evidence[i] = Evidence::NameAndGeometry;
             w.strength[i] = nr.strength;
         } else if apply {
-            if geo != Role::Other {
+            // A pelvis named on the first spine bone above the bone the legs hang from (a
+            // Quaternius rig's `Hips` beside its legs on `Body`): the two readings agree on
+            // the body (the bone below merges into it), nothing to tell.
+            let beside_legs = nr.role == Role::Pelvis
+                && geo == Role::Spine
+                && rig.s_parent[i].is_some_and(|p| a.role[p] == Role::Pelvis);
+            if geo != Role::Other && !beside_legs {
                 w.notes.push((
                     Some(i),
                     format!(

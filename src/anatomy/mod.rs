@@ -18,6 +18,7 @@ mod detect;
 mod evidence;
 mod floor;
 mod kinds;
+pub mod lexicon;
 pub mod name_roles;
 pub mod names;
 mod plans;

@@ -109,13 +109,15 @@ fn limb_role(joined: &str, side: Option<Side>, numbered: bool) -> Option<NameRol
         "leg" if sided && !numbered => role(Role::Shin, side, 0.7),
         "foot" | "feet" | "ankle" => role(Role::Foot, side, 0.9),
         "toe" | "toes" | "toebase" | "ball" | "toe0" => role(Role::Toe, side, 0.8),
-        "clavicle" | "shoulder" | "collar" | "collarbone" | "scapula" => {
+        "clavicle" | "clav" | "collar" | "collarbone" | "scapula" => {
             role(Role::Clavicle, side, 0.8)
         }
+        // Mixamo's `LeftShoulder` is the clavicle; below a bone named so, the upper arm.
+        "shoulder" => role(Role::Clavicle, side, 0.7),
         "upperarm" | "uparm" | "armupper" | "humerus" | "bicep" => role(Role::UpperArm, side, 0.9),
         // Mixamo's and Godot's `LeftArm` / `l-arm` is the upper arm.
         "arm" if sided && !numbered => role(Role::UpperArm, side, 0.7),
-        "forearm" | "lowerarm" | "armlower" | "loarm" | "elbow" | "radius" | "ulna" => {
+        "forearm" | "lowerarm" | "armlower" | "loarm" | "elbow" | "ellbow" | "radius" | "ulna" => {
             role(Role::Forearm, side, 0.9)
         }
         "hand" | "palm" => role(Role::Hand, side, 0.9),

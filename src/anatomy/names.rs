@@ -147,7 +147,10 @@ fn is_roll(word: &str) -> bool {
 
 /// The hints of one bone name.
 pub fn hints(name: &str) -> NameHints {
-    let w = words(name);
+    let w: Vec<String> = words(name)
+        .into_iter()
+        .map(|x| super::lexicon::english(&x).to_string())
+        .collect();
     let has = |list: &[&str]| w.iter().any(|x| list.contains(&x.as_str()));
     let contains = |part: &str| w.iter().any(|x| x.contains(part));
     let side = if w.iter().any(|x| x == "left" || x == "l") {

@@ -388,10 +388,22 @@ fn torso_path(cx: &Ctx, pelvis: usize, tops: &[usize]) -> Vec<usize> {
         let skip: Vec<usize> = tops.iter().copied().chain([pelvis]).collect();
         creatures::named_head_path(cx, above, &skip)
     };
-    match creatures::named_head_path(cx, hang, tops).or_else(beside) {
+    let path = match creatures::named_head_path(cx, hang, tops).or_else(beside) {
         Some(named) if named.last().is_some_and(|h| !path.contains(h)) => named,
         _ => path,
+    };
+    end_at_named_head(cx, path)
+}
+
+/// A torso path that runs through the bone named as the head ends there: what hangs below it
+/// is its face (a bird's `BN_Mouth_01`, a wolf's `Unterkiefer`, its lower jaw, took the head's
+/// role, the head bone the neck's).
+fn end_at_named_head(cx: &Ctx, mut path: Vec<usize>) -> Vec<usize> {
+    let named = |b: &usize| cx.names[*b].is_some_and(|n| n.role == Role::Head);
+    if let Some(k) = path.iter().position(named) {
+        path.truncate(k + 1);
     }
+    path
 }
 
 /// [`torso_path`] by the geometry: the path to the highest point.

@@ -182,11 +182,16 @@ fn print_text(r: &Report, output: &Path, generate_ms: f64) {
         generate_ms
     );
     for b in &r.bones {
-        let appendage = b.appendage_vertices.map_or(String::new(), |n| {
-            format!(" ({n} vertices far off the trunk left out: a tail, wings or a cape)")
-        }) + &b
-            .carried_vertices
-            .map_or(String::new(), |n| format!(" ({n} vertices left out)"));
+        let what = match b.role {
+            generate::Role::Head => {
+                "far and thin off the head left out: antlers, horns or long ears"
+            }
+            _ => "far off the trunk left out: a tail, wings or a cape",
+        };
+        let appendage = (b.appendage_vertices)
+            .map_or(String::new(), |n| format!(" ({n} vertices {what})"))
+            + &b.carried_vertices
+                .map_or(String::new(), |n| format!(" ({n} vertices left out)"));
         println!(
             "  {:<28} {:<10} {}{appendage}",
             b.name,

@@ -1,7 +1,7 @@
 //! Warnings about the input character itself (its size, orientation, placement, skin and
 //! scales), reported with the generated ragdoll.
 
-use super::roles::{Anatomy, CharacterKind};
+use super::roles::{Anatomy, CharacterKind, LimbKind};
 use super::{rig, samples};
 use crate::document::ground::GROUND_TOLERANCE;
 use crate::document::Diagnostic;
@@ -94,10 +94,20 @@ fn orientation_diagnostic(
     // A creature standing on legs is as flat as it is (a spider 5.8 x 1.8 x 5.0); a humanoid
     // standing never is.
     let standing = legs && a.kind != CharacterKind::Humanoid;
-    let flat = y < 0.35 * x.max(z) && a.kind != CharacterKind::Quadruped && !standing;
+    // A flier with its wings spread and its body level is as flat as its wings (a flying
+    // dragon 4.2 x 1.5 x 2.4); Z-up or on its back, its body would stand along Y.
+    let level = match (a.pelvis, a.head) {
+        (Some(p), Some(h)) => (rig.bones[h].pos - rig.bones[p].pos)
+            .try_normalize()
+            .is_some_and(|d| d.y.abs() < 0.5),
+        _ => false,
+    };
+    let winged = level && a.limbs.iter().any(|l| l.kind == LimbKind::Wing);
+    let flat = y < 0.35 * x.max(z) && a.kind != CharacterKind::Quadruped && !standing && !winged;
     // Lying or Z-up, Y is the thinnest way through a body; a spinosaurus read as no kind,
     // 0.18 wide, 0.43 high and 0.93 long, stands.
-    let no_legs = a.kind == CharacterKind::Other && !legs && x.max(z) > 1.5 * y && y <= x.min(z);
+    let no_legs =
+        a.kind == CharacterKind::Other && !legs && !winged && x.max(z) > 1.5 * y && y <= x.min(z);
     (flat || no_legs).then(|| {
         warn(
             "generate",

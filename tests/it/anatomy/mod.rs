@@ -376,6 +376,58 @@ fn an_exporter_s_prefix_on_every_bone_changes_no_role() {
     }
 }
 
+/// Rigs named in German (a wolf's `Becken`, `Brust`, `Hals`, `Kopf`, `Oberschenkel_L`,
+/// `Schwanz`), French, Spanish, Italian or Portuguese: no name was read, and a German-named
+/// wolf in a running pose, one paw on the ground, was taken for a biped with its ear as its
+/// head. The synthetic humanoid named in German reads as it does in Mixamo's English: the
+/// same kind, and every bone the same role and side on the same evidence.
+#[test]
+fn bones_named_in_german_are_read_as_in_english() {
+    let english = crate::generate::fixtures::humanoid();
+    let parts = [
+        ("ForeArm", "Unterarm"),
+        ("UpLeg", "Oberschenkel"),
+        ("Shoulder", "Schulter"),
+        ("ToeBase", "Zeh"),
+        ("Toe_End", "Zeh_End"),
+        ("Thumb", "Daumen"),
+        ("Hips", "Becken"),
+        ("Spine", "Bauch"),
+        ("Neck", "Hals"),
+        ("Head", "Kopf"),
+        ("Foot", "Fuss"),
+        ("Leg", "Bein"),
+    ];
+    let german: Vec<_> = (english.iter().cloned())
+        .map(|mut b| {
+            let mut n = b.name.trim_start_matches("mixamorig:").to_string();
+            let side = [("Left", "_L"), ("Right", "_R")]
+                .into_iter()
+                .find(|(s, _)| n.starts_with(s));
+            if let Some((s, _)) = side {
+                n = n[s.len()..].to_string();
+            }
+            if let Some((e, g)) = parts.iter().find(|(e, _)| n.starts_with(e)) {
+                n = format!("{g}{}", &n[e.len()..]);
+            }
+            b.name = format!("{n}{}", side.map_or("", |(_, suffix)| suffix));
+            b
+        })
+        .collect();
+    let (_d1, en) = plans::synthetic(&english, true);
+    let (_d2, de) = plans::synthetic(&german, true);
+    let facts = |d: &Document| {
+        let a = Anatomy::of(d);
+        let bones: Vec<_> = (d.bone_ids())
+            .map(|id| (a.role(id), a.side(id), a.bone(id).evidence))
+            .collect();
+        (a.kind(), bones)
+    };
+    let names: Vec<_> = de.bone_ids().map(|id| de.bone(id).name.clone()).collect();
+    assert!(names.contains(&"Oberschenkel_L".to_string()), "{names:?}");
+    assert_eq!(facts(&de), facts(&en), "{names:?}");
+}
+
 /// Blender's Chinese interface names bones `骨骼`, `骨骼.001`...: reading such names panicked
 /// every command (inspect, validate, generate, the editor). Every zoo file with each joint so
 /// renamed is read and generated.

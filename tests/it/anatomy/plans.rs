@@ -818,6 +818,75 @@ fn a_numbered_copy_of_the_head_is_not_the_head() {
     assert_eq!(a.role(neck), Role::Neck);
 }
 
+/// Eyes above the head joint (Ready Player Me's `LeftEye`/`RightEye`, 8 cm above `Head`; a
+/// VRoid's brows `brow1.l`/`brow1.r`) are a pair: the torso's path to the highest point ran
+/// into one of them, the eye the head and the head the neck. Names put them back with a
+/// warning, "'Head' is named as the head; the skeleton's shape suggested the neck" (7 of 73
+/// files, two of the zoo), or not at all: a VRoid's right brow became a second neck with a
+/// body of its own. The torso runs along the midline: the head is the head, named or not.
+#[test]
+fn eyes_above_the_head_are_not_the_head() {
+    let mut bones = fixtures::humanoid();
+    let head = bones
+        .iter()
+        .position(|b| b.name == "mixamorig:Head")
+        .unwrap();
+    let at = bones[head].head;
+    for (name, x) in [("mixamorig:LeftEye", 0.03), ("mixamorig:RightEye", -0.03)] {
+        let eye = [x, at.y + 0.08, at.z + 0.08];
+        let front = [x, at.y + 0.08, at.z + 0.1];
+        bones.push(bone(name, Some(head), eye, front, 0.012));
+    }
+    for names in [true, false] {
+        let (_dir, doc) = synthetic(&bones, names);
+        let a = Anatomy::of(&doc);
+        // The fixture's nodes: the armature, one mesh node, then the bones in order.
+        let node_of = |id: ragdoll_tuner::document::BoneId| doc.bone(id).node - 2;
+        assert_eq!(a.head().map(node_of), Some(head), "names {names}");
+        let texts: Vec<&str> = a.notes().iter().map(|n| n.text.as_str()).collect();
+        let told = texts.iter().any(|t| t.contains("suggested"));
+        assert!(!told, "names {names}: {texts:?}");
+    }
+}
+
+/// A head bone's jaw hanging below it (a wolf's `Unterkiefer`, a bird's `BN_Mouth_01`) is not
+/// the head: the torso's path ran on to the leaf, the jaw the head and the head the neck (a
+/// zoo dragon's `Nose` was its head, its `Head` its chest). A path through the bone named as
+/// the head ends there. And a pelvis named on the spine bone above the one its legs hang
+/// from (Quaternius: `Hips` and the legs side by side on `Body`) is no disagreement to report:
+/// the bone below merges into it (5 of 73 files said "'Hips' is named as the pelvis; the
+/// skeleton's shape suggested the spine").
+#[test]
+fn a_jaw_below_the_head_and_hips_beside_the_legs_are_read_without_notes() {
+    let mut bones = fixtures::humanoid();
+    let at = |n: &str| bones.iter().position(|b| b.name == n).unwrap();
+    let (head, hips) = (at("mixamorig:Head"), at("mixamorig:Hips"));
+    let legs = [at("mixamorig:LeftUpLeg"), at("mixamorig:RightUpLeg")];
+    let p = bones[head].head;
+    let jaw = bone(
+        "mixamorig:Jaw",
+        Some(head),
+        [0.0, p.y + 0.02, p.z + 0.03],
+        [0.0, p.y - 0.02, p.z + 0.1],
+        0.03,
+    );
+    bones.push(jaw);
+    let body = bone("Body", None, [0.0, 0.9, 0.0], [0.0, 0.95, 0.0], 0.1);
+    bones.push(body);
+    let body = bones.len() - 1;
+    bones[hips].parent = Some(body);
+    for l in legs {
+        bones[l].parent = Some(body);
+    }
+    let (_dir, doc) = synthetic(&bones, true);
+    let a = Anatomy::of(&doc);
+    let name = |id: Option<_>| id.map(|b| doc.bone(b).name.clone());
+    assert_eq!(name(a.head()).as_deref(), Some("mixamorig:Head"));
+    assert_eq!(name(a.pelvis()).as_deref(), Some("mixamorig:Hips"));
+    let texts: Vec<&str> = a.notes().iter().map(|n| n.text.as_str()).collect();
+    assert!(!texts.iter().any(|t| t.contains("suggested")), "{texts:?}");
+}
+
 /// Character Creator's and AccuRIG's rigs weight a limb's skin to its twist bones
 /// (`L_ThighTwist01`: 2844 vertices) and none to the segment (`L_Thigh`: 0): the segments were
 /// control bones, their twist bones merged away, and a humanoid lost its legs and arms and

@@ -502,6 +502,82 @@ fn a_bird_with_its_wings_spread_is_not_flat() {
     assert!(err.contains("flat along Y"), "{err}");
 }
 
+/// A flier with no legs, its wings spread and its body level (a flying dragon 4.2 x 1.5 x
+/// 2.4, a bee) was told "flat along Y: fix its root rotation"; the same flier Z-up, its
+/// body along Y, still is. Its bones named `Neck` and `Head` are its neck and head (a flying
+/// bee's were bodies of no role: names were read on bipeds only).
+#[test]
+fn a_flier_with_its_wings_spread_is_not_flat() {
+    let push = fixtures::push;
+    let mut b = Vec::new();
+    let body = push(
+        &mut b,
+        "Torso",
+        None,
+        [0.0, 1.0, -0.3],
+        [0.0, 1.0, 0.2],
+        0.12,
+    );
+    let neck = push(
+        &mut b,
+        "Neck",
+        Some(body),
+        [0.0, 1.0, 0.2],
+        [0.0, 1.05, 0.4],
+        0.06,
+    );
+    push(
+        &mut b,
+        "Head",
+        Some(neck),
+        [0.0, 1.05, 0.4],
+        [0.0, 1.05, 0.6],
+        0.08,
+    );
+    for (x, s) in [(1.0f32, "L"), (-1.0, "R")] {
+        let mut parent = body;
+        let mut from = [0.1 * x, 1.05, 0.0];
+        for k in 0..3 {
+            let to = [from[0] + 0.6 * x, 1.05 + 0.02 * k as f32, -0.05 * k as f32];
+            parent = push(
+                &mut b,
+                &format!("Wing{k}.{s}"),
+                Some(parent),
+                from,
+                to,
+                0.04,
+            );
+            from = to;
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let flat_told = |bones: &[fixtures::BoneDef], name: &str| {
+        let input = dir.path().join(format!("{name}.glb"));
+        std::fs::write(&input, fixtures::glb(bones, fixtures::Build::default())).unwrap();
+        let (code, report, err) =
+            generate(&input, &dir.path().join(format!("{name}.out.glb")), &[]);
+        assert_eq!(code, Some(0), "{err}");
+        for (bone, role) in [("Neck", "neck"), ("Head", "head")] {
+            let row = report_row(&report, bone).unwrap();
+            assert_eq!(row["role"], role, "{name}: {row}");
+        }
+        err.contains("flat along Y")
+    };
+    assert!(!flat_told(&b, "flier"), "a level flier is not flat");
+    let z_up: Vec<fixtures::BoneDef> = b
+        .iter()
+        .map(|d| {
+            let turn = |v: glam::Vec3| glam::Vec3::new(v.x, v.z + 1.0, 1.0 - v.y);
+            fixtures::BoneDef {
+                head: turn(d.head),
+                tail: turn(d.tail),
+                ..d.clone()
+            }
+        })
+        .collect();
+    assert!(flat_told(&z_up, "z_up"), "Z-up, it is");
+}
+
 /// A walker whose body and four legs hang side by side from a control bone with no skin
 /// (Godot's platformer enemy: `MASTER` holds `body` and `r-frontleg`...). Its legs reach out
 /// farther than a third of its width, so they were left as ragdolls of their own (three
