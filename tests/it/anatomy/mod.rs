@@ -376,6 +376,19 @@ fn an_exporter_s_prefix_on_every_bone_changes_no_role() {
     }
 }
 
+/// On a creature of no legged plan, the bones named `Neck` and `Head` are its neck and head:
+/// names were read on bipeds only, and the zoo snake's `Neck` and `Head`, like a flying bee's
+/// beside its wings, were bodies of no role (no head in the editor's anatomy panel).
+#[test]
+fn a_legless_creature_s_named_neck_and_head_are_its_neck_and_head() {
+    let doc = open("q_snake.glb").expect("the zoo snake");
+    let a = Anatomy::of(&doc);
+    for (name, role) in [("Neck", Role::Neck), ("Head", Role::Head)] {
+        let id = doc.bone_by_name(name).expect(name);
+        assert_eq!(a.role(id), role, "{name}");
+    }
+}
+
 /// Rigs named in German (a wolf's `Becken`, `Brust`, `Hals`, `Kopf`, `Oberschenkel_L`,
 /// `Schwanz`), French, Spanish, Italian or Portuguese: no name was read, and a German-named
 /// wolf in a running pose, one paw on the ground, was taken for a biped with its ear as its

@@ -887,6 +887,48 @@ fn a_jaw_below_the_head_and_hips_beside_the_legs_are_read_without_notes() {
     assert!(!texts.iter().any(|t| t.contains("suggested")), "{texts:?}");
 }
 
+/// A clavicle, then a bone named as the shoulder, then the elbow (`Left_Clav`,
+/// `Left_Shoulder`, `Left_Ellbow`, `Left_Wrist`): Mixamo's `LeftShoulder` is its clavicle,
+/// and the name made this shoulder a second clavicle, the elbow the upper arm, no forearm,
+/// and a ball socket at the elbow. Below a bone firmly named the clavicle, the shoulder is
+/// the upper arm.
+#[test]
+fn a_shoulder_below_a_clavicle_is_the_upper_arm() {
+    let english = fixtures::humanoid();
+    let renamed: Vec<BoneDef> = (english.iter().cloned())
+        .map(|mut b| {
+            let n = b.name.trim_start_matches("mixamorig:").to_string();
+            for (side, s) in [("Left", "Left_"), ("Right", "Right_")] {
+                for (from, to) in [
+                    ("Shoulder", "Clav"),
+                    ("Arm", "Shoulder"),
+                    ("ForeArm", "Ellbow"),
+                    ("Hand", "Wrist"),
+                ] {
+                    if n == format!("{side}{from}") {
+                        b.name = format!("{s}{to}");
+                    }
+                }
+            }
+            b
+        })
+        .collect();
+    let (_dir, doc) = synthetic(&renamed, true);
+    let a = Anatomy::of(&doc);
+    for side in ["Left", "Right"] {
+        for (part, role) in [
+            ("Clav", Role::Clavicle),
+            ("Shoulder", Role::UpperArm),
+            ("Ellbow", Role::Forearm),
+            ("Wrist", Role::Hand),
+        ] {
+            let name = format!("{side}_{part}");
+            let id = doc.bone_by_name(&name).expect(&name);
+            assert_eq!(a.role(id), role, "{name}");
+        }
+    }
+}
+
 /// Character Creator's and AccuRIG's rigs weight a limb's skin to its twist bones
 /// (`L_ThighTwist01`: 2844 vertices) and none to the segment (`L_Thigh`: 0): the segments were
 /// control bones, their twist bones merged away, and a humanoid lost its legs and arms and

@@ -504,8 +504,7 @@ fn a_bird_with_its_wings_spread_is_not_flat() {
 
 /// A flier with no legs, its wings spread and its body level (a flying dragon 4.2 x 1.5 x
 /// 2.4, a bee) was told "flat along Y: fix its root rotation"; the same flier Z-up, its
-/// body along Y, still is. Its bones named `Neck` and `Head` are its neck and head (a flying
-/// bee's were bodies of no role: names were read on bipeds only).
+/// body along Y, still is.
 #[test]
 fn a_flier_with_its_wings_spread_is_not_flat() {
     let push = fixtures::push;
