@@ -539,6 +539,9 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
         .sum::<DVec3>()
         / total.max(1e-12);
     let legs = legs(a).max(1);
+    // Four legs or more under a level trunk: every joint from the ground to the head holds
+    // its load twice as firmly (`drives::BEAM_LOAD_FACTOR`).
+    let beam = legs >= 4 && a.kind != roles::CharacterKind::Humanoid;
     let size = a.height / mass::REFERENCE_HEIGHT_M;
     let floor = drives::SIM_INERTIA_FLOOR_KG_M2 * size.powi(5);
     for k in 0..n {
@@ -558,6 +561,11 @@ fn assign_gains(rig: &rig::Rig, a: &Anatomy, list: &mut [Body], total: f64) {
             )
         } else {
             (sub_m[k], sub_lever)
+        };
+        let m = if beam {
+            m * drives::BEAM_LOAD_FACTOR
+        } else {
+            m
         };
         list[k].gains = drives::gains(m, lever, inertia);
         if a.role[bone].stacks_trunk(a.kind) {

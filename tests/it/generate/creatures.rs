@@ -299,6 +299,40 @@ fn antlers_skinned_to_the_head_neither_size_nor_weigh_it() {
     assert!(whole.1 > 2.0 * plain.1, "fitted to the antlers: {whole:?}");
 }
 
+/// A four-legged animal standing holds its rest pose: its trunk is a level beam between two
+/// pairs of legs with its head held out in front, and the few degrees each of its joints gave
+/// added up: a Biped-rigged reindeer's head sank 56% of its skeleton's height in 10 s, a
+/// Shiba's chest 22%, a Tripo horse's chest 50% (now 7%, 3% and 1%:
+/// `drives::BEAM_LOAD_FACTOR`). The synthetic quadruped, 10 s standing: every joint within
+/// 3.5 deg of its rest pose (RMS; the head 2.4, 4.7 with half the gains).
+#[test]
+fn a_quadruped_holds_its_rest_pose_standing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("quadruped.glb");
+    let build = fixtures::Build::default();
+    std::fs::write(&input, fixtures::glb(&quadruped(false), build)).unwrap();
+    let out = dir.path().join("quadruped.out.glb");
+    let (code, _, stderr) = generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let o = crate::common::ragdoll_tuner()
+        .args(["simulate", path_str(&out), "--json", "--seconds", "10"])
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["fell"], false, "{r}");
+    let rms: Vec<(String, f64)> = (r["joints"].as_array().unwrap().iter())
+        .map(|j| {
+            (
+                j["name"].as_str().unwrap().to_string(),
+                j["rms_error_deg"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    println!("quadruped joint RMS (deg): {rms:?}");
+    let worst = rms.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+    assert!(worst.1 <= 3.5, "{worst:?}");
+}
+
 /// A 1.5 m long four-legged animal facing +Z: pelvis, spine, chest, neck, head and tail; the
 /// front legs hang from the chest (upper, lower to the ground); each hind leg is thigh, shin
 /// and an upright cannon (a digitigrade foot) to the ground, below a short hip bone lying
