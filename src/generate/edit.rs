@@ -3,7 +3,7 @@
 
 use super::bodies::{self, Fate};
 use super::roles::Anatomy;
-use super::{balance, bone_ref, drives, emit, legs, report, rig, Body, Options};
+use super::{balance, bone_ref, drives, emit, report, rig, Body, Options};
 use crate::document::{Document, Edit, EditTarget};
 
 /// The edit and the balance bones it names (None: no legs, balance off).
@@ -109,7 +109,7 @@ fn dropped_body_edits(doc: &Document, rig: &rig::Rig, plan: &bodies::Plan) -> Ve
 
 /// The document's balance settings, one `Set` per key.
 fn balance_edits(a: &Anatomy, total: f64, balance: Option<&report::BalanceReport>) -> Vec<Edit> {
-    let g = drives::balance_gains(total, a.height, legs(a));
+    let g = drives::balance_gains(total, a.height, super::gains::legs(a));
     // Without legs (a snake, a fish) there is nothing to stand on: balance is off and no
     // bones are named, so the simulation reports falls and tilt as not measured rather
     // than judging a writhing body by a humanoid's pelvis.
