@@ -365,13 +365,6 @@ fn an_exporter_s_prefix_on_every_bone_changes_no_role() {
                 }
             }
         });
-        let facts = |d: &Document| {
-            let a = Anatomy::of(d);
-            let bones: Vec<_> = (d.bone_ids())
-                .map(|id| (a.role(id), a.side(id), a.bone(id).evidence))
-                .collect();
-            (a.kind(), bones)
-        };
         assert_eq!(facts(&copy), facts(&doc), "{file}");
     }
 }
@@ -387,6 +380,15 @@ fn a_legless_creature_s_named_neck_and_head_are_its_neck_and_head() {
         let id = doc.bone_by_name(name).expect(name);
         assert_eq!(a.role(id), role, "{name}");
     }
+}
+
+/// What the anatomy reads in a file: its kind, and every bone's role, side and evidence.
+fn facts(d: &Document) -> (Kind, Vec<(Role, Option<Side>, Evidence)>) {
+    let a = Anatomy::of(d);
+    let bones = (d.bone_ids())
+        .map(|id| (a.role(id), a.side(id), a.bone(id).evidence))
+        .collect();
+    (a.kind(), bones)
 }
 
 /// Rigs named in German (a wolf's `Becken`, `Brust`, `Hals`, `Kopf`, `Oberschenkel_L`,
@@ -429,13 +431,6 @@ fn bones_named_in_german_are_read_as_in_english() {
         .collect();
     let (_d1, en) = plans::synthetic(&english, true);
     let (_d2, de) = plans::synthetic(&german, true);
-    let facts = |d: &Document| {
-        let a = Anatomy::of(d);
-        let bones: Vec<_> = (d.bone_ids())
-            .map(|id| (a.role(id), a.side(id), a.bone(id).evidence))
-            .collect();
-        (a.kind(), bones)
-    };
     let names: Vec<_> = de.bone_ids().map(|id| de.bone(id).name.clone()).collect();
     assert!(names.contains(&"Oberschenkel_L".to_string()), "{names:?}");
     assert_eq!(facts(&de), facts(&en), "{names:?}");
