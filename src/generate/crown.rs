@@ -37,11 +37,9 @@ pub fn core(points: Vec<DVec3>, (joint, tip): (DVec3, Option<DVec3>)) -> Vec<DVe
         return points;
     }
     let (dir, len) = ((tip - joint).normalize(), tip.distance(joint));
-    let distance = |p: &DVec3| {
-        let t = (*p - joint).dot(dir).clamp(0.0, len);
-        p.distance(joint + dir * t)
-    };
-    let d: Vec<f64> = points.iter().map(distance).collect();
+    let d: Vec<f64> = (points.iter())
+        .map(|&p| super::fit::distance_to_segment(p, joint, dir, len))
+        .collect();
     let Some(radius) = core_radius(&d) else {
         return points;
     };

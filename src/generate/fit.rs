@@ -320,6 +320,12 @@ pub fn sphere(
     best.unwrap_or_else(|| fallback_fit(origin, rotation, min_radius))
 }
 
+/// Distance from `p` to the segment from `origin` along unit `dir` for `len` (a bone).
+pub fn distance_to_segment(p: DVec3, origin: DVec3, dir: DVec3, len: f64) -> f64 {
+    let t = (p - origin).dot(dir).clamp(0.0, len.max(0.0));
+    p.distance(origin + dir * t)
+}
+
 /// Extents of the points along three directions (p5..p95), for the round/flat test.
 pub fn spread(points: &[DVec3], dirs: [DVec3; 3]) -> DVec3 {
     let e = |d: DVec3| {

@@ -63,10 +63,7 @@ pub fn core(
         return points;
     };
     let reach = TRUNK_REACH * w;
-    let near = |p: &DVec3| {
-        let t = (*p - origin).dot(dir).clamp(0.0, len.max(0.0));
-        p.distance(origin + dir * t) <= reach
-    };
+    let near = |p: &DVec3| super::fit::distance_to_segment(*p, origin, dir, len) <= reach;
     let kept = points.iter().filter(|p| near(p)).count();
     if kept == points.len() || kept < min_points {
         return points;
