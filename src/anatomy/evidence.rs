@@ -292,6 +292,11 @@ fn renumber_limb(rig: &Rig, a: &mut Indexed, k: usize, names: &[Option<NameRole>
         if let Some(s) = after_a_stronger_twin(seq, pos(nr.role), nr.strength, last) {
             nr.role = seq[s];
         }
+        let next = (path.get(p + 1).and_then(|&c| names[c]))
+            .and_then(|n| Some((pos(n.role)?, n.strength)));
+        if let Some(s) = before_a_firmer_gap(pos(nr.role), nr.strength, next) {
+            nr.role = seq[s];
+        }
         match pos(nr.role) {
             Some(s) if weak_name_past_a_legs_start(a.limbs[k].kind, (p, s), nr.strength) => {
                 let why = "begins its leg".to_string();
@@ -341,6 +346,20 @@ fn after_a_stronger_twin(
 ) -> Option<usize> {
     let (s, (before, firmer)) = (s?, last?);
     (s <= before && strength < firmer && before + 1 < seq.len()).then_some(before + 1)
+}
+
+/// A weaker name whose role leaves a gap before the next bone's firmer one takes the role just
+/// before it: a rig naming each bone for the joint at its head (`epaule_L`, `coude_L`,
+/// `poignet_L`: shoulder, elbow, wrist) has no clavicle, and its shoulder is the upper arm
+/// (it was read as the clavicle, and the arm had no upper arm). Its sequence index, when it
+/// moves.
+fn before_a_firmer_gap(
+    s: Option<usize>,
+    strength: f32,
+    next: Option<(usize, f32)>,
+) -> Option<usize> {
+    let (s, (after, firmer)) = (s?, next?);
+    (after >= s + 2 && strength < firmer).then(|| after - 1)
 }
 
 /// Pelvis, neck and head names hold on the torso (never over a limb); spine and chest names

@@ -83,6 +83,8 @@ const CLOTH_PARTS: &[&str] = &[
     "hair", "braid", "ponytail", "skirt", "cape", "cloak", "robe", "coat", "dress", "cloth",
     "scarf", "ribbon", "tassel",
 ];
+/// Whole words that mark hair or clothing (`Tie_039`, a necktie; `sec`, a secondary chain).
+const CLOTH_WORDS: &[&str] = &["sec", "tie", "necktie"];
 const FINGER_WORDS: &[&str] = &[
     "finger", "thumb", "index", "middle", "ring", "pinky", "little", "digit",
 ];
@@ -171,7 +173,7 @@ pub fn hints(name: &str) -> NameHints {
         finger: has(FINGER_WORDS) || contains("finger"),
         toe: contains("toe") || has(&["ball"]),
         tail: contains("tail"),
-        cloth: CLOTH_PARTS.iter().any(|p| contains(p)) || has(&["sec"]),
+        cloth: CLOTH_PARTS.iter().any(|p| contains(p)) || has(CLOTH_WORDS),
         words: w,
     }
 }
@@ -406,6 +408,10 @@ mod tests {
         assert!(hints("J_Sec_Hair1_01").cloth);
         assert!(hints("mixamorig:Hair4").cloth);
         assert!(hints("CapeLeft.003").cloth);
+        assert!(hints("coleta.L_1_044").cloth);
+        assert!(hints("Tie.001_040").cloth);
+        assert!(hints("Haare_vorne").cloth);
+        assert!(!hints("Tibia_L").cloth);
         assert!(!hints("mixamorig:LeftUpLeg").cloth);
         assert!(!hints("DEF-shin.L").cloth);
         assert!(!hints("b_LeftLeg01_015").helper);

@@ -389,10 +389,43 @@ fn rig_bones(doc: &Document) -> Vec<RigBone> {
         .iter()
         .map(|b| strip_index(&b.read_name).to_string())
         .collect();
-    for b in &mut bones {
-        b.hints.twist |= is_limb_segment_copy(&b.read_name, &b.hints, &all_names);
+    let copies: Vec<bool> = (0..bones.len())
+        .map(|i| {
+            let b = &bones[i];
+            is_limb_segment_copy(&b.read_name, &b.hints, &all_names)
+                && continues_its_parent(&bones, i)
+        })
+        .collect();
+    for (b, copy) in bones.iter_mut().zip(copies) {
+        b.hints.twist |= copy;
     }
     bones
+}
+
+/// The largest bend (degrees) at a numbered copy's head for it to be a twist segment: Rigify
+/// splits one straight bone (`DEF-thigh.L`, `DEF-thigh.L.001`), where Blender numbers every
+/// bone extruded from another (a crab's `Leg1.R.002` ... `.005` bend 60-110 deg at each joint).
+const SEGMENT_COPY_MAX_BEND_DEG: f64 = 30.0;
+
+/// True when bone `i` carries on along its parent's line: the direction from its parent's head
+/// to its own and from its head to one of its children's differ by at most
+/// [`SEGMENT_COPY_MAX_BEND_DEG`]. A copy with no child ends its chain, which a split segment
+/// never does (Rigify's `.001` always carries the next segment); one on its parent's head or
+/// without a parent carries on.
+fn continues_its_parent(bones: &[RigBone], i: usize) -> bool {
+    let b = &bones[i];
+    let Some(into) = b
+        .parent
+        .map(|p| b.pos - bones[p].pos)
+        .and_then(|v| v.try_normalize())
+    else {
+        return true;
+    };
+    let mut outs = (bones.iter())
+        .filter(|c| c.parent == Some(i))
+        .filter_map(|c| (c.pos - b.pos).try_normalize());
+    let min_cos = SEGMENT_COPY_MAX_BEND_DEG.to_radians().cos();
+    outs.any(|out| into.dot(out) >= min_cos)
 }
 
 /// A segment whose skin is all on its twist bones (Character Creator's and AccuRIG's

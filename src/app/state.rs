@@ -453,10 +453,10 @@ impl EditorState {
         }
         let path = self.doc.path.clone();
         match self.doc.save() {
-            Ok(()) => {
+            Ok(written) => {
                 autosave::remove(&path);
                 self.push_recent(&path);
-                self.status = format!("saved {}", path.display());
+                self.status = with_warnings(format!("saved {}", path.display()), &written);
             }
             Err(e) => self.status = format!("save failed: {e}"),
         }
@@ -472,11 +472,11 @@ impl EditorState {
         let old_nodes: Vec<usize> = self.doc.bones.iter().map(|b| b.node).collect();
         let selected_node = self.selection.map(|id| self.doc.bone(id).node);
         match self.doc.save_as(path) {
-            Ok(()) => {
+            Ok(written) => {
                 autosave::remove(&old);
                 autosave::remove(path);
                 self.push_recent(path);
-                self.status = format!("saved as {}", path.display());
+                self.status = with_warnings(format!("saved as {}", path.display()), &written);
                 if self.doc.bones.iter().map(|b| b.node).ne(old_nodes) {
                     self.selection = selected_node.and_then(|n| self.doc.bone_of_node(n));
                     self.multi = Default::default();
@@ -490,7 +490,9 @@ impl EditorState {
     /// Writes a self-contained .glb copy; the document keeps its own path.
     pub fn export_glb(&mut self, path: &Path) {
         match self.doc.write_to(path) {
-            Ok(()) => self.status = format!("exported {}", path.display()),
+            Ok(written) => {
+                self.status = with_warnings(format!("exported {}", path.display()), &written)
+            }
             Err(e) => self.status = format!("export failed: {e}"),
         }
     }
@@ -542,4 +544,12 @@ fn joint_edits(target: EditTarget, values: &[(String, Option<serde_json::Value>)
             },
         })
         .collect()
+}
+
+/// A status line followed by what the write could not carry, each in the reader's words.
+fn with_warnings(status: String, written: &crate::document::Written) -> String {
+    std::iter::once(status)
+        .chain(written.warnings())
+        .collect::<Vec<_>>()
+        .join("; ")
 }

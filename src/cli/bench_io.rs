@@ -31,7 +31,12 @@ pub fn run(mb: usize, dir: &Path, runs: usize) -> anyhow::Result<ExitCode> {
             key: crate::document::fields::Key::Mass.path().into(),
             value: json!(8.0 + i as f64),
         })?;
-        doc.save()?;
+        let written = doc.save()?;
+        anyhow::ensure!(
+            written.images_not_carried.is_empty(),
+            "{}",
+            written.warnings().join("; ")
+        );
         save_s.push(t.elapsed().as_secs_f64());
     }
     let (copy_med, save_med) = (median(&mut copy_s), median(&mut save_s));

@@ -61,7 +61,7 @@ pub fn run(
         );
         return Ok(ExitCode::from(1));
     }
-    doc.write_to(output)?;
+    super::write_out(&doc, output)?;
     if let (Some(name), Some((bones, skipped))) = (&extras.preset, preset) {
         println!("preset {name}: {bones} bone(s), {skipped} jointed bone(s) without a match");
     }

@@ -150,7 +150,7 @@ pub fn run(file: &Path, a: &GenerateArgs, policy: UriPolicy) -> anyhow::Result<E
         );
         return Ok(ExitCode::from(1));
     }
-    doc.write_to(&a.output)?;
+    super::write_out(&doc, &a.output)?;
     if a.json {
         println!("{}", serde_json::to_string(&g.report)?);
     } else {

@@ -284,6 +284,14 @@ pub fn run(command: Command, policy: UriPolicy) -> ExitCode {
     }
 }
 
+/// Writes `doc` to `out`, telling stderr which images stayed references to missing files.
+fn write_out(doc: &Document, out: &Path) -> Result<(), DocError> {
+    for w in doc.write_to(out)?.warnings() {
+        eprintln!("warning: {w}");
+    }
+    Ok(())
+}
+
 fn open(file: &Path, policy: UriPolicy) -> Result<Document, DocError> {
     Document::open_with(file, policy)
 }

@@ -117,7 +117,7 @@ fn bake_to_file(
     let baked = timeline::bake(doc, rec, &opts).with_context(|| format!("--bake {name}"))?;
     doc.apply(&timeline::append_edit(doc, &baked, &name))
         .with_context(|| format!("--bake {name}"))?;
-    doc.write_to(out)?;
+    super::write_out(doc, out)?;
     eprintln!(
         "baked '{name}': {} keys, {} rotation and {} translation channels, into {}",
         baked.times_s.len(),

@@ -345,7 +345,7 @@ pub fn run(file: &Path, a: &TuneArgs, policy: UriPolicy) -> anyhow::Result<ExitC
         doc.apply(edit)
             .with_context(|| format!("{}", file.display()))?;
     }
-    doc.write_to(&a.output)?;
+    super::write_out(&doc, &a.output)?;
     let run = watch.spent();
     warn_over_budget(&outcome);
     if !outcome.unmet.is_empty() {

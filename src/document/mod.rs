@@ -34,7 +34,7 @@ pub use diagnostics::{has_errors, Diagnostic, Severity};
 pub use edit::{parse_assignment, Edit, EditTarget};
 pub use error::{DocError, EditError};
 pub use manual_anatomy::{ManualAnatomy, RoleAssignment};
-pub use save::write_atomic;
+pub use save::{write_atomic, Written};
 pub use schema::*;
 pub use skeleton::{display_name, NodeInfo, Skeleton, SkinInfo};
 pub use uri::UriPolicy;

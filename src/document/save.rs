@@ -9,26 +9,46 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// What a write left as it was rather than fail: each image file the output still names but
+/// could not carry (missing or unreadable), as the error reading it gave. A loader reads such
+/// an image as missing (tinygltf warns and keeps the uri), and the mesh, the skeleton and the
+/// physics are written whole. Empty when everything was carried.
+/// Every caller that writes for a user tells them (`cli::write_out`, the editor's status).
+#[derive(Debug, Default)]
+pub struct Written {
+    pub images_not_carried: Vec<DocError>,
+}
+
+impl Written {
+    /// One line per image not carried, for a status bar or stderr.
+    pub fn warnings(&self) -> Vec<String> {
+        self.images_not_carried
+            .iter()
+            .map(|e| format!("{e}; written as a reference to the missing file, not carried"))
+            .collect()
+    }
+}
+
 impl Document {
     /// Saves to the document's own path.
-    pub fn save(&mut self) -> Result<(), DocError> {
+    pub fn save(&mut self) -> Result<Written, DocError> {
         let path = self.path.clone();
         self.save_as(&path)
     }
 
     /// Saves to `out` (`.glb` or `.gltf`); the document then lives at `out`. A document in an
     /// earlier schema is brought to this build's first (see [`Document::migration`]).
-    pub fn save_as(&mut self, out: &Path) -> Result<(), DocError> {
+    pub fn save_as(&mut self, out: &Path) -> Result<Written, DocError> {
         if let Some(m) = self.migration() {
             self.apply(&m).map_err(|e| DocError::Migrate {
                 path: self.path.clone(),
                 reason: e.to_string(),
             })?;
         }
-        self.write_to(out)?;
+        let written = self.write_to(out)?;
         if out != self.path || Format::from_path(out) != self.format {
             *self = Document::open_with(out, self.uri_policy)?;
-            return Ok(());
+            return Ok(written);
         }
         self.original_json = self.json_bytes(self.format);
         self.mark_saved();
@@ -39,12 +59,12 @@ impl Document {
                 source,
             })?;
         }
-        Ok(())
+        Ok(written)
     }
 
     /// Writes the document to `out` without changing it. `.glb` output packs external
     /// buffers and images into the BIN chunk; `.gltf` output keeps or writes them beside it.
-    pub fn write_to(&self, out: &Path) -> Result<(), DocError> {
+    pub fn write_to(&self, out: &Path) -> Result<Written, DocError> {
         if let Some(m) = self.migration() {
             let mut migrated = self.clone();
             migrated.apply(&m).map_err(|e| DocError::Migrate {
@@ -56,7 +76,7 @@ impl Document {
         self.write_unmigrated(out)
     }
 
-    fn write_unmigrated(&self, out: &Path) -> Result<(), DocError> {
+    fn write_unmigrated(&self, out: &Path) -> Result<Written, DocError> {
         match (self.format, Format::from_path(out)) {
             (Format::Glb, Format::Glb) if !self.has_external_uris() => {
                 let json = self.json_bytes(Format::Glb);
@@ -66,13 +86,15 @@ impl Document {
                         Some(b) => b.write_into(w),
                         None => Ok(()),
                     })
-                })
+                })?;
+                Ok(Written::default())
             }
             (_, Format::Glb) => self.write_packed_glb(out),
             (Format::Gltf, Format::Gltf) => {
-                self.copy_externals(out)?;
+                let written = self.copy_externals(out)?;
                 let json = self.json_bytes(Format::Gltf);
-                write_atomic(out, |w| w.write_all(&json))
+                write_atomic(out, |w| w.write_all(&json))?;
+                Ok(written)
             }
             (Format::Glb, Format::Gltf) => self.write_unpacked_gltf(out),
         }
@@ -96,12 +118,13 @@ impl Document {
     }
 
     /// `.gltf` saved into another folder: copies its relative external files along.
-    fn copy_externals(&self, out: &Path) -> Result<(), DocError> {
+    fn copy_externals(&self, out: &Path) -> Result<Written, DocError> {
+        let mut written = Written::default();
         let out_dir = out.parent().map(Path::to_path_buf).unwrap_or_default();
         if same_dir(&out_dir, &self.base_dir()) {
-            return Ok(());
+            return Ok(written);
         }
-        for (key, _, u) in uri_entries(&self.json) {
+        for (key, array, u) in uri_entries(&self.json) {
             let uri_err = |reason: String| DocError::Uri {
                 path: self.path.clone(),
                 uri_key: key.clone(),
@@ -113,7 +136,13 @@ impl Document {
                 if Path::new(&u).is_absolute() || u.starts_with("file:") {
                     continue; // An allowed absolute path stays valid from anywhere.
                 }
-                let bytes = self.read_uri(&key, &u, None)?;
+                let bytes = match self.read_uri(&key, &u, None) {
+                    Err(e) if array == "images" => {
+                        written.images_not_carried.push(e);
+                        continue;
+                    }
+                    read => read?,
+                };
                 let dest = out_dir.join(src.strip_prefix(self.base_dir()).unwrap_or(&src));
                 if let Some(parent) = dest.parent() {
                     std::fs::create_dir_all(parent).map_err(|source| DocError::Write {
@@ -124,12 +153,12 @@ impl Document {
                 write_atomic(&dest, |w| w.write_all(&bytes))?;
             }
         }
-        Ok(())
+        Ok(written)
     }
 
     /// `.glb` output with every buffer and image packed into one BIN chunk. A meshopt
     /// fallback buffer (no bytes of its own) stays its own buffer, without a uri.
-    fn write_packed_glb(&self, out: &Path) -> Result<(), DocError> {
+    fn write_packed_glb(&self, out: &Path) -> Result<Written, DocError> {
         let mut json = self.json.clone();
         let buffers = self.load_buffers()?;
         let list = json
@@ -153,7 +182,7 @@ impl Document {
             bin.extend_from_slice(b);
         }
         rebase_views(&mut json, &places);
-        self.pack_images(&mut json, &mut bin)?;
+        let written = self.pack_images(&mut json, &mut bin);
         let first = json
             .pointer("/buffers/0")
             .and_then(Value::as_object)
@@ -171,10 +200,13 @@ impl Document {
         }
         let text = encode_json(&json, false);
         let bin = (!bin.is_empty()).then_some(bin.as_slice());
-        write_atomic(out, |w| container::write_glb(w, &text, bin))
+        write_atomic(out, |w| container::write_glb(w, &text, bin))?;
+        Ok(written)
     }
 
-    fn pack_images(&self, json: &mut Value, bin: &mut Vec<u8>) -> Result<(), DocError> {
+    /// Moves every image file into the BIN chunk; one that cannot be read keeps its uri.
+    fn pack_images(&self, json: &mut Value, bin: &mut Vec<u8>) -> Written {
+        let mut written = Written::default();
         let count = json
             .get("images")
             .and_then(Value::as_array)
@@ -188,7 +220,13 @@ impl Document {
                 continue;
             };
             let key = format!("images[{i}].uri");
-            let bytes = self.read_uri(&key, &u, None)?;
+            let bytes = match self.read_uri(&key, &u, None) {
+                Ok(b) => b,
+                Err(e) => {
+                    written.images_not_carried.push(e);
+                    continue;
+                }
+            };
             align(bin, 8);
             let view = json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": bytes.len()});
             bin.extend_from_slice(&bytes);
@@ -208,12 +246,12 @@ impl Document {
                 image.insert("mimeType".into(), json!(mime_type(&u, &bytes)));
             }
         }
-        Ok(())
+        written
     }
 
     /// `.gltf` output from a `.glb`: the BIN chunk becomes `<name>.bin` beside it.
-    fn write_unpacked_gltf(&self, out: &Path) -> Result<(), DocError> {
-        self.copy_externals(out)?;
+    fn write_unpacked_gltf(&self, out: &Path) -> Result<Written, DocError> {
+        let written = self.copy_externals(out)?;
         let mut json = self.json.clone();
         if let Some(bin) = self.bin()? {
             let bin_path = out.with_extension("bin");
@@ -230,7 +268,8 @@ impl Document {
             }
         }
         let text = encode_json(&json, true);
-        write_atomic(out, |w| w.write_all(&text))
+        write_atomic(out, |w| w.write_all(&text))?;
+        Ok(written)
     }
 }
 

@@ -96,6 +96,38 @@ impl FateRules<'_> {
         size_of(self.rig, self.samples, bone)
     }
 
+    /// How far the bone reaches: its size, or, for a bone that ends the structural tree, the
+    /// farthest child joint the file gives it (`HeadTop_End`: a skeleton without a mesh still
+    /// says where the skull ends; its head had been merged into the neck as zero length).
+    fn reach(&self, bone: usize) -> f64 {
+        let joint = self.rig.bones[bone].pos;
+        (self.rig.children_in_file(bone))
+            .map(|c| self.rig.bones[c].pos.distance(joint))
+            .fold(self.size(bone), f64::max)
+    }
+
+    /// A finger bone reaching past a hand: what a hand holds ([`HELD_PROP_SHARE`]).
+    fn held_prop(&self, bone: usize) -> bool {
+        self.anatomy.role[bone] == Role::Finger
+            && self.held_reach(bone) > HELD_PROP_SHARE * self.anatomy.height
+    }
+
+    /// How far a finger and the bones below it reach from its joint (their joints and skin;
+    /// a rigid mesh hanging from one counts in its size only), or its own size when larger: a sword skinned to three bones of its own under the hand
+    /// (`arme_020`, `arme2_021`, `arme3_022`: 0.45-0.5 each, under the 0.25-of-the-height
+    /// share one by one) reaches 1 m from the hand, and had made the hand a 1.6 m capsule.
+    fn held_reach(&self, bone: usize) -> f64 {
+        let joint = self.rig.bones[bone].pos;
+        (self.rig.subtree_all(bone).into_iter())
+            .flat_map(|d| {
+                let skinned = self.samples.skinned_len.get(d).copied().unwrap_or(0);
+                let own = self.samples.by_bone[d].iter().take(skinned).copied();
+                std::iter::once(self.rig.bones[d].pos).chain(own)
+            })
+            .map(|p| p.distance(joint))
+            .fold(self.size(bone), f64::max)
+    }
+
     /// A foot without skin of its own that takes the vertices of the segment above it lying
     /// past its joint (`super::ends`), when there are enough of them or its skeleton gives it a
     /// sole.
@@ -153,9 +185,14 @@ impl FateRules<'_> {
                 why: "helper or end bone with no skin",
             },
             Role::Helper => into("helper or end bone"),
-            Role::Finger if self.size(i) > HELD_PROP_SHARE * self.anatomy.height => Fate::Skipped {
-                why: "a held prop, not a finger: its skin reaches past a hand",
-            },
+            Role::Finger
+                if self.held_prop(i)
+                    || self.rig.bones[i].parent.is_some_and(|p| self.held_prop(p)) =>
+            {
+                Fate::Skipped {
+                    why: "a held prop, not a finger: it reaches past a hand",
+                }
+            }
             Role::Finger if opts.fingers && self.size(i) >= min_size / 2.0 => Fate::Body,
             Role::Finger => into("finger"),
             Role::Toe if opts.toes => Fate::Body,
@@ -178,7 +215,7 @@ impl FateRules<'_> {
                 into("smaller than the minimum bone size")
             }
             Role::Foot if self.takes_skin_above(c) => Fate::Body,
-            _ if skin == 0 && self.size(i) < 1e-3 * self.anatomy.height => {
+            _ if skin == 0 && self.reach(i) < 1e-3 * self.anatomy.height => {
                 into("zero length and no skin")
             }
             _ => Fate::Body,

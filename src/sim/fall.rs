@@ -63,7 +63,8 @@ struct ComHeight {
 }
 
 impl ComHeight {
-    fn new(world: &PhysicsWorld, bodies: &[BodyRec], ground_y: f32) -> Option<Self> {
+    /// Heights at rest from `stand_y`, where the rest pose stands ([`stand_y`]).
+    fn new(world: &PhysicsWorld, bodies: &[BodyRec], stand_y: f32) -> Option<Self> {
         let (mut m, mut rest, mut lying) = (0.0f32, 0.0f32, 0.0f32);
         for b in bodies {
             let Some(col) = world.colliders.get(b.collider) else {
@@ -74,7 +75,7 @@ impl ComHeight {
                 .map_or(Vec3::ZERO, |q| q.translation);
             let pose = b.world_from_body_rest;
             m += b.mass_kg;
-            rest += b.mass_kg * ((pose.translation + pose.rotation * local).y - ground_y);
+            rest += b.mass_kg * ((pose.translation + pose.rotation * local).y - stand_y);
             lying += b.mass_kg * lying_height(col.shared_shape());
         }
         let (rest, lying) = (rest / m, lying / m);
@@ -108,13 +109,14 @@ fn lying_height(shape: &SharedShape) -> f32 {
 
 impl FallGauge {
     pub fn new(world: &PhysicsWorld, bodies: &[BodyRec], rig: &BalanceRig, ground_y: f32) -> Self {
+        let stand_y = stand_y(world, bodies, ground_y);
         let pelvis = rig.pelvis.and_then(|p| {
             let col = world.colliders.get(bodies[p].collider)?;
             let local = col
                 .position_wrt_parent()
                 .map_or(Vec3::ZERO, |q| q.translation);
             let rest = bodies[p].world_from_body_rest;
-            let h = (rest.translation + rest.rotation * local).y - ground_y;
+            let h = (rest.translation + rest.rotation * local).y - stand_y;
             let lying = lying_height(col.shared_shape());
             (h.is_finite() && h * FELL_PELVIS_RATIO > lying).then_some((p, local, h, lying))
         });
@@ -126,12 +128,12 @@ impl FallGauge {
             let rest = bodies[t].world_from_body_rest;
             (t, rest.rotation.inverse() * Vec3::Y)
         });
-        let off_feet = off_feet_bodies(world, bodies, rig, ground_y);
+        let off_feet = off_feet_bodies(world, bodies, rig, stand_y);
         Self {
             pelvis,
             fell_ratio,
             torso,
-            com: ComHeight::new(world, bodies, ground_y),
+            com: ComHeight::new(world, bodies, stand_y),
             ground_y,
             trunk: (off_feet.iter().enumerate())
                 .map(|(k, &off)| off && rig.trunk.contains(&k))
@@ -221,14 +223,39 @@ impl FallGauge {
 /// A body off the ground at rest lies at least this share of the character's height above it.
 const OFF_GROUND_SHARE: f32 = 0.02;
 
+/// Where the rest pose stands, which its heights at rest are measured from: the ground, or,
+/// for a character whose colliders all start above it by more than [`OFF_GROUND_SHARE`] of
+/// their height, their lowest point. Such a character drops onto the ground and stands
+/// there lower than its rest pose by the gap: a mouse placed 18% of its height above it
+/// stood on its four feet with its pelvis at 0.76 of its rest height over the ground, and was
+/// called fallen at 0.22 s.
+fn stand_y(world: &PhysicsWorld, bodies: &[BodyRec], ground_y: f32) -> f32 {
+    let (lo, hi) = (bodies.iter())
+        .filter_map(|b| {
+            let (c, at) = b.rest_collider(world)?;
+            let aabb = c.shape().compute_aabb(&at);
+            Some((aabb.mins.y, aabb.maxs.y))
+        })
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), (a, b)| {
+            (lo.min(a), hi.max(b))
+        });
+    let gap = lo - ground_y;
+    let above = gap.is_finite() && hi.is_finite() && gap > OFF_GROUND_SHARE * (hi - lo);
+    if above {
+        lo
+    } else {
+        ground_y
+    }
+}
+
 /// Per body slot: true for a body that lies off the ground at rest by [`OFF_GROUND_SHARE`] of
 /// the height and is not a support foot; empty when the rig has no feet or no pelvis or torso
-/// (falls are then not measured).
+/// (falls are then not measured). Heights from `stand_y`, where the rest pose stands.
 fn off_feet_bodies(
     world: &PhysicsWorld,
     bodies: &[BodyRec],
     rig: &BalanceRig,
-    ground_y: f32,
+    stand_y: f32,
 ) -> Vec<bool> {
     if rig.feet.is_empty() || (rig.pelvis.is_none() && rig.torso.is_none()) {
         return Vec::new();
@@ -237,7 +264,7 @@ fn off_feet_bodies(
         .map(|b| {
             let (c, at) = b.rest_collider(world)?;
             let aabb = c.shape().compute_aabb(&at);
-            Some((aabb.mins.y - ground_y, aabb.maxs.y - ground_y))
+            Some((aabb.mins.y - stand_y, aabb.maxs.y - stand_y))
         })
         .collect();
     let height = lowest.iter().flatten().map(|l| l.1).fold(0.0f32, f32::max);

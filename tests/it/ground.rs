@@ -143,3 +143,29 @@ fn generating_a_character_on_a_stage_says_where_its_ground_is() {
     assert!(said.iter().any(|t| t.contains(under)), "{said:?}");
     assert!(!said.iter().any(|t| t.contains("(y = 0)")), "{said:?}");
 }
+
+/// A character placed a little above the plane it stands on (within the ground's tolerance,
+/// so the ground stays y = 0) drops onto it and stands there: its fall is measured from where
+/// its rest pose stands, not from the ground under the gap. A mouse placed 18% of its height
+/// up stood on its four feet, its pelvis at 0.76 of its rest height over the ground, and was
+/// called fallen at 0.22 s. The mannequin 0.2 m up stands as it does on the ground: the same
+/// lowest pelvis height ratio (0.75 before), no fall.
+#[test]
+fn a_character_placed_above_its_ground_is_measured_from_where_it_stands() {
+    let base = Document::open(mannequin()).unwrap();
+    let lifted = moved(0.2);
+    assert_eq!(lifted.ground_y(), 0.0, "within the ground's tolerance");
+    let ratio = |doc: &Document| {
+        let mut sim = Simulation::new(doc, SimSettings::default()).unwrap();
+        for _ in 0..(4.0 * 120.0) as usize {
+            sim.step().unwrap();
+        }
+        (sim.fell_at_s(), sim.telemetry().min_pelvis_height_ratio)
+    };
+    let ((f0, r0), (f1, r1)) = (ratio(&base), ratio(&lifted));
+    assert!(f0.is_none() && f1.is_none(), "fell {f0:?} / lifted {f1:?}");
+    assert!(
+        (r1 - r0).abs() < 0.02,
+        "lowest pelvis ratio lifted {r1} against {r0} on the ground"
+    );
+}

@@ -391,3 +391,51 @@ fn saving_a_vrm_keeps_it_a_glb() {
         "files written beside the VRM: {beside:?}"
     );
 }
+
+/// A `.gltf` whose texture file is missing still generates, exports and saves: the image keeps
+/// its uri (what tinygltf, the seed's loader, reads as a missing image with a warning), the
+/// mesh and the physics are written whole, and stderr names the file, the key and the uri.
+/// Before, `generate` refused to write anything ("images[0].uri: cannot open Texture.png").
+#[test]
+fn a_missing_texture_is_named_and_left_a_reference_not_a_refusal() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("Fox.gltf");
+    std::fs::copy(fox_gltf(), &src).unwrap();
+    std::fs::copy(
+        fox_gltf().with_file_name("Fox.bin"),
+        dir.path().join("Fox.bin"),
+    )
+    .unwrap();
+    for out in ["fox.glb", "elsewhere/fox.gltf"] {
+        let out = dir.path().join(out);
+        let o = ragdoll_tuner()
+            .args(["generate", path_str(&src), "-o", path_str(&out)])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{}: {stderr}", out.display());
+        assert!(
+            stderr.contains("Fox.gltf: images[0].uri: cannot open")
+                && stderr.contains("Texture.png")
+                && stderr.contains("not carried"),
+            "{stderr}"
+        );
+        let doc = Document::open(&out).unwrap();
+        assert_eq!(doc.json()["images"][0]["uri"], json!("Texture.png"));
+        assert!(doc.bones.iter().filter(|b| b.physics.is_some()).count() > 10);
+        let (a, b) = (
+            Document::open(&src).unwrap().load_geometry().unwrap(),
+            doc.load_geometry().unwrap(),
+        );
+        assert_eq!(a.primitives[0].positions, b.primitives[0].positions);
+    }
+    // The library says the same to the editor's save: written, with the image named.
+    let mut doc = Document::open(&src).unwrap();
+    let written = doc.save_as(&dir.path().join("saved.glb")).unwrap();
+    assert_eq!(
+        written.images_not_carried.len(),
+        1,
+        "{:?}",
+        written.warnings()
+    );
+}

@@ -488,3 +488,53 @@ fn bones_a_vrm_map_names_get_no_name_against_geometry_notes() {
         .collect();
     assert!(named.is_empty(), "{named:?}");
 }
+
+/// Blender numbers every bone extruded from another (`Leg.L`, `Leg.L.001`, `Leg.L.002`...),
+/// where Rigify's `DEF-thigh.L.001` is a straight bone split in two: a numbered copy is a
+/// twist segment only where it carries on along its parent's line. The zoo horse with its
+/// legs so named was read as a humanoid on rigid legs (every copy merged as a twist bone);
+/// it reads as the horse: a quadruped, each renamed bone the role and side it has named as
+/// the zoo names it. The Rigify lumberjack's split segments stay twist bones.
+#[test]
+fn legs_named_as_blender_numbers_extruded_bones_bend_at_their_joints() {
+    let original = open("q_horse.glb").expect("the zoo horse");
+    let mut renamed = std::collections::BTreeMap::new();
+    for side in ["L", "R"] {
+        let back = ["BackShoulder", "BackLeg", "BackUpperLeg", "BackLowerLeg"];
+        let front = ["FrontShoulder", "FrontUpperLeg", "FrontLowerLeg"];
+        for (chain, stem) in [(&back[..], "Leg"), (&front[..], "Arm")] {
+            for (k, bone) in chain.iter().enumerate() {
+                let copy = match k {
+                    0 => format!("{stem}.{side}"),
+                    k => format!("{stem}.{side}.{k:03}"),
+                };
+                renamed.insert(format!("{bone}.{side}"), copy);
+            }
+        }
+    }
+    let copy = crate::common::glb_with_json(&shared_asset("zoo/q_horse.glb"), |j| {
+        for node in j["nodes"].as_array_mut().into_iter().flatten() {
+            if let Some(new) = node["name"].as_str().and_then(|n| renamed.get(n)) {
+                node["name"] = new.clone().into();
+            }
+        }
+    });
+    let (a0, a1) = (Anatomy::of(&original), Anatomy::of(&copy));
+    assert_eq!(a1.kind(), Kind::Quadruped);
+    for (old, new) in &renamed {
+        let (b0, b1) = (original.bone_by_name(old), copy.bone_by_name(new));
+        let (b0, b1) = (b0.expect(old), b1.expect(new));
+        let (r0, r1) = ((a0.role(b0), a0.side(b0)), (a1.role(b1), a1.side(b1)));
+        assert_eq!(r1, r0, "{new} (the zoo's {old})");
+    }
+    let rigify = open("rigify_lumberjack.glb").expect("the zoo lumberjack");
+    let a = Anatomy::of(&rigify);
+    for name in [
+        "DEF-thigh.L.001_024",
+        "DEF-upper_arm.R.001_038",
+        "DEF-forearm.L.001_048",
+    ] {
+        let id = rigify.bone_by_name(name).expect(name);
+        assert_eq!(a.role(id), Role::Twist, "{name}");
+    }
+}

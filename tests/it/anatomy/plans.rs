@@ -1015,3 +1015,50 @@ fn a_torso_beside_the_legs_holder_under_a_bare_bone_is_the_torso() {
         assert_eq!(a.role(id), role, "{n}");
     }
 }
+
+/// A rig that names each arm bone for the joint at its head and has no clavicle
+/// (`epaule_L`, `coude_L`, `poignet_L` on a Sketchfab skeleton: shoulder, elbow, wrist): the
+/// shoulder, a word Mixamo gives the clavicle, was read as one, and the arm had no upper arm
+/// (a clavicle's narrow limits on the whole upper arm). Before a bone firmly named the
+/// forearm, with no bone between, the shoulder is the upper arm.
+#[test]
+fn a_shoulder_right_above_the_elbow_is_the_upper_arm() {
+    let english = fixtures::humanoid();
+    let clavicles: Vec<usize> = (0..english.len())
+        .filter(|&i| english[i].name.ends_with("Shoulder"))
+        .collect();
+    let new_index = |i: usize| i - clavicles.iter().filter(|&&c| c < i).count();
+    let renamed: Vec<BoneDef> = (english.iter().cloned().enumerate())
+        .filter(|(i, _)| !clavicles.contains(i))
+        .map(|(_, mut b)| {
+            // Hang the arm from the clavicle's parent, the chest.
+            let mut parent = b.parent;
+            while let Some(p) = parent.filter(|p| clavicles.contains(p)) {
+                parent = english[p].parent;
+            }
+            b.parent = parent.map(new_index);
+            let n = b.name.trim_start_matches("mixamorig:").to_string();
+            for (side, s) in [("Left", "_L"), ("Right", "_R")] {
+                for (from, to) in [("Arm", "Shoulder"), ("ForeArm", "Elbow"), ("Hand", "Wrist")] {
+                    if n == format!("{side}{from}") {
+                        b.name = format!("{to}{s}");
+                    }
+                }
+            }
+            b
+        })
+        .collect();
+    let (_dir, doc) = synthetic(&renamed, true);
+    let a = Anatomy::of(&doc);
+    for side in ["L", "R"] {
+        for (part, role) in [
+            ("Shoulder", Role::UpperArm),
+            ("Elbow", Role::Forearm),
+            ("Wrist", Role::Hand),
+        ] {
+            let name = format!("{part}_{side}");
+            let id = doc.bone_by_name(&name).expect(&name);
+            assert_eq!(a.role(id), role, "{name}");
+        }
+    }
+}

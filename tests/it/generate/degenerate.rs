@@ -171,3 +171,44 @@ fn degenerate_skeletons_and_skins_never_panic_or_hang() {
         true,
     );
 }
+
+/// A skeleton without a mesh (an animation exported "without skin") still says where the
+/// skull ends: Mixamo's `HeadTop_End` under `Head`. Its head had been merged into the neck as
+/// "zero length and no skin", and its height read from the joints alone stopped under the
+/// head joint (a Mixamo skeleton 1.555 m tall under its head at 1.601 m, 49 kg against 74 with
+/// its skin). The zoo avocado's skeleton without its meshes: the head is a body, and the
+/// height reaches the head's end.
+#[test]
+fn a_skeleton_without_a_mesh_keeps_its_head() {
+    let src = shared_asset("zoo/vrm0_avocado_pm.vrm");
+    let doc = glb_with_json(&src, |j| {
+        for node in j["nodes"].as_array_mut().into_iter().flatten() {
+            if let Some(n) = node.as_object_mut() {
+                n.remove("mesh");
+            }
+        }
+    });
+    let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generates");
+    let head = (g.report.bones.iter())
+        .find(|b| b.name == "mixamorig:Head")
+        .expect("the head's line");
+    assert_eq!(head.outcome, "body", "{head:?}");
+    let y = |name: &str| {
+        let node = doc.bone(doc.bone_by_name(name).expect(name)).node;
+        doc.skeleton.nodes[node].world_from_node.w_axis.y
+    };
+    let lowest = (doc.bone_ids())
+        .map(|id| {
+            doc.skeleton.nodes[doc.bone(id).node]
+                .world_from_node
+                .w_axis
+                .y
+        })
+        .fold(f64::INFINITY, f64::min);
+    let span = y("mixamorig:HeadTop_End") - lowest;
+    assert!(
+        g.report.height >= 0.97 * span,
+        "height {} under the {span} from the lowest joint to the head's end",
+        g.report.height
+    );
+}

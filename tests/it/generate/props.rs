@@ -170,3 +170,43 @@ fn a_mesh_outside_the_skeleton_is_named_not_dropped() {
         "{named:?}"
     );
 }
+
+/// A sword skinned to bones of its own under the hand (`arme_020`, `arme2_021`, `arme3_022`
+/// on a Sketchfab skeleton) is a held prop, not fingers: each bone spans under a quarter of
+/// the height, but the three reach 1 m from the hand, and merged into it as fingers they
+/// made the hand a capsule 1.6 m long. Here three blade bones of 0.3 m each: the hand stays
+/// hand-sized and none of them gives it its skin.
+#[test]
+fn a_blade_skinned_to_bones_of_its_own_under_the_hand_is_not_the_hand() {
+    let mut bones = fixtures::humanoid();
+    let hand = index(&bones, "mixamorig:RightHand");
+    let mut at = bones[hand].tail;
+    let mut parent = hand;
+    let step = glam::Vec3::new(-0.05, 0.0, 0.3);
+    let mut blade = Vec::new();
+    for k in 1..=3 {
+        let name = format!("Blade_{k}");
+        parent = fixtures::push(
+            &mut bones,
+            &name,
+            Some(parent),
+            at.to_array(),
+            (at + step).to_array(),
+            0.03,
+        );
+        at += step;
+        blade.push(name);
+    }
+    let (_dir, out, report) = generated_bones(&bones, "a blade under the right hand");
+    for name in &blade {
+        let outcome = bone(&report, name)["outcome"].as_str().unwrap_or_default();
+        assert!(!outcome.starts_with("merged"), "{name}: {outcome}");
+    }
+    let doc = Document::open(&out).unwrap();
+    let size = world_size(&doc, "mixamorig:RightHand");
+    let left = world_size(&doc, "mixamorig:LeftHand");
+    assert!(
+        size < 1.5 * left,
+        "the right hand is {size} m across, the left {left} m"
+    );
+}
