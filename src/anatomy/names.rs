@@ -165,7 +165,9 @@ pub fn hints(name: &str) -> NameHints {
     let attachment = has(ATTACHMENT_WORDS) || ATTACHMENT_PARTS.iter().any(|p| contains(p));
     NameHints {
         side,
-        twist: contains("twist") || w.iter().any(|x| is_roll(x)),
+        // Character Creator's and Tripo's `NeckTwist01`/`NeckTwist02` are the neck's only
+        // bones (no `Neck` beside them); read as twists, the head hung on the chest.
+        twist: (contains("twist") || w.iter().any(|x| is_roll(x))) && !has(&["neck"]),
         helper: attachment
             || has(HELPER_WORDS)
             || w.iter().any(|x| HELPER_PARTS.iter().any(|p| x.contains(p))),
@@ -398,6 +400,7 @@ mod tests {
         assert!(!hints("Controller").twist, "a control bone, not a roll");
         assert!(!hints("Troll_Head").twist);
         assert!(!hints("scroll_01").twist);
+        assert!(!hints("CC_Base_NeckTwist01").twist);
         assert!(hints("mixamorig:HeadTop_End").helper);
         assert!(hints("MCH-thigh_ik.L").helper);
         assert!(hints("mixamorig:LeftHandIndex1").finger);

@@ -538,3 +538,16 @@ fn legs_named_as_blender_numbers_extruded_bones_bend_at_their_joints() {
         assert_eq!(a.role(id), Role::Twist, "{name}");
     }
 }
+
+/// On a creature of no legged plan, the bones named as its tail are its tail (tail limits
+/// and gains, and `--no-tail` leaves them out): the zoo dragon's `Tail1` to `Tail4`, like a
+/// bat-winged boss's, were bodies of no role.
+#[test]
+fn a_winged_creature_s_named_tail_is_its_tail() {
+    let doc = open("q_dragon_meshopt.glb").expect("the zoo dragon");
+    let a = Anatomy::of(&doc);
+    for name in ["Tail1", "Tail2", "Tail3", "Tail4"] {
+        let id = doc.bone_by_name(name).expect(name);
+        assert_eq!(a.role(id), Role::Tail, "{name}");
+    }
+}

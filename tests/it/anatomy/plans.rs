@@ -1062,3 +1062,22 @@ fn a_shoulder_right_above_the_elbow_is_the_upper_arm() {
         }
     }
 }
+
+/// Character Creator's and Tripo's auto-rig name the neck's only bones `NeckTwist01` and
+/// `NeckTwist02` (no `Neck` beside them): read as twist bones, they were merged into the
+/// chest and the head hung on it with no neck. The fixture's neck so named is the neck.
+#[test]
+fn a_neck_named_neck_twist_is_the_neck() {
+    let renamed: Vec<BoneDef> = (fixtures::humanoid().into_iter())
+        .map(|mut b| {
+            if b.name == "mixamorig:Neck" {
+                b.name = "CC_Base_NeckTwist01".into();
+            }
+            b
+        })
+        .collect();
+    let (_dir, doc) = synthetic(&renamed, true);
+    let a = Anatomy::of(&doc);
+    let id = doc.bone_by_name("CC_Base_NeckTwist01").expect("the neck");
+    assert_eq!(a.role(id), Role::Neck);
+}
