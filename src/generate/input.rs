@@ -147,17 +147,21 @@ fn skin_diagnostics(rig: &rig::Rig, samples: &samples::Samples, out: &mut Vec<Di
         ));
     }
     // Once per subtree: a scale on the armature makes every bone's world scale non-uniform,
-    // and a warning per bone buried the rest (22 lines for a 22-bone man).
+    // and a warning per bone buried the rest (22 lines for a 22-bone man). Only where a body
+    // may be: a Rigify rig's scaled pole-target widgets (`VIS_thigh_ik_pole.L`), helpers with
+    // no shape, gave six warnings about shapes.
     for (i, b) in rig.bones.iter().enumerate() {
         let inherited = b.parent.is_some_and(|p| rig.bones[p].nonuniform);
         if !b.nonuniform || inherited {
             continue;
         }
-        let below = rig
-            .subtree_all(i)
-            .into_iter()
-            .filter(|&d| d != i && rig.bones[d].nonuniform)
-            .count();
+        let shaped: Vec<usize> = (rig.subtree_all(i).into_iter())
+            .filter(|&d| rig.bones[d].nonuniform && rig.bones[d].structural)
+            .collect();
+        if shaped.is_empty() {
+            continue;
+        }
+        let below = shaped.iter().filter(|&&d| d != i).count();
         let text = match below {
             0 => "non-uniform world scale: shapes use the mean scale".to_string(),
             n => format!(

@@ -390,6 +390,49 @@ fn legs_hanging_above_the_pelvis_are_jointed_to_it() {
     }
 }
 
+/// Feet that hang from a bone on the floor under the pelvis, beside the legs (a Quaternius
+/// T-rex's `BackFoot.L` under its armature's `root`, which also holds `Body`): jointed
+/// through the file they hung on the pelvis, 0.9 m up on the fixture (9 units on the T-rex,
+/// where the run blew up at its third step). A body hung on the root body through a bone
+/// above it, far from it, is jointed to the body it lies nearest: the shin, at its ankle.
+#[test]
+fn feet_under_a_bone_below_the_pelvis_are_jointed_to_their_shins() {
+    let mut bones = fixtures::humanoid();
+    let at = |bones: &[fixtures::BoneDef], name: &str| {
+        (bones.iter())
+            .position(|b| b.name == format!("mixamorig:{name}"))
+            .unwrap()
+    };
+    bones.push(fixtures::BoneDef {
+        name: "root".into(),
+        parent: None,
+        head: glam::Vec3::ZERO,
+        tail: glam::Vec3::Y * 0.05,
+        radius: 0.0,
+    });
+    let root = bones.len() - 1;
+    for name in ["Hips", "LeftFoot", "RightFoot"] {
+        let i = at(&bones, name);
+        bones[i].parent = Some(root);
+    }
+    let (_dir, out, _) = generated_bones(&bones, "feet under the root");
+    let doc = Document::open(&out).unwrap();
+    let parent_of = |name: &str| {
+        let id = doc.bone_by_name(name).unwrap();
+        let p = doc.bone(id).physics.clone();
+        p.and_then(|p| p.constraint).and_then(|c| c.parent_bone)
+    };
+    for (foot, shin) in [("LeftFoot", "LeftLeg"), ("RightFoot", "RightLeg")] {
+        assert_eq!(
+            parent_of(&format!("mixamorig:{foot}")),
+            Some(format!("mixamorig:{shin}")),
+            "{foot}"
+        );
+    }
+    let stand = run(&doc, Scenario::default());
+    assert!(stand.fell_at_s.is_none(), "{stand:?}");
+}
+
 /// A chibi (a web game's, read as `other` with no roles): a head as tall as the rest, legs of
 /// one short bone each under `hips`, and the torso beside `hips` under a `root` bone on the
 /// floor. Measured by their bones' heads the legs reached nowhere (each is 9% of the height

@@ -265,6 +265,31 @@ fn a_non_uniform_scale_above_the_bones_is_one_warning() {
     );
 }
 
+/// A non-uniform scale on a bone that gets no shape (a helper without skin: the zoo horse's
+/// `PoleTarget.L`, a Rigify rig's pole widgets `VIS_thigh_ik_pole.L`) says nothing about
+/// shapes, and is not warned (a full Rigify rig printed 19 such warnings, 17 of them on
+/// helpers); on a bone with a body it is.
+#[test]
+fn a_non_uniform_scale_on_a_helper_is_no_warning() {
+    let horse = shared_asset("zoo/q_horse.glb");
+    let warned = |bone: &str| {
+        let doc = glb_with_json(&horse, |j| {
+            for node in j["nodes"].as_array_mut().into_iter().flatten() {
+                if node["name"] == bone {
+                    node["scale"] = serde_json::json!([1.0, 1.5, 1.0]);
+                }
+            }
+        });
+        let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).expect("generate");
+        (g.diagnostics.iter())
+            .filter(|d| d.key == "scale")
+            .map(|d| d.bone.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(warned("PoleTarget.L"), Vec::<String>::new());
+    assert_eq!(warned("FrontUpperLeg.L"), ["FrontUpperLeg.L"]);
+}
+
 /// "Implausible in metres" is for files in centimetres or millimetres, not for large
 /// characters: a 3 m Quaternius dinosaur was called implausible. A humanoid twice the
 /// mannequin (3.5 m, an ogre) and a horse twice the zoo's (9.7 m) are plausible; either a hundred
