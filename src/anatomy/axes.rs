@@ -90,6 +90,29 @@ fn forward_from_geometry(cx: &Ctx, a: &Anatomy) -> DVec3 {
     fwd
 }
 
+/// How far (degrees) a creature's named pairs may turn forward from its body's axis before
+/// the axis decides.
+const STRIDE_TURN_DEG: f64 = 10.0;
+
+/// The way a creature in a stride faces, along its body, when that is not where its named
+/// pairs say: its pelvis-to-head axis runs level for a third of its height or more (an
+/// upright humanoid's does not) and the names' forward turns from it by more than
+/// [`STRIDE_TURN_DEG`] but less than a right angle (more is a name's side against the shape:
+/// warned, the names kept). Quaternius dinosaurs stand mid-stride with each left-right pair
+/// staggered, hips and shoulders included: an apatosaurus's names faced 30 deg off its
+/// head-to-tail axis, and its right front leg then lay on its left and lost its roles; a
+/// T-rex's 23 deg.
+fn along_its_body(cx: &Ctx, a: &Anatomy) -> Option<DVec3> {
+    let (p, c) = (a.pelvis?, a.head.or(a.chest)?);
+    let axis = horizontal(cx.rig.bones[c].pos - cx.rig.bones[p].pos);
+    if axis.length() < cx.height / 3.0 {
+        return None;
+    }
+    let axis = axis.normalize();
+    let turn = axis.dot(a.forward).clamp(-1.0, 1.0).acos().to_degrees();
+    (turn > STRIDE_TURN_DEG && turn < 90.0).then_some(axis)
+}
+
 /// Sets forward and left, then each limb's side.
 pub(super) fn sides(cx: &Ctx, a: &mut Anatomy) {
     let named = left_from_names(cx);
@@ -98,6 +121,10 @@ pub(super) fn sides(cx: &Ctx, a: &mut Anatomy) {
     if named.length() > tiny {
         a.left = named.normalize();
         a.forward = a.left.cross(a.up).normalize();
+        if let Some(axis) = along_its_body(cx, a) {
+            a.forward = axis;
+            a.left = a.up.cross(a.forward).normalize();
+        }
         if geo.length() > tiny && geo.normalize().dot(a.forward) < -0.5 {
             a.notes.push(
                 "the names' left and right say the character faces away from where its skeleton's shape says it faces; using the names"

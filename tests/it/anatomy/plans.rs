@@ -1081,3 +1081,117 @@ fn a_neck_named_neck_twist_is_the_neck() {
     let id = doc.bone_by_name("CC_Base_NeckTwist01").expect("the neck");
     assert_eq!(a.role(id), Role::Neck);
 }
+
+/// A four-legged creature standing mid-stride, every left leg a step ahead of its right
+/// twin, hips and shoulders included (as Quaternius's dinosaurs stand): its named pairs turn
+/// 34 deg from its body, and forward was read from them (an apatosaurus 30 deg off its
+/// head-to-tail axis, a triceratops 17; the apatosaurus's right front leg then lay on its
+/// left and lost its roles). A creature faces along its pelvis-to-head axis when the names
+/// turn more than 10 deg from it: forward within 5 deg of the body's, every leg on its named
+/// side.
+#[test]
+fn a_creature_mid_stride_faces_along_its_body() {
+    let mut b = vec![bone("hips", None, [0.0, 0.8, -0.5], [0.0, 0.8, -0.1], 0.15)];
+    b.push(bone(
+        "spine",
+        Some(0),
+        [0.0, 0.8, -0.1],
+        [0.0, 0.8, 0.3],
+        0.15,
+    ));
+    b.push(bone(
+        "chest",
+        Some(1),
+        [0.0, 0.8, 0.3],
+        [0.0, 0.85, 0.6],
+        0.15,
+    ));
+    b.push(bone(
+        "neck",
+        Some(2),
+        [0.0, 0.85, 0.6],
+        [0.0, 1.1, 0.8],
+        0.07,
+    ));
+    b.push(bone(
+        "head",
+        Some(3),
+        [0.0, 1.1, 0.8],
+        [0.0, 1.1, 1.05],
+        0.1,
+    ));
+    b.push(bone(
+        "tail",
+        Some(0),
+        [0.0, 0.8, -0.5],
+        [0.0, 0.7, -0.9],
+        0.04,
+    ));
+    for (x, s) in [(1.0f32, "L"), (-1.0, "R")] {
+        let dz = 0.1 * x;
+        let hind = [
+            (
+                "thigh",
+                [0.15 * x, 0.75, -0.5 + dz],
+                [0.15 * x, 0.45, -0.5 + dz],
+            ),
+            (
+                "shin",
+                [0.15 * x, 0.45, -0.5 + dz],
+                [0.15 * x, 0.1, -0.55 + dz],
+            ),
+            (
+                "foot",
+                [0.15 * x, 0.1, -0.55 + dz],
+                [0.15 * x, 0.0, -0.45 + dz],
+            ),
+        ];
+        let front = [
+            (
+                "upper_arm",
+                [0.15 * x, 0.75, 0.5 + dz],
+                [0.15 * x, 0.4, 0.5 + dz],
+            ),
+            (
+                "forearm",
+                [0.15 * x, 0.4, 0.5 + dz],
+                [0.15 * x, 0.08, 0.5 + dz],
+            ),
+            (
+                "hand",
+                [0.15 * x, 0.08, 0.5 + dz],
+                [0.15 * x, 0.0, 0.6 + dz],
+            ),
+        ];
+        for (chain, from) in [(hind, 0usize), (front, 2)] {
+            let mut parent = from;
+            for (name, head, tail) in chain {
+                b.push(bone(&format!("{name}.{s}"), Some(parent), head, tail, 0.05));
+                parent = b.len() - 1;
+            }
+        }
+    }
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Quadruped);
+    let off_deg = a
+        .forward()
+        .dot(glam::DVec3::Z)
+        .clamp(-1.0, 1.0)
+        .acos()
+        .to_degrees();
+    assert!(
+        off_deg < 5.0,
+        "forward {} is {off_deg:.1} deg off +Z",
+        a.forward()
+    );
+    for id in doc.bone_ids() {
+        let name = &doc.bone(id).name;
+        let named = match name.rsplit('.').next() {
+            Some("L") => Side::Left,
+            Some("R") => Side::Right,
+            _ => continue,
+        };
+        assert_eq!(a.side(id), Some(named), "{name}");
+    }
+}
