@@ -30,7 +30,9 @@ pub struct DirectionFigures {
     /// The push's direction in the world (horizontal unit vector): `simulate --push
     /// PELVIS:Δv·m·x,0,Δv·m·z@1` reproduces a trial.
     pub world: [f32; 3],
-    /// Largest Δv it survived (m/s).
+    /// Largest Δv it did not fall from (m/s). Surviving the goal asks more (`survives_goal`:
+    /// back within 5° of upright 2 s after), so a direction can show 0.5 here and
+    /// `survives_goal` false at a 0.5 m/s goal: it stayed up but had not recovered in time.
     pub survived_dv_m_s: f64,
     /// Smallest Δv that felled it (m/s); None when even the largest push
     /// ([`super::Goals::dv_max_m_s`]) did not.
