@@ -123,8 +123,9 @@ fn biped_names(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>], w: &mut W
 /// gave no role take their names' (a flying bee's `Neck` and `Head` on its `Torso`, beside its
 /// wings, were bodies of no role, the editor's head unassigned; a bat-winged boss's `Tail1` to
 /// `Tail4` had no tail's limits). Hair and clothing (`ponytail`) is no tail, nor is the tail
-/// of a creature with no legs: a snake's `Tail` bones are its body, and with a tail's limits and gains the
-/// zoo snake no longer came to rest (its head at 1.02% of its height per second at 9.1 s).
+/// of a creature with no legs (`tails` false): a snake's `Tail` bones are its body, and with a
+/// tail's limits and gains the zoo snake no longer came to rest (its head at 1.02% of its
+/// height per second at 9.1 s).
 fn head_names(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>], w: &mut Work, tails: bool) {
     for (i, nr) in names.iter().enumerate() {
         let Some(nr) = *nr else { continue };

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 /// What a write left as it was rather than fail: each image file the output still names but
 /// could not carry (missing or unreadable), as the error reading it gave. A loader reads such
 /// an image as missing (tinygltf warns and keeps the uri), and the mesh, the skeleton and the
-/// physics are written whole. Empty when everything was carried.
-/// Every caller that writes for a user tells them (`cli::write_out`, the editor's status).
+/// physics are written whole. Empty when everything was carried. Every caller that writes
+/// for a user tells them (`cli::write_out`, the editor's status line).
 #[derive(Debug, Default)]
 pub struct Written {
     pub images_not_carried: Vec<DocError>,

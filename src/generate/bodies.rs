@@ -113,9 +113,10 @@ impl FateRules<'_> {
     }
 
     /// How far a finger and the bones below it reach from its joint (their joints and skin;
-    /// a rigid mesh hanging from one counts in its size only), or its own size when larger: a sword skinned to three bones of its own under the hand
-    /// (`arme_020`, `arme2_021`, `arme3_022`: 0.45-0.5 each, under the 0.25-of-the-height
-    /// share one by one) reaches 1 m from the hand, and had made the hand a 1.6 m capsule.
+    /// a rigid mesh hanging from one counts in its size only), or its own size when larger:
+    /// a sword skinned to three bones of its own under the hand (`arme_020`, `arme2_021`,
+    /// `arme3_022`: 0.45-0.5 each, under the 0.25-of-the-height share one by one) reaches 1 m
+    /// from the hand, and had made the hand a 1.6 m capsule.
     fn held_reach(&self, bone: usize) -> f64 {
         let joint = self.rig.bones[bone].pos;
         (self.rig.subtree_all(bone).into_iter())
@@ -290,24 +291,26 @@ fn parent_bodies(
     root_body: Option<usize>,
     above_root: &[usize],
 ) -> Vec<Option<usize>> {
-    let owned = |i: usize| nearest_owned_ancestor(rig, owner, i).filter(|&o| o != i);
-    let on_root = |i: usize| {
-        fate[i].has_body()
-            && owned(i).is_none()
-            && root_body.is_some_and(|r| r != i)
-            && rig.ancestors_in_file(i).any(|q| above_root.contains(&q))
-    };
-    let hung: Vec<bool> = (0..rig.len()).map(on_root).collect();
-    (0..rig.len())
+    let owned: Vec<Option<usize>> = (0..rig.len())
+        .map(|i| nearest_owned_ancestor(rig, owner, i).filter(|&o| o != i))
+        .collect();
+    // Bodies with no owned ancestor, hanging from a bone above the root body.
+    let hung: Vec<bool> = (0..rig.len())
         .map(|i| {
-            if !fate[i].has_body() {
-                return None;
+            fate[i].has_body()
+                && owned[i].is_none()
+                && root_body.is_some_and(|r| r != i)
+                && rig.ancestors_in_file(i).any(|q| above_root.contains(&q))
+        })
+        .collect();
+    (0..rig.len())
+        .map(|i| match (fate[i].has_body(), owned[i], root_body) {
+            (false, _, _) => None,
+            (true, Some(o), _) => Some(o),
+            (true, None, Some(root)) if hung[i] => {
+                Some(nearer_body((rig, samples, height), fate, &hung, (i, root)))
             }
-            if let Some(o) = owned(i) {
-                return Some(o);
-            }
-            let root = root_body.filter(|_| hung[i])?;
-            Some(nearer_body((rig, samples, height), fate, &hung, (i, root)))
+            _ => None,
         })
         .collect()
 }

@@ -109,7 +109,8 @@ fn lying_height(shape: &SharedShape) -> f32 {
 
 impl FallGauge {
     pub fn new(world: &PhysicsWorld, bodies: &[BodyRec], rig: &BalanceRig, ground_y: f32) -> Self {
-        let stand_y = stand_y(world, bodies, ground_y);
+        let spans = rest_spans(world, bodies);
+        let stand_y = stand_y(&spans, ground_y);
         let pelvis = rig.pelvis.and_then(|p| {
             let col = world.colliders.get(bodies[p].collider)?;
             let local = col
@@ -128,7 +129,7 @@ impl FallGauge {
             let rest = bodies[t].world_from_body_rest;
             (t, rest.rotation.inverse() * Vec3::Y)
         });
-        let off_feet = off_feet_bodies(world, bodies, rig, stand_y);
+        let off_feet = off_feet_bodies(&spans, rig, stand_y);
         Self {
             pelvis,
             fell_ratio,
@@ -229,15 +230,10 @@ const OFF_GROUND_SHARE: f32 = 0.02;
 /// there lower than its rest pose by the gap: a mouse placed 18% of its height above it
 /// stood on its four feet with its pelvis at 0.76 of its rest height over the ground, and was
 /// called fallen at 0.22 s.
-fn stand_y(world: &PhysicsWorld, bodies: &[BodyRec], ground_y: f32) -> f32 {
-    let (lo, hi) = (bodies.iter())
-        .filter_map(|b| {
-            let (c, at) = b.rest_collider(world)?;
-            let aabb = c.shape().compute_aabb(&at);
-            Some((aabb.mins.y, aabb.maxs.y))
-        })
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), (a, b)| {
-            (lo.min(a), hi.max(b))
+fn stand_y(spans: &[Option<(f32, f32)>], ground_y: f32) -> f32 {
+    let (lo, hi) = (spans.iter().flatten())
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), s| {
+            (lo.min(s.0), hi.max(s.1))
         });
     let gap = lo - ground_y;
     let above = gap.is_finite() && hi.is_finite() && gap > OFF_GROUND_SHARE * (hi - lo);
@@ -248,24 +244,28 @@ fn stand_y(world: &PhysicsWorld, bodies: &[BodyRec], ground_y: f32) -> f32 {
     }
 }
 
-/// Per body slot: true for a body that lies off the ground at rest by [`OFF_GROUND_SHARE`] of
-/// the height and is not a support foot; empty when the rig has no feet or no pelvis or torso
-/// (falls are then not measured). Heights from `stand_y`, where the rest pose stands.
-fn off_feet_bodies(
-    world: &PhysicsWorld,
-    bodies: &[BodyRec],
-    rig: &BalanceRig,
-    stand_y: f32,
-) -> Vec<bool> {
-    if rig.feet.is_empty() || (rig.pelvis.is_none() && rig.torso.is_none()) {
-        return Vec::new();
-    }
-    let lowest: Vec<Option<(f32, f32)>> = (bodies.iter())
+/// Per body slot: the lowest and highest world heights its collider reaches at rest; None
+/// without a collider.
+fn rest_spans(world: &PhysicsWorld, bodies: &[BodyRec]) -> Vec<Option<(f32, f32)>> {
+    (bodies.iter())
         .map(|b| {
             let (c, at) = b.rest_collider(world)?;
             let aabb = c.shape().compute_aabb(&at);
-            Some((aabb.mins.y - stand_y, aabb.maxs.y - stand_y))
+            Some((aabb.mins.y, aabb.maxs.y))
         })
+        .collect()
+}
+
+/// Per body slot: true for a body that lies off the ground at rest by [`OFF_GROUND_SHARE`] of
+/// the height and is not a support foot; empty when the rig has no feet or no pelvis or torso
+/// (falls are then not measured). Heights from `stand_y`, where the rest pose stands, of each
+/// body's [`rest_spans`].
+fn off_feet_bodies(spans: &[Option<(f32, f32)>], rig: &BalanceRig, stand_y: f32) -> Vec<bool> {
+    if rig.feet.is_empty() || (rig.pelvis.is_none() && rig.torso.is_none()) {
+        return Vec::new();
+    }
+    let lowest: Vec<Option<(f32, f32)>> = (spans.iter())
+        .map(|s| s.map(|(lo, hi)| (lo - stand_y, hi - stand_y)))
         .collect();
     let height = lowest.iter().flatten().map(|l| l.1).fold(0.0f32, f32::max);
     (lowest.iter().enumerate())

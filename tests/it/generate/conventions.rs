@@ -372,19 +372,18 @@ fn legs_hanging_above_the_pelvis_are_jointed_to_it() {
         let label = format!("Body skin radius {body_skin_radius}");
         let (_dir, out, _) = generated_bones(&bones, &label);
         let doc = Document::open(&out).unwrap();
-        let parent_of = |name: &str| {
-            let id = doc.bone_by_name(name).unwrap();
-            let p = doc.bone(id).physics.clone();
-            p.and_then(|p| p.constraint).and_then(|c| c.parent_bone)
-        };
         for thigh in ["mixamorig:LeftUpLeg", "mixamorig:RightUpLeg"] {
             assert_eq!(
-                parent_of(thigh).as_deref(),
+                parent_body(&doc, thigh).as_deref(),
                 Some("mixamorig:Hips"),
                 "{label}: {thigh}"
             );
         }
-        assert_eq!(parent_of("mixamorig:Hips"), None, "{label}: the root body");
+        assert_eq!(
+            parent_body(&doc, "mixamorig:Hips"),
+            None,
+            "{label}: the root body"
+        );
         let stand = run(&doc, Scenario::default());
         assert!(stand.fell_at_s.is_none(), "{label}: {stand:?}");
     }
@@ -417,14 +416,9 @@ fn feet_under_a_bone_below_the_pelvis_are_jointed_to_their_shins() {
     }
     let (_dir, out, _) = generated_bones(&bones, "feet under the root");
     let doc = Document::open(&out).unwrap();
-    let parent_of = |name: &str| {
-        let id = doc.bone_by_name(name).unwrap();
-        let p = doc.bone(id).physics.clone();
-        p.and_then(|p| p.constraint).and_then(|c| c.parent_bone)
-    };
     for (foot, shin) in [("LeftFoot", "LeftLeg"), ("RightFoot", "RightLeg")] {
         assert_eq!(
-            parent_of(&format!("mixamorig:{foot}")),
+            parent_body(&doc, &format!("mixamorig:{foot}")),
             Some(format!("mixamorig:{shin}")),
             "{foot}"
         );

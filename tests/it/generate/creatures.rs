@@ -10,13 +10,6 @@ fn report_row(report: &Value, name: &str) -> Option<Value> {
     rows.iter().find(|b| b["name"] == name).cloned()
 }
 
-/// The parent body a generated bone is jointed to; None without physics or at the root.
-fn parent_body(doc: &Document, name: &str) -> Option<String> {
-    let id = doc.bone_by_name(name)?;
-    let p = doc.bone(id).physics.clone()?;
-    p.constraint.and_then(|c| c.parent_bone)
-}
-
 /// A hind leg hung from a short hip bone across the body (the Quaternius animals'
 /// `BackShoulder`) was read from that bone down: the hip bone as the thigh, the thigh as the
 /// shin, the shin as the foot and the upright cannon as a toe merged into it, a rigid hock.

@@ -37,6 +37,13 @@ pub fn generate(input: &Path, out: &Path, extra: &[&str]) -> (Option<i32>, Value
     )
 }
 
+/// The parent body a generated bone is jointed to; None without physics or at the root.
+pub fn parent_body(doc: &Document, name: &str) -> Option<String> {
+    let id = doc.bone_by_name(name)?;
+    let p = doc.bone(id).physics.clone()?;
+    p.constraint.and_then(|c| c.parent_bone)
+}
+
 /// `bones` written as a GLB and generated in a temp folder (`what` names the case in a
 /// failure): the folder, the output path and the report.
 pub fn generated_bones(
