@@ -162,7 +162,7 @@ impl Ctx<'_> {
     }
 
     /// From `from`, step into the child (not in `skip`; with `no_tails`, not named as a tail
-    /// while another is left, nor as hair or clothing) with the largest `score` until a leaf;
+    /// while another is left, nor as hair, clothing or the face) with the largest `score` until a leaf;
     /// end bones trimmed. (Hair: a Rigify Miku's pigtails hang from her head and rise above
     /// it, and the torso's path to the highest point ran up them: a hair bone was her head,
     /// her head her neck.)
@@ -170,7 +170,10 @@ impl Ctx<'_> {
         let mut path = Vec::new();
         let mut cur = from;
         let tail = |c: &usize| no_tails && self.rig.bones[*c].hints.tail;
-        let cloth = |c: &usize| no_tails && self.rig.bones[*c].hints.cloth;
+        let cloth = |c: &usize| {
+            let h = &self.rig.bones[*c].hints;
+            no_tails && (h.cloth || h.face)
+        };
         for _ in 0..self.rig.len() {
             let open: Vec<usize> = self.rig.s_children[cur]
                 .iter()

@@ -13,6 +13,7 @@
 
 mod axes;
 mod chains;
+mod copies;
 mod creatures;
 mod detect;
 mod evidence;

@@ -54,6 +54,9 @@ pub struct NameHints {
     /// Hair or clothing (`Hair1`, `Braid_L`, `SkirtBack`, `CapeLeft`, VRoid's `J_Sec_*`):
     /// chains that may hang to the ground but never stand on it.
     pub cloth: bool,
+    /// Part of the face: named so (`ORG-face`, `CC_Base_FacialBone`, `FACIAL_C_FacialRoot`),
+    /// or under a bone named so ([`super::rig`] hands it down): its skin is the head's.
+    pub face: bool,
 }
 
 const HELPER_WORDS: &[&str] = &[
@@ -85,6 +88,8 @@ const CLOTH_PARTS: &[&str] = &[
 ];
 /// Whole words that mark hair or clothing (`Tie_039`, a necktie; `sec`, a secondary chain).
 const CLOTH_WORDS: &[&str] = &["sec", "tie", "necktie"];
+/// Words that name a face rig's bones or the bone they hang from.
+const FACE_WORDS: &[&str] = &["face", "facial"];
 const FINGER_WORDS: &[&str] = &[
     "finger", "thumb", "index", "middle", "ring", "pinky", "little", "digit",
 ];
@@ -176,6 +181,7 @@ pub fn hints(name: &str) -> NameHints {
         toe: contains("toe") || has(&["ball"]),
         tail: contains("tail"),
         cloth: CLOTH_PARTS.iter().any(|p| contains(p)) || has(CLOTH_WORDS),
+        face: has(FACE_WORDS),
         words: w,
     }
 }

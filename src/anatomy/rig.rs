@@ -105,6 +105,14 @@ impl Rig {
         if any_skin && rig.attach_deforming_helpers() {
             rig.link();
         }
+        // Below the face as the bones now hang: an orphan attached under a face bone (a
+        // bat's eyes, their own armature's `Bone`, beside its `Face`) is the face too.
+        let face: Vec<bool> = (0..rig.len())
+            .map(|i| under_the_face(&rig.bones, i))
+            .collect();
+        for (b, face) in rig.bones.iter_mut().zip(face) {
+            b.hints.face |= face;
+        }
         rig
     }
 
@@ -208,8 +216,31 @@ impl Rig {
         // at its shins' ends).
         let beside_main = self.beside(main);
         let beside = |r: usize| beside_main[r];
+        // A deforming bone under a control copy hangs from the bone the copy stands for
+        // (`super::copies`), once that bone is attached.
+        let structural: Vec<usize> = (0..self.len())
+            .filter(|&i| self.bones[i].structural)
+            .collect();
+        let copied: Vec<Option<usize>> = (0..self.len())
+            .map(|r| match orphans.contains(&r) {
+                true => self.copied_parent(r, &structural),
+                false => None,
+            })
+            .collect();
         let mut near = std::collections::HashMap::new();
         while !orphans.is_empty() {
+            // First an orphan whose copy's bone is attached, hung from it; the others with a
+            // copy wait for theirs while an orphan without one is left.
+            let ready = |r: usize| copied[r].filter(|&c| depth[c] != usize::MAX);
+            if let Some(k) = orphans.iter().position(|&r| ready(r).is_some()) {
+                let r = orphans.swap_remove(k);
+                let to = ready(r).expect("found ready");
+                self.bones[r].parent = Some(to);
+                self.mark(r, depth[to] + 1, &mut depth, &mut attached);
+                moved = true;
+                continue;
+            }
+            let all_wait = orphans.iter().all(|&r| copied[r].is_some());
             let mut dist = |r: usize, b: usize| {
                 *near
                     .entry((r, b))
@@ -224,7 +255,8 @@ impl Rig {
                         .filter(|&&b| may(r, b))
                         .map(|&b| dist(r, b))
                         .fold(f64::MAX, f64::min);
-                    (d < extent / 3.0 || beside(r)).then_some((k, r, d))
+                    let waits = copied[r].is_some() && !all_wait;
+                    (!waits && (d < extent / 3.0 || beside(r))).then_some((k, r, d))
                 })
                 .min_by(|x, y| sided(x.1).cmp(&sided(y.1)).then(x.2.total_cmp(&y.2)));
             let Some((k, r, d)) = best else { break };
@@ -400,6 +432,14 @@ fn rig_bones(doc: &Document) -> Vec<RigBone> {
         b.hints.twist |= copy;
     }
     bones
+}
+
+/// Whether a bone above bone `i` in the file is named as the face (Rigify's `ORG-face` holds
+/// every face bone: the nose, lids, brows, lips, tongue and jaw).
+fn under_the_face(bones: &[RigBone], i: usize) -> bool {
+    std::iter::successors(bones[i].parent, |&q| bones[q].parent)
+        .take(bones.len())
+        .any(|q| bones[q].hints.face)
 }
 
 /// The largest bend (degrees) at a numbered copy's head for it to be a twist segment: Rigify

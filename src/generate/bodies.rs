@@ -129,6 +129,15 @@ impl FateRules<'_> {
             .fold(self.size(bone), f64::max)
     }
 
+    /// A face rig's bone on the head (Rigify's `DEF-nose` and lids under `ORG-face`; a bat's
+    /// `Face`, its nose and eyes): the head's skin. A fish's `Face` on its trunk keeps its
+    /// body: that is its head.
+    fn of_the_face(&self, c: &Candidate) -> bool {
+        self.rig.bones[c.bone].hints.face
+            && c.parent_owner
+                .is_some_and(|o| self.anatomy.role[o] == Role::Head)
+    }
+
     /// A foot without skin of its own that takes the vertices of the segment above it lying
     /// past its joint (`super::ends`), when there are enough of them or its skeleton gives it a
     /// sole.
@@ -207,6 +216,7 @@ impl FateRules<'_> {
             Role::Other if !opts.cloth && self.rig.bones[i].hints.cloth => Fate::Skipped {
                 why: "hair or clothing (--cloth gives it a body)",
             },
+            Role::Other if self.of_the_face(c) => into("part of the face"),
             Role::Other if c.parent_owner.is_none() && skin < super::fit::MIN_POINTS => {
                 Fate::Skipped {
                     why: "not part of the character's skeleton",

@@ -11,6 +11,7 @@ mod editor;
 pub mod fixtures;
 pub(crate) mod measure;
 mod props;
+mod rigs;
 mod scale;
 mod soles;
 mod tight;
