@@ -105,14 +105,10 @@ impl Rig {
         if any_skin && rig.attach_deforming_helpers() {
             rig.link();
         }
-        // Below the face as the bones now hang: an orphan attached under a face bone (a
-        // bat's eyes, their own armature's `Bone`, beside its `Face`) is the face too.
-        let face: Vec<bool> = (0..rig.len())
-            .map(|i| under_the_face(&rig.bones, i))
-            .collect();
-        for (b, face) in rig.bones.iter_mut().zip(face) {
-            b.hints.face |= face;
-        }
+        // Below the face in the file (Rigify's face under `ORG-face`, now hung from the head),
+        // and as the bones now hang: an orphan attached under a face bone (a bat's eyes, their
+        // own armature's `Bone`, beside its `Face`) is the face too.
+        mark_the_face(&mut rig.bones);
         rig
     }
 
@@ -431,7 +427,16 @@ fn rig_bones(doc: &Document) -> Vec<RigBone> {
     for (b, copy) in bones.iter_mut().zip(copies) {
         b.hints.twist |= copy;
     }
+    mark_the_face(&mut bones);
     bones
+}
+
+/// Marks every bone below a bone named as the face ([`under_the_face`]).
+fn mark_the_face(bones: &mut [RigBone]) {
+    let face: Vec<bool> = (0..bones.len()).map(|i| under_the_face(bones, i)).collect();
+    for (b, face) in bones.iter_mut().zip(face) {
+        b.hints.face |= face;
+    }
 }
 
 /// Whether a bone above bone `i` in the file is named as the face (Rigify's `ORG-face` holds
