@@ -313,7 +313,7 @@ fn parent_bodies(
                 && rig.ancestors_in_file(i).any(|q| above_root.contains(&q))
         })
         .collect();
-    (0..rig.len())
+    let mut parent: Vec<Option<usize>> = (0..rig.len())
         .map(|i| match (fate[i].has_body(), owned[i], root_body) {
             (false, _, _) => None,
             (true, Some(o), _) => Some(o),
@@ -322,7 +322,24 @@ fn parent_bodies(
             }
             _ => None,
         })
-        .collect()
+        .collect();
+    // A nearer body may hang, through its own ancestors, from another hung body that chose a
+    // body below the first (a bird read with a feather as its pelvis: its body hung on a
+    // shin, that leg on the neck, the neck on the body): such a body goes back to the root
+    // body, or the ragdoll would be a loop (generate never ended).
+    if let Some(root) = root_body {
+        while let Some(i) = (0..rig.len()).find(|&i| hung[i] && in_a_loop(&parent, i)) {
+            parent[i] = Some(root);
+        }
+    }
+    parent
+}
+
+/// Whether following `parent` from body `i` comes back to it.
+fn in_a_loop(parent: &[Option<usize>], i: usize) -> bool {
+    std::iter::successors(parent[i], |&p| parent[p])
+        .take(parent.len())
+        .any(|p| p == i)
 }
 
 /// How far (a share of the height) from the root body's joint a body hung on it through a

@@ -189,14 +189,11 @@ pub fn from_clip(g: Gains, d: ClipDemand) -> Gains {
 /// The inertia body `k`'s joint turns (kg*m^2): each body of its subtree as a point mass at
 /// its centre about `joint`, plus the simulation's inertia floor per body.
 pub(super) fn subtree_inertia(list: &[super::Body], k: usize, joint: DVec3, floor: f64) -> f64 {
-    let in_subtree = |mut i: usize| loop {
-        if i == k {
-            return true;
-        }
-        match list[i].parent {
-            Some(p) => i = p,
-            None => return false,
-        }
+    // Bounded: parents come from a tree, but never trust a count.
+    let in_subtree = |i: usize| {
+        std::iter::successors(Some(i), |&p| list[p].parent)
+            .take(list.len())
+            .any(|p| p == k)
     };
     (0..list.len())
         .filter(|&i| in_subtree(i))

@@ -9,8 +9,19 @@ use std::time::{Duration, Instant};
 
 /// Runs `generate` with a deadline; returns (exit code, stderr).
 fn generate_within(input: &Path, out: &Path, limit: Duration) -> (Option<i32>, String) {
+    generate_within_with(input, out, limit, &[])
+}
+
+/// [`generate_within`] with more arguments.
+fn generate_within_with(
+    input: &Path,
+    out: &Path,
+    limit: Duration,
+    extra: &[&str],
+) -> (Option<i32>, String) {
     let mut child = ragdoll_tuner()
         .args(["generate", path_str(input), "-o", path_str(out)])
+        .args(extra)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -211,4 +222,153 @@ fn a_skeleton_without_a_mesh_keeps_its_head() {
         "height {} under the {span} from the lowest joint to the head's end",
         g.report.height
     );
+}
+
+/// A bird: a skinless root holding the body (neck, head, beak; a tail), two legs and two wings
+/// with feathers at their tips, each bone as (name, parent, head, tail, radius).
+fn bird() -> Vec<BoneDef> {
+    type Def = (&'static str, Option<usize>, [f32; 3], [f32; 3], f32);
+    let defs: [Def; 21] = [
+        ("root", None, [0.0, 0.0, 0.0], [0.0, 0.3, 0.0], 0.0),
+        ("body", Some(0), [0.0, 1.73, 0.29], [0.0, 2.06, 0.76], 0.45),
+        ("neck", Some(1), [0.0, 2.06, 0.76], [0.0, 2.73, 0.96], 0.2),
+        ("head", Some(2), [0.0, 2.73, 0.96], [0.0, 3.1, 1.36], 0.25),
+        ("beak", Some(3), [0.0, 3.1, 1.63], [0.0, 2.94, 1.93], 0.06),
+        ("tail", Some(1), [0.0, 1.62, 0.17], [0.0, 0.94, -1.97], 0.2),
+        (
+            "leg_l",
+            Some(0),
+            [0.19, 1.19, 0.56],
+            [0.27, 0.24, 0.28],
+            0.08,
+        ),
+        (
+            "ankle_l",
+            Some(6),
+            [0.27, 0.24, 0.28],
+            [0.27, -0.02, 0.3],
+            0.06,
+        ),
+        (
+            "foot_l",
+            Some(7),
+            [0.27, -0.02, 0.3],
+            [0.48, -0.05, 0.67],
+            0.06,
+        ),
+        (
+            "leg_r",
+            Some(0),
+            [-0.19, 1.19, 0.56],
+            [-0.27, 0.24, 0.28],
+            0.08,
+        ),
+        (
+            "ankle_r",
+            Some(9),
+            [-0.27, 0.24, 0.28],
+            [-0.27, -0.02, 0.3],
+            0.06,
+        ),
+        (
+            "foot_r",
+            Some(10),
+            [-0.27, -0.02, 0.3],
+            [-0.42, -0.05, 0.7],
+            0.06,
+        ),
+        (
+            "wing_l",
+            Some(0),
+            [0.37, 2.3, 0.68],
+            [0.84, 1.17, -0.45],
+            0.15,
+        ),
+        (
+            "wing_end_l",
+            Some(12),
+            [0.84, 1.17, -0.45],
+            [0.87, 0.16, -1.08],
+            0.12,
+        ),
+        (
+            "feather_a_l",
+            Some(13),
+            [0.88, -0.28, -1.25],
+            [0.9, -0.83, -2.11],
+            0.05,
+        ),
+        (
+            "feather_b_l",
+            Some(13),
+            [0.88, -0.03, -1.32],
+            [0.89, -0.21, -2.17],
+            0.05,
+        ),
+        (
+            "wing_r",
+            Some(0),
+            [-0.39, 2.33, 0.68],
+            [-0.82, 1.04, -0.28],
+            0.15,
+        ),
+        (
+            "wing_end_r",
+            Some(16),
+            [-0.82, 1.04, -0.28],
+            [-0.85, 0.1, -1.01],
+            0.12,
+        ),
+        (
+            "feather_a_r",
+            Some(17),
+            [-0.86, 0.17, -1.17],
+            [-0.84, 0.31, -1.85],
+            0.05,
+        ),
+        (
+            "feather_b_r",
+            Some(17),
+            [-0.86, -0.03, -1.3],
+            [-0.87, -0.2, -2.1],
+            0.05,
+        ),
+        (
+            "feather_c_r",
+            Some(17),
+            [-0.86, -0.25, -1.25],
+            [-0.9, -0.8, -2.1],
+            0.05,
+        ),
+    ];
+    let mut bones = Vec::new();
+    for (name, parent, head, tail, radius) in defs {
+        fixtures::push(&mut bones, name, parent, head, tail, radius);
+    }
+    bones
+}
+
+/// A ragdoll is a tree. A bird read (here told) with a feather as its pelvis hangs every
+/// other part from the skinless root above that feather's wing; each part far from the
+/// feather is jointed to the body it lies nearest instead, and those choices closed a loop
+/// (the body on a shin, that leg on the neck, the neck on the body): `generate` never ended
+/// on a bird from a game repository. A part whose choice would close a loop hangs from the
+/// root body.
+#[test]
+fn bodies_hung_from_the_nearest_never_form_a_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("bird.glb");
+    std::fs::write(&input, fixtures::glb(&bird(), Build::default())).unwrap();
+    let out = dir.path().join("out.glb");
+    let told = ["--role", "feather_a_l=pelvis"];
+    let (code, err) = generate_within_with(&input, &out, Duration::from_secs(60), &told);
+    assert_eq!(code, Some(0), "{err}");
+    let doc = ragdoll_tuner::document::Document::open(&out).unwrap();
+    for id in doc.bone_ids() {
+        let mut seen = vec![doc.bone(id).name.clone()];
+        while let Some(p) = super::parent_body(&doc, seen.last().unwrap()) {
+            assert!(!seen.contains(&p), "a loop: {seen:?} -> {p}");
+            seen.push(p);
+        }
+    }
 }
