@@ -162,7 +162,8 @@ impl Ctx<'_> {
     }
 
     /// From `from`, step into the child (not in `skip`; with `no_tails`, not named as a tail
-    /// while another is left, nor as hair, clothing or the face) with the largest `score` until a leaf;
+    /// while another is left, nor as hair, clothing or a part of the face) with the largest
+    /// `score` until a leaf;
     /// end bones trimmed. (Hair: a Rigify Miku's pigtails hang from her head and rise above
     /// it, and the torso's path to the highest point ran up them: a hair bone was her head,
     /// her head her neck.)
@@ -170,15 +171,12 @@ impl Ctx<'_> {
         let mut path = Vec::new();
         let mut cur = from;
         let tail = |c: &usize| no_tails && self.rig.bones[*c].hints.tail;
-        let cloth = |c: &usize| {
-            let h = &self.rig.bones[*c].hints;
-            no_tails && (h.cloth || h.face)
-        };
+        let cloth = |c: &usize| no_tails && self.rig.bones[*c].hints.cloth;
         for _ in 0..self.rig.len() {
             let open: Vec<usize> = self.rig.s_children[cur]
                 .iter()
                 .copied()
-                .filter(|c| !skip.contains(c) && !cloth(c))
+                .filter(|c| !skip.contains(c) && !cloth(c) && !(no_tails && self.facial(cur, *c)))
                 .collect();
             let untailed = open.iter().any(|c| !tail(c));
             // The torso runs along the midline: never into one of a pair (eyes above the
@@ -233,15 +231,37 @@ impl Ctx<'_> {
         let mut path = vec![top];
         let mut cur = top;
         for _ in 0..self.rig.len() {
-            match self.rig.s_children[cur].as_slice() {
-                [only] => {
-                    path.push(*only);
-                    cur = *only;
+            let mut children =
+                (self.rig.s_children[cur].iter().copied()).filter(|&c| !self.stub(cur, c));
+            match (children.next(), children.next()) {
+                (Some(only), None) => {
+                    path.push(only);
+                    cur = only;
                 }
                 _ => break,
             }
         }
         self.trim(path)
+    }
+
+    /// Whether child `c` of bone `p` is one of a face rig's small bones: named as the face or
+    /// under a bone so named, and reaching (with the bones below it) less than
+    /// [`FACE_PART_REACH`] of the height from `p`'s head. A Rigify face's nose hung from the
+    /// head reached highest, and was the head. A web game's `face` bone that is the whole
+    /// skull, on a short neck, reaches far: it goes on being the head.
+    fn facial(&self, p: usize, c: usize) -> bool {
+        self.rig.bones[c].hints.face
+            && (self.rig.subtree(c).into_iter())
+                .all(|d| self.reach_of(p, d) < FACE_PART_REACH * self.height)
+    }
+
+    /// Whether child `c` of bone `p` is a stub, no branch of a limb: a bone with nothing below
+    /// it that reaches (by its head and its skin) less than [`STUB_REACH`] of the height from
+    /// `p`'s head. MakeHuman's `butt.L` sits on the thigh's head, weighted a little and
+    /// dominating no vertex: the leg stopped at the thigh, its shin, foot and toe read by
+    /// geometry alone and the toe as no toe (a body of its own, under the ground).
+    fn stub(&self, p: usize, c: usize) -> bool {
+        self.rig.s_children[c].is_empty() && self.reach_of(p, c) < STUB_REACH * self.height
     }
 
     /// The child chain of `from` reaching farthest from it, skipping `skip` (a tail).
@@ -267,6 +287,14 @@ impl Ctx<'_> {
         Some(self.trim(path))
     }
 }
+
+/// A face bone reaching less than this share of the height is a part of the face, not the
+/// head ([`Ctx::facial`]).
+const FACE_PART_REACH: f64 = 0.1;
+
+/// A leaf bone reaching less than this share of the height from its parent's head is a stub
+/// ([`Ctx::stub`]).
+const STUB_REACH: f64 = 0.02;
 
 /// A bone named as a finger, a toe or a palm: part of a hand or a paw, never a branch of its
 /// own.

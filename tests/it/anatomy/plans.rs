@@ -24,7 +24,7 @@ pub(super) fn synthetic(bones: &[BoneDef], names: bool) -> (tempfile::TempDir, D
 
 /// A synthetic skinned character with every vertex wholly its bone's (no skin reaches a
 /// bone through a blend with its child), opened.
-fn unblended(bones: &[BoneDef]) -> (tempfile::TempDir, Document) {
+pub(super) fn unblended(bones: &[BoneDef]) -> (tempfile::TempDir, Document) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("unblended.glb");
     let o = Build {
