@@ -172,11 +172,12 @@ impl Ctx<'_> {
         let mut cur = from;
         let tail = |c: &usize| no_tails && self.rig.bones[*c].hints.tail;
         let cloth = |c: &usize| no_tails && self.rig.bones[*c].hints.cloth;
+        let facial = |p: usize, c: usize| no_tails && self.facial(p, c);
         for _ in 0..self.rig.len() {
             let open: Vec<usize> = self.rig.s_children[cur]
                 .iter()
                 .copied()
-                .filter(|c| !skip.contains(c) && !cloth(c) && !(no_tails && self.facial(cur, *c)))
+                .filter(|&c| !(skip.contains(&c) || cloth(&c) || facial(cur, c)))
                 .collect();
             let untailed = open.iter().any(|c| !tail(c));
             // The torso runs along the midline: never into one of a pair (eyes above the

@@ -152,12 +152,31 @@ pub(super) fn quadruped(cx: &Ctx, a: &mut Anatomy, hind: LegGroup, front: LegGro
     a.role[front] = Role::Chest;
     let mut tops = four_legs(cx, a, (hind, hind_legs), (front, front_legs));
     let bare = super::plans::bare_above(cx, hind);
-    let spine: Vec<usize> = cx
+    let mut spine: Vec<usize> = cx
         .rig
         .ancestors(front)
         .into_iter()
         .take_while(|&b| b != hind && !bare.contains(&b))
         .collect();
+    // Hips and shoulders on two chains from a bone of the back between them: the back runs
+    // from the hips up to that bone and down to the shoulders.
+    if let Some(back) = super::plans::back_between(cx, hind, front) {
+        let up = cx
+            .rig
+            .ancestors(hind)
+            .into_iter()
+            .take_while(|&b| b != back);
+        let down = spine
+            .iter()
+            .copied()
+            .take_while(|&b| b != back)
+            .collect::<Vec<_>>();
+        spine = down
+            .into_iter()
+            .chain([back])
+            .chain(up.collect::<Vec<_>>().into_iter().rev())
+            .collect();
+    }
     for &b in &spine {
         a.role[b] = Role::Spine;
     }
@@ -172,7 +191,7 @@ pub(super) fn quadruped(cx: &Ctx, a: &mut Anatomy, hind: LegGroup, front: LegGro
 }
 
 /// Which way along the body a leg lies: +1 front, -1 back, from the words of its bones.
-fn named_end(cx: &Ctx, path: &[usize]) -> f64 {
+pub(super) fn named_end(cx: &Ctx, path: &[usize]) -> f64 {
     let says = |w: &[&str]| {
         path.iter().any(|&b| {
             cx.rig.bones[b]

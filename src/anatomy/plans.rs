@@ -83,7 +83,8 @@ fn four_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) -> bool {
             let above = cx.rig.ancestors(f.root);
             let hind = std::iter::once(h.root).chain(bare_above(cx, h.root));
             f.root != h.root
-                && hind.into_iter().any(|b| above.contains(&b))
+                && (hind.into_iter().any(|b| above.contains(&b))
+                    || back_between(cx, h.root, f.root).is_some_and(|b| ahead(cx, b, h, f)))
                 && side_by_side(cx, h.root, f.root)
         })?;
         Some(((*h).clone(), (*f).clone()))
@@ -99,6 +100,40 @@ fn four_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) -> bool {
         }
         None => false,
     }
+}
+
+/// The bone of the back both `hind` and `front` hang from, through bones of their own, when
+/// it lies between them along the body: a rig rooted in the middle of the back (a dog's
+/// `spine.006`, its hips behind it and its shoulders ahead of it on two chains of their own).
+/// A bone beyond either end (a root at the floor holding two characters) is no back.
+pub(super) fn back_between(cx: &Ctx, hind: usize, front: usize) -> Option<usize> {
+    let (above_front, above_hind) = (cx.rig.ancestors(front), cx.rig.ancestors(hind));
+    if above_front.contains(&hind) || above_hind.contains(&front) {
+        return None;
+    }
+    let shared = above_hind.into_iter().find(|b| above_front.contains(b))?;
+    let at = |b: usize| cx.rig.bones[b].pos;
+    let level = |v: glam::DVec3| glam::DVec3::new(v.x, 0.0, v.z);
+    let along = level(at(front) - at(hind));
+    let t = level(at(shared) - at(hind)).dot(along) / along.length_squared().max(1e-12);
+    (0.0..=1.0).contains(&t).then_some(shared)
+}
+
+/// Whether legs `front` hang ahead of legs `hind` from the bone of the back between them:
+/// as their names say (`front_thigh.L`), else by the branch reaching higher (the neck and
+/// head): a cat so rigged had been read backwards, its tail as its neck and head.
+fn ahead(cx: &Ctx, back: usize, hind: &LegGroup, front: &LegGroup) -> bool {
+    let named = |g: &LegGroup| -> f64 { g.legs.iter().map(|p| creatures::named_end(cx, p)).sum() };
+    let (h, f) = (named(hind), named(front));
+    if h != f {
+        return f > h;
+    }
+    let branch = |g: &LegGroup| {
+        let below = std::iter::once(g.root).chain(cx.rig.ancestors(g.root));
+        below.take_while(|&b| b != back).last().unwrap_or(g.root)
+    };
+    let high = |g: &LegGroup| cx.reach.sub_high[branch(g)];
+    high(front) >= high(hind)
 }
 
 /// Whether two pairs of legs hanging from bones `a` and `b` can stand one behind the other:

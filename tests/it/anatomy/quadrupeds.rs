@@ -246,3 +246,99 @@ fn a_rigify_bear_has_its_tail_shoulders_and_head() {
         );
     }
 }
+
+/// A dog rigged from the middle of its back: `back` is the root, the hips hang behind it
+/// (`hips`, with the hind legs and the tail) and the shoulders ahead (`withers`, with the
+/// front legs, the neck and the head), on two chains of their own. `names` names the legs
+/// (`front_thigh.L`, `thigh.L`); unnamed, the branch reaching higher (the head) is the front.
+fn dog_rooted_mid_back(names: bool) -> Vec<crate::generate::fixtures::BoneDef> {
+    // The withers first, as the cat's file lists its shoulders before its hips.
+    let mut b = vec![bone("back", None, [0.0, 0.5, 0.0], [0.0, 0.5, 0.1], 0.1)];
+    let withers = b.len();
+    b.push(bone(
+        "withers",
+        Some(0),
+        [0.0, 0.5, 0.1],
+        [0.0, 0.52, 0.3],
+        0.1,
+    ));
+    let neck = b.len();
+    b.push(bone(
+        "neck",
+        Some(withers),
+        [0.0, 0.52, 0.3],
+        [0.0, 0.7, 0.42],
+        0.05,
+    ));
+    b.push(bone(
+        "head",
+        Some(neck),
+        [0.0, 0.7, 0.42],
+        [0.0, 0.72, 0.6],
+        0.07,
+    ));
+    let hips = b.len();
+    b.push(bone(
+        "hips",
+        Some(0),
+        [0.0, 0.5, -0.05],
+        [0.0, 0.48, -0.3],
+        0.1,
+    ));
+    b.push(bone(
+        "tail",
+        Some(hips),
+        [0.0, 0.48, -0.3],
+        [0.0, 0.42, -0.55],
+        0.03,
+    ));
+    for (root, z, end) in [(withers, 0.25f32, "front_"), (hips, -0.25, "")] {
+        for (x, side) in [(1.0f32, "L"), (-1.0, "R")] {
+            let from = Vec3::new(0.08 * x, 0.45, z);
+            let knee = from + Vec3::new(0.0, -0.2, 0.0);
+            let ankle = knee + Vec3::new(0.0, -0.2, 0.0);
+            let paw = ankle + Vec3::new(0.0, -0.05, 0.05);
+            let name = |part: &str| format!("{end}{part}.{side}");
+            let first = b.len();
+            b.push(bone(
+                &name("thigh"),
+                Some(root),
+                from.into(),
+                knee.into(),
+                0.04,
+            ));
+            let shin = name("shin");
+            b.push(bone(&shin, Some(first), knee.into(), ankle.into(), 0.03));
+            let foot = name("foot");
+            b.push(bone(&foot, Some(first + 1), ankle.into(), paw.into(), 0.03));
+        }
+    }
+    b
+}
+
+/// Rigged from the middle of its back (two dogs and a cat from a web game: the hips and the
+/// shoulders on chains of their own beside each other), a dog was read as a biped, its tail
+/// as its spine and head and its front legs as nothing; the cat, once four-legged, was read
+/// backwards. Its hips are the pelvis, its withers the chest, its head the head.
+#[test]
+fn a_quadruped_rigged_from_the_middle_of_its_back() {
+    for names in [true, false] {
+        let bones = dog_rooted_mid_back(names);
+        let (_dir, doc) = synthetic(&bones, names);
+        let a = Anatomy::of(&doc);
+        assert_eq!(a.kind(), Kind::Quadruped, "named: {names}: {:?}", a.notes());
+        // Unnamed, the file's bones keep the fixture's order.
+        let role_of = |name: &str| {
+            let i = bones.iter().position(|b| b.name == name).unwrap();
+            a.role(ragdoll_tuner::document::BoneId(i as u32))
+        };
+        for (bone, want) in [
+            ("hips", Role::Pelvis),
+            ("withers", Role::Chest),
+            ("head", Role::Head),
+            ("tail", Role::Tail),
+        ] {
+            assert_eq!(role_of(bone), want, "{bone}, named: {names}");
+        }
+    }
+}
