@@ -1,7 +1,9 @@
 //! `simulate --poses FILE`: every body's world transform at every step, as CSV, so anyone can
 //! check the limits from the poses without trusting our telemetry.
 //! Header: `step,time_s,bone,px,py,pz,qx,qy,qz,qw` (metres, unit quaternion, world frame).
-//! One row per bone that has a body, at step 0 (rest) and after every step.
+//! One row per bone that has a body, at step 0 (rest) and after every step. `bone` is the
+//! bone's name, or `node<index>` where other bones share it (as `validate` and the balance
+//! settings name it), so every row of a step names a different body.
 
 use crate::document::Document;
 use crate::sim::Simulation;
@@ -36,7 +38,7 @@ impl PoseWriter {
             writeln!(
                 self.out,
                 "{step},{t:.6},{},{},{},{},{},{},{},{}",
-                csv_field(&doc.bone(id).name),
+                csv_field(&doc.bone_ref(id)),
                 t3.x,
                 t3.y,
                 t3.z,

@@ -411,3 +411,58 @@ fn inspector_edits_asymmetric_limits() {
     assert_eq!(swing_of(&h).0.as_circular(), Some(100.0));
     assert!(h.query_by_label("Swing limit").is_some(), "one slider now");
 }
+
+/// Bones sharing a name (four cats in one file: four `Head`s, three `Pelvis`es) are told apart
+/// in the poses CSV as `validate` tells them apart (`node<index>` for all but the first):
+/// every row of a step names a different body; a reader keyed by name had read one body's
+/// path as jumps of 1,078 units per second between two cats.
+#[test]
+fn poses_name_every_body_apart_when_bones_share_a_name() {
+    let dir = tempfile::tempdir().expect("temp");
+    let mut bones = crate::generate::fixtures::humanoid();
+    for b in &mut bones {
+        if b.name.ends_with("UpLeg") {
+            b.name = "thigh".into();
+        }
+    }
+    let input = dir.path().join("twins.glb");
+    let glb = crate::generate::fixtures::glb(&bones, crate::generate::fixtures::Build::default());
+    std::fs::write(&input, glb).expect("write");
+    let out = dir.path().join("out.glb");
+    let (code, _, err) = crate::generate::generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    let csv = dir.path().join("poses.csv");
+    let st = common::ragdoll_tuner()
+        .args([
+            "simulate",
+            common::path_str(&out),
+            "--passive",
+            "--seconds",
+            "0.05",
+        ])
+        .args(["--poses", common::path_str(&csv)])
+        .status()
+        .expect("runs");
+    assert!(st.success());
+    let text = std::fs::read_to_string(&csv).expect("csv");
+    let rest: Vec<&str> = (text.lines().skip(1))
+        .filter(|l| l.starts_with("0,"))
+        .map(|l| l.split(',').nth(2).expect("bone"))
+        .collect();
+    let mut unique = rest.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), rest.len(), "{rest:?}");
+    // The first keeps the name (as `Document::bone_ref` resolves it back), the other is
+    // `node<index>`.
+    assert_eq!(
+        rest.iter().filter(|&&b| b == "thigh").count(),
+        1,
+        "{rest:?}"
+    );
+    assert_eq!(
+        rest.iter().filter(|b| b.starts_with("node")).count(),
+        1,
+        "{rest:?}"
+    );
+}

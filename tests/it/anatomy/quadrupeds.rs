@@ -249,9 +249,10 @@ fn a_rigify_bear_has_its_tail_shoulders_and_head() {
 
 /// A dog rigged from the middle of its back: `back` is the root, the hips hang behind it
 /// (`hips`, with the hind legs and the tail) and the shoulders ahead (`withers`, with the
-/// front legs, the neck and the head), on two chains of their own. `names` names the legs
-/// (`front_thigh.L`, `thigh.L`); unnamed, the branch reaching higher (the head) is the front.
-fn dog_rooted_mid_back(names: bool) -> Vec<crate::generate::fixtures::BoneDef> {
+/// front legs, the neck and the head), on two chains of their own, its legs named
+/// `front_thigh.L` and `thigh.L`; written unnamed, the branch reaching higher (the head) is
+/// the front.
+fn dog_rooted_mid_back() -> Vec<crate::generate::fixtures::BoneDef> {
     // The withers first, as the cat's file lists its shoulders before its hips.
     let mut b = vec![bone("back", None, [0.0, 0.5, 0.0], [0.0, 0.5, 0.1], 0.1)];
     let withers = b.len();
@@ -323,7 +324,7 @@ fn dog_rooted_mid_back(names: bool) -> Vec<crate::generate::fixtures::BoneDef> {
 #[test]
 fn a_quadruped_rigged_from_the_middle_of_its_back() {
     for names in [true, false] {
-        let bones = dog_rooted_mid_back(names);
+        let bones = dog_rooted_mid_back();
         let (_dir, doc) = synthetic(&bones, names);
         let a = Anatomy::of(&doc);
         assert_eq!(a.kind(), Kind::Quadruped, "named: {names}: {:?}", a.notes());
