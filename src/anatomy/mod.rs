@@ -22,6 +22,7 @@ mod kinds;
 pub mod lexicon;
 pub mod name_roles;
 pub mod names;
+mod orphans;
 mod plans;
 pub mod plausible;
 pub mod rig;

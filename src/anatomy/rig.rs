@@ -11,10 +11,6 @@ use super::samples::Samples;
 use crate::document::Document;
 use glam::{DMat4, DQuat, DVec3};
 
-/// How near (a share of the skeleton's extent) an orphan's head may lie to the bone its name
-/// says it hangs from ([`Rig::parent_name`]).
-const NAMED_PARENT_REACH: f64 = 0.125;
-
 /// One bone (same index as `doc.bones`).
 #[derive(Debug, Clone)]
 pub struct RigBone {
@@ -180,110 +176,19 @@ impl Rig {
         self.s_children = s_children;
     }
 
-    /// Attaches structural roots other than the main one to the nearest structural bone
-    /// already attached ([`Rig::nearness`]: its head, or its tail as its skin shows it);
-    /// returns whether any moved. The main root is the central one (no side in its name) with
-    /// the largest structural subtree, the lowest on a tie. Central roots attach before sided
-    /// ones; among the nearly nearest bones a central one wins, then the shallowest; a sided
-    /// root never hangs from a bone of the other side. Roots farther than a third of the
-    /// skeleton's extent stay apart, but for roots the file hangs beside the main one.
+    /// Attaches structural roots other than the main one ([`super::orphans`]); returns whether
+    /// any moved.
     fn attach_orphans(&mut self, samples: &Samples) -> bool {
-        let roots: Vec<usize> = (0..self.len())
-            .filter(|&i| self.bones[i].structural && self.s_parent[i].is_none())
-            .collect();
-        if roots.len() < 2 || roots.len() > 256 {
-            return false;
-        }
-        let side_of: Vec<Option<names::Side>> = self.bones.iter().map(|b| b.hints.side).collect();
-        let sided = |i: usize| side_of[i].is_some();
-        // A sided bone never hangs from a bone of the other side.
-        let may = |r: usize, b: usize| {
-            side_of[r].is_none() || side_of[b].is_none_or(|s| Some(s) == side_of[r])
-        };
-        let main = self.main_root(&roots);
-        let extent = self.extent();
-        let mut depth = vec![usize::MAX; self.len()];
-        let mut attached = Vec::new();
-        self.mark(main, 0, &mut depth, &mut attached);
-        let mut orphans: Vec<usize> = roots.into_iter().filter(|&r| r != main).collect();
-        let mut moved = false;
-        // Roots beside the main one hang from it however far they reach, unless a bone lies
-        // clearly nearer (a Quaternius rat's feet, IK bones under its `root` beside `Body`,
-        // at its shins' ends).
-        let beside_main = self.beside(main);
-        let beside = |r: usize| beside_main[r];
-        // A deforming bone under a control copy hangs from the bone the copy stands for
-        // (`super::copies`), once that bone is attached.
-        let structural: Vec<usize> = (0..self.len())
-            .filter(|&i| self.bones[i].structural)
-            .collect();
-        let copied: Vec<Option<usize>> = (0..self.len())
-            .map(|r| match orphans.contains(&r) {
-                true => self.copied_parent(r, &structural),
-                false => None,
-            })
-            .collect();
-        let mut near = std::collections::HashMap::new();
-        while !orphans.is_empty() {
-            // First an orphan whose copy's bone is attached, hung from it; the others with a
-            // copy wait for theirs while an orphan without one is left.
-            let ready = |r: usize| copied[r].filter(|&c| depth[c] != usize::MAX);
-            if let Some(k) = orphans.iter().position(|&r| ready(r).is_some()) {
-                let r = orphans.swap_remove(k);
-                let to = ready(r).expect("found ready");
-                self.bones[r].parent = Some(to);
-                self.mark(r, depth[to] + 1, &mut depth, &mut attached);
-                moved = true;
-                continue;
-            }
-            let all_wait = orphans.iter().all(|&r| copied[r].is_some());
-            let mut dist = |r: usize, b: usize| {
-                *near
-                    .entry((r, b))
-                    .or_insert_with(|| self.nearness(samples, r, b))
-            };
-            let best = orphans
-                .iter()
-                .enumerate()
-                .filter_map(|(k, &r)| {
-                    let d = attached
-                        .iter()
-                        .filter(|&&b| may(r, b))
-                        .map(|&b| dist(r, b))
-                        .fold(f64::MAX, f64::min);
-                    let waits = copied[r].is_some() && !all_wait;
-                    (!waits && (d < extent / 3.0 || beside(r))).then_some((k, r, d))
-                })
-                .min_by(|x, y| sided(x.1).cmp(&sided(y.1)).then(x.2.total_cmp(&y.2)));
-            let Some((k, r, d)) = best else { break };
-            let nearest = attached
-                .iter()
-                .copied()
-                .filter(|&b| may(r, b) && dist(r, b) <= d + 0.02 * extent)
-                .min_by_key(|&b| (sided(b), depth[b]))
-                .expect("the nearest is within its own tolerance");
-            let nearest = match beside(r) && d > 0.5 * dist(r, main) {
-                true => main,
-                false => nearest,
-            };
-            let parent_name = self.parent_name(r);
-            let to = (attached.iter().copied())
-                .filter(|&b| parent_name.is_some_and(|want| self.named_as(b, want)))
-                .map(|b| (b, dist(r, b)))
-                .filter(|&(_, d)| d < NAMED_PARENT_REACH * extent)
-                .min_by(|x, y| x.1.total_cmp(&y.1))
-                .map_or(nearest, |(b, _)| b);
+        let moves = super::orphans::plan(self, samples);
+        for &(r, to) in &moves {
             self.bones[r].parent = Some(to);
-            self.mark(r, depth[to] + 1, &mut depth, &mut attached);
-            orphans.swap_remove(k);
-            moved = true;
         }
-        moved
+        !moves.is_empty()
     }
 
     /// The main one of structural `roots`: central (no side in its name), with the largest
     /// structural subtree, the lowest on a tie.
-    fn main_root(&self, roots: &[usize]) -> usize {
+    pub(super) fn main_root(&self, roots: &[usize]) -> usize {
         let sided = |i: usize| self.bones[i].hints.side.is_some();
         let size = |r: usize| self.subtree(r).len();
         *roots
@@ -299,7 +204,7 @@ impl Rig {
     /// The bones beside `main` under the same bone in the file: a control bone holding the
     /// root body and more (Godot's `MASTER` holds `body` and four legs) stands for the root
     /// body.
-    fn beside(&self, main: usize) -> Vec<bool> {
+    pub(super) fn beside(&self, main: usize) -> Vec<bool> {
         let holder = self.bones[main].parent;
         (self.bones.iter())
             .map(|b| holder.is_some() && b.parent == holder)
@@ -311,13 +216,13 @@ impl Rig {
     /// export of its deform bones alone hangs every chain from the armature, and a pectoral
     /// bone whose skin reaches the armpit lay nearer the upper arm's head (0.042 of 1.26 m)
     /// than the shoulder (0.098): the arm hung from the breast.
-    fn parent_name(&self, r: usize) -> Option<(Role, names::Side)> {
+    pub(super) fn parent_name(&self, r: usize) -> Option<(Role, names::Side)> {
         let child = name_roles::role_of(&self.bones[r].hints)?;
         Some((child.role.segment_above()?, child.side?))
     }
 
     /// Whether `b`'s name says `role` on `side`.
-    fn named_as(&self, b: usize, (role, side): (Role, names::Side)) -> bool {
+    pub(super) fn named_as(&self, b: usize, (role, side): (Role, names::Side)) -> bool {
         name_roles::role_of(&self.bones[b].hints)
             .is_some_and(|n| n.role == role && n.side == Some(side))
     }
@@ -330,7 +235,7 @@ impl Rig {
     /// head and nearer the body's root bone. A lone orphan's skin does not offer a tail: the
     /// Rigify lumberjack's pectoral bones, orphans themselves, reach its upper arms' heads,
     /// whose parents they are not.
-    fn nearness(&self, samples: &Samples, r: usize, b: usize) -> f64 {
+    pub(super) fn nearness(&self, samples: &Samples, r: usize, b: usize) -> f64 {
         let (at, head) = (self.bones[r].pos, self.bones[b].pos);
         let end = self.s_children[b].is_empty() && self.s_parent[b].is_some();
         let tail = end.then(|| samples.far_end(b, head)).flatten();
@@ -339,7 +244,7 @@ impl Rig {
     }
 
     /// Records the depth of `root`'s structural subtree (root at `d`) and adds it to `out`.
-    fn mark(&self, root: usize, d: usize, depth: &mut [usize], out: &mut Vec<usize>) {
+    pub(super) fn mark(&self, root: usize, d: usize, depth: &mut [usize], out: &mut Vec<usize>) {
         let mut stack = vec![(root, d)];
         while let Some((b, k)) = stack.pop() {
             depth[b] = k;
