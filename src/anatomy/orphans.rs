@@ -31,12 +31,22 @@ pub(super) fn plan(rig: &Rig, samples: &Samples) -> Vec<(usize, usize)> {
     let mut at = Attacher::new(rig, samples, main, &orphans);
     let mut moves = Vec::new();
     while !orphans.is_empty() {
-        let Some((k, to)) = at.next(&orphans) else {
-            break;
-        };
-        let r = orphans.swap_remove(k);
-        at.attach(r, to);
-        moves.push((r, to));
+        match at.next(&orphans) {
+            Some((k, to)) => {
+                let r = orphans.swap_remove(k);
+                at.attach(r, to);
+                moves.push((r, to));
+            }
+            // A skeleton of its own (another character in the file, far from the first): the
+            // largest root left is its main root, and the roots beside it hang from it (a
+            // cat's tail beside its pelvis, as in a file of the cat alone).
+            None => {
+                let m = rig.main_root(&orphans);
+                orphans.retain(|&r| r != m);
+                at.add_main(m);
+                at.separate = Some(rig.extent_of(&rig.subtree(m)));
+            }
+        }
     }
     moves
 }
@@ -46,16 +56,19 @@ struct Attacher<'a> {
     rig: &'a Rig,
     samples: &'a Samples,
     extent: f64,
-    main: usize,
-    /// Roots the file hangs beside the main one: they hang from it however far they reach,
-    /// unless a bone lies clearly nearer (a Quaternius rat's feet, IK bones under its `root`
-    /// beside `Body`, at its shins' ends).
-    beside_main: Vec<bool>,
+    /// Per root, the main root the file hangs it beside: it hangs from that one however far
+    /// it reaches, unless a bone lies clearly nearer (a Quaternius rat's feet, IK bones under
+    /// its `root` beside `Body`, at its shins' ends).
+    beside_main: Vec<Option<usize>>,
     /// The bone each orphan's control copy stands for.
     copied: Vec<Option<usize>>,
     depth: Vec<usize>,
     attached: Vec<usize>,
     near: HashMap<(usize, usize), f64>,
+    /// Past the first skeleton, the extent of the skeleton being grown: a root attaches by
+    /// nearness within a third of it, not of the whole file's (four cats side by side in one
+    /// file: each cat's tail beside its pelvis, never a cat on another).
+    separate: Option<f64>,
 }
 
 impl<'a> Attacher<'a> {
@@ -73,15 +86,25 @@ impl<'a> Attacher<'a> {
             rig,
             samples,
             extent: rig.extent(),
-            main,
-            beside_main: rig.beside(main),
+            beside_main: vec![None; rig.len()],
             copied,
             depth: vec![usize::MAX; rig.len()],
             attached: Vec::new(),
             near: HashMap::new(),
+            separate: None,
         };
-        rig.mark(main, 0, &mut at.depth, &mut at.attached);
+        at.add_main(main);
         at
+    }
+
+    /// Roots a skeleton at `main`: attached, at depth 0, with the roots beside it.
+    fn add_main(&mut self, main: usize) {
+        self.rig.mark(main, 0, &mut self.depth, &mut self.attached);
+        for (slot, beside) in self.beside_main.iter_mut().zip(self.rig.beside(main)) {
+            if beside && slot.is_none() {
+                *slot = Some(main);
+            }
+        }
     }
 
     fn side(&self, i: usize) -> Option<Side> {
@@ -139,7 +162,9 @@ impl<'a> Attacher<'a> {
                 }
             }
             let waits = self.copied[r].is_some() && !all_wait;
-            if !waits && (d < self.extent / 3.0 || self.beside_main[r]) {
+            let beside = self.beside_main[r].is_some();
+            let near = d < self.separate.unwrap_or(self.extent) / 3.0;
+            if !waits && (near || beside) {
                 found.push((k, r, d));
             }
         }
@@ -162,10 +187,10 @@ impl<'a> Attacher<'a> {
         let nearest = (close.into_iter())
             .min_by_key(|&b| (self.sided(b), self.depth[b]))
             .expect("the nearest is within its own tolerance");
-        let main = self.main;
-        let nearest = match self.beside_main[r] && d > 0.5 * self.dist(r, main) {
-            true => main,
-            false => nearest,
+        let beside = self.beside_main[r];
+        let nearest = match beside {
+            Some(main) if d > 0.5 * self.dist(r, main) => main,
+            _ => nearest,
         };
         let Some(want) = self.rig.parent_name(r) else {
             return nearest;

@@ -255,9 +255,14 @@ impl Rig {
 
     /// The largest side of the bones' bounding box (1e-9 at least).
     pub fn extent(&self) -> f64 {
-        let (lo, hi) = self.bones.iter().fold(
+        self.extent_of(&(0..self.len()).collect::<Vec<_>>())
+    }
+
+    /// The largest side of the bounding box of `bones` (1e-9 at least).
+    pub fn extent_of(&self, bones: &[usize]) -> f64 {
+        let (lo, hi) = bones.iter().fold(
             (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-            |(a, b), x| (a.min(x.pos), b.max(x.pos)),
+            |(a, b), &i| (a.min(self.bones[i].pos), b.max(self.bones[i].pos)),
         );
         (hi - lo).max_element().max(1e-9)
     }

@@ -372,3 +372,58 @@ fn bodies_hung_from_the_nearest_never_form_a_loop() {
         }
     }
 }
+
+/// Two characters side by side in one file (a file of four cats), each with a tail that is a
+/// root of its own beside its hips (a cat's `Bone.020` beside its `Pelvis`, both under its
+/// armature, which is no bone): the first character's tail hung from its hips, the second's
+/// stayed a body with no joint (the second character lies farther than a third of the file's
+/// extent from the first). Each character's roots beside it hang from it; the characters are
+/// never jointed to each other.
+#[test]
+fn a_second_character_in_the_file_keeps_its_tail() {
+    let mut bones = Vec::new();
+    for (suffix, dx) in [("", 0.0f32), ("_b", 6.0)] {
+        let offset = bones.len();
+        for mut b in fixtures::humanoid() {
+            b.name = format!("{}{suffix}", b.name);
+            b.parent = b.parent.map(|p| p + offset);
+            b.head.x += dx;
+            b.tail.x += dx;
+            bones.push(b);
+        }
+        let hips = bones[offset].head;
+        let from = hips + Vec3::new(0.0, 0.0, -0.12);
+        let to = from + Vec3::new(0.0, -0.2, -0.5);
+        let tail = format!("tail{suffix}");
+        fixtures::push(
+            &mut bones,
+            &tail,
+            None,
+            from.to_array(),
+            to.to_array(),
+            0.04,
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("two.glb");
+    std::fs::write(&input, fixtures::glb(&bones, Build::default())).unwrap();
+    let out = dir.path().join("out.glb");
+    let (code, err) = generate_within(&input, &out, Duration::from_secs(60));
+    assert_eq!(code, Some(0), "{err}");
+    let doc = ragdoll_tuner::document::Document::open(&out).unwrap();
+    for suffix in ["", "_b"] {
+        let tail = super::parent_body(&doc, &format!("tail{suffix}"));
+        assert_eq!(
+            tail,
+            Some(format!("mixamorig:Hips{suffix}")),
+            "tail{suffix}"
+        );
+    }
+    // No body of one hangs from the other.
+    for id in doc.bone_ids() {
+        let name = doc.bone(id).name.clone();
+        if let Some(p) = super::parent_body(&doc, &name) {
+            assert_eq!(name.ends_with("_b"), p.ends_with("_b"), "{name} on {p}");
+        }
+    }
+}
