@@ -3,6 +3,7 @@
 
 use super::roles::{Anatomy, CharacterKind, LimbKind};
 use super::{rig, samples};
+use crate::anatomy::Kind;
 use crate::document::ground::GROUND_TOLERANCE;
 use crate::document::Diagnostic;
 use glam::DVec3;
@@ -15,7 +16,7 @@ fn warn(key: &str, msg: String) -> Diagnostic {
 pub(super) fn input_diagnostics(
     rig: &rig::Rig,
     samples: &samples::Samples,
-    a: &Anatomy,
+    (a, kind): (&Anatomy, Kind),
     out: &mut Vec<Diagnostic>,
 ) {
     for n in &a.notes {
@@ -36,7 +37,11 @@ pub(super) fn input_diagnostics(
             format!("the character is {h} units tall: implausible in metres (glTF's unit); {then}"),
         ));
     }
-    out.extend(orientation_diagnostic(rig, samples, a));
+    // A legless creature (read so only when it lies longer than twice its height along the
+    // ground) is as flat as it is: a snake 12.1 long and 0.43 high was told to fix a Z-up root.
+    if kind != Kind::Legless {
+        out.extend(orientation_diagnostic(rig, samples, a));
+    }
     if a.ground < -0.02 * a.height || a.ground > 0.05 * a.height {
         out.push(warn("generate", ground_note(a.ground, a.height)));
     }

@@ -225,7 +225,7 @@ pub fn generate_with(
     let rig = non_empty_rig(doc, &samples)?;
     let detected = crate::anatomy::Anatomy::detect(doc, &rig, &samples, opts.kind);
     let anatomy = detected.indexed();
-    input::input_diagnostics(&rig, &samples, anatomy, &mut diagnostics);
+    input::input_diagnostics(&rig, &samples, (anatomy, detected.kind()), &mut diagnostics);
     let has_physics: Vec<bool> = doc.bones.iter().map(|b| b.physics.is_some()).collect();
     let plan = bodies::plan(&rig, &samples, anatomy, opts, &has_physics);
     let mut list = build_bodies(doc, &rig, &samples, anatomy, (&plan, opts));

@@ -9,6 +9,7 @@ mod creatures;
 mod degenerate;
 mod editor;
 pub mod fixtures;
+mod lying;
 pub(crate) mod measure;
 mod props;
 mod rigs;
