@@ -142,7 +142,8 @@ fn neck_and_head(cx: &Ctx, a: &mut Anatomy, path: &[usize]) -> Option<usize> {
     a.head
 }
 
-/// Hind legs on the pelvis, front legs on the chest (its descendant).
+/// Hind legs on the pelvis, front legs on the chest (its descendant, or on a chain beside the
+/// pelvis's from a bone of the back between them).
 pub(super) fn quadruped(cx: &Ctx, a: &mut Anatomy, hind: LegGroup, front: LegGroup) {
     let (hind_legs, front_legs) = (hind.legs, front.legs);
     let (hind, front) = (hind.root, front.root);
@@ -151,32 +152,7 @@ pub(super) fn quadruped(cx: &Ctx, a: &mut Anatomy, hind: LegGroup, front: LegGro
     a.role[hind] = Role::Pelvis;
     a.role[front] = Role::Chest;
     let mut tops = four_legs(cx, a, (hind, hind_legs), (front, front_legs));
-    let bare = super::plans::bare_above(cx, hind);
-    let mut spine: Vec<usize> = cx
-        .rig
-        .ancestors(front)
-        .into_iter()
-        .take_while(|&b| b != hind && !bare.contains(&b))
-        .collect();
-    // Hips and shoulders on two chains from a bone of the back between them: the back runs
-    // from the hips up to that bone and down to the shoulders.
-    if let Some(back) = super::plans::back_between(cx, hind, front) {
-        let up = cx
-            .rig
-            .ancestors(hind)
-            .into_iter()
-            .take_while(|&b| b != back);
-        let down = spine
-            .iter()
-            .copied()
-            .take_while(|&b| b != back)
-            .collect::<Vec<_>>();
-        spine = down
-            .into_iter()
-            .chain([back])
-            .chain(up.collect::<Vec<_>>().into_iter().rev())
-            .collect();
-    }
+    let spine = spine_between(cx, hind, front);
     for &b in &spine {
         a.role[b] = Role::Spine;
     }
@@ -188,6 +164,28 @@ pub(super) fn quadruped(cx: &Ctx, a: &mut Anatomy, hind: LegGroup, front: LegGro
     neck_and_head(cx, a, &head_path);
     tops.extend(spine.last().copied().or(Some(front)));
     tail(cx, a, hind, &tops);
+}
+
+/// The spine's bones from the chest down to the pelvis (nearest the chest first): the chest's
+/// ancestors below the pelvis (or below the bare bones above it); where hips and shoulders
+/// hang on two chains from a bone of the back between them, the back runs from the shoulders
+/// up to that bone and down to the hips.
+fn spine_between(cx: &Ctx, hind: usize, front: usize) -> Vec<usize> {
+    let bare = super::plans::bare_above(cx, hind);
+    let above_front = cx.rig.ancestors(front).into_iter();
+    let spine: Vec<usize> = above_front
+        .take_while(|&b| b != hind && !bare.contains(&b))
+        .collect();
+    let Some(back) = super::plans::back_between(cx, hind, front) else {
+        return spine;
+    };
+    let up: Vec<usize> = (cx.rig.ancestors(hind).into_iter())
+        .take_while(|&b| b != back)
+        .collect();
+    (spine.into_iter().take_while(|&b| b != back))
+        .chain([back])
+        .chain(up.into_iter().rev())
+        .collect()
 }
 
 /// Which way along the body a leg lies: +1 front, -1 back, from the words of its bones.
