@@ -209,9 +209,13 @@ impl FateRules<'_> {
             Role::Toe => into("toe"),
             Role::Tail if !opts.tail => into("tail bones are off"),
             Role::Tail if self.far_enough(c, min_size) => Fate::Body,
-            Role::Tail => into("smaller than the minimum bone size"),
+            // Judged by where its joint lies, not by its length (a Minecraft player's 0.37 m
+            // `Body` on a zero-length `center` was "smaller than the minimum bone size").
+            Role::Tail => {
+                into("too near the joint of the body above it (within the minimum bone size)")
+            }
             Role::Spine | Role::Neck if !self.far_enough(c, min_size / 2.0) => {
-                into("smaller than the minimum bone size")
+                into("too near the joint of the body above it (within half the minimum bone size)")
             }
             Role::Other if !opts.cloth && self.rig.bones[i].hints.cloth => Fate::Skipped {
                 why: "hair or clothing (--cloth gives it a body)",

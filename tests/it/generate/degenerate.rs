@@ -427,3 +427,31 @@ fn a_second_character_in_the_file_keeps_its_tail() {
         }
     }
 }
+
+/// A zero-length `center` at the spine's joint (a Minecraft-style player: `center` and `Body`
+/// at one point, `Body` 0.37 m long): the spine merges into it, and the report says why as the
+/// rule judges it, by where its joint lies ("too near the joint of the body above it"); it said
+/// "smaller than the minimum bone size" of a bone a fifth of the height long.
+#[test]
+fn a_long_bone_merged_at_its_parent_s_joint_is_not_called_small() {
+    let mut bones = fixtures::humanoid();
+    let spine = (bones.iter())
+        .position(|b| b.name == "mixamorig:Spine")
+        .unwrap();
+    let (at, hips) = (bones[spine].head.to_array(), bones[spine].parent);
+    // Weighted as the player's `center` is: a ring of skin at the joint.
+    fixtures::push(&mut bones, "center", hips, at, at, 0.08);
+    bones[spine].parent = Some(bones.len() - 1);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("center.glb");
+    std::fs::write(&input, fixtures::glb(&bones, Build::default())).unwrap();
+    let out = dir.path().join("out.glb");
+    let (code, report, err) = super::generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    let outcome = (report["bones"].as_array().unwrap().iter())
+        .find(|b| b["name"] == "mixamorig:Spine")
+        .map(|b| b["outcome"].as_str().unwrap_or_default().to_string())
+        .unwrap();
+    assert!(outcome.starts_with("merged into center"), "{outcome}");
+    assert!(outcome.contains("too near the joint"), "{outcome}");
+}
