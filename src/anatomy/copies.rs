@@ -26,10 +26,16 @@ fn copy_key(read_name: &str) -> &str {
 impl Rig {
     /// The bone among `candidates` that a copy above bone `r` in the file stands for: the
     /// nearest ancestor named like a candidate (not like `r` itself: `ORG-thigh.L` above
-    /// `DEF-thigh.L` is its own copy) and standing where it stands.
-    pub(super) fn copied_parent(&self, r: usize, candidates: &[usize]) -> Option<usize> {
+    /// `DEF-thigh.L` is its own copy) and standing where it stands (within [`COPY_REACH`] of
+    /// the skeleton's `extent`).
+    pub(super) fn copied_parent(
+        &self,
+        r: usize,
+        candidates: &[usize],
+        extent: f64,
+    ) -> Option<usize> {
         let own = copy_key(&self.bones[r].read_name);
-        let reach = COPY_REACH * self.extent();
+        let reach = COPY_REACH * extent;
         let below = self.subtree_all(r);
         self.ancestors_in_file(r).find_map(|a| {
             let key = copy_key(&self.bones[a].read_name);

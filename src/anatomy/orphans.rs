@@ -73,19 +73,20 @@ struct Attacher<'a> {
 
 impl<'a> Attacher<'a> {
     fn new(rig: &'a Rig, samples: &'a Samples, main: usize, orphans: &[usize]) -> Self {
+        let extent = rig.extent();
         let structural: Vec<usize> = (0..rig.len())
             .filter(|&i| rig.bones[i].structural)
             .collect();
         let copied = (0..rig.len())
             .map(|r| match orphans.contains(&r) {
-                true => rig.copied_parent(r, &structural),
+                true => rig.copied_parent(r, &structural, extent),
                 false => None,
             })
             .collect();
         let mut at = Attacher {
             rig,
             samples,
-            extent: rig.extent(),
+            extent,
             beside_main: vec![None; rig.len()],
             copied,
             depth: vec![usize::MAX; rig.len()],
@@ -142,8 +143,9 @@ impl<'a> Attacher<'a> {
     /// one whose copy's bone is attached; then by nearness, the others with a copy waiting
     /// for theirs while an orphan without one is left.
     fn next(&mut self, orphans: &[usize]) -> Option<(usize, usize)> {
-        if let Some(k) = orphans.iter().position(|&r| self.ready(r).is_some()) {
-            return Some((k, self.ready(orphans[k])?));
+        let ready = (orphans.iter().enumerate()).find_map(|(k, &r)| Some((k, self.ready(r)?)));
+        if ready.is_some() {
+            return ready;
         }
         let (k, r, d) = self.nearest_orphan(orphans)?;
         Some((k, self.parent_for(r, d)))

@@ -255,16 +255,12 @@ impl Rig {
 
     /// The largest side of the bones' bounding box (1e-9 at least).
     pub fn extent(&self) -> f64 {
-        self.extent_of(&(0..self.len()).collect::<Vec<_>>())
+        extent_of(self.bones.iter().map(|b| b.pos))
     }
 
     /// The largest side of the bounding box of `bones` (1e-9 at least).
     pub fn extent_of(&self, bones: &[usize]) -> f64 {
-        let (lo, hi) = bones.iter().fold(
-            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-            |(a, b), &i| (a.min(self.bones[i].pos), b.max(self.bones[i].pos)),
-        );
-        (hi - lo).max_element().max(1e-9)
+        extent_of(bones.iter().map(|&i| self.bones[i].pos))
     }
 
     pub fn len(&self) -> usize {
@@ -339,6 +335,15 @@ fn rig_bones(doc: &Document) -> Vec<RigBone> {
     }
     mark_the_face(&mut bones);
     bones
+}
+
+/// The largest side of the points' bounding box (1e-9 at least).
+fn extent_of(points: impl Iterator<Item = DVec3>) -> f64 {
+    let (lo, hi) = points.fold(
+        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+        |(a, b), p| (a.min(p), b.max(p)),
+    );
+    (hi - lo).max_element().max(1e-9)
 }
 
 /// Marks every bone below a bone named as the face ([`under_the_face`]).
