@@ -1,4 +1,5 @@
-//! Bones: every skin joint plus every node with `extras.physics`, with typed ids and name lookup.
+//! Bones: every skin joint plus every node with `extras.physics` (and, in a file with no skin,
+//! every node its clips turn or move), with typed ids and name lookup.
 
 use super::schema::{BodyMaterial, BonePhysics, Collider, Constraint};
 use super::skeleton::Skeleton;
@@ -63,6 +64,13 @@ pub(crate) fn bone_nodes(json: &Value, skeleton: &Skeleton, previous: &[usize]) 
             is_bone[j] = true;
         }
     }
+    if skeleton.skins.is_empty() {
+        for n in animated_nodes(json) {
+            if let Some(flag) = is_bone.get_mut(n) {
+                *flag = true;
+            }
+        }
+    }
     for (i, flag) in is_bone.iter_mut().enumerate() {
         *flag |= node_physics(json, i).is_some();
     }
@@ -72,6 +80,35 @@ pub(crate) fn bone_nodes(json: &Value, skeleton: &Skeleton, previous: &[usize]) 
     }
     out.extend((0..is_bone.len()).filter(|&i| is_bone[i]));
     out
+}
+
+/// The nodes a clip turns or moves: the bones of a character built of rigid parts that
+/// its clips animate as nodes, with no skin (a Kenney platformer character: torso, arms,
+/// legs and antenna each a mesh node). Fewer than two is no such character (a turning prop).
+fn animated_nodes(json: &Value) -> Vec<usize> {
+    let channels = (json
+        .get("animations")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten())
+    .filter_map(|a| a.get("channels")?.as_array())
+    .flatten();
+    let mut nodes: Vec<usize> = channels
+        .filter_map(|c| c.get("target"))
+        .filter(|t| {
+            matches!(
+                t.get("path").and_then(Value::as_str),
+                Some("rotation" | "translation")
+            )
+        })
+        .filter_map(|t| usize::try_from(t.get("node")?.as_u64()?).ok())
+        .collect();
+    nodes.sort_unstable();
+    nodes.dedup();
+    if nodes.len() < 2 {
+        nodes.clear();
+    }
+    nodes
 }
 
 /// Nearest ancestor of each bone that is itself a bone.

@@ -94,7 +94,7 @@ impl Default for Options {
 /// A failure to generate anything at all.
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
-    #[error("{path}: no bones: the file has no skin joints and no node with physics, so there is nothing to make a ragdoll of")]
+    #[error("{path}: no bones: the file has no skin joints, no nodes its clips animate and no node with physics, so there is nothing to make a ragdoll of")]
     NoBones { path: String },
     #[error("{path}: {what}")]
     BadOption { path: String, what: String },

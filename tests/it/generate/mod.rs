@@ -12,6 +12,7 @@ pub mod fixtures;
 mod lying;
 pub(crate) mod measure;
 mod props;
+mod rigid;
 mod rigs;
 mod scale;
 mod soles;
