@@ -46,6 +46,41 @@ pub(super) fn input_diagnostics(
         out.push(warn("generate", ground_note(a.ground, a.height)));
     }
     skin_diagnostics(rig, samples, out);
+    out.extend(several_characters(rig, samples));
+}
+
+/// The share of the skin a skeleton apart from the rest holds at least to count as a
+/// character of its own: a lone bone far off (an IK target, a prop lying on the ground) is none.
+const CHARACTER_SKIN_SHARE: f64 = 0.1;
+
+/// A warning when the file holds several skeletons apart from each other, each with a share
+/// of the skin: several characters (a file of four cats side by side was made one ragdoll
+/// document of 103 bodies, "Other, 7.8 units tall", and said nothing).
+fn several_characters(rig: &rig::Rig, samples: &samples::Samples) -> Option<Diagnostic> {
+    let kept = samples.kept() as f64;
+    let skin_of = |r: usize| -> usize {
+        (rig.subtree(r).iter())
+            .map(|&b| samples.by_bone.get(b).map_or(0, Vec::len))
+            .sum()
+    };
+    let roots: Vec<usize> = (0..rig.len())
+        .filter(|&i| rig.bones[i].structural && rig.s_parent[i].is_none())
+        .filter(|&r| kept > 0.0 && skin_of(r) as f64 >= CHARACTER_SKIN_SHARE * kept)
+        .collect();
+    if roots.len() < 2 {
+        return None;
+    }
+    let names: Vec<String> = (roots.iter())
+        .map(|&r| format!("'{}'", rig.bones[r].name))
+        .collect();
+    Some(warn(
+        "generate",
+        format!(
+            "the file holds {} skeletons apart from each other (rooted at {}): several characters, or one whose parts no bone joins? Each becomes a ragdoll of its own, but the height, the anatomy and the balance are read as if they were one character: to tune one character, open a file of it alone",
+            roots.len(),
+            names.join(", ")
+        ),
+    ))
 }
 
 /// Heights in metres (glTF's unit) a character of `a`'s kind plausibly has: a file in

@@ -381,6 +381,61 @@ fn bodies_hung_from_the_nearest_never_form_a_loop() {
 /// never jointed to each other.
 #[test]
 fn a_second_character_in_the_file_keeps_its_tail() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("two.glb");
+    std::fs::write(&input, fixtures::glb(&two_with_tails(), Build::default())).unwrap();
+    let out = dir.path().join("out.glb");
+    let (code, err) = generate_within(&input, &out, Duration::from_secs(60));
+    assert_eq!(code, Some(0), "{err}");
+    let doc = ragdoll_tuner::document::Document::open(&out).unwrap();
+    for suffix in ["", "_b"] {
+        let tail = super::parent_body(&doc, &format!("tail{suffix}"));
+        assert_eq!(
+            tail,
+            Some(format!("mixamorig:Hips{suffix}")),
+            "tail{suffix}"
+        );
+    }
+    // No body of one hangs from the other.
+    for id in doc.bone_ids() {
+        let name = doc.bone(id).name.clone();
+        if let Some(p) = super::parent_body(&doc, &name) {
+            assert_eq!(name.ends_with("_b"), p.ends_with("_b"), "{name} on {p}");
+        }
+    }
+}
+
+/// A file of four cats side by side was made one ragdoll document of 103 bodies ("Other,
+/// 7.8 units tall") and said nothing: the report now says the file holds several skeletons,
+/// each rooted where, and that the anatomy and balance take them as one. One character says
+/// nothing of the kind.
+#[test]
+fn a_file_of_two_characters_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.glb");
+    let says = |bones: &[fixtures::BoneDef]| -> Vec<String> {
+        let input = dir.path().join("in.glb");
+        std::fs::write(&input, fixtures::glb(bones, Build::default())).unwrap();
+        let (code, report, stderr) = super::generate(&input, &out, &[]);
+        assert_eq!(code, Some(0), "{stderr}");
+        (report["diagnostics"].as_array().unwrap().iter())
+            .map(|d| d.as_str().unwrap_or("").to_string())
+            .filter(|m| m.contains("skeletons apart"))
+            .collect()
+    };
+    let two = says(&two_with_tails());
+    assert_eq!(two.len(), 1, "{two:?}");
+    assert!(
+        two[0].contains("2 skeletons") && two[0].contains("'mixamorig:Hips_b'"),
+        "{two:?}"
+    );
+    let one = says(&fixtures::humanoid());
+    assert!(one.is_empty(), "{one:?}");
+}
+
+/// Two humanoids 6 m apart in one armature, each with a tail hanging beside its hips (a root
+/// of its own).
+fn two_with_tails() -> Vec<fixtures::BoneDef> {
     let mut bones = Vec::new();
     for (suffix, dx) in [("", 0.0f32), ("_b", 6.0)] {
         let offset = bones.len();
@@ -404,28 +459,7 @@ fn a_second_character_in_the_file_keeps_its_tail() {
             0.04,
         );
     }
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("two.glb");
-    std::fs::write(&input, fixtures::glb(&bones, Build::default())).unwrap();
-    let out = dir.path().join("out.glb");
-    let (code, err) = generate_within(&input, &out, Duration::from_secs(60));
-    assert_eq!(code, Some(0), "{err}");
-    let doc = ragdoll_tuner::document::Document::open(&out).unwrap();
-    for suffix in ["", "_b"] {
-        let tail = super::parent_body(&doc, &format!("tail{suffix}"));
-        assert_eq!(
-            tail,
-            Some(format!("mixamorig:Hips{suffix}")),
-            "tail{suffix}"
-        );
-    }
-    // No body of one hangs from the other.
-    for id in doc.bone_ids() {
-        let name = doc.bone(id).name.clone();
-        if let Some(p) = super::parent_body(&doc, &name) {
-            assert_eq!(name.ends_with("_b"), p.ends_with("_b"), "{name} on {p}");
-        }
-    }
+    bones
 }
 
 /// A zero-length `center` at the spine's joint (a Minecraft-style player: `center` and `Body`
