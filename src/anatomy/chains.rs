@@ -77,7 +77,11 @@ impl Ctx<'_> {
         if path.iter().any(not_a_leg) {
             return None;
         }
-        let drop = rig.bones[root].pos.y - self.reach.low[leaf];
+        // From the higher of the root and the chain's top: an armature's root bone at the
+        // feet, skinned as the pelvis, with the thighs on it (a druid rig's `root` at y = 0,
+        // `thigh left` at 0.77 of its 1.67), had no leg hanging from it.
+        let top = rig.bones[root].pos.y.max(rig.bones[*path.last()?].pos.y);
+        let drop = top - self.reach.low[leaf];
         if drop < 0.2 * self.dist(root, leaf) || drop < 0.1 * self.height {
             return None;
         }

@@ -41,3 +41,49 @@ fn a_stub_on_the_thigh_s_head_does_not_end_the_leg() {
         }
     }
 }
+
+/// A druid rig from a web game: its armature's `root` bone stands at its feet (y = 0),
+/// skinned as the pelvis (its skin at the hips), with the thighs on it. The legs were measured
+/// hanging from the root's joint, at the ground, so none hung down: no legs, a character of
+/// kind "other" with every limb unread. A leg hangs from the higher of its root's joint and its
+/// own top.
+#[test]
+fn an_armature_root_at_the_feet_skinned_as_the_pelvis_carries_the_legs() {
+    let mut bones = fixtures::humanoid();
+    let hips = (bones.iter())
+        .position(|b| b.name == "mixamorig:Hips")
+        .unwrap();
+    let pelvis = fixtures::Appendage {
+        bone: hips,
+        from: bones[hips].head - Vec3::Y * 0.05,
+        to: bones[hips].tail,
+        radius: 0.14,
+    };
+    bones[hips].head = Vec3::ZERO;
+    bones[hips].tail = Vec3::Y * 0.05;
+    bones[hips].radius = 0.0;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("root_at_feet.glb");
+    // Unnamed, as the geometry alone reads it (names found these legs without it).
+    let build = fixtures::Build {
+        blend: false,
+        names: false,
+        appendages: [Some(pelvis), None],
+        ..Default::default()
+    };
+    std::fs::write(&path, fixtures::glb(&bones, build)).unwrap();
+    let doc = ragdoll_tuner::document::Document::open(&path).unwrap();
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind().name(), "biped");
+    for (name, role) in [
+        ("mixamorig:Hips", Role::Pelvis),
+        ("mixamorig:LeftUpLeg", Role::Thigh),
+        ("mixamorig:RightLeg", Role::Shin),
+        ("mixamorig:LeftFoot", Role::Foot),
+    ] {
+        // The skin's joints are the fixture's bones in order.
+        let i = bones.iter().position(|b| b.name == name).unwrap();
+        let id = ragdoll_tuner::document::BoneId(i as u32);
+        assert_eq!(a.role(id), role, "{name}");
+    }
+}
