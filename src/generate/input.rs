@@ -39,8 +39,14 @@ pub(super) fn input_diagnostics(
     }
     // A legless creature (read so only when it lies longer than twice its height along the
     // ground) is as flat as it is: a snake 12.1 long and 0.43 high was told to fix a Z-up root.
-    if kind != Kind::Legless {
-        out.extend(orientation_diagnostic(rig, samples, a));
+    // Where the names say where its head and its feet are, they say which way is up: a
+    // humanoid exported Z-up, lying on its back, is read as legless too and was told nothing.
+    let four_legged = matches!(kind, Kind::Quadruped | Kind::MultiLegged);
+    let named = named_up(rig).filter(|_| !four_legged);
+    match named.and_then(|up| named_up_diagnostic(up, a.height)) {
+        Some(d) => out.push(d),
+        None if kind != Kind::Legless => out.extend(orientation_diagnostic(rig, samples, a)),
+        None => {}
     }
     if a.ground < -0.02 * a.height || a.ground > 0.05 * a.height {
         out.push(warn("generate", ground_note(a.ground, a.height)));
@@ -79,6 +85,48 @@ fn several_characters(rig: &rig::Rig, samples: &samples::Samples) -> Option<Diag
             "the file holds {} skeletons apart from each other (rooted at {}): several characters, or one whose parts no bone joins? Each becomes a ragdoll of its own, but the height, the anatomy and the balance are read as if they were one character: to tune one character, open a file of it alone",
             roots.len(),
             names.join(", ")
+        ),
+    ))
+}
+
+/// From the bones named as feet (or toes) to those named as the head, when the file names
+/// both and they lie apart: the way up its names say (a humanoid, a creature with a head
+/// and feet).
+fn named_up(rig: &rig::Rig) -> Option<DVec3> {
+    use crate::anatomy::{name_roles, Role};
+    let centre = |want: &dyn Fn(Role) -> bool| {
+        let at: Vec<DVec3> = (rig.bones.iter())
+            .filter(|b| b.structural)
+            .filter(|b| name_roles::role_of(&b.hints).is_some_and(|n| want(n.role)))
+            .map(|b| b.pos)
+            .collect();
+        (!at.is_empty()).then(|| at.iter().sum::<DVec3>() / at.len() as f64)
+    };
+    let head = centre(&|r| r == Role::Head)?;
+    let feet = centre(&|r| matches!(r, Role::Foot | Role::Toe))?;
+    Some(head - feet)
+}
+
+/// A warning when the head the names find lies more than 60 degrees off +Y from the feet
+/// they find and the character is lower than half that distance: lying down, or exported
+/// Z-up (Blender's "+Y Up" unticked; a Character Creator figure read as "Other, 0.261 units
+/// tall, 0.23 kg" and told nothing). Four-legged creatures carry their heads forward of
+/// their feet, low (a rat 82 degrees off, a wolf 73): they are not asked.
+fn named_up_diagnostic(up: DVec3, height: f64) -> Option<Diagnostic> {
+    let length = up.length();
+    let dir = up.try_normalize()?;
+    if dir.y > 0.5 || height > 0.5 * length {
+        return None;
+    }
+    let (k, v) = (0..3)
+        .map(|k| (k, dir[k]))
+        .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))?;
+    let axis = format!("{}{}", if v < 0.0 { "-" } else { "+" }, ["X", "Y", "Z"][k]);
+    Some(warn(
+        "generate",
+        format!(
+            "the bones named as the head and the feet say this character's up is {axis} (the head {length:.3} units from the feet, {:.0} degrees off +Y): if it was exported Z-up or lies down, fix its root rotation (glTF is Y-up; gravity is -Y)",
+            dir.y.clamp(-1.0, 1.0).acos().to_degrees()
         ),
     ))
 }
