@@ -5,6 +5,7 @@
 
 use super::fit::{Shape, WorldFit};
 use glam::DVec3;
+use rapier3d::prelude::{Pose, SharedShape};
 
 /// At most this many named groups (the simulation has 31 bits besides `world`).
 pub const MAX_GROUPS: usize = 30;
@@ -66,11 +67,37 @@ fn segment_distance(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> f64 {
     (p1 + d1 * s).distance(p2 + d2 * t)
 }
 
-/// True when two placed shapes overlap (within `margin`).
+/// True when two placed shapes overlap (within `margin`): their bounding capsules, or the
+/// shapes themselves as the solver and the doctor see them. A box's bounding capsule leaves
+/// its corners out: a blocky figure's pelvis box reached the T-posed arms at a corner, the
+/// capsules said apart, and `validate` found the generated file's arms overlapping its pelvis
+/// while they collide.
 pub fn overlap(a: &WorldFit, b: &WorldFit, margin: f64) -> bool {
     let (p1, q1, r1) = bounding_capsule(a);
     let (p2, q2, r2) = bounding_capsule(b);
-    segment_distance(p1, q1, p2, q2) < r1 + r2 + margin
+    if segment_distance(p1, q1, p2, q2) < r1 + r2 + margin {
+        return true;
+    }
+    let (pa, sa) = solver_shape(a);
+    let (pb, sb) = solver_shape(b);
+    rapier3d::parry::query::distance(&pa, sa.as_ref(), &pb, sb.as_ref())
+        .is_ok_and(|d| d.distance <= 0.0 || f64::from(d.distance) < margin)
+}
+
+/// A placed shape as the solver holds it.
+fn solver_shape(f: &WorldFit) -> (Pose, SharedShape) {
+    let shape = match f.shape {
+        Shape::Capsule {
+            radius,
+            half_height,
+        } => SharedShape::capsule_y(half_height as f32, radius as f32),
+        Shape::Sphere { radius } => SharedShape::ball(radius as f32),
+        Shape::Box { half_extents: e } => SharedShape::cuboid(e.x as f32, e.y as f32, e.z as f32),
+    };
+    (
+        Pose::from_parts(f.center.as_vec3(), f.rotation.as_quat()),
+        shape,
+    )
 }
 
 /// Masks per group (sorted names), given each body's group and fit and the jointed pairs.
@@ -114,6 +141,41 @@ pub fn masks(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A blocky figure's pelvis box and its T-posed upper arm (a capsule along X) meeting at
+    /// the box's top corner, 6 mm deep, as measured on the file: the box's bounding capsule
+    /// left the corner out and the pair was left colliding.
+    #[test]
+    fn a_capsule_on_a_box_s_corner_overlaps_it() {
+        let placed = |shape, center, rotation| WorldFit {
+            shape,
+            center,
+            rotation,
+            coverage: None,
+        };
+        let pelvis = placed(
+            Shape::Box {
+                half_extents: DVec3::new(0.142, 0.128, 0.056),
+            },
+            DVec3::new(0.0, 0.516, 0.0),
+            glam::DQuat::IDENTITY,
+        );
+        let arm = placed(
+            Shape::Capsule {
+                radius: 0.052,
+                half_height: 0.046,
+            },
+            DVec3::new(0.234, 0.645, 0.0),
+            glam::DQuat::from_rotation_z(-std::f64::consts::FRAC_PI_2),
+        );
+        assert!(overlap(&pelvis, &arm, 0.0));
+        assert!(overlap(&arm, &pelvis, 0.0));
+        let apart = WorldFit {
+            center: DVec3::new(0.3, 0.7, 0.0),
+            ..arm
+        };
+        assert!(!overlap(&pelvis, &apart, 0.0));
+    }
 
     #[test]
     fn segments() {
