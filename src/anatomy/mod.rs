@@ -13,6 +13,7 @@
 
 mod axes;
 mod chains;
+pub mod characters;
 mod copies;
 mod creatures;
 mod detect;

@@ -87,7 +87,8 @@ impl Rig {
             let candidate = !(b.hints.twist || b.hints.helper) || pinned.contains(&b.node);
             b.end_by_name = candidate && ends[i] && !pinned.contains(&b.node);
             let kept = b.deforming || between[i] || hubs[i] || ends[i];
-            b.structural = candidate && (kept || pinned.contains(&b.node));
+            b.structural =
+                candidate && (kept || pinned.contains(&b.node)) && !samples.is_left_out(i);
         }
         let mut rig = Rig {
             bones,

@@ -43,6 +43,12 @@ pub struct Samples {
     /// Meshes neither skinned nor under any bone (a ground plane, a prop beside the
     /// character). Not part of the body, and not broken data.
     pub unattached: Vec<UnattachedMesh>,
+    /// In a file that holds several characters ([`super::characters`]): the one read, and
+    /// the others, left out.
+    pub read_character: Option<super::characters::Character>,
+    pub other_characters: Vec<super::characters::Character>,
+    /// Per bone (empty when the file holds one character): a bone of a character left out.
+    pub left_out: Vec<bool>,
 }
 
 /// A mesh node neither skinned nor under any bone.
@@ -86,6 +92,11 @@ impl Samples {
     /// Every bone's [`Self::body_skin`]: the character without its accessories.
     pub fn body(&self) -> impl Iterator<Item = &DVec3> {
         (0..self.by_bone.len()).flat_map(|i| self.body_skin(i))
+    }
+
+    /// True when bone `i` belongs to another character of the file, left out.
+    pub fn is_left_out(&self, i: usize) -> bool {
+        self.left_out.get(i).copied().unwrap_or(false)
     }
 
     pub fn kept(&self) -> usize {
@@ -159,6 +170,7 @@ pub fn collect(doc: &Document, geo: &Geometry) -> Samples {
     for (skin, parts) in s.by_bone.iter_mut().zip(rigid) {
         skin.extend(parts);
     }
+    super::characters::keep_one(doc, &mut s);
     s
 }
 

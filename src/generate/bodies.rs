@@ -157,6 +157,11 @@ impl FateRules<'_> {
         if self.opts.keep_existing && self.has_physics[i] {
             return Fate::Kept;
         }
+        if self.samples.is_left_out(i) {
+            return Fate::Skipped {
+                why: "another character in the file",
+            };
+        }
         if Some(i) == self.anatomy.pelvis {
             return Fate::Body;
         }

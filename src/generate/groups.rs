@@ -80,8 +80,13 @@ pub fn overlap(a: &WorldFit, b: &WorldFit, margin: f64) -> bool {
     }
     let (pa, sa) = solver_shape(a);
     let (pb, sb) = solver_shape(b);
-    rapier3d::parry::query::distance(&pa, sa.as_ref(), &pb, sb.as_ref())
-        .is_ok_and(|d| d.distance <= 0.0 || f64::from(d.distance) < margin)
+    // The contact's distance: negative when they interpenetrate (a negative margin asks
+    // for a penetration that deep).
+    let prediction = margin.max(0.0) as f32;
+    let contact = rapier3d::parry::query::contact(&pa, sa.as_ref(), &pb, sb.as_ref(), prediction);
+    contact.is_ok_and(|c| {
+        c.is_some_and(|c| f64::from(c.dist) < margin || c.dist <= 0.0 && margin >= 0.0)
+    })
 }
 
 /// A placed shape as the solver holds it.

@@ -52,12 +52,28 @@ pub(super) fn input_diagnostics(
         out.push(warn("generate", ground_note(a.ground, a.height)));
     }
     skin_diagnostics(rig, samples, out);
+    out.extend(characters_left_out(samples));
     out.extend(several_characters(rig, samples));
 }
 
-/// The share of the skin a skeleton apart from the rest holds at least to count as a
-/// character of its own: a lone bone far off (an IK target, a prop lying on the ground) is none.
-const CHARACTER_SKIN_SHARE: f64 = 0.1;
+/// A warning naming the characters left out of a file that holds several.
+fn characters_left_out(samples: &samples::Samples) -> Option<Diagnostic> {
+    let read = samples.read_character.as_ref()?;
+    let others: Vec<String> = (samples.other_characters.iter())
+        .map(|c| format!("'{}' ({} vertices)", c.name, c.vertices))
+        .collect();
+    Some(warn(
+        "generate",
+        format!(
+            "the file holds {} characters, each a skeleton with a skin of its own: the ragdoll is made for the one under '{}' ({} vertices, the most skin); {} {} left out with no physics: to make theirs, open a file of each alone",
+            others.len() + 1,
+            read.name,
+            read.vertices,
+            others.join(", "),
+            if others.len() == 1 { "is" } else { "are" },
+        ),
+    ))
+}
 
 /// A warning when the file holds several skeletons apart from each other, each with a share
 /// of the skin: several characters (a file of four cats side by side was made one ragdoll
@@ -71,7 +87,10 @@ fn several_characters(rig: &rig::Rig, samples: &samples::Samples) -> Option<Diag
     };
     let roots: Vec<usize> = (0..rig.len())
         .filter(|&i| rig.bones[i].structural && rig.s_parent[i].is_none())
-        .filter(|&r| kept > 0.0 && skin_of(r) as f64 >= CHARACTER_SKIN_SHARE * kept)
+        .filter(|&r| {
+            kept > 0.0
+                && skin_of(r) as f64 >= crate::anatomy::characters::CHARACTER_SKIN_SHARE * kept
+        })
         .collect();
     if roots.len() < 2 {
         return None;

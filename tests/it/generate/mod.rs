@@ -15,6 +15,7 @@ mod props;
 mod rigid;
 mod rigs;
 mod scale;
+mod several;
 mod soles;
 mod tight;
 mod trunk;

@@ -1,0 +1,112 @@
+//! Several characters in one file: skeletons under top-level nodes of their own (each its
+//! armature), with skins of their own, each holding a share of the skin. Two robots exported
+//! side by side, four cats, a rider and its wolf: read as one, their bones were one anatomy
+//! (one robot's hips a spine, its legs "other"; the other's head a neck, its arms "other";
+//! the mass shared out as for one person). The character with the most skin is the one read;
+//! the others' vertices are left out of the samples, so every reader of the anatomy (the
+//! generator, `inspect`, the editor) sees that one alone, and their bones get no body.
+
+use super::samples::Samples;
+use crate::document::Document;
+
+/// A skeleton holds at least this share of the skin to count as a character of its own (a
+/// sword with an armature of its own at the scene's root is none).
+pub const CHARACTER_SKIN_SHARE: f64 = 0.1;
+
+/// One character of a file that holds several.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Character {
+    /// The top-level node its bones hang under (its armature, or its root bone).
+    pub node: usize,
+    /// That node's display name.
+    pub name: String,
+    /// Its skin's vertices.
+    pub vertices: usize,
+}
+
+/// The characters of a file when it holds several: the one read and those left out, with
+/// each bone's character.
+struct Split {
+    /// Per bone, the group (top-level skeleton, joined through shared skins) it belongs to.
+    group_of: Vec<usize>,
+    /// Per group: its top-level node and skin vertices.
+    groups: Vec<(usize, usize)>,
+}
+
+/// Groups the bones by the top-level node they hang under; two groups a skin spans are one.
+fn split(doc: &Document, samples: &Samples) -> Split {
+    let top = |node: usize| doc.skeleton.ancestors(node).last().unwrap_or(node);
+    let tops: Vec<usize> = doc.bones.iter().map(|b| top(b.node)).collect();
+    let mut distinct: Vec<usize> = tops.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let mut root: Vec<usize> = (0..distinct.len()).collect();
+    let find = |root: &[usize], mut g: usize| {
+        while root[g] != g {
+            g = root[g];
+        }
+        g
+    };
+    let group_of_top = |t: usize| distinct.binary_search(&t).unwrap_or(0);
+    let by_node: std::collections::HashMap<usize, usize> = (doc.bones.iter().enumerate())
+        .map(|(i, b)| (b.node, i))
+        .collect();
+    for skin in &doc.skeleton.skins {
+        let mut groups = (skin.joints.iter())
+            .filter_map(|n| by_node.get(n))
+            .map(|&i| group_of_top(tops[i]));
+        let Some(first) = groups.next() else { continue };
+        for g in groups {
+            let (a, b) = (find(&root, first), find(&root, g));
+            root[b] = a;
+        }
+    }
+    let group_of: Vec<usize> = (tops.iter())
+        .map(|&t| find(&root, group_of_top(t)))
+        .collect();
+    let mut groups: Vec<(usize, usize)> = (0..distinct.len()).map(|g| (distinct[g], 0)).collect();
+    for (i, &g) in group_of.iter().enumerate() {
+        groups[g].1 += samples.by_bone.get(i).map_or(0, Vec::len);
+    }
+    Split { group_of, groups }
+}
+
+/// Leaves out of `samples` every character but the one with the most skin, when the file
+/// holds several; records it in `samples.read_character`, the others in
+/// `samples.other_characters` and each of their bones in `samples.left_out`.
+pub(super) fn keep_one(doc: &Document, samples: &mut Samples) {
+    let s = split(doc, samples);
+    let kept: usize = s.groups.iter().map(|g| g.1).sum();
+    let characters: Vec<usize> = (0..s.groups.len())
+        .filter(|&g| kept > 0 && s.groups[g].1 as f64 >= CHARACTER_SKIN_SHARE * kept as f64)
+        .collect();
+    if characters.len() < 2 {
+        return;
+    }
+    // The most skin; the first in the file on a tie.
+    let main = *characters
+        .iter()
+        .max_by_key(|&&g| (s.groups[g].1, std::cmp::Reverse(s.groups[g].0)))
+        .expect("two characters");
+    let character = |g: usize| Character {
+        node: s.groups[g].0,
+        name: doc.skeleton.nodes[s.groups[g].0].name.clone(),
+        vertices: s.groups[g].1,
+    };
+    samples.read_character = Some(character(main));
+    samples.other_characters = (characters.iter())
+        .filter(|&&g| g != main)
+        .map(|&g| character(g))
+        .collect();
+    samples.left_out = (s.group_of.iter())
+        .map(|&g| g != main && characters.contains(&g))
+        .collect();
+    for (i, out) in samples.left_out.iter().enumerate() {
+        if *out {
+            samples.by_bone[i].clear();
+            samples.secondary[i].clear();
+            samples.weighted[i] = false;
+            samples.skinned_len[i] = 0;
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Several characters in one file, each an armature with a skin of its own (two Mixamo
+//! robots exported together, a rider and its wolf, four cats): read as one, their bones made
+//! one anatomy of parts of each (one robot's hips a spine and its legs "other", the other's
+//! head a neck and its arms "other", 42 bodies weighing one person). The ragdoll is made for
+//! the character with the most skin; the others are named and get no body.
+
+use super::*;
+use glam::Vec3;
+use serde_json::json;
+
+/// Shifts every index `key` of the objects in `doc[array]` (and of nested lists) by `by`.
+fn shift(list: &mut Value, key: &str, by: usize) {
+    let bump = |v: &mut Value| {
+        if let Some(n) = v.as_u64() {
+            *v = json!(n as usize + by);
+        }
+    };
+    for item in list.as_array_mut().into_iter().flatten() {
+        if let Some(v) = item.get_mut(key) {
+            match v.as_array_mut() {
+                Some(a) => a.iter_mut().for_each(bump),
+                None => bump(v),
+            }
+        }
+    }
+}
+
+/// Two fixture files in one: `b`'s scene beside `a`'s, every index of `b` shifted past `a`'s
+/// and its buffer appended to `a`'s.
+fn merged(a: &[u8], b: &[u8], dir: &Path) -> PathBuf {
+    let (pa, pb) = (dir.join("a.glb"), dir.join("b.glb"));
+    std::fs::write(&pa, a).unwrap();
+    std::fs::write(&pb, b).unwrap();
+    let ((mut ja, bin_a), (mut jb, bin_b)) = (json_and_bin(&pa), json_and_bin(&pb));
+    let (mut bin, bin_b) = (bin_a.unwrap(), bin_b.unwrap());
+    let len = |j: &Value, k: &str| j[k].as_array().map_or(0, Vec::len);
+    let (nodes, meshes, skins) = (len(&ja, "nodes"), len(&ja, "meshes"), len(&ja, "skins"));
+    let (accessors, views) = (len(&ja, "accessors"), len(&ja, "bufferViews"));
+    shift(&mut jb["nodes"], "children", nodes);
+    shift(&mut jb["nodes"], "mesh", meshes);
+    shift(&mut jb["nodes"], "skin", skins);
+    shift(&mut jb["skins"], "joints", nodes);
+    shift(&mut jb["skins"], "inverseBindMatrices", accessors);
+    shift(&mut jb["accessors"], "bufferView", views);
+    for m in jb["meshes"].as_array_mut().unwrap() {
+        for p in m["primitives"].as_array_mut().unwrap() {
+            for (_, v) in p["attributes"].as_object_mut().unwrap() {
+                *v = json!(v.as_u64().unwrap() as usize + accessors);
+            }
+        }
+    }
+    while bin.len() % 4 != 0 {
+        bin.push(0);
+    }
+    for v in jb["bufferViews"].as_array_mut().unwrap() {
+        v["byteOffset"] = json!(v["byteOffset"].as_u64().unwrap_or(0) as usize + bin.len());
+    }
+    bin.extend_from_slice(&bin_b);
+    for k in ["nodes", "meshes", "skins", "accessors", "bufferViews"] {
+        let extra = jb[k].as_array().cloned().unwrap_or_default();
+        ja[k].as_array_mut().unwrap().extend(extra);
+    }
+    let roots_b: Vec<usize> = (jb["scenes"][0]["nodes"].as_array().unwrap().iter())
+        .map(|n| n.as_u64().unwrap() as usize + nodes)
+        .collect();
+    let scene = ja["scenes"][0]["nodes"].as_array_mut().unwrap();
+    scene.extend(roots_b.into_iter().map(|n| json!(n)));
+    ja["buffers"] = json!([{"byteLength": bin.len()}]);
+    let out = dir.join("two.glb");
+    std::fs::write(&out, fixtures::glb_bytes(&ja, &bin)).unwrap();
+    out
+}
+
+#[test]
+fn of_two_characters_in_a_file_the_larger_is_made_and_the_other_named() {
+    let man = fixtures::humanoid();
+    // A second, smaller figure standing in the same spot (as the two robots did, 4.5 cm
+    // apart), with the same bone names.
+    let mut child = fixtures::humanoid();
+    for b in &mut child {
+        (b.head, b.tail) = (b.head * 0.7, b.tail * 0.7);
+        b.head += Vec3::X * 0.045;
+        b.tail += Vec3::X * 0.045;
+        b.radius *= 0.7;
+    }
+    let build = fixtures::Build::default();
+    let smaller = fixtures::Build {
+        vertices: build.vertices / 2,
+        ..build
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let input = merged(
+        &fixtures::glb(&child, smaller),
+        &fixtures::glb(&man, build),
+        dir.path(),
+    );
+    let out = dir.path().join("out.glb");
+    let (code, report, stderr) = generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let said: Vec<&str> = (report["diagnostics"].as_array().unwrap().iter())
+        .filter_map(Value::as_str)
+        .filter(|d| d.contains("2 characters"))
+        .collect();
+    assert_eq!(said.len(), 1, "{}", report["diagnostics"]);
+    assert_eq!(report["character_type"], "humanoid");
+    // Every body on the man (the later armature: nodes after the child's); every bone of
+    // the child skipped as another character's.
+    let first_of_man = 1 + 1 + child.len();
+    for b in report["bones"].as_array().unwrap() {
+        let of_man = b["node"].as_u64().unwrap() as usize >= first_of_man;
+        let outcome = b["outcome"].as_str().unwrap();
+        match of_man {
+            true => assert_ne!(outcome, "skipped: another character in the file", "{b}"),
+            false => assert_eq!(outcome, "skipped: another character in the file", "{b}"),
+        }
+    }
+    let feet = report["balance"]["foot_bones"].as_array().unwrap();
+    assert_eq!(feet.len(), 2, "{}", report["balance"]);
+    let doc = Document::open(&out).unwrap();
+    let stand = run(
+        &doc,
+        Scenario {
+            seconds: 5.0,
+            ..Default::default()
+        },
+    );
+    assert_eq!(stand.fell_at_s, None, "{stand:?}");
+    // The man's height, not the two together.
+    let h = report["height"].as_f64().unwrap();
+    assert!((h - 1.75).abs() < 0.1, "{h}");
+}
