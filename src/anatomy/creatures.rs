@@ -171,6 +171,13 @@ pub(super) fn quadruped(cx: &Ctx, a: &mut Anatomy, hind: LegGroup, front: LegGro
 /// hang on two chains from a bone of the back between them, the back runs from the shoulders
 /// up to that bone and down to the hips.
 fn spine_between(cx: &Ctx, hind: usize, front: usize) -> Vec<usize> {
+    // Rigged from the shoulders, the pelvis hangs below the chest: the bones between them.
+    let above_hind = cx.rig.ancestors(hind);
+    if above_hind.contains(&front) {
+        let mut down: Vec<usize> = above_hind.into_iter().take_while(|&b| b != front).collect();
+        down.reverse();
+        return down;
+    }
     let bare = super::plans::bare_above(cx, hind);
     let above_front = cx.rig.ancestors(front).into_iter();
     let spine: Vec<usize> = above_front

@@ -87,7 +87,15 @@ fn four_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) -> bool {
                     || back_between(cx, h.root, f.root).is_some_and(|b| ahead(cx, b, h, f)))
                 && side_by_side(cx, h.root, f.root)
         })?;
-        Some(((*h).clone(), (*f).clone()))
+        // The file's tree says which pair hangs deeper; the names say which is behind. A
+        // creature rigged from its shoulders (a triceratops: `root` holds the neck and the
+        // `leg-front-*`, `back2` the `leg-back-*` and the tail) was read backwards.
+        let by_name =
+            |g: &LegGroup| -> f64 { g.legs.iter().map(|p| creatures::named_end(cx, p)).sum() };
+        match by_name(h) > by_name(f) {
+            true => Some(((*f).clone(), (*h).clone())),
+            false => Some(((*h).clone(), (*f).clone())),
+        }
     });
     if let Some((hind, front)) = two_roots {
         creatures::quadruped(cx, a, hind, front);

@@ -71,8 +71,19 @@ struct FateRules<'a> {
     has_physics: &'a [bool],
     /// Bones smaller than this merge into their parent (file units).
     min_size: f64,
-    /// The root body's ancestors (helpers above the pelvis).
+    /// The root body's bone ([`root_body`]) and its ancestors (helpers above it).
+    root: Option<usize>,
     above_root: Vec<usize>,
+}
+
+/// The bone of the root body: the pelvis, or the chest where the file hangs the pelvis below
+/// it (a creature rigged from its shoulders).
+fn root_body(rig: &Rig, a: &Anatomy) -> Option<usize> {
+    let pelvis = a.pelvis?;
+    match a.chest {
+        Some(c) if rig.ancestors(pelvis).contains(&c) => Some(c),
+        _ => Some(pelvis),
+    }
 }
 
 /// A bone being decided, with what its parent's fate already settled.
@@ -162,11 +173,11 @@ impl FateRules<'_> {
                 why: "another character in the file",
             };
         }
-        if Some(i) == self.anatomy.pelvis {
+        if Some(i) == self.anatomy.pelvis || Some(i) == self.root {
             return Fate::Body;
         }
         if self.above_root.contains(&i) {
-            return match self.anatomy.pelvis {
+            return match self.root {
                 Some(p) if c.skin_vertices > 0 => Fate::Merged {
                     into: p,
                     why: "above the root body",
@@ -259,7 +270,10 @@ pub fn plan(
         opts,
         has_physics,
         min_size: opts.min_bone_size * anatomy.height,
-        above_root: anatomy.pelvis.map(|p| rig.ancestors(p)).unwrap_or_default(),
+        root: root_body(rig, anatomy),
+        above_root: (root_body(rig, anatomy))
+            .map(|p| rig.ancestors(p))
+            .unwrap_or_default(),
     };
     let mut fate = vec![Fate::Skipped { why: "not reached" }; n];
     let mut owner: Vec<Option<usize>> = vec![None; n];
@@ -287,7 +301,7 @@ pub fn plan(
     let parent_body = parent_bodies(
         (rig, samples, anatomy.height),
         (&fate, &owner),
-        anatomy.pelvis,
+        rules.root,
         &rules.above_root,
     );
     Plan {

@@ -343,3 +343,131 @@ fn a_quadruped_rigged_from_the_middle_of_its_back() {
         }
     }
 }
+
+/// A dog rigged from its shoulders: `withers` is the root, with the front legs
+/// (`front_thigh.L`), the neck and the head; `back` hangs behind it and `hips` from that,
+/// with the hind legs (`thigh.L`) and the tail.
+fn dog_rooted_at_the_withers() -> Vec<crate::generate::fixtures::BoneDef> {
+    let mut b = vec![bone(
+        "withers",
+        None,
+        [0.0, 0.5, 0.25],
+        [0.0, 0.52, 0.3],
+        0.1,
+    )];
+    let neck = b.len();
+    b.push(bone(
+        "neck",
+        Some(0),
+        [0.0, 0.52, 0.3],
+        [0.0, 0.7, 0.42],
+        0.05,
+    ));
+    b.push(bone(
+        "head",
+        Some(neck),
+        [0.0, 0.7, 0.42],
+        [0.0, 0.72, 0.6],
+        0.07,
+    ));
+    let back = b.len();
+    b.push(bone(
+        "back",
+        Some(0),
+        [0.0, 0.5, 0.2],
+        [0.0, 0.5, -0.05],
+        0.1,
+    ));
+    let hips = b.len();
+    b.push(bone(
+        "hips",
+        Some(back),
+        [0.0, 0.5, -0.05],
+        [0.0, 0.48, -0.3],
+        0.1,
+    ));
+    b.push(bone(
+        "tail",
+        Some(hips),
+        [0.0, 0.48, -0.3],
+        [0.0, 0.42, -0.55],
+        0.03,
+    ));
+    for (root, z, end) in [(0, 0.25f32, "front_"), (hips, -0.25, "")] {
+        for (x, side) in [(1.0f32, "L"), (-1.0, "R")] {
+            let from = Vec3::new(0.08 * x, 0.45, z);
+            let knee = from + Vec3::new(0.0, -0.2, 0.0);
+            let ankle = knee + Vec3::new(0.0, -0.2, 0.0);
+            let paw = ankle + Vec3::new(0.0, -0.05, 0.05);
+            let name = |part: &str| format!("{end}{part}.{side}");
+            let first = b.len();
+            b.push(bone(
+                &name("thigh"),
+                Some(root),
+                from.into(),
+                knee.into(),
+                0.04,
+            ));
+            b.push(bone(
+                &name("shin"),
+                Some(first),
+                knee.into(),
+                ankle.into(),
+                0.03,
+            ));
+            b.push(bone(
+                &name("foot"),
+                Some(first + 1),
+                ankle.into(),
+                paw.into(),
+                0.03,
+            ));
+        }
+    }
+    b
+}
+
+/// Rigged from its shoulders (a triceratops from a web game: `root` holds the neck and the
+/// `leg-front-*`, `back2` the `leg-back-*` and the tail), a quadruped was read backwards: the
+/// root taken for the pelvis, its head and neck as a tail, its tail as neck and head, its hind
+/// legs as arms. The names say which legs are behind; the pelvis hangs below the chest, and
+/// the chest is the root body.
+#[test]
+fn a_quadruped_rigged_from_its_shoulders_faces_the_way_its_names_say() {
+    let bones = dog_rooted_at_the_withers();
+    let (dir, doc) = synthetic(&bones, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Quadruped, "{:?}", a.notes());
+    let role_of = |name: &str| a.role(doc.bone_by_name(name).unwrap());
+    for (bone, want) in [
+        ("hips", Role::Pelvis),
+        ("back", Role::Spine),
+        ("withers", Role::Chest),
+        ("neck", Role::Neck),
+        ("head", Role::Head),
+        ("tail", Role::Tail),
+        ("thigh.L", Role::Thigh),
+        ("front_thigh.L", Role::UpperArm),
+    ] {
+        assert_eq!(role_of(bone), want, "{bone}");
+    }
+    assert!(a.forward().z > 0.9, "faces {:?}", a.forward());
+    let out = dir.path().join("out.glb");
+    let (code, report, err) = crate::generate::generate(&doc.path, &out, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    let entry = |name: &str| {
+        let bones = report["bones"].as_array().unwrap();
+        bones.iter().find(|b| b["name"] == name).unwrap().clone()
+    };
+    // The chest is the root body (no joint); the pelvis a body jointed below the back.
+    assert_eq!(entry("withers")["outcome"], "body", "{}", entry("withers"));
+    assert!(
+        entry("withers").get("joint").is_none(),
+        "{}",
+        entry("withers")
+    );
+    assert_eq!(entry("hips")["outcome"], "body", "{}", entry("hips"));
+    let generated = ragdoll_tuner::document::Document::open(&out).unwrap();
+    let stand = crate::generate::measure::run(&generated, Default::default());
+    assert_eq!(stand.fell_at_s, None, "{stand:?}");
+}
