@@ -225,6 +225,42 @@ fn orientation_diagnostic(
     })
 }
 
+/// More meshes left out than this are one warning: an Auto-Rig Pro horse's 47 control
+/// widgets (`cs_arrow_cross_solid`, `cs_circle_ik`, ...) were 47 lines before the rest.
+const UNATTACHED_NAMED_ONE_BY_ONE: usize = 3;
+
+/// A warning per mesh neither skinned nor under a bone (on its node), or one for them all
+/// naming the first few.
+fn unattached_meshes(list: &[samples::UnattachedMesh]) -> Vec<Diagnostic> {
+    let each = |u: &samples::UnattachedMesh| {
+        Diagnostic::warning(
+            Some(u.node),
+            &u.name,
+            "mesh",
+            format!(
+                "{} vertices neither skinned nor under a bone: left out of the ragdoll",
+                u.vertices
+            ),
+        )
+    };
+    if list.len() <= UNATTACHED_NAMED_ONE_BY_ONE {
+        return list.iter().map(each).collect();
+    }
+    let vertices: usize = list.iter().map(|u| u.vertices).sum();
+    let named: Vec<String> = (list.iter().take(UNATTACHED_NAMED_ONE_BY_ONE))
+        .map(|u| format!("'{}'", u.name))
+        .collect();
+    vec![warn(
+        "mesh",
+        format!(
+            "{} meshes ({vertices} vertices) neither skinned nor under a bone: left out of the ragdoll ({} and {} more)",
+            list.len(),
+            named.join(", "),
+            list.len() - UNATTACHED_NAMED_ONE_BY_ONE
+        ),
+    )]
+}
+
 /// Warnings about the skin samples and the bones' scales.
 fn skin_diagnostics(rig: &rig::Rig, samples: &samples::Samples, out: &mut Vec<Diagnostic>) {
     if samples.kept() == 0 {
@@ -242,17 +278,7 @@ fn skin_diagnostics(rig: &rig::Rig, samples: &samples::Samples, out: &mut Vec<Di
             ),
         ));
     }
-    for u in &samples.unattached {
-        out.push(Diagnostic::warning(
-            Some(u.node),
-            &u.name,
-            "mesh",
-            format!(
-                "{} vertices neither skinned nor under a bone: left out of the ragdoll",
-                u.vertices
-            ),
-        ));
-    }
+    out.extend(unattached_meshes(&samples.unattached));
     // Once per subtree: a scale on the armature makes every bone's world scale non-uniform,
     // and a warning per bone buried the rest (22 lines for a 22-bone man). Only where a body
     // may be: a Rigify rig's scaled pole-target widgets (`VIS_thigh_ik_pole.L`), helpers with

@@ -171,6 +171,35 @@ fn a_mesh_outside_the_skeleton_is_named_not_dropped() {
     );
 }
 
+/// Many meshes outside the skeleton (an Auto-Rig Pro horse's 45 control widgets,
+/// `cs_circle_ik` and the like) were a warning each, 45 lines before anything else the report
+/// said. Past three they are one warning with their count, their vertices and the first names.
+#[test]
+fn many_meshes_outside_the_skeleton_are_one_warning() {
+    let doc = glb_with_json(&mannequin(), |j| {
+        let scene = j["scene"].as_u64().unwrap_or(0) as usize;
+        for k in 0..5 {
+            let nodes = j["nodes"].as_array_mut().unwrap();
+            nodes.push(serde_json::json!({"name": format!("cs_widget_{k}"), "mesh": 0}));
+            let node = nodes.len() - 1;
+            j["scenes"][scene]["nodes"]
+                .as_array_mut()
+                .unwrap()
+                .push(node.into());
+        }
+    });
+    let g = ragdoll_tuner::generate::generate(&doc, &Default::default()).unwrap();
+    let about: Vec<_> = (g.diagnostics.iter())
+        .filter(|d| d.message.contains("neither skinned nor under a bone"))
+        .collect();
+    assert_eq!(about.len(), 1, "{about:?}");
+    let m = &about[0].message;
+    assert!(
+        m.starts_with("5 meshes") && m.contains("'cs_widget_0'") && m.contains("and 2 more"),
+        "{m}"
+    );
+}
+
 /// A sword skinned to bones of its own under the hand (`arme_020`, `arme2_021`, `arme3_022`
 /// on a Sketchfab skeleton) is a held prop, not fingers: each bone spans under a quarter of
 /// the height, but the three reach 1 m from the hand, and merged into it as fingers they
