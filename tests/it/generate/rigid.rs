@@ -35,6 +35,39 @@ fn bytes<const N: usize>(v: &[[f32; N]]) -> Vec<u8> {
 /// head), a mesh of its own on every bone with a radius, no skin; with `animated`, a clip
 /// turning every node a little over one second.
 fn rigid_parts(bones: &[fixtures::BoneDef], animated: bool) -> Vec<u8> {
+    rigid_parts_shaped(bones, animated, &|b| {
+        tube(Vec3::ZERO, b.tail - b.head, b.radius)
+    })
+}
+
+/// Points on the faces of a cube of half side `half` centred `up` above the part's origin.
+fn cube(half: f32, up: f32) -> Vec<[f32; 3]> {
+    let mut out = Vec::new();
+    let steps = 6;
+    for axis in 0..3 {
+        for sign in [-1.0f32, 1.0] {
+            for i in 0..=steps {
+                for j in 0..=steps {
+                    let (s, t) = (i as f32 / steps as f32, j as f32 / steps as f32);
+                    let mut p = [0.0f32; 3];
+                    p[axis] = sign * half;
+                    p[(axis + 1) % 3] = (2.0 * s - 1.0) * half;
+                    p[(axis + 2) % 3] = (2.0 * t - 1.0) * half;
+                    p[1] += up;
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// As [`rigid_parts`], each part's points (its own frame) from `part`.
+fn rigid_parts_shaped(
+    bones: &[fixtures::BoneDef],
+    animated: bool,
+    part: &dyn Fn(&fixtures::BoneDef) -> Vec<[f32; 3]>,
+) -> Vec<u8> {
     let mut bin: Vec<u8> = Vec::new();
     let (mut views, mut accessors, mut meshes, mut nodes) = (vec![], vec![], vec![], vec![]);
     let mut push_view = |bin: &mut Vec<u8>, data: &[u8]| {
@@ -52,7 +85,7 @@ fn rigid_parts(bones: &[fixtures::BoneDef], animated: bool) -> Vec<u8> {
             node["children"] = json!(children);
         }
         if b.radius > 0.0 {
-            let points = tube(Vec3::ZERO, b.tail - b.head, b.radius);
+            let points = part(b);
             let (lo, hi) = points
                 .iter()
                 .fold(([f32::MAX; 3], [f32::MIN; 3]), |(l, h), p| {
@@ -169,4 +202,35 @@ fn meshes_nothing_animates_are_still_no_ragdoll() {
     let (code, _, stderr) = generate(&input, &out, &[]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("no bones"), "{stderr}");
+}
+
+/// A blocky figure's head is a cube: the ball round it reached past its faces by 0.28 of a
+/// cube 0.386 from centre to face (its corners), and weighed the head as that ball. A
+/// humanoid's head whose box holds it in well under the ball's volume is a box, on the cube;
+/// a round head stays a ball.
+#[test]
+fn a_cube_head_is_a_box_and_a_round_head_a_ball() {
+    let dir = tempfile::tempdir().unwrap();
+    for (cubic, want) in [(true, "box"), (false, "sphere")] {
+        let input = dir.path().join(format!("robot_{cubic}.glb"));
+        let head = |b: &fixtures::BoneDef| match b.name.ends_with(":Head") && cubic {
+            true => cube(0.11, 0.1),
+            false => tube(Vec3::ZERO, b.tail - b.head, b.radius),
+        };
+        std::fs::write(&input, rigid_parts_shaped(&robot(), true, &head)).unwrap();
+        let out = dir.path().join(format!("out_{cubic}.glb"));
+        let (code, report, stderr) = generate(&input, &out, &[]);
+        assert_eq!(code, Some(0), "{stderr}");
+        let bones = report["bones"].as_array().unwrap();
+        let entry = bones
+            .iter()
+            .find(|b| b["name"] == "mixamorig:Head")
+            .unwrap();
+        assert_eq!(entry["shape"], want, "{entry}");
+        let doc = Document::open(&out).unwrap();
+        let loose: Vec<_> = (coverage_by_body(&doc, 0.01).into_iter())
+            .filter(|(name, share)| name.ends_with(":Head") && *share < 0.95)
+            .collect();
+        assert!(loose.is_empty(), "{loose:?}");
+    }
 }
