@@ -327,7 +327,12 @@ fn renumber_limb(rig: &Rig, a: &mut Indexed, k: usize, names: &[Option<NameRole>
         }
     }
     for (p, &b) in path.iter().enumerate() {
-        if anchors.iter().any(|&(q, _)| q == p) {
+        // A bone whose name gave way to the geometry keeps the geometry's role, as its note
+        // says: a blocky figure's one-bone `Leg.L` "named as a shin but begins its leg; using
+        // the geometry (thigh)" was numbered a shin from its named foot, its knee hinge at the
+        // hip.
+        let gave_way = w.evidence[b] == Evidence::GeometryOverName;
+        if gave_way || anchors.iter().any(|&(q, _)| q == p) {
             continue;
         }
         let Some(&(q, s)) = anchors.iter().min_by_key(|&&(q, _)| q.abs_diff(p)) else {

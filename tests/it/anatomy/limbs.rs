@@ -87,3 +87,45 @@ fn an_armature_root_at_the_feet_skinned_as_the_pelvis_carries_the_legs() {
         assert_eq!(a.role(id), role, "{name}");
     }
 }
+
+/// A blocky figure's leg is one bone from the hip to the ankle, `Leg.L`, with `Foot.L` below
+/// it: "named as a shin but begins its leg; using the geometry (thigh)", said the note, and
+/// then the leg was numbered from its named foot, the bone before a foot being a shin: a
+/// knee hinge at the hip. A bone whose name gave way to the geometry keeps the geometry's
+/// role.
+#[test]
+fn a_one_bone_leg_named_leg_is_the_thigh_its_note_says() {
+    let all = fixtures::humanoid();
+    let mut bones: Vec<fixtures::BoneDef> = Vec::new();
+    let mut map = vec![None; all.len()];
+    for (i, b) in all.iter().enumerate() {
+        let name = b.name.trim_start_matches("mixamorig:");
+        if name.ends_with("Leg") && !name.ends_with("UpLeg") {
+            map[i] = b.parent.and_then(|p| map[p]);
+            continue;
+        }
+        let mut b = b.clone();
+        b.parent = b.parent.and_then(|p| map[p]);
+        if let Some(side) = name.strip_suffix("UpLeg") {
+            let shin = all
+                .iter()
+                .find(|s| s.name == format!("mixamorig:{side}Leg"))
+                .unwrap();
+            b.tail = shin.tail;
+            b.name = format!("Leg.{}", &side[..1]);
+        }
+        if let Some(side) = name.strip_suffix("Foot") {
+            b.name = format!("Foot.{}", &side[..1]);
+        }
+        map[i] = Some(bones.len());
+        bones.push(b);
+    }
+    let (_dir, doc) = unblended(&bones);
+    let a = Anatomy::of(&doc);
+    for side in ["L", "R"] {
+        let leg = doc.bone_by_name(&format!("Leg.{side}")).unwrap();
+        let foot = doc.bone_by_name(&format!("Foot.{side}")).unwrap();
+        assert_eq!(a.role(leg), Role::Thigh, "Leg.{side}: {:?}", a.notes());
+        assert_eq!(a.role(foot), Role::Foot, "Foot.{side}");
+    }
+}
