@@ -263,6 +263,21 @@ fn dog_rooted_mid_back() -> Vec<crate::generate::fixtures::BoneDef> {
         [0.0, 0.52, 0.3],
         0.1,
     ));
+    neck_and_head(&mut b, withers);
+    let hips = b.len();
+    b.push(bone(
+        "hips",
+        Some(0),
+        [0.0, 0.5, -0.05],
+        [0.0, 0.48, -0.3],
+        0.1,
+    ));
+    tail_and_legs(&mut b, withers, hips);
+    b
+}
+
+/// A dog's neck and head on `withers`.
+fn neck_and_head(b: &mut Vec<crate::generate::fixtures::BoneDef>, withers: usize) {
     let neck = b.len();
     b.push(bone(
         "neck",
@@ -278,14 +293,11 @@ fn dog_rooted_mid_back() -> Vec<crate::generate::fixtures::BoneDef> {
         [0.0, 0.72, 0.6],
         0.07,
     ));
-    let hips = b.len();
-    b.push(bone(
-        "hips",
-        Some(0),
-        [0.0, 0.5, -0.05],
-        [0.0, 0.48, -0.3],
-        0.1,
-    ));
+}
+
+/// A dog's tail on `hips`, its front legs (`front_thigh.L`, ...) on `withers` and its hind
+/// legs (`thigh.L`, ...) on `hips`.
+fn tail_and_legs(b: &mut Vec<crate::generate::fixtures::BoneDef>, withers: usize, hips: usize) {
     b.push(bone(
         "tail",
         Some(hips),
@@ -308,13 +320,22 @@ fn dog_rooted_mid_back() -> Vec<crate::generate::fixtures::BoneDef> {
                 knee.into(),
                 0.04,
             ));
-            let shin = name("shin");
-            b.push(bone(&shin, Some(first), knee.into(), ankle.into(), 0.03));
-            let foot = name("foot");
-            b.push(bone(&foot, Some(first + 1), ankle.into(), paw.into(), 0.03));
+            b.push(bone(
+                &name("shin"),
+                Some(first),
+                knee.into(),
+                ankle.into(),
+                0.03,
+            ));
+            b.push(bone(
+                &name("foot"),
+                Some(first + 1),
+                ankle.into(),
+                paw.into(),
+                0.03,
+            ));
         }
     }
-    b
 }
 
 /// Rigged from the middle of its back (two dogs and a cat from a web game: the hips and the
@@ -355,21 +376,7 @@ fn dog_rooted_at_the_withers() -> Vec<crate::generate::fixtures::BoneDef> {
         [0.0, 0.52, 0.3],
         0.1,
     )];
-    let neck = b.len();
-    b.push(bone(
-        "neck",
-        Some(0),
-        [0.0, 0.52, 0.3],
-        [0.0, 0.7, 0.42],
-        0.05,
-    ));
-    b.push(bone(
-        "head",
-        Some(neck),
-        [0.0, 0.7, 0.42],
-        [0.0, 0.72, 0.6],
-        0.07,
-    ));
+    neck_and_head(&mut b, 0);
     let back = b.len();
     b.push(bone(
         "back",
@@ -386,44 +393,7 @@ fn dog_rooted_at_the_withers() -> Vec<crate::generate::fixtures::BoneDef> {
         [0.0, 0.48, -0.3],
         0.1,
     ));
-    b.push(bone(
-        "tail",
-        Some(hips),
-        [0.0, 0.48, -0.3],
-        [0.0, 0.42, -0.55],
-        0.03,
-    ));
-    for (root, z, end) in [(0, 0.25f32, "front_"), (hips, -0.25, "")] {
-        for (x, side) in [(1.0f32, "L"), (-1.0, "R")] {
-            let from = Vec3::new(0.08 * x, 0.45, z);
-            let knee = from + Vec3::new(0.0, -0.2, 0.0);
-            let ankle = knee + Vec3::new(0.0, -0.2, 0.0);
-            let paw = ankle + Vec3::new(0.0, -0.05, 0.05);
-            let name = |part: &str| format!("{end}{part}.{side}");
-            let first = b.len();
-            b.push(bone(
-                &name("thigh"),
-                Some(root),
-                from.into(),
-                knee.into(),
-                0.04,
-            ));
-            b.push(bone(
-                &name("shin"),
-                Some(first),
-                knee.into(),
-                ankle.into(),
-                0.03,
-            ));
-            b.push(bone(
-                &name("foot"),
-                Some(first + 1),
-                ankle.into(),
-                paw.into(),
-                0.03,
-            ));
-        }
-    }
+    tail_and_legs(&mut b, 0, hips);
     b
 }
 
