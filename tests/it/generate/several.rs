@@ -129,3 +129,34 @@ fn of_two_characters_in_a_file_the_larger_is_made_and_the_other_named() {
     let h = report["height"].as_f64().unwrap();
     assert!((h - 1.75).abs() < 0.1, "{h}");
 }
+
+/// A garment's armature at the scene's root, a copy of the body's skeleton (the same bone
+/// names where the body's bones stand) with a skin of its own, is no second character: it
+/// is not left out, and nothing calls it one.
+#[test]
+fn a_garment_s_copy_of_the_skeleton_is_no_second_character() {
+    let body = fixtures::humanoid();
+    let build = fixtures::Build::default();
+    let garment = fixtures::Build {
+        vertices: build.vertices / 3,
+        ..build
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let input = merged(
+        &fixtures::glb(&body, build),
+        &fixtures::glb(&body, garment),
+        dir.path(),
+    );
+    let out = dir.path().join("out.glb");
+    let (code, report, stderr) = generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let said: Vec<&str> = (report["diagnostics"].as_array().unwrap().iter())
+        .filter_map(Value::as_str)
+        .filter(|d| d.contains("characters, each a skeleton"))
+        .collect();
+    assert!(said.is_empty(), "{said:?}");
+    let left_out = (report["bones"].as_array().unwrap().iter())
+        .filter(|b| b["outcome"] == "skipped: another character in the file")
+        .count();
+    assert_eq!(left_out, 0);
+}
