@@ -6,6 +6,7 @@
 //! the others' vertices are left out of the samples, so every reader of the anatomy (the
 //! generator, `inspect`, the editor) sees that one alone, and their bones get no body.
 
+use super::copies::COPY_REACH;
 use super::samples::Samples;
 use crate::document::Document;
 use std::collections::HashMap;
@@ -73,13 +74,10 @@ fn split(doc: &Document, samples: &Samples) -> Split {
     Split { group_of, groups }
 }
 
-/// A skeleton whose bones stand where same-named bones of another stand (within this share
-/// of the file's extent) is a copy of it, not a character: a garment's armature fitted to the
-/// body's. Two robots 4.5 cm apart (2.5% of their height) are two.
-const COPY_REACH: f64 = 0.01;
-
-/// Groups whose bones are, four in five, copies of another group's (same name, same place)
-/// join it.
+/// Groups whose bones are, four in five, copies of another group's (the same name, standing
+/// within [`COPY_REACH`] of the file's extent, as a control rig's copies do) join it: a
+/// garment's armature fitted to the body's is no character. Two robots 4.5 cm apart (2.5% of
+/// their height) are two.
 fn join_copies(doc: &Document, mut group_of: Vec<usize>) -> Vec<usize> {
     let at = |i: usize| {
         doc.skeleton.nodes[doc.bones[i].node]

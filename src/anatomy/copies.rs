@@ -12,7 +12,7 @@ use super::rig::Rig;
 const COPY_PREFIXES: &[&str] = &["ORG-", "MCH-", "DEF-"];
 
 /// How near (a share of the skeleton's extent) a copy's head lies to the bone it stands for.
-const COPY_REACH: f64 = 0.01;
+pub(super) const COPY_REACH: f64 = 0.01;
 
 /// The name a bone shares with its copies: without an exporter's index suffix and a copy
 /// prefix (`ORG-spine.006_0105` and `DEF-spine.006_015` -> `spine.006`).

@@ -84,9 +84,9 @@ pub fn overlap(a: &WorldFit, b: &WorldFit, margin: f64) -> bool {
     // for a penetration that deep).
     let prediction = margin.max(0.0) as f32;
     let contact = rapier3d::parry::query::contact(&pa, sa.as_ref(), &pb, sb.as_ref(), prediction);
-    contact.is_ok_and(|c| {
-        c.is_some_and(|c| f64::from(c.dist) < margin || c.dist <= 0.0 && margin >= 0.0)
-    })
+    // Closer than the margin (touching counts when it is none); past a penetration, that deep.
+    let within = |d: f64| d < margin || (margin >= 0.0 && d <= 0.0);
+    contact.is_ok_and(|c| c.is_some_and(|c| within(f64::from(c.dist))))
 }
 
 /// A placed shape as the solver holds it.

@@ -71,6 +71,23 @@ fn merged(a: &[u8], b: &[u8], dir: &Path) -> PathBuf {
     out
 }
 
+/// Two fixture files merged into one and generated: the output's path and the report.
+fn generated_together((a, b): (&[u8], &[u8]), dir: &Path) -> (PathBuf, Value) {
+    let input = merged(a, b, dir);
+    let out = dir.join("out.glb");
+    let (code, report, stderr) = generate(&input, &out, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    (out, report)
+}
+
+/// The report's diagnostics that contain `text`.
+fn saying<'a>(report: &'a Value, text: &str) -> Vec<&'a str> {
+    (report["diagnostics"].as_array().unwrap().iter())
+        .filter_map(Value::as_str)
+        .filter(|d| d.contains(text))
+        .collect()
+}
+
 #[test]
 fn of_two_characters_in_a_file_the_larger_is_made_and_the_other_named() {
     let man = fixtures::humanoid();
@@ -89,18 +106,11 @@ fn of_two_characters_in_a_file_the_larger_is_made_and_the_other_named() {
         ..build
     };
     let dir = tempfile::tempdir().unwrap();
-    let input = merged(
-        &fixtures::glb(&child, smaller),
-        &fixtures::glb(&man, build),
+    let (out, report) = generated_together(
+        (&fixtures::glb(&child, smaller), &fixtures::glb(&man, build)),
         dir.path(),
     );
-    let out = dir.path().join("out.glb");
-    let (code, report, stderr) = generate(&input, &out, &[]);
-    assert_eq!(code, Some(0), "{stderr}");
-    let said: Vec<&str> = (report["diagnostics"].as_array().unwrap().iter())
-        .filter_map(Value::as_str)
-        .filter(|d| d.contains("2 characters"))
-        .collect();
+    let said = saying(&report, "2 characters");
     assert_eq!(said.len(), 1, "{}", report["diagnostics"]);
     assert_eq!(report["character_type"], "humanoid");
     // Every body on the man (the later armature: nodes after the child's); every bone of
@@ -142,18 +152,11 @@ fn a_garment_s_copy_of_the_skeleton_is_no_second_character() {
         ..build
     };
     let dir = tempfile::tempdir().unwrap();
-    let input = merged(
-        &fixtures::glb(&body, build),
-        &fixtures::glb(&body, garment),
+    let (_, report) = generated_together(
+        (&fixtures::glb(&body, build), &fixtures::glb(&body, garment)),
         dir.path(),
     );
-    let out = dir.path().join("out.glb");
-    let (code, report, stderr) = generate(&input, &out, &[]);
-    assert_eq!(code, Some(0), "{stderr}");
-    let said: Vec<&str> = (report["diagnostics"].as_array().unwrap().iter())
-        .filter_map(Value::as_str)
-        .filter(|d| d.contains("characters, each a skeleton"))
-        .collect();
+    let said = saying(&report, "characters, each a skeleton");
     assert!(said.is_empty(), "{said:?}");
     let left_out = (report["bones"].as_array().unwrap().iter())
         .filter(|b| b["outcome"] == "skipped: another character in the file")
