@@ -300,7 +300,8 @@ fn renumber_limb(rig: &Rig, a: &mut Indexed, k: usize, names: &[Option<NameRole>
         }
         let next = (path.get(p + 1).and_then(|&c| names[c]))
             .and_then(|n| Some((pos(n.role)?, n.strength)));
-        if let Some(s) = before_a_firmer_gap(pos(nr.role), nr.strength, next) {
+        let gap = before_a_firmer_gap(pos(nr.role), nr.strength, next);
+        if let Some(s) = gap.filter(|&t| room_before(seq, p, anchors.last(), t)) {
             nr.role = seq[s];
         }
         match pos(nr.role) {
@@ -371,6 +372,20 @@ fn before_a_firmer_gap(
 ) -> Option<usize> {
     let (s, (after, firmer)) = (s?, next?);
     (after >= s + 2 && strength < firmer).then(|| after - 1)
+}
+
+/// Whether the bones before path index `p` can take the roles before sequence index `t`
+/// that the last anchor (path index, sequence index) leaves: from the limb's first segment
+/// (an arm may lack its clavicle, never its upper arm) or past the anchor's. A blocky
+/// figure's one-bone `Arm.L` before its `Hand.L` filled the gap as a forearm, beginning the
+/// arm with an elbow's hinge at the shoulder.
+fn room_before(seq: &[Role], p: usize, last: Option<&(usize, usize)>, t: usize) -> bool {
+    let first = seq.iter().position(|&r| r != Role::Clavicle).unwrap_or(0);
+    let (free_bones, from) = match last {
+        Some(&(q, s)) => (p - q - 1, s + 1),
+        None => (p, first),
+    };
+    free_bones >= t.saturating_sub(from)
 }
 
 /// Pelvis, neck and head names hold on the torso (never over a limb); spine and chest names

@@ -95,31 +95,14 @@ fn an_armature_root_at_the_feet_skinned_as_the_pelvis_carries_the_legs() {
 /// role.
 #[test]
 fn a_one_bone_leg_named_leg_is_the_thigh_its_note_says() {
-    let all = fixtures::humanoid();
-    let mut bones: Vec<fixtures::BoneDef> = Vec::new();
-    let mut map = vec![None; all.len()];
-    for (i, b) in all.iter().enumerate() {
-        let name = b.name.trim_start_matches("mixamorig:");
-        if name.ends_with("Leg") && !name.ends_with("UpLeg") {
-            map[i] = b.parent.and_then(|p| map[p]);
-            continue;
-        }
-        let mut b = b.clone();
-        b.parent = b.parent.and_then(|p| map[p]);
-        if let Some(side) = name.strip_suffix("UpLeg") {
-            let shin = all
-                .iter()
-                .find(|s| s.name == format!("mixamorig:{side}Leg"))
-                .unwrap();
-            b.tail = shin.tail;
-            b.name = format!("Leg.{}", &side[..1]);
-        }
-        if let Some(side) = name.strip_suffix("Foot") {
-            b.name = format!("Foot.{}", &side[..1]);
-        }
-        map[i] = Some(bones.len());
-        bones.push(b);
-    }
+    let bones = folded(
+        |name| name.ends_with("Leg") && !name.ends_with("UpLeg"),
+        |name| {
+            let side = &name[..1];
+            let leg = name.strip_suffix("UpLeg").map(|_| format!("Leg.{side}"));
+            leg.or_else(|| name.strip_suffix("Foot").map(|_| format!("Foot.{side}")))
+        },
+    );
     let (_dir, doc) = unblended(&bones);
     let a = Anatomy::of(&doc);
     for side in ["L", "R"] {
@@ -127,5 +110,72 @@ fn a_one_bone_leg_named_leg_is_the_thigh_its_note_says() {
         let foot = doc.bone_by_name(&format!("Foot.{side}")).unwrap();
         assert_eq!(a.role(leg), Role::Thigh, "Leg.{side}: {:?}", a.notes());
         assert_eq!(a.role(foot), Role::Foot, "Foot.{side}");
+    }
+}
+
+/// The fixture's bones with those `merged` folds into its parent (the parent reaching to where
+/// it reached; its children hang on the parent), each kept bone passed through `rename`.
+fn folded(
+    merged: impl Fn(&str) -> bool,
+    rename: impl Fn(&str) -> Option<String>,
+) -> Vec<fixtures::BoneDef> {
+    let all = fixtures::humanoid();
+    let mut bones: Vec<fixtures::BoneDef> = Vec::new();
+    let mut map = vec![None; all.len()];
+    for (i, b) in all.iter().enumerate() {
+        let name = b.name.trim_start_matches("mixamorig:");
+        let parent = b.parent.and_then(|p| map[p]);
+        if merged(name) {
+            if let Some(p) = parent {
+                let into: &mut fixtures::BoneDef = &mut bones[p];
+                into.tail = b.tail;
+            }
+            map[i] = parent;
+            continue;
+        }
+        let mut b = b.clone();
+        b.parent = parent;
+        if let Some(to) = rename(name) {
+            b.name = to;
+        }
+        map[i] = Some(bones.len());
+        bones.push(b);
+    }
+    bones
+}
+
+/// A blocky figure's arm is one bone from the shoulder to the wrist, `Arm.L`, with `Hand.L`
+/// below it. The rule that reads a rig naming each bone for the joint at its head (`epaule`,
+/// `coude`: the shoulder before the elbow is the upper arm) moved the weak `Arm` before a
+/// `Hand` to the forearm, to fill the gap: a forearm beginning the arm, its elbow hinge at the
+/// shoulder. The first bone of an arm is its clavicle or its upper arm, with or without a
+/// clavicle before it: a gap is filled only where the bones before can take the roles left.
+#[test]
+fn a_one_bone_arm_before_its_hand_is_the_upper_arm() {
+    for clavicle in [false, true] {
+        let bones = folded(
+            |name| name.ends_with("ForeArm") || (!clavicle && name.ends_with("Shoulder")),
+            |name| {
+                let side = if name.starts_with("Left") { "L" } else { "R" };
+                let part = ["Shoulder", "Arm", "Hand"]
+                    .into_iter()
+                    .find(|p| name.strip_prefix("Left").or(name.strip_prefix("Right")) == Some(p));
+                part.map(|p| format!("{p}.{side}"))
+            },
+        );
+        let (_dir, doc) = unblended(&bones);
+        let a = Anatomy::of(&doc);
+        for side in ["L", "R"] {
+            let mut expected = vec![("Arm", Role::UpperArm), ("Hand", Role::Hand)];
+            if clavicle {
+                expected.push(("Shoulder", Role::Clavicle));
+            }
+            for (part, role) in expected {
+                let name = format!("{part}.{side}");
+                let id = doc.bone_by_name(&name).expect(&name);
+                let notes = a.notes();
+                assert_eq!(a.role(id), role, "{name}, clavicle {clavicle}: {notes:?}");
+            }
+        }
     }
 }
