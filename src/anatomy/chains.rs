@@ -2,6 +2,7 @@
 //! highest or farthest point, limb paths down to their first branch.
 
 use super::detect::Ctx;
+use super::plans::named_girdle;
 use glam::DVec3;
 
 /// A leg: the bone it hangs from and its path from the top down to the leaf.
@@ -74,7 +75,9 @@ impl Ctx<'_> {
             let h = &rig.bones[*b].hints;
             h.tail || h.cloth || h.words.iter().any(|w| w == "wing")
         };
-        if path.iter().any(not_a_leg) {
+        // Bones named as hip bones alone are no leg: a Rigify wolf sat on its haunches
+        // reaches the ground with its `pelvis.L/R`, and with them for legs it had six.
+        if path.iter().any(not_a_leg) || path.iter().all(|&b| named_girdle(self, b)) {
             return None;
         }
         // From the higher of the root and the chain's top: an armature's root bone at the

@@ -119,12 +119,15 @@ const FACE_HUB_CHILDREN: usize = 4;
 /// Neck and head along `path`: the last bone is the head, or the first from which a face
 /// branches ([`FACE_HUB_CHILDREN`]); what hangs below that head is part of it (merged into its
 /// body). A Rigify bear's head path ran through its face to the tip of its nose, the nose its
-/// head, and its 40 facial bones were bodies of their own. Returns the head.
+/// head, and its 40 facial bones were bodies of their own. A bone a limb hangs from is no
+/// face: a sitting wolf's chest (neck, shoulders, breasts) was its head, its front legs part
+/// of it. Returns the head.
 fn neck_and_head(cx: &Ctx, a: &mut Anatomy, path: &[usize]) -> Option<usize> {
     let rig = cx.rig;
-    let hub = path
-        .iter()
-        .position(|&b| rig.s_children[b].len() >= FACE_HUB_CHILDREN);
+    let hub = path.iter().position(|&b| {
+        let children = &rig.s_children[b];
+        children.len() >= FACE_HUB_CHILDREN && children.iter().all(|&c| a.limb_of[c].is_none())
+    });
     let path = &path[..hub.map_or(path.len(), |k| k + 1)];
     if let Some(&head) = hub.and(path.last()) {
         for b in rig.subtree(head).into_iter().filter(|&b| b != head) {

@@ -78,20 +78,22 @@ pub(super) fn choose(
 /// chest), or four on one bone. False when the legs are not so.
 fn four_legged(cx: &Ctx, a: &mut Anatomy, groups: &[LegGroup]) -> bool {
     let pairs: Vec<&LegGroup> = groups.iter().filter(|g| g.legs.len() >= 2).collect();
+    let by_name =
+        |g: &LegGroup| -> f64 { g.legs.iter().map(|p| creatures::named_end(cx, p)).sum() };
     let two_roots = pairs.iter().find_map(|h| {
         let f = pairs.iter().find(|f| {
             let above = cx.rig.ancestors(f.root);
             let hind = std::iter::once(h.root).chain(bare_above(cx, h.root));
+            // Legs named front and back stand one behind the other wherever their bones are:
+            // a Rigify wolf sits, its chest above its hips (and read as a biped).
             f.root != h.root
                 && (hind.into_iter().any(|b| above.contains(&b))
                     || back_between(cx, h.root, f.root).is_some_and(|b| ahead(cx, b, h, f)))
-                && side_by_side(cx, h.root, f.root)
+                && (side_by_side(cx, h.root, f.root) || by_name(h) != by_name(f))
         })?;
         // The file's tree says which pair hangs deeper; the names say which is behind. A
         // creature rigged from its shoulders (a triceratops: `root` holds the neck and the
         // `leg-front-*`, `back2` the `leg-back-*` and the tail) was read backwards.
-        let by_name =
-            |g: &LegGroup| -> f64 { g.legs.iter().map(|p| creatures::named_end(cx, p)).sum() };
         match by_name(h) > by_name(f) {
             true => Some(((*f).clone(), (*h).clone())),
             false => Some(((*h).clone(), (*f).clone())),

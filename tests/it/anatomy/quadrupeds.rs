@@ -93,6 +93,164 @@ fn a_paw_of_named_toes_is_part_of_the_leg() {
 /// it (the nose's tip was the head and every facial bone a body of its own).
 #[test]
 fn a_rigify_bear_has_its_tail_shoulders_and_head() {
+    let b = rigify_bear();
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Quadruped, "{:?}", a.notes());
+    let role = |name: &str| a.role(doc.bone_by_name(name).expect(name));
+    for (bone, want) in [
+        ("spine.005", Role::Pelvis),
+        ("spine.003", Role::Tail),
+        ("spine.002", Role::Tail),
+        ("pelvis.L", Role::Girdle),
+        ("shoulder.L", Role::Clavicle),
+        ("front_thigh.L", Role::UpperArm),
+        ("front_shin.R", Role::Forearm),
+        ("front_foot.R", Role::Hand),
+        ("face", Role::Head),
+        ("spine.009", Role::Neck),
+    ] {
+        assert_eq!(role(bone), want, "{bone}");
+    }
+    for facial in ["nose", "jaw", "ear.L", "brow.L"] {
+        assert_ne!(role(facial), Role::Head, "{facial}");
+        assert_ne!(
+            role(facial),
+            Role::Other,
+            "{facial} would be a body of its own"
+        );
+    }
+}
+
+/// The bear sitting: its hip bones `pelvis.L/R` reach the ground (a Rigify wolf's rest pose,
+/// sat on its haunches), and its chest carries a pair of `breast` bones beside the neck and
+/// the shoulders. With the hip bones for legs it had six, was read as a many-legged creature,
+/// and its chest, five chains branching from it, as a face: the chest its head, its neck,
+/// head and front legs merged into it as the face's bones (a wolf's upper body one body, 78%
+/// of its mass). Bones named as hip bones alone are no leg; a bone a limb hangs from is no
+/// face.
+fn sitting(names: [&str; 2]) -> Vec<crate::generate::fixtures::BoneDef> {
+    let mut b = rigify_bear();
+    for (side, name) in ["L", "R"].into_iter().zip(names) {
+        let hip = (b.iter())
+            .position(|x| x.name == format!("pelvis.{side}"))
+            .unwrap();
+        b[hip].tail.y = 0.0;
+        b[hip].name = name.to_string();
+    }
+    let chest = b.iter().position(|x| x.name == "spine.008").unwrap();
+    for x in [1.0f32, -1.0] {
+        let side = if x > 0.0 { "L" } else { "R" };
+        let (head, tail) = ([0.03 * x, 0.5, 0.3], [0.05 * x, 0.45, 0.35]);
+        b.push(bone(
+            &format!("breast.{side}"),
+            Some(chest),
+            head,
+            tail,
+            0.03,
+        ));
+    }
+    b
+}
+
+#[test]
+fn a_quadruped_sitting_on_its_hip_bones_is_a_quadruped() {
+    let b = sitting(["pelvis.L", "pelvis.R"]);
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Quadruped, "{:?}", a.notes());
+    let role = |name: &str| a.role(doc.bone_by_name(name).expect(name));
+    for (bone, want) in [
+        ("pelvis.L", Role::Girdle),
+        ("front_thigh.L", Role::UpperArm),
+        ("face", Role::Head),
+        ("spine.009", Role::Neck),
+    ] {
+        assert_eq!(role(bone), want, "{bone}");
+    }
+}
+
+/// The sitting bear with its back raised 60 degrees about its pelvis, its chest above its
+/// hips, its front legs straight down from its shoulders to the ground (the wolf's rest pose).
+fn sat_up() -> Vec<crate::generate::fixtures::BoneDef> {
+    let mut b = sitting(["pelvis.L", "pelvis.R"]);
+    let at = |b: &[crate::generate::fixtures::BoneDef], name: &str| {
+        b.iter().position(|x| x.name == name).expect(name)
+    };
+    let pivot = b[at(&b, "spine.005")].head;
+    let turn = glam::Quat::from_rotation_x(-60f32.to_radians());
+    let front = at(&b, "spine.006");
+    let raised: Vec<usize> = (0..b.len())
+        .filter(|&i| {
+            let mut c = Some(i);
+            while let Some(j) = c {
+                if j == front {
+                    return true;
+                }
+                c = b[j].parent;
+            }
+            false
+        })
+        .collect();
+    for &i in &raised {
+        b[i].head = pivot + turn * (b[i].head - pivot);
+        b[i].tail = pivot + turn * (b[i].tail - pivot);
+    }
+    for side in ["L", "R"] {
+        let top = b[at(&b, &format!("shoulder.{side}"))].tail;
+        let (thigh, shin, foot) = (
+            at(&b, &format!("front_thigh.{side}")),
+            at(&b, &format!("front_shin.{side}")),
+            at(&b, &format!("front_foot.{side}")),
+        );
+        let y = |share: f32| Vec3::new(top.x, top.y * share, top.z);
+        (b[thigh].head, b[thigh].tail) = (top, y(0.55));
+        (b[shin].head, b[shin].tail) = (y(0.55), y(0.1));
+        (b[foot].head, b[foot].tail) = (y(0.1), y(0.0) + Vec3::Z * 0.08);
+    }
+    b
+}
+
+/// Sat on its haunches, the wolf's chest stands above its hips rather than ahead of them: two
+/// pairs of legs one above the other, as a person's braids hang behind their legs, and it was
+/// read as a biped, its front legs arms, falling at once. Legs named front and back are two
+/// pairs wherever they stand.
+#[test]
+fn a_quadruped_sitting_up_is_a_quadruped() {
+    let b = sat_up();
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    let chest = doc.bone_by_name("spine.008").unwrap();
+    let pelvis = doc.bone_by_name("spine.005").unwrap();
+    let rise = b[chest.0 as usize].head.y - b[pelvis.0 as usize].head.y;
+    assert!(
+        rise > 0.4,
+        "the fixture sits up: chest {rise} over the hips"
+    );
+    assert_eq!(a.kind(), Kind::Quadruped, "{:?}", a.notes());
+    assert_eq!(
+        a.role(doc.bone_by_name("front_thigh.L").unwrap()),
+        Role::UpperArm
+    );
+    assert_eq!(a.role(doc.bone_by_name("face").unwrap()), Role::Head);
+}
+
+#[test]
+fn a_chest_its_front_legs_hang_from_is_no_face() {
+    let b = sitting(["seat.L", "seat.R"]);
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    let id = |name: &str| doc.bone_by_name(name).expect(name);
+    assert_eq!(a.role(id("face")), Role::Head, "{:?}", a.kind());
+    for leg in ["front_thigh.L", "front_shin.R"] {
+        let on_a_leg = (a.limbs().iter()).any(|l| l.kind.is_leg() && l.path.contains(&id(leg)));
+        assert!(on_a_leg, "{leg}: {:?}", a.role(id(leg)));
+        assert_ne!(a.role(id(leg)), Role::Helper, "{leg}");
+    }
+}
+
+/// The bear of [`a_rigify_bear_has_its_tail_shoulders_and_head`].
+fn rigify_bear() -> Vec<crate::generate::fixtures::BoneDef> {
     let mut b = vec![bone(
         "spine.004",
         None,
@@ -219,32 +377,7 @@ fn a_rigify_bear_has_its_tail_shoulders_and_head() {
             0.03,
         ));
     }
-    let (_dir, doc) = synthetic(&b, true);
-    let a = Anatomy::of(&doc);
-    assert_eq!(a.kind(), Kind::Quadruped, "{:?}", a.notes());
-    let role = |name: &str| a.role(doc.bone_by_name(name).expect(name));
-    for (bone, want) in [
-        ("spine.005", Role::Pelvis),
-        ("spine.003", Role::Tail),
-        ("spine.002", Role::Tail),
-        ("pelvis.L", Role::Girdle),
-        ("shoulder.L", Role::Clavicle),
-        ("front_thigh.L", Role::UpperArm),
-        ("front_shin.R", Role::Forearm),
-        ("front_foot.R", Role::Hand),
-        ("face", Role::Head),
-        ("spine.009", Role::Neck),
-    ] {
-        assert_eq!(role(bone), want, "{bone}");
-    }
-    for facial in ["nose", "jaw", "ear.L", "brow.L"] {
-        assert_ne!(role(facial), Role::Head, "{facial}");
-        assert_ne!(
-            role(facial),
-            Role::Other,
-            "{facial} would be a body of its own"
-        );
-    }
+    b
 }
 
 /// A dog rigged from the middle of its back: `back` is the root, the hips hang behind it
