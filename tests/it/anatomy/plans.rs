@@ -1195,3 +1195,70 @@ fn a_creature_mid_stride_faces_along_its_body() {
         assert_eq!(a.side(id), Some(named), "{name}");
     }
 }
+
+/// A shark: its body a chain from the root to the tail, its head, its jaw and one bone for
+/// both pectoral fins on the root. The fins reach lowest and the jaw nearly as low ahead of
+/// them (a floor sloped 9 degrees meets both): two legs on one bone, and the shark a biped
+/// whose thigh was its jaw, falling at once. A biped's legs are a pair, mirror images of each
+/// other across the bone they hang from (or named for two sides); a jaw ahead of a fin is
+/// none.
+#[test]
+fn a_fish_s_jaw_and_fins_are_no_pair_of_legs() {
+    let mut b = vec![bone(
+        "spine_1",
+        None,
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, -1.7],
+        0.5,
+    )];
+    b.push(bone(
+        "spine_2",
+        Some(0),
+        [0.0, 0.0, -1.7],
+        [0.0, 0.0, -3.1],
+        0.35,
+    ));
+    b.push(bone(
+        "spine_3",
+        Some(1),
+        [0.0, 0.0, -3.1],
+        [0.0, 0.0, -4.2],
+        0.2,
+    ));
+    b.push(bone(
+        "caudal",
+        Some(2),
+        [0.0, 0.0, -4.2],
+        [0.0, 0.0, -5.3],
+        0.1,
+    ));
+    b.push(bone("head", Some(0), [0.0, 0.2, 0.2], [0.0, 0.3, 1.5], 0.5));
+    b.push(bone(
+        "jaw",
+        Some(0),
+        [0.0, 0.0, 0.44],
+        [0.0, -0.75, 1.2],
+        0.2,
+    ));
+    b.push(bone(
+        "fins",
+        Some(0),
+        [0.0, -0.5, -0.8],
+        [0.0, -1.2, -1.3],
+        0.15,
+    ));
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    assert!(
+        !matches!(a.kind(), Kind::Biped | Kind::Quadruped),
+        "{:?}: {:?}",
+        a.kind(),
+        a.limbs()
+    );
+    let jaw = doc.bone_by_name("jaw").unwrap();
+    assert!(
+        !Role::LEG_SEQUENCE.contains(&a.role(jaw)),
+        "{:?}",
+        a.role(jaw)
+    );
+}
