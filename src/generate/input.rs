@@ -263,10 +263,19 @@ fn unattached_meshes(list: &[samples::UnattachedMesh]) -> Vec<Diagnostic> {
 
 /// Warnings about the skin samples and the bones' scales.
 fn skin_diagnostics(rig: &rig::Rig, samples: &samples::Samples, out: &mut Vec<Diagnostic>) {
-    if samples.kept() == 0 {
+    let (kept, bones) = (samples.kept(), rig.bones.len());
+    if kept == 0 {
         out.push(warn(
             "generate",
             "no skinned vertices: shapes come from the bone lengths alone".into(),
+        ));
+    } else if kept < bones {
+        // A VRM exporter's test file skins one triangle to a 54-bone skeleton.
+        out.push(warn(
+            "generate",
+            format!(
+                "only {kept} skinned vertices for {bones} bones: too few to fit shapes to; they come from the bone lengths"
+            ),
         ));
     }
     if samples.dropped > 0 {

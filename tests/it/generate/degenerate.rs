@@ -489,3 +489,36 @@ fn a_long_bone_merged_at_its_parent_s_joint_is_not_called_small() {
     assert!(outcome.starts_with("merged into center"), "{outcome}");
     assert!(outcome.contains("too near the joint"), "{outcome}");
 }
+
+/// A VRM exporter's test file whose mesh is one triangle for a 54-bone skeleton: every body
+/// came from the bone lengths (coverage 0 everywhere) and the report said nothing, as if
+/// they had been fitted to a skin. Fewer skinned vertices than bones say so.
+#[test]
+fn a_skin_of_a_few_vertices_says_its_shapes_come_from_the_bones() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.glb");
+    let says = |bones: &[fixtures::BoneDef], vertices: usize| -> Vec<String> {
+        let input = dir.path().join("in.glb");
+        let build = Build {
+            vertices,
+            ..Build::default()
+        };
+        std::fs::write(&input, fixtures::glb(bones, build)).unwrap();
+        let (code, report, stderr) = super::generate(&input, &out, &[]);
+        assert_eq!(code, Some(0), "{stderr}");
+        (report["diagnostics"].as_array().unwrap().iter())
+            .map(|d| d.as_str().unwrap_or("").to_string())
+            .filter(|m| m.contains("bone lengths"))
+            .collect()
+    };
+    // One ring of 12 vertices round the hips, for every bone of the humanoid.
+    let mut bones = fixtures::humanoid();
+    for b in bones.iter_mut().filter(|b| b.name != "mixamorig:Hips") {
+        b.radius = 0.0;
+    }
+    let few = says(&bones, 12);
+    assert_eq!(few.len(), 1, "{few:?}");
+    assert!(few[0].contains("only 12 skinned vertices"), "{few:?}");
+    let enough = says(&fixtures::humanoid(), Build::default().vertices);
+    assert!(enough.is_empty(), "{enough:?}");
+}
