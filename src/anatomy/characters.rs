@@ -1,5 +1,5 @@
-//! Several characters in one file: skeletons under top-level nodes of their own (each its
-//! armature), with skins of their own, each holding a share of the skin. Two robots exported
+//! Several characters in one file: skeletons under armatures of their own, with skins of
+//! their own, each holding a share of the skin. Two robots exported
 //! side by side, four cats, a rider and its wolf: read as one, their bones were one anatomy
 //! (one robot's hips a spine, its legs "other"; the other's head a neck, its arms "other";
 //! the mass shared out as for one person). The character with the most skin is the one read;
@@ -9,7 +9,7 @@
 use super::copies::COPY_REACH;
 use super::samples::Samples;
 use crate::document::Document;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A skeleton holds at least this share of the skin to count as a character of its own (a
 /// sword with an armature of its own at the scene's root is none).
@@ -18,7 +18,7 @@ pub const CHARACTER_SKIN_SHARE: f64 = 0.1;
 /// One character of a file that holds several.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Character {
-    /// The top-level node its bones hang under (its armature, or its root bone).
+    /// The node its bones hang under (its armature, or its root bone).
     pub node: usize,
     /// That node's display name.
     pub name: String,
@@ -29,16 +29,18 @@ pub struct Character {
 /// The characters of a file when it holds several: the one read and those left out, with
 /// each bone's character.
 struct Split {
-    /// Per bone, the group (top-level skeleton, joined through shared skins) it belongs to.
+    /// Per bone, the group (armature, joined through shared skins) it belongs to.
     group_of: Vec<usize>,
-    /// Per group: its top-level node and skin vertices.
+    /// Per group: its armature node and skin vertices.
     groups: Vec<(usize, usize)>,
 }
 
-/// Groups the bones by the top-level node they hang under; two groups a skin spans are one.
+/// Groups the bones by their armature ([`armature`]); two groups a skin spans are one.
 fn split(doc: &Document, samples: &Samples) -> Split {
-    let top = |node: usize| doc.skeleton.ancestors(node).last().unwrap_or(node);
-    let tops: Vec<usize> = doc.bones.iter().map(|b| top(b.node)).collect();
+    let is_bone: HashSet<usize> = doc.bones.iter().map(|b| b.node).collect();
+    let tops: Vec<usize> = (doc.bones.iter())
+        .map(|b| armature(doc, &is_bone, b.node))
+        .collect();
     let mut distinct: Vec<usize> = tops.clone();
     distinct.sort_unstable();
     distinct.dedup();
@@ -72,6 +74,18 @@ fn split(doc: &Document, samples: &Samples) -> Split {
         groups[g].1 += samples.by_bone.get(i).map_or(0, Vec::len);
     }
     Split { group_of, groups }
+}
+
+/// The node a bone's skeleton hangs under: the parent of its topmost bone (its armature),
+/// or that bone at the scene's root. Not the scene's top-level node: a wolf and its rider,
+/// each an armature, wrapped under one root node (as many exporters put a scene, and as a
+/// file is wrapped to scale it) were one 43-body humanoid again.
+fn armature(doc: &Document, is_bone: &HashSet<usize>, node: usize) -> usize {
+    let up: Vec<usize> = std::iter::once(node)
+        .chain(doc.skeleton.ancestors(node))
+        .collect();
+    let topmost = up.iter().rposition(|n| is_bone.contains(n)).unwrap_or(0);
+    up.get(topmost + 1).copied().unwrap_or(up[topmost])
 }
 
 /// Groups whose bones are, four in five, copies of another group's (the same name, standing

@@ -26,8 +26,9 @@ fn shift(list: &mut Value, key: &str, by: usize) {
 }
 
 /// Two fixture files in one: `b`'s scene beside `a`'s, every index of `b` shifted past `a`'s
-/// and its buffer appended to `a`'s.
-fn merged(a: &[u8], b: &[u8], dir: &Path) -> PathBuf {
+/// and its buffer appended to `a`'s; with `one_root`, both armatures under one node (as many
+/// exporters put a scene, and as `tools/scaled_check.py` wraps a file to scale it).
+fn merged(a: &[u8], b: &[u8], dir: &Path, one_root: bool) -> PathBuf {
     let (pa, pb) = (dir.join("a.glb"), dir.join("b.glb"));
     std::fs::write(&pa, a).unwrap();
     std::fs::write(&pb, b).unwrap();
@@ -65,6 +66,11 @@ fn merged(a: &[u8], b: &[u8], dir: &Path) -> PathBuf {
         .collect();
     let scene = ja["scenes"][0]["nodes"].as_array_mut().unwrap();
     scene.extend(roots_b.into_iter().map(|n| json!(n)));
+    if one_root {
+        let children = std::mem::replace(scene, vec![json!(nodes + len(&jb, "nodes"))]);
+        let wrapper = json!({"name": "Scene root", "children": children});
+        ja["nodes"].as_array_mut().unwrap().push(wrapper);
+    }
     ja["buffers"] = json!([{"byteLength": bin.len()}]);
     let out = dir.join("two.glb");
     std::fs::write(&out, fixtures::glb_bytes(&ja, &bin)).unwrap();
@@ -72,8 +78,8 @@ fn merged(a: &[u8], b: &[u8], dir: &Path) -> PathBuf {
 }
 
 /// Two fixture files merged into one and generated: the output's path and the report.
-fn generated_together((a, b): (&[u8], &[u8]), dir: &Path) -> (PathBuf, Value) {
-    let input = merged(a, b, dir);
+fn generated_together((a, b): (&[u8], &[u8]), dir: &Path, one_root: bool) -> (PathBuf, Value) {
+    let input = merged(a, b, dir, one_root);
     let out = dir.join("out.glb");
     let (code, report, stderr) = generate(&input, &out, &[]);
     assert_eq!(code, Some(0), "{stderr}");
@@ -105,39 +111,43 @@ fn of_two_characters_in_a_file_the_larger_is_made_and_the_other_named() {
         vertices: build.vertices / 2,
         ..build
     };
-    let dir = tempfile::tempdir().unwrap();
-    let (out, report) = generated_together(
-        (&fixtures::glb(&child, smaller), &fixtures::glb(&man, build)),
-        dir.path(),
-    );
-    let said = saying(&report, "2 characters");
-    assert_eq!(said.len(), 1, "{}", report["diagnostics"]);
-    assert_eq!(report["character_type"], "humanoid");
-    // Every body on the man (the later armature: nodes after the child's); every bone of
-    // the child skipped as another character's.
-    let first_of_man = 1 + 1 + child.len();
-    for b in report["bones"].as_array().unwrap() {
-        let of_man = b["node"].as_u64().unwrap() as usize >= first_of_man;
-        let outcome = b["outcome"].as_str().unwrap();
-        match of_man {
-            true => assert_ne!(outcome, "skipped: another character in the file", "{b}"),
-            false => assert_eq!(outcome, "skipped: another character in the file", "{b}"),
+    // Under one root node too: told apart by their armatures.
+    for one_root in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let (out, report) = generated_together(
+            (&fixtures::glb(&child, smaller), &fixtures::glb(&man, build)),
+            dir.path(),
+            one_root,
+        );
+        let said = saying(&report, "2 characters");
+        assert_eq!(said.len(), 1, "{}", report["diagnostics"]);
+        assert_eq!(report["character_type"], "humanoid");
+        // Every body on the man (the later armature: nodes after the child's); every bone of
+        // the child skipped as another character's.
+        let first_of_man = 1 + 1 + child.len();
+        for b in report["bones"].as_array().unwrap() {
+            let of_man = b["node"].as_u64().unwrap() as usize >= first_of_man;
+            let outcome = b["outcome"].as_str().unwrap();
+            match of_man {
+                true => assert_ne!(outcome, "skipped: another character in the file", "{b}"),
+                false => assert_eq!(outcome, "skipped: another character in the file", "{b}"),
+            }
         }
+        let feet = report["balance"]["foot_bones"].as_array().unwrap();
+        assert_eq!(feet.len(), 2, "{}", report["balance"]);
+        let doc = Document::open(&out).unwrap();
+        let stand = run(
+            &doc,
+            Scenario {
+                seconds: 5.0,
+                ..Default::default()
+            },
+        );
+        assert_eq!(stand.fell_at_s, None, "{stand:?}");
+        // The man's height, not the two together.
+        let h = report["height"].as_f64().unwrap();
+        assert!((h - 1.75).abs() < 0.1, "{h}");
     }
-    let feet = report["balance"]["foot_bones"].as_array().unwrap();
-    assert_eq!(feet.len(), 2, "{}", report["balance"]);
-    let doc = Document::open(&out).unwrap();
-    let stand = run(
-        &doc,
-        Scenario {
-            seconds: 5.0,
-            ..Default::default()
-        },
-    );
-    assert_eq!(stand.fell_at_s, None, "{stand:?}");
-    // The man's height, not the two together.
-    let h = report["height"].as_f64().unwrap();
-    assert!((h - 1.75).abs() < 0.1, "{h}");
 }
 
 /// A garment's armature at the scene's root, a copy of the body's skeleton (the same bone
@@ -155,6 +165,7 @@ fn a_garment_s_copy_of_the_skeleton_is_no_second_character() {
     let (_, report) = generated_together(
         (&fixtures::glb(&body, build), &fixtures::glb(&body, garment)),
         dir.path(),
+        false,
     );
     let said = saying(&report, "characters, each a skeleton");
     assert!(said.is_empty(), "{said:?}");
