@@ -2,7 +2,6 @@
 //! highest or farthest point, limb paths down to their first branch.
 
 use super::detect::Ctx;
-use super::plans::named_girdle;
 use glam::DVec3;
 
 /// A leg: the bone it hangs from and its path from the top down to the leaf.
@@ -18,6 +17,10 @@ pub struct Chain {
 const PAIR_TOLERANCE: f64 = 0.03;
 /// ...and they lie at least this share of it apart.
 const PAIR_SPREAD: f64 = 0.3;
+
+/// How much nearer one leg of a pair may hang to its joint than the other, or how much
+/// higher, as a share of their distance apart.
+const LEG_PAIR_SLACK: f64 = 0.2;
 
 /// How far above the floor a leg's twin may lift its end, as a share of the height.
 pub const LIFTED_LEG: f64 = 0.25;
@@ -77,7 +80,7 @@ impl Ctx<'_> {
         };
         // Bones named as hip bones alone are no leg: a Rigify wolf sat on its haunches
         // reaches the ground with its `pelvis.L/R`, and with them for legs it had six.
-        if path.iter().any(not_a_leg) || path.iter().all(|&b| named_girdle(self, b)) {
+        if path.iter().any(not_a_leg) || path.iter().all(|&b| self.named_girdle(b)) {
             return None;
         }
         // From the higher of the root and the chain's top: an armature's root bone at the
@@ -219,8 +222,7 @@ impl Ctx<'_> {
             if o == c {
                 return false;
             }
-            let sides = (bones[c].hints.side, bones[o].hints.side);
-            if matches!(sides, (Some(x), Some(y)) if x != y) {
+            if self.named_apart(c, o) {
                 return true;
             }
             let q = bones[o].pos;
@@ -232,6 +234,31 @@ impl Ctx<'_> {
                 && (d - e).abs() <= tol
                 && p.distance(q) > PAIR_SPREAD * d
         })
+    }
+
+    /// Whether bones `a` and `b` are named for two sides.
+    fn named_apart(&self, a: usize, b: usize) -> bool {
+        let bones = &self.rig.bones;
+        matches!((bones[a].hints.side, bones[b].hints.side), (Some(x), Some(y)) if x != y)
+    }
+
+    /// Whether two of `tops`, hanging from `parent`, are a pair of legs: named for two sides,
+    /// or about as far from it and about as high (each within [`LEG_PAIR_SLACK`] of their
+    /// distance apart), as mirror images across a plane through it are, the hips turned or
+    /// rolled a little by the pose. Looser than [`Ctx::paired`]'s siblings: a biped's legs,
+    /// not a pair of eyes. A shark's jaw and its pectoral fins, one ahead of the other on
+    /// its root, were a biped's legs.
+    pub fn a_pair_of_legs(&self, parent: usize, tops: &[usize]) -> bool {
+        let bones = &self.rig.bones;
+        let at = bones[parent].pos;
+        let pair = |a: usize, b: usize| {
+            let (p, q) = (bones[a].pos, bones[b].pos);
+            let slack = LEG_PAIR_SLACK * p.distance(q);
+            let level = (p.y - q.y).abs() <= slack;
+            self.named_apart(a, b)
+                || (slack > 0.0 && level && (p.distance(at) - q.distance(at)).abs() <= slack)
+        };
+        (tops.iter().enumerate()).any(|(i, &a)| tops[i + 1..].iter().any(|&b| pair(a, b)))
     }
 
     /// The limb path down to its first branch (the hand or foot), end bones trimmed.

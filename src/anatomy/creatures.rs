@@ -41,7 +41,7 @@ fn tail(cx: &Ctx, a: &mut Anatomy, from: usize, skip: &[usize]) {
     let mut skip = skip.to_vec();
     let mut found = None;
     while let Some(path) = free_path(cx, a, from, &mut skip) {
-        if !super::plans::named_girdle(cx, path[0]) {
+        if !cx.named_girdle(path[0]) {
             found = Some((from, path));
             break;
         }

@@ -153,7 +153,17 @@ pub(super) struct Ctx<'a> {
     pub names: &'a [Option<NameRole>],
 }
 
+/// Words naming a girdle bone: a shoulder blade or collarbone, a hip bone.
+const GIRDLE_WORDS: &[&str] = &["shoulder", "clavicle", "scapula", "collar", "pelvis", "hip"];
+
 impl Ctx<'_> {
+    /// Is bone `b` named as a girdle bone ([`GIRDLE_WORDS`], in a creature's limb names too:
+    /// `Front_Leg_Shoulder_L`)?
+    pub fn named_girdle(&self, b: usize) -> bool {
+        let words = &self.rig.bones[b].hints.words;
+        words.iter().any(|w| GIRDLE_WORDS.contains(&w.as_str()))
+    }
+
     /// The floor's height under `p`: the level `ground`, or the sloping floor's.
     pub fn floor_at(&self, p: DVec3) -> f64 {
         self.floor.map_or(self.ground, |f| f.at(p))

@@ -33,7 +33,10 @@ pub(super) fn choose(
     // one ahead of the other on its root, were a biped's legs.
     let two_legs = groups
         .iter()
-        .filter(|g| g.legs.len() >= 2 && has_a_pair(cx, g))
+        .filter(|g| {
+            let tops: Vec<usize> = g.legs.iter().map(|p| p[0]).collect();
+            tops.len() >= 2 && cx.a_pair_of_legs(g.root, &tops)
+        })
         .max_by(|x, y| {
             let height = |g: &LegGroup| cx.rig.bones[g.root].pos.y;
             x.legs
@@ -75,29 +78,6 @@ pub(super) fn choose(
     other(cx, a);
     Kind::Other
 }
-
-/// Whether two of the legs of `g` are a pair: their top bones named for two sides, or about
-/// as far from the joint they hang from and about as high (each within [`PAIR_DISTANCE`] of
-/// their distance apart), as mirror images across a plane through it are, the hips turned
-/// or rolled a little by the pose.
-fn has_a_pair(cx: &Ctx, g: &LegGroup) -> bool {
-    let bones = &cx.rig.bones;
-    let at = bones[g.root].pos;
-    let pair = |a: usize, b: usize| {
-        let sides = (bones[a].hints.side, bones[b].hints.side);
-        let apart = bones[a].pos.distance(bones[b].pos);
-        let (da, db) = (bones[a].pos.distance(at), bones[b].pos.distance(at));
-        let level = (bones[a].pos.y - bones[b].pos.y).abs() <= PAIR_DISTANCE * apart;
-        matches!(sides, (Some(x), Some(y)) if x != y)
-            || (apart > 0.0 && level && (da - db).abs() <= PAIR_DISTANCE * apart)
-    };
-    let tops: Vec<usize> = g.legs.iter().map(|p| p[0]).collect();
-    (tops.iter().enumerate()).any(|(i, &a)| tops[i + 1..].iter().any(|&b| pair(a, b)))
-}
-
-/// How much nearer one leg of a pair may hang to the joint than the other, or how much
-/// higher, as a share of their distance apart.
-const PAIR_DISTANCE: f64 = 0.2;
 
 /// Two pairs of legs: on two bones, one above the other (hind on the pelvis, front on the
 /// chest), or four on one bone. False when the legs are not so.
@@ -246,17 +226,7 @@ pub(super) fn starts_with_girdle(cx: &Ctx, path: &[usize]) -> bool {
 
 /// Whether a limb path of at least four bones starts with a bone named as a girdle.
 fn starts_with_named_girdle(cx: &Ctx, path: &[usize]) -> bool {
-    path.len() >= 4 && named_girdle(cx, path[0])
-}
-
-/// Words naming a girdle bone: a shoulder blade or collarbone, a hip bone.
-const GIRDLE_WORDS: &[&str] = &["shoulder", "clavicle", "scapula", "collar", "pelvis", "hip"];
-
-/// Is bone `b` named as a girdle bone ([`GIRDLE_WORDS`], in a creature's limb names too:
-/// `Front_Leg_Shoulder_L`)?
-pub(super) fn named_girdle(cx: &Ctx, b: usize) -> bool {
-    let words = &cx.rig.bones[b].hints.words;
-    words.iter().any(|w| GIRDLE_WORDS.contains(&w.as_str()))
+    path.len() >= 4 && cx.named_girdle(path[0])
 }
 
 /// Whether a hind leg path starts with a hip bone: a girdle ([`starts_with_girdle`]) lying

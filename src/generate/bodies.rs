@@ -263,6 +263,7 @@ pub fn plan(
     has_physics: &[bool],
 ) -> Plan {
     let n = rig.len();
+    let root = root_body(rig, anatomy);
     let rules = FateRules {
         rig,
         samples,
@@ -270,10 +271,8 @@ pub fn plan(
         opts,
         has_physics,
         min_size: opts.min_bone_size * anatomy.height,
-        root: root_body(rig, anatomy),
-        above_root: (root_body(rig, anatomy))
-            .map(|p| rig.ancestors(p))
-            .unwrap_or_default(),
+        root,
+        above_root: root.map(|p| rig.ancestors(p)).unwrap_or_default(),
     };
     let mut fate = vec![Fate::Skipped { why: "not reached" }; n];
     let mut owner: Vec<Option<usize>> = vec![None; n];

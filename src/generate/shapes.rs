@@ -160,11 +160,10 @@ pub fn fit_body(rig: &Rig, a: &Anatomy, i: usize, points: &[DVec3]) -> BodyShape
                 let up_axis = if len > 0.0 { dir } else { a.up };
                 let ball = fit::sphere(points, pos, up_axis, a.forward, 0.12 * h, inflate, min_r);
                 let rot = box_rotation(a.left, a.up);
-                let cube = fit::cuboid(points, pos, rot, 0.12 * h, inflate, min_r, None);
-                match humanoid && cube.shape.volume() < CUBE_OVER_BALL * ball.shape.volume() {
-                    true => cube,
-                    false => ball,
-                }
+                let cube = || fit::cuboid(points, pos, rot, 0.12 * h, inflate, min_r, None);
+                (humanoid.then(cube))
+                    .filter(|c| c.shape.volume() < CUBE_OVER_BALL * ball.shape.volume())
+                    .unwrap_or(ball)
             } else {
                 fit::capsule(points, pos, dir, a.forward, len, inflate, min_r)
             }
