@@ -9,8 +9,9 @@ run is chaotic: a turn of a degree moves which body creeps last, so one file say
 run it prints the fastest body origin after 5 s and in the last second, as a share of the
 generated character's height per second (the bar: 1%), then a summary line: runs over the bar
 after 5 s, and runs with anything moving in the last second. Two processes at a time.
+With STABILIZE=1 in the environment each generated copy is run after `edit --stabilize`.
 """
-import csv, math, os, sys, tempfile
+import csv, math, os, subprocess, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/ragdoll-tuner"
@@ -61,6 +62,11 @@ def one(job):
     g = run("generate", base + ".in.glb", "-o", base + ".gen.glb", "--json")
     if "error" in g:
         return f"{name} generate failed: {g['error']}", None
+    if os.environ.get("STABILIZE") == "1":
+        p = subprocess.run([BIN, "edit", base + ".gen.glb", "-o", base + ".gen.glb", "--stabilize"],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            return f"{name} stabilize failed: {p.stderr.strip()[:200]}", None
     r = run("simulate", base + ".gen.glb", "--passive", "--seconds", "10", "--json",
             "--poses", base + ".csv")
     if "error" in r:

@@ -1,5 +1,5 @@
 //! The inspector's "Material and damping" section: per-body friction, restitution, damping,
-//! the angular speed cap and CCD. A key the file does not set shows its default.
+//! the angular speed cap, the inertia floor (Stabilize's raised parent inertia) and CCD. A key the file does not set shows its default.
 
 use super::state::EditorState;
 use super::widgets::{self, Num};
@@ -14,8 +14,9 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState, target: EditTarget, p: &BoneP
     ccd_checkbox(ui, st, target, &m);
 }
 
-/// Friction, restitution, damping and the angular speed cap, each its default when unset.
-fn number_fields(m: &BodyMaterial) -> [Num<'static>; 5] {
+/// Friction, restitution, damping, the angular speed cap and the inertia floor, each its
+/// default when unset (the inertia floor's: 0, the simulation's own floor alone).
+fn number_fields(m: &BodyMaterial) -> [Num<'static>; 6] {
     let defaults = crate::sim::SimSettings::default();
     let num = |label, key: Key, value, unit, range, speed| Num {
         label,
@@ -67,6 +68,14 @@ fn number_fields(m: &BodyMaterial) -> [Num<'static>; 5] {
             "rad/s",
             0.1..=1.0e4,
             1.0,
+        ),
+        num(
+            "Min inertia",
+            Key::MinInertia,
+            m.min_inertia_kg_m2.unwrap_or(0.0),
+            "kg*m^2",
+            0.0..=1.0e6,
+            0.001,
         ),
     ]
 }

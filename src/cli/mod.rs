@@ -117,8 +117,8 @@ pub enum Command {
         #[arg(long, value_delimiter = ',')]
         bones: Vec<String>,
         /// Apply the stability doctor's fixes last, as one edit, and print every change:
-        /// mass ratios clamped, overlapping pairs disabled, tiny limits widened, damping
-        /// added, drives capped.
+        /// mass ratios clamped, parent inertia raised, overlapping pairs disabled, tiny
+        /// limits widened, damping added, drives capped.
         #[arg(long)]
         stabilize: bool,
         /// With --stabilize: the largest mass ratio across a joint, either way (Jolt's 1.2

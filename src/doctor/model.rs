@@ -24,13 +24,21 @@ pub(crate) struct BodyModel {
     pub volume: f64,
     /// Principal inertia per kilogram (world units squared), before the floor.
     pub unit_inertia: DVec3,
+    /// The body's `min_inertia_kg_m2` (0 when the file does not set it).
+    pub min_inertia_kg_m2: f64,
 }
 
 impl BodyModel {
-    /// Principal moments at `mass_kg` with the simulation's floor (smallest, largest).
+    /// Principal moments at `mass_kg` with the simulation's floor and the body's own, as the
+    /// simulation builds them (smallest, largest).
     pub fn inertia(&self, mass_kg: f64, floor: f64) -> (f64, f64) {
-        let i = (self.unit_inertia * mass_kg).max(DVec3::splat(floor));
+        let i = self.moments(mass_kg, floor.max(self.min_inertia_kg_m2));
         (i.min_element(), i.max_element())
+    }
+
+    /// The principal moments at `mass_kg`, raised to `floor`.
+    pub fn moments(&self, mass_kg: f64, floor: f64) -> DVec3 {
+        (self.unit_inertia * mass_kg).max(DVec3::splat(floor))
     }
 }
 
@@ -179,7 +187,7 @@ fn body(doc: &Document, id: BoneId, s: &SimSettings) -> Option<Result<BodyModel,
         Err(e) => return Some(Err(refused(size_key, e, None))),
     };
     // Not a number, or not above 0: the field table names the mass already.
-    if let Err(e) = mass_properties(&bone.name, &shape, p.mass, s) {
+    if let Err(e) = mass_properties(&bone.name, &shape, p.mass, &p.material, s) {
         let past = p.mass.is_finite() && p.mass > 0.0;
         return past.then(|| Err(refused(Key::Mass, e, Some(p.mass))));
     }
@@ -201,6 +209,7 @@ fn body(doc: &Document, id: BoneId, s: &SimSettings) -> Option<Result<BodyModel,
         mass_kg: p.mass,
         volume,
         unit_inertia: (unit.principal_inertia() / unit.mass().max(f32::MIN_POSITIVE)).as_dvec3(),
+        min_inertia_kg_m2: p.material.min_inertia_kg_m2.unwrap_or(0.0),
     }))
 }
 

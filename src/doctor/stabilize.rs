@@ -2,9 +2,8 @@
 //! Anchored on Jolt's `RagdollSettings::Stabilize` (after Strunk, "Stop my constraints from
 //! blowing up"): each connected ragdoll's masses evened (each body its parent's new mass times
 //! its old ratio to it, clamped; Jolt keeps them within 0.8..1.2), then scaled so it keeps its
-//! total. Jolt also raises parent inertia; the schema
-//! has no inertia key, so that is reported as not done (the simulation's inertia floor raises
-//! only tiny moments). Then: pairs overlapping at rest disabled, tiny limits widened to 5° and
+//! total; then, as Jolt does, each parent's principal moments raised to at least its
+//! children's sum (at most doubled) through its `min_inertia_kg_m2`. Then: pairs overlapping at rest disabled, tiny limits widened to 5° and
 //! rest poses brought inside their limits, damping added where a body has none, an upright
 //! trunk that sags stiffened to hold its rest, and drives capped to a natural frequency the
 //! solver's step integrates.
@@ -18,6 +17,7 @@ use crate::document::{ConstraintKind, Document, Drive, Edit, SwingExtentsDeg, Tw
 use crate::joint::load::{self, TORQUE_PER_LOAD};
 use crate::joint::mass_ratio;
 use crate::sim::SimSettings;
+use glam::DVec3;
 use serde_json::{json, Value};
 
 pub use crate::joint::mass_ratio::JOLT_MAX_MASS_RATIO;
@@ -138,9 +138,7 @@ pub fn stabilize(doc: &Document, opts: &StabilizeOptions) -> Stabilized {
             ));
         }
     }
-    if !model.joints.is_empty() {
-        out.changes.push("parent inertia: not raised (the schema has no inertia key; the simulation raises every principal moment to its inertia floor)".into());
-    }
+    raise_parent_inertia(&model, &masses, &mut out);
     disable_overlaps(doc, &model, &mut out);
     fix_limits(&model, &mut out);
     add_damping(doc, &model, &mut out);
@@ -165,6 +163,58 @@ fn clamp_masses(model: &Model, r: f64) -> Vec<f64> {
         mass_ratio::even(&mut m, &parent, &tree, bounds);
     }
     m.into_iter().map(round6).collect()
+}
+
+/// Each parent's principal moments raised (its `min_inertia_kg_m2`) to at least its
+/// children's sum, at most twice its own largest, as Jolt does
+/// ([`mass_ratio::parent_inertia_minimums`]). Read from the shapes' moments at the evened
+/// masses with the simulation's floor, not from the floors a file already sets, so a second
+/// Stabilize changes nothing; a floor the file sets higher is kept.
+fn raise_parent_inertia(model: &Model, masses: &[f64], out: &mut Out) {
+    let floor = model.floor();
+    let own: Vec<DVec3> = model
+        .bodies
+        .iter()
+        .zip(masses)
+        .map(|(b, &m)| b.moments(m, floor))
+        .collect();
+    let largest: Vec<f64> = own.iter().map(|i| i.max_element()).collect();
+    let minimums = mass_ratio::parent_inertia_minimums(&largest, &model.parents());
+    for ((b, min), (i, &m)) in model
+        .bodies
+        .iter()
+        .zip(minimums)
+        .zip(own.iter().zip(masses))
+    {
+        let Some(min) = min else { continue };
+        let now = b.moments(m, floor.max(b.min_inertia_kg_m2));
+        if min <= now.min_element() * (1.0 + 1e-6) {
+            continue;
+        }
+        let value = round6_up(min);
+        out.set(b.id, Key::MinInertia, json!(value));
+        out.changes.push(format!(
+            "{}: inertia [{}] -> each moment at least {} kg*m^2 (its children's sum, at most twice its largest: Jolt's Stabilize)",
+            b.name,
+            i.to_array().map(readable_inertia).join(", "),
+            readable(value)
+        ));
+    }
+}
+
+/// Six significant digits, rounded up.
+fn round6_up(x: f64) -> f64 {
+    let r = round6(x);
+    if r >= x {
+        return r;
+    }
+    let p = 10f64.powi(5 - x.abs().log10().floor() as i32);
+    (x * p).ceil() / p
+}
+
+/// A moment of inertia (kg*m^2) in four significant digits.
+fn readable_inertia(x: f64) -> String {
+    format!("{x:.4e}")
 }
 
 /// Six significant digits.

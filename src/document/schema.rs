@@ -256,6 +256,9 @@ pub struct BodyMaterial {
     pub angular_damping: Option<f64>,
     /// rad/s
     pub max_angular_speed: Option<f64>,
+    /// kg*m^2 (world units): a floor on each principal moment of inertia, above the
+    /// simulation's own.
+    pub min_inertia_kg_m2: Option<f64>,
     pub ccd: Option<bool>,
 }
 

@@ -204,6 +204,7 @@ pub fn material_entries(m: &BodyMaterial) -> Vec<(Key, Value)> {
         (Key::LinearDamping, m.linear_damping),
         (Key::AngularDamping, m.angular_damping),
         (Key::MaxAngularSpeed, m.max_angular_speed),
+        (Key::MinInertia, m.min_inertia_kg_m2),
     ];
     let mut out: Vec<(Key, Value)> = nums
         .into_iter()

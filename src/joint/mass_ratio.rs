@@ -217,9 +217,45 @@ pub fn trees(parent: &[Option<usize>]) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// Jolt's largest raise of a parent's inertia: at most twice its own largest moment.
+pub const JOLT_MAX_INERTIA_INCREASE: f64 = 2.0;
+
+/// The second half of Jolt's `RagdollSettings::Stabilize` (after Strunk, "Stop my constraints
+/// from blowing up", slide 34): the least principal moment each body should have so that a
+/// parent's inertia is at least the sum of its children's, their own children's included,
+/// at most [`JOLT_MAX_INERTIA_INCREASE`] times its own largest. `largest[i]` is body i's
+/// largest principal moment; None for a body without children (nothing to raise).
+pub fn parent_inertia_minimums(largest: &[f64], parent: &[Option<usize>]) -> Vec<Option<f64>> {
+    let mut below = vec![0.0; largest.len()];
+    let mut has_child = vec![false; largest.len()];
+    for tree in trees(parent) {
+        for &i in tree.iter().rev() {
+            if let Some(p) = parent[i] {
+                below[p] += largest[i] + below[i];
+                has_child[p] = true;
+            }
+        }
+    }
+    (0..largest.len())
+        .map(|i| has_child[i].then(|| below[i].min(JOLT_MAX_INERTIA_INCREASE * largest[i])))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parent_s_inertia_is_raised_to_its_children_s_sum_at_most_doubled() {
+        // A pelvis with a spine (and its chest) and a thigh; largest moments per body.
+        let parent = [None, Some(0), Some(1), Some(0)];
+        let largest = [1.0, 1.0, 0.5, 0.25];
+        let m = parent_inertia_minimums(&largest, &parent);
+        // The pelvis: 1 + 0.5 + 0.25 = 1.75, within twice its 1. The spine: its chest's 0.5.
+        assert_eq!(m, vec![Some(1.75), Some(0.5), None, None]);
+        let light = parent_inertia_minimums(&[0.1, 5.0], &[None, Some(0)]);
+        assert_eq!(light, vec![Some(0.2), None], "at most doubled");
+    }
 
     #[test]
     fn a_light_link_between_heavy_ones_is_raised_and_the_total_kept() {

@@ -237,8 +237,9 @@ impl Simulation {
                         continue;
                     };
                     col.set_friction(world::friction(&b.built.material, &s));
+                    let (shape, built) = (col.shared_shape(), &b.built);
                     if let Ok(mp) =
-                        world::mass_properties(&b.name, col.shared_shape(), b.built.mass_kg, &s)
+                        world::mass_properties(&b.name, shape, built.mass_kg, &built.material, &s)
                     {
                         col.set_mass_properties(mp);
                     }

@@ -192,15 +192,18 @@ pub(crate) fn shape_of(bone: &str, shape: &ColliderShape) -> Result<SharedShape,
 }
 
 /// Collider-local mass properties: the shape's, scaled to `mass_kg`, each principal
-/// inertia raised to the settings' floor (kg*m^2). A mass at or past the settings' limit
-/// for this size is refused.
+/// inertia raised to the settings' floor and to the body's own `min_inertia_kg_m2`
+/// (kg*m^2). A mass at or past the settings' limit for this size is refused.
 pub(crate) fn mass_properties(
     bone: &str,
     shape: &SharedShape,
     mass_kg: f64,
+    m: &BodyMaterial,
     s: &SimSettings,
 ) -> Result<MassProperties, SimError> {
-    let floor = s.inertia_floor();
+    let floor = s
+        .inertia_floor()
+        .max(m.min_inertia_kg_m2.unwrap_or(0.0) as f32);
     if !(mass_kg.is_finite() && mass_kg > 0.0 && mass_kg < s.max_mass_kg()) {
         return Err(SimError::BadValue {
             bone: bone.into(),
@@ -229,7 +232,7 @@ pub(crate) fn build_collider(
 ) -> Result<rapier3d::geometry::Collider, SimError> {
     let name = &doc.bone(id).name;
     let shape = shape_of(name, &doc.world_shape(id, &built.collider.shape))?;
-    let mp = mass_properties(name, &shape, built.mass_kg, settings)?;
+    let mp = mass_properties(name, &shape, built.mass_kg, &built.material, settings)?;
     let place = doc.body_from_collider(id, &built.collider);
     let m = &built.material;
     let mut b = ColliderBuilder::new(shape)

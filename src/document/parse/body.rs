@@ -17,7 +17,7 @@ fn optional(obj: &Map<String, Value>, cx: &mut Ctx, key: Key) -> Option<f64> {
     (cx.diags.len() == before && x.is_finite()).then_some(x)
 }
 
-/// `friction`, `restitution`, the dampings, `max_angular_speed` and `ccd`.
+/// `friction`, `restitution`, the dampings, `max_angular_speed`, `min_inertia_kg_m2` and `ccd`.
 pub(crate) fn material(obj: &Map<String, Value>, cx: &mut Ctx) -> BodyMaterial {
     let ccd = match obj.get(leaf(Key::Ccd)) {
         None => None,
@@ -33,6 +33,7 @@ pub(crate) fn material(obj: &Map<String, Value>, cx: &mut Ctx) -> BodyMaterial {
         linear_damping: optional(obj, cx, Key::LinearDamping),
         angular_damping: optional(obj, cx, Key::AngularDamping),
         max_angular_speed: optional(obj, cx, Key::MaxAngularSpeed),
+        min_inertia_kg_m2: optional(obj, cx, Key::MinInertia),
         ccd,
     }
 }

@@ -121,15 +121,19 @@ fn material() -> impl Strategy<Value = BodyMaterial> {
             opt(0.0, 100.0),
             opt(0.0, 100.0),
         ],
-        proptest::option::of(finite(1e-3, 1e4)),
+        [
+            proptest::option::of(finite(1e-3, 1e4)),
+            proptest::option::of(finite(1e-6, 1e3)),
+        ],
         proptest::option::of(any::<bool>()),
     )
-        .prop_map(|([f, r, l, a], max, ccd)| BodyMaterial {
+        .prop_map(|([f, r, l, a], [max, inertia], ccd)| BodyMaterial {
             friction: f,
             restitution: r,
             linear_damping: l,
             angular_damping: a,
             max_angular_speed: max,
+            min_inertia_kg_m2: inertia,
             ccd,
         })
 }
