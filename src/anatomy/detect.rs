@@ -153,8 +153,11 @@ pub(super) struct Ctx<'a> {
     pub names: &'a [Option<NameRole>],
 }
 
-/// Words naming a girdle bone: a shoulder blade or collarbone, a hip bone.
-const GIRDLE_WORDS: &[&str] = &["shoulder", "clavicle", "scapula", "collar", "pelvis", "hip"];
+/// Words naming a girdle bone: a shoulder blade or collarbone, a hip bone (AdvancedSkeleton
+/// names a quadruped's, front and back, `Rump`: its elephant's legs were read one segment up).
+const GIRDLE_WORDS: &[&str] = &[
+    "shoulder", "clavicle", "scapula", "collar", "pelvis", "hip", "rump",
+];
 
 impl Ctx<'_> {
     /// Is bone `b` named as a girdle bone ([`GIRDLE_WORDS`], in a creature's limb names too:

@@ -9,6 +9,7 @@ use ragdoll_tuner::document::Document;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+mod advanced_skeleton;
 mod limbs;
 mod plans;
 mod quadrupeds;

@@ -1,0 +1,88 @@
+//! Characters rigged with Maya's AdvancedSkeleton: a quadruped's legs named for their joints,
+//! `Rump`, `Hip`, `Knee`, `Ankle`, `Toes`, front and back alike.
+
+use super::plans::{bone, synthetic};
+use crate::generate::fixtures::BoneDef;
+use glam::Vec3;
+use ragdoll_tuner::anatomy::{Anatomy, Kind, Role};
+
+/// An elephant as AdvancedSkeleton names it: `Root_M` (the pelvis) holds the spine, the tail
+/// and the hind legs; `Chest_M` the front legs and the neck. Each leg is `Rump` (its girdle,
+/// a pelvis's or a shoulder blade, from the body down to the hip or shoulder joint), `Hip`,
+/// `Knee`, `Ankle` and `Toes`, each bone starting at the joint it is named for.
+fn elephant() -> Vec<BoneDef> {
+    let mut b = vec![bone(
+        "Root_M",
+        None,
+        [0.0, 1.7, -0.5],
+        [0.0, 1.7, -0.2],
+        0.45,
+    )];
+    let spine = [
+        ("RootPart1_M", [0.0, 1.75, 0.1]),
+        ("Spine1_M", [0.0, 1.8, 0.4]),
+        ("Chest_M", [0.0, 1.8, 0.7]),
+        ("Neck_M", [0.0, 1.9, 1.0]),
+        ("Head_M", [0.0, 2.0, 1.3]),
+    ];
+    let mut from = [0.0, 1.7, -0.2];
+    for (k, (name, to)) in spine.into_iter().enumerate() {
+        b.push(bone(name, Some(k), from, to, 0.4));
+        from = to;
+    }
+    b.push(bone("HeadEnd_M", Some(5), from, [0.0, 1.8, 1.7], 0.3));
+    b.push(bone(
+        "Tail0_M",
+        Some(0),
+        [0.0, 1.6, -0.6],
+        [0.0, 1.2, -0.7],
+        0.05,
+    ));
+    for (x, side) in [(1.0f32, "L"), (-1.0, "R")] {
+        leg(&mut b, 0, "back", x, side, -0.5);
+        leg(&mut b, 3, "front", x, side, 0.7);
+    }
+    b
+}
+
+/// One leg hanging from bone `root` at depth `z`: its girdle down to the hip (or shoulder),
+/// the thigh, the shin, the foot and a toe on the ground.
+fn leg(b: &mut Vec<BoneDef>, root: usize, end: &str, x: f32, side: &str, z: f32) {
+    let joints = [
+        ("Rump", [0.25, 1.6, z]),
+        ("Hip", [0.3, 1.25, z]),
+        ("Knee", [0.3, 0.6, z + 0.05]),
+        ("Ankle", [0.3, 0.2, z]),
+        ("Toes", [0.3, 0.05, z + 0.1]),
+        ("ToesEnd", [0.3, 0.0, z + 0.2]),
+    ];
+    let at = |p: [f32; 3]| (Vec3::from_array(p) * Vec3::new(x, 1.0, 1.0)).to_array();
+    let mut parent = root;
+    for w in joints.windows(2) {
+        let name = format!("{end}{}_{side}", w[0].0);
+        b.push(bone(&name, Some(parent), at(w[0].1), at(w[1].1), 0.12));
+        parent = b.len() - 1;
+    }
+}
+
+/// The elephant's legs were read one segment up: the `Rump` a thigh, the `Hip` a shin, the
+/// `Knee` a foot (its balance feet were its knees) and the front `Rump` an upper arm. A leg's
+/// first bone named `Rump` is its girdle; each bone below takes the role its joint names.
+#[test]
+fn an_advanced_skeleton_quadruped_s_legs_start_at_their_rump() {
+    let (_dir, doc) = synthetic(&elephant(), true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Quadruped, "{:?}", a.notes());
+    let role = |name: &str| a.role(doc.bone_by_name(name).expect(name));
+    for side in ["L", "R"] {
+        let back = ["Rump", "Hip", "Knee", "Ankle"].map(|j| role(&format!("back{j}_{side}")));
+        assert_eq!(
+            back,
+            [Role::Girdle, Role::Thigh, Role::Shin, Role::Foot],
+            "back {side}"
+        );
+        let front = ["Rump", "Hip", "Knee", "Ankle"].map(|j| role(&format!("front{j}_{side}")));
+        let arm = [Role::Clavicle, Role::UpperArm, Role::Forearm, Role::Hand];
+        assert_eq!(front, arm, "front {side}");
+    }
+}
