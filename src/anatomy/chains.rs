@@ -242,13 +242,14 @@ impl Ctx<'_> {
         matches!((bones[a].hints.side, bones[b].hints.side), (Some(x), Some(y)) if x != y)
     }
 
-    /// Whether two of `tops`, hanging from `parent`, are a pair of legs: named for two sides,
-    /// or about as far from it and about as high (each within [`LEG_PAIR_SLACK`] of their
-    /// distance apart), as mirror images across a plane through it are, the hips turned or
-    /// rolled a little by the pose. Looser than [`Ctx::paired`]'s siblings: a biped's legs,
-    /// not a pair of eyes. A shark's jaw and its pectoral fins, one ahead of the other on
-    /// its root, were a biped's legs.
-    pub fn a_pair_of_legs(&self, parent: usize, tops: &[usize]) -> bool {
+    /// Whether two of `tops`, hanging from `parent`, are a pair as a pose leaves one: named
+    /// for two sides, or about as far from it and about as high (each within
+    /// [`LEG_PAIR_SLACK`] of their distance apart), as mirror images across a plane through it
+    /// are, turned or rolled a little by the pose. Looser than [`Ctx::paired`]'s siblings: a
+    /// biped's legs (a shark's jaw and its pectoral fins, one ahead of the other on its root,
+    /// were a biped's legs), an animal's ears (a pig's, 4% of their distance apart out of
+    /// level).
+    pub fn a_loose_pair(&self, parent: usize, tops: &[usize]) -> bool {
         let bones = &self.rig.bones;
         let at = bones[parent].pos;
         let pair = |a: usize, b: usize| {

@@ -117,17 +117,12 @@ pub(super) fn named_head_path(cx: &Ctx, root: usize, skip: &[usize]) -> Option<V
 const FACE_HUB_CHILDREN: usize = 4;
 
 /// Neck and head along `path`: the last bone is the head, or the first from which a face
-/// branches ([`FACE_HUB_CHILDREN`]); what hangs below that head is part of it (merged into its
-/// body). A Rigify bear's head path ran through its face to the tip of its nose, the nose its
-/// head, and its 40 facial bones were bodies of their own. A bone a limb hangs from is no
-/// face: a sitting wolf's chest (neck, shoulders, breasts) was its head, its front legs part
-/// of it. Returns the head.
+/// branches ([`face_hub`]); what hangs below that head is part of it (merged into its body).
+/// A Rigify bear's head path ran through its face to the tip of its nose, the nose its head,
+/// and its 40 facial bones were bodies of their own. Returns the head.
 fn neck_and_head(cx: &Ctx, a: &mut Anatomy, path: &[usize]) -> Option<usize> {
     let rig = cx.rig;
-    let hub = path.iter().position(|&b| {
-        let children = &rig.s_children[b];
-        children.len() >= FACE_HUB_CHILDREN && children.iter().all(|&c| a.limb_of[c].is_none())
-    });
+    let hub = (path.iter().enumerate()).position(|(k, &b)| face_hub(cx, a, b, path.get(k + 1)));
     let path = &path[..hub.map_or(path.len(), |k| k + 1)];
     if let Some(&head) = hub.and(path.last()) {
         for b in rig.subtree(head).into_iter().filter(|&b| b != head) {
@@ -143,6 +138,24 @@ fn neck_and_head(cx: &Ctx, a: &mut Anatomy, path: &[usize]) -> Option<usize> {
     }
     a.head = path.last().copied();
     a.head
+}
+
+/// Whether a face branches from bone `b` of a head path (`next`: the path's bone below it):
+/// at least [`FACE_HUB_CHILDREN`] chains, or, beside the path, a pair of twins (ears, eyes,
+/// horns). A dog's skull bone `Neck_Top` holds its ears and its jaw, the path's farthest
+/// bone, and the jaw (1 kg) was its head, the skull (5.6 kg) its neck; an unnamed pig's the
+/// same with its snout. A bone a limb hangs from is no face: a sitting wolf's chest (neck,
+/// shoulders, breasts) was its head, its front legs part of it.
+fn face_hub(cx: &Ctx, a: &Anatomy, b: usize, next: Option<&usize>) -> bool {
+    let children = &cx.rig.s_children[b];
+    if children.iter().any(|&c| a.limb_of[c].is_some()) {
+        return false;
+    }
+    let beside: Vec<usize> = (children.iter().copied())
+        .filter(|c| Some(c) != next)
+        .collect();
+    let twins = next.is_some() && cx.a_loose_pair(b, &beside);
+    children.len() >= FACE_HUB_CHILDREN || twins
 }
 
 /// Hind legs on the pelvis, front legs on the chest (its descendant, or on a chain beside the

@@ -35,7 +35,7 @@ pub(super) fn choose(
         .iter()
         .filter(|g| {
             let tops: Vec<usize> = g.legs.iter().map(|p| p[0]).collect();
-            tops.len() >= 2 && cx.a_pair_of_legs(g.root, &tops)
+            tops.len() >= 2 && cx.a_loose_pair(g.root, &tops)
         })
         .max_by(|x, y| {
             let height = |g: &LegGroup| cx.rig.bones[g.root].pos.y;

@@ -385,7 +385,7 @@ fn rigify_bear() -> Vec<crate::generate::fixtures::BoneDef> {
 /// front legs, the neck and the head), on two chains of their own, its legs named
 /// `front_thigh.L` and `thigh.L`; written unnamed, the branch reaching higher (the head) is
 /// the front.
-fn dog_rooted_mid_back() -> Vec<crate::generate::fixtures::BoneDef> {
+pub(super) fn dog_rooted_mid_back() -> Vec<crate::generate::fixtures::BoneDef> {
     // The withers first, as the cat's file lists its shoulders before its hips.
     let mut b = vec![bone("back", None, [0.0, 0.5, 0.0], [0.0, 0.5, 0.1], 0.1)];
     let withers = b.len();
