@@ -93,23 +93,19 @@ pub fn ui(ui: &mut egui::Ui, st: &mut EditorState) {
     }
     let n = st.doc.bones.len();
     let mut unassigned = Vec::new();
-    egui::Grid::new("anatomy_roles")
-        .num_columns(2)
-        .striped(true)
-        .show(ui, |ui| {
-            for (role, side) in slots(&anatomy, n) {
-                let bones: Vec<BoneId> = anatomy
-                    .bones_with(role)
-                    .into_iter()
-                    .filter(|&b| anatomy.side(b) == side)
-                    .collect();
-                if bones.is_empty() {
-                    unassigned.push(slot_label(role, side));
-                }
-                role_row(ui, st, &anatomy, (role, side), &bones);
-                ui.end_row();
-            }
-        });
+    // One row under another, each wrapping in the panel: long bone names (a Maya export's
+    // `Dog_Spine_01SHJnt_26`) in a grid widened the panel until the viewport was a strip.
+    for (role, side) in slots(&anatomy, n) {
+        let bones: Vec<BoneId> = anatomy
+            .bones_with(role)
+            .into_iter()
+            .filter(|&b| anatomy.side(b) == side)
+            .collect();
+        if bones.is_empty() {
+            unassigned.push(slot_label(role, side));
+        }
+        role_row(ui, st, &anatomy, (role, side), &bones);
+    }
     if !unassigned.is_empty() {
         ui.colored_label(
             egui::Color32::from_rgb(240, 170, 40),
@@ -195,7 +191,7 @@ fn role_row(
         _ => egui::RichText::new(text),
     };
     let resp = ui
-        .add(egui::Button::selectable(waiting, rich))
+        .add(egui::Button::selectable(waiting, rich).wrap())
         .on_hover_text(
             "Click, then click a bone in the viewport or the outliner to give it this role",
         );
@@ -262,7 +258,7 @@ fn notes(ui: &mut egui::Ui, st: &mut EditorState, a: &Anatomy) {
     ui.separator();
     ui.strong("Name and geometry disagree");
     for n in with_bone {
-        let resp = ui.add(egui::Label::new(&n.text).sense(egui::Sense::click()));
+        let resp = ui.add(egui::Label::new(&n.text).wrap().sense(egui::Sense::click()));
         if resp.clicked() {
             st.select_only(n.bone);
         }

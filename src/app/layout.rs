@@ -4,6 +4,13 @@
 
 use super::*;
 
+/// The widest the left panel grows, as a share of the window: long bone names (a Maya
+/// export's `Dog_l_FrontLeg_AnkleSHJnt_2`) widened the side panels until the viewport was a
+/// strip 110 px wide.
+const MAX_LEFT_SHARE: f32 = 0.3;
+/// The widest the right panel grows, as a share of what the left panel leaves.
+const MAX_RIGHT_SHARE: f32 = 0.5;
+
 impl EditorApp {
     pub(super) fn panels(&mut self, ui: &mut egui::Ui, frame: &eframe::Frame) {
         self.menu_bar(ui);
@@ -88,6 +95,7 @@ impl EditorApp {
         let left = egui::Panel::left("left")
             .frame(unfilled_side(ui))
             .resizable(true)
+            .max_size(MAX_LEFT_SHARE * ui.available_width())
             .default_size(view.left_panel_w)
             .show(ui, |ui| {
                 let diag = egui::Panel::bottom("diagnostics")
@@ -111,6 +119,7 @@ impl EditorApp {
         let right = egui::Panel::right("right")
             .frame(unfilled_side(ui))
             .resizable(true)
+            .max_size(MAX_RIGHT_SHARE * ui.available_width())
             .default_size(self.view.right_panel_w)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()

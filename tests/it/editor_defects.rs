@@ -6,7 +6,7 @@ use crate::common;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use ragdoll_tuner::app::{EditorApp, Options};
-use ragdoll_tuner::document::{ConstraintKind, Document, EditTarget};
+use ragdoll_tuner::document::{ConstraintKind, Document, EditTarget, Severity};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -517,5 +517,61 @@ fn framing_on_load_includes_the_skin_past_the_joints() {
     assert!(
         m0 > top + 5 && m1 + 5 < bottom,
         "mesh rows {m0}..{m1} must lie inside the viewport {top}..{bottom}"
+    );
+}
+
+/// The mannequin with every node named as a Maya export names its joints, `parent_bone`
+/// references renamed to match.
+fn mannequin_with_long_names() -> Document {
+    let long = |n: &str| format!("Character_Rig_{n}_SHJnt_Export_Layer_01");
+    common::glb_with_json(&common::mannequin(), |j| {
+        for node in j["nodes"].as_array_mut().expect("nodes") {
+            if let Some(n) = node["name"].as_str().map(long) {
+                node["name"] = n.into();
+            }
+            let parent = node.pointer_mut("/extras/physics/constraint/parent_bone");
+            if let Some(parent) = parent {
+                *parent = parent.as_str().map(long).expect("a bone name").into();
+            }
+        }
+        // The balance names its bones: dropped, found by role.
+        if let Some(b) = j
+            .pointer_mut("/extras/physics/balance")
+            .and_then(|b| b.as_object_mut())
+        {
+            b.retain(|k, _| !k.ends_with("_bone") && !k.ends_with("_bones"));
+        }
+    })
+}
+
+/// A character whose bones have long names (a Maya export's `Dog_Spine_01SHJnt_26`): the
+/// Anatomy panel's rows, in a grid, widened the right panel until the viewport was a strip
+/// 110 px wide. The rows wrap; the viewport keeps at least a third of the window.
+#[test]
+fn long_bone_names_leave_the_viewport_its_room() {
+    let doc = mannequin_with_long_names();
+    let errors: Vec<_> = (doc.diagnostics.iter())
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_eframe(move |cc| EditorApp::new(cc, doc, &Options::default()));
+    h.run_steps(6);
+    let v = h.state().view_settings();
+    let viewport = 1280.0 - v.left_panel_w - v.right_panel_w;
+    assert!(
+        viewport >= 1280.0 / 3.0,
+        "viewport {viewport} px (left {}, right {})",
+        v.left_panel_w,
+        v.right_panel_w
+    );
+    // Each Anatomy row lies inside the right panel (capped alone, the grid's rows ran past
+    // the panel's edge over the viewport and off the window).
+    let row = h.get_by_label_contains("spine: Character_Rig_").rect();
+    let panel_left = 1280.0 - v.right_panel_w;
+    assert!(
+        row.min.x >= panel_left - 1.0 && row.max.x <= 1280.0 + 1.0,
+        "the spine's row spans {row:?}, the panel from {panel_left}"
     );
 }
