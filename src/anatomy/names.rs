@@ -304,6 +304,27 @@ fn swapped_capital(name: &str) -> Option<(String, Side)> {
     }
 }
 
+/// The least share of names ending in `_<digits>` for the digits to be an exporter's
+/// node index ([`index_suffixed`]).
+const INDEX_SUFFIXED_SHARE: f64 = 0.9;
+
+/// Whether `names` carry an exporter's node-index suffix (`leftArm_011`, `DEF-thigh.L_023`:
+/// Sketchfab's exports number every node): at least [`MIN_SHARED`] names, nearly all
+/// ([`INDEX_SUFFIXED_SHARE`]) ending in `_<digits>`, no number twice. A rig's own segment
+/// numbers repeat (`leg_joint_L_1` and `leg_joint_R_1`). Such a suffix says nothing of the
+/// bone: `leftArm_011` is no numbered segment of an arm.
+pub fn index_suffixed(names: &[&str]) -> bool {
+    let numbers: Vec<&str> = (names.iter())
+        .filter_map(|n| n.rsplit_once('_').map(|(_, num)| num))
+        .filter(|num| !num.is_empty() && num.bytes().all(|c| c.is_ascii_digit()))
+        .collect();
+    let distinct: std::collections::HashSet<u64> =
+        numbers.iter().filter_map(|n| n.parse().ok()).collect();
+    names.len() >= MIN_SHARED
+        && numbers.len() as f64 >= INDEX_SUFFIXED_SHARE * names.len() as f64
+        && distinct.len() == numbers.len()
+}
+
 /// A name without an exporter's node-index suffix (`DEF-thigh.L_023` -> `DEF-thigh.L`).
 pub fn strip_index(name: &str) -> &str {
     match name.rsplit_once('_') {
@@ -454,6 +475,29 @@ mod tests {
         assert!(hints("neutral_bone").helper);
         assert!(!hints("DEF-upper_arm.L_045").helper);
         assert!(!hints("Skeleton_torso_joint_1").helper);
+    }
+
+    #[test]
+    fn an_exporter_s_node_index_is_told_from_a_rig_s_segment_numbers() {
+        let mut sketchfab = vec!["_rootJoint", "Armature_00", "leftLeg_01", "leftLeg1_02"];
+        sketchfab.extend(["leftLeg2_03", "leftFoot_04", "rightLeg_05", "rightLeg1_06"]);
+        sketchfab.extend(["torso1_09", "head_010", "leftArm_011", "leftArm1_012"]);
+        assert!(index_suffixed(&sketchfab));
+        let segments = [
+            "spine_1",
+            "leg_joint_L_1",
+            "leg_joint_R_1",
+            "leg_joint_L_2",
+            "head",
+        ];
+        assert!(!index_suffixed(&segments), "segment numbers repeat");
+        let mixamo = [
+            "mixamorig:Hips",
+            "mixamorig:Spine",
+            "mixamorig:LeftArm",
+            "mixamorig:Head",
+        ];
+        assert!(!index_suffixed(&mixamo));
     }
 
     #[test]

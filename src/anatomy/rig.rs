@@ -312,13 +312,15 @@ impl Rig {
     }
 }
 
-/// Every bone's rig view, names read past the prefix they all share, numbered copies of a
+/// Every bone's rig view, names read past the prefix they all share (and the exporter's node
+/// index they all carry), numbered copies of a
 /// limb bone marked as twist segments.
 fn rig_bones(doc: &Document) -> Vec<RigBone> {
     let names: Vec<&str> = doc.bones.iter().map(|b| b.name.as_str()).collect();
     let prefix = names::shared_prefix(&names).unwrap_or("");
+    let suffixed = names::index_suffixed(&names);
     let mut bones: Vec<RigBone> = (doc.bones.iter())
-        .map(|b| rig_bone(doc, b, prefix))
+        .map(|b| rig_bone(doc, b, prefix, suffixed))
         .collect();
     let all_names: std::collections::HashSet<String> = bones
         .iter()
@@ -408,8 +410,15 @@ fn deform_through_twists(bones: &mut [RigBone]) {
 
 /// The rig's view of bone `b`, its name read without the `prefix` every bone's name shares
 /// ([`names::shared_prefix`]).
-fn rig_bone(doc: &Document, b: &crate::document::Bone, prefix: &str) -> RigBone {
+/// Bone `b`'s rig view: its name read past the exporter's `prefix` and, where the file's
+/// names carry one (`suffixed`), past the exporter's node index.
+fn rig_bone(doc: &Document, b: &crate::document::Bone, prefix: &str, suffixed: bool) -> RigBone {
     let read_name = b.name.strip_prefix(prefix).unwrap_or(&b.name);
+    let said = if suffixed {
+        strip_index(read_name)
+    } else {
+        read_name
+    };
     let world = doc.skeleton.nodes[b.node].world_from_node;
     let (s, rot, pos) = rigid(&world);
     let s = s.abs();
@@ -423,7 +432,7 @@ fn rig_bone(doc: &Document, b: &crate::document::Bone, prefix: &str) -> RigBone 
         node: b.node,
         name: b.name.clone(),
         read_name: read_name.to_string(),
-        hints: names::hints(read_name),
+        hints: names::hints(said),
         parent: b.parent.map(|p| p.index()),
         deforming: true,
         world_from_bone: world,

@@ -10,6 +10,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 mod advanced_skeleton;
+mod exporters;
 mod faces;
 mod limbs;
 mod plans;

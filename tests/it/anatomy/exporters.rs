@@ -1,0 +1,80 @@
+//! Names as exporters write them: Sketchfab numbers every node (`leftArm_011`), and the
+//! number says nothing of the bone.
+
+use super::plans::{bone, synthetic};
+use crate::generate::fixtures::BoneDef;
+use ragdoll_tuner::anatomy::{Anatomy, Kind, Role};
+
+/// A crash-test dummy as Sketchfab exports it: every node's name ends in its index; one
+/// trunk bone `torso1_09`, from the hips to the neck, holds the legs (through bones at the
+/// hips' centre that carry no skin, as the file's `leftLeg_01`), the head and both arms
+/// (`leftArm_011` from the neck out to the shoulder, carrying no skin, `leftArm1_012`,
+/// `leftHand_013`): arms that hang from the pelvis itself, which only their names tell from
+/// a skirt's or a tail's chains.
+fn dummy() -> Vec<BoneDef> {
+    let mut b = vec![bone(
+        "torso1_09",
+        None,
+        [0.0, 0.88, 0.0],
+        [0.0, 1.34, 0.0],
+        0.16,
+    )];
+    b.push(bone(
+        "head_010",
+        Some(0),
+        [0.0, 1.34, 0.0],
+        [0.0, 1.7, 0.0],
+        0.14,
+    ));
+    let mut index = 11;
+    for (x, side) in [(1.0f32, "left"), (-1.0, "right")] {
+        let mut parent = 0;
+        for (part, from, to, r) in [
+            ("Arm", [0.0, 1.34], [0.23, 1.23], 0.0),
+            ("Arm1", [0.23, 1.23], [0.42, 1.22], 0.05),
+            ("Hand", [0.42, 1.22], [0.6, 1.22], 0.06),
+        ] {
+            let name = format!("{side}{part}_0{index}");
+            let at = |p: [f32; 2]| [x * p[0], p[1], 0.0];
+            b.push(bone(&name, Some(parent), at(from), at(to), r));
+            parent = b.len() - 1;
+            index += 1;
+        }
+    }
+    for (x, side, k) in [(1.0f32, "left", 1), (-1.0, "right", 5)] {
+        let name = |part: &str, n: usize| format!("{side}{part}_0{n}");
+        let hip = b.len();
+        let (centre, top) = ([0.0, 0.88, 0.0], [x * 0.13, 0.86, 0.0]);
+        b.push(bone(&name("Leg", k), Some(0), centre, top, 0.0));
+        let joints = [
+            top,
+            [x * 0.14, 0.5, 0.0],
+            [x * 0.14, 0.1, 0.0],
+            [x * 0.14, 0.0, 0.12],
+        ];
+        for (s, part) in ["Leg1", "Leg2", "Foot"].into_iter().enumerate() {
+            let parent = if s == 0 { hip } else { b.len() - 1 };
+            let n = name(part, k + 1 + s);
+            b.push(bone(&n, Some(parent), joints[s], joints[s + 1], 0.07));
+        }
+    }
+    b
+}
+
+/// The dummy's arms were no arms (every arm bone `other`, the editor's arms unassigned):
+/// `leftArm_011` read as a numbered segment of an arm, which names no role. Read past the
+/// exporter's node index, it names the upper arm, and the arms hang from the one trunk bone.
+#[test]
+fn an_exporter_s_node_index_is_no_segment_number() {
+    let (_dir, doc) = synthetic(&dummy(), true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped, "{:?}", a.notes());
+    let role = |name: &str| a.role(doc.bone_by_name(name).expect(name));
+    for (arm, hand) in [
+        ("leftArm_011", "leftHand_013"),
+        ("rightArm_014", "rightHand_016"),
+    ] {
+        assert_eq!(role(arm), Role::UpperArm, "{arm}");
+        assert_eq!(role(hand), Role::Hand, "{hand}");
+    }
+}
