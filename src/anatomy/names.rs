@@ -81,10 +81,11 @@ const ATTACHMENT_WORDS: &[&str] = &[
     "holster",
 ];
 const ATTACHMENT_PARTS: &[&str] = &["slot"];
-/// Parts of a word that mark hair or clothing.
+/// Parts of a word that mark hair, clothing or worn gear (Godette's `backpack_Armature`, two
+/// bodies of 9.7 kg on her chest, 24% of her mass, more than the chest).
 const CLOTH_PARTS: &[&str] = &[
     "hair", "braid", "ponytail", "skirt", "cape", "cloak", "robe", "coat", "dress", "cloth",
-    "scarf", "ribbon", "tassel",
+    "scarf", "ribbon", "tassel", "backpack", "satchel", "quiver", "pouch",
 ];
 /// Whole words that mark hair or clothing (`Tie_039`, a necktie; `sec`, a secondary chain).
 const CLOTH_WORDS: &[&str] = &["sec", "tie", "necktie"];
@@ -441,6 +442,8 @@ mod tests {
         assert!(hints("coleta.L_1_044").cloth);
         assert!(hints("Tie.001_040").cloth);
         assert!(hints("Haare_vorne").cloth);
+        assert!(hints("backpack.001_Armature").cloth, "worn gear");
+        assert!(hints("Quiver_R").cloth);
         assert!(!hints("Tibia_L").cloth);
         assert!(!hints("mixamorig:LeftUpLeg").cloth);
         assert!(!hints("DEF-shin.L").cloth);
