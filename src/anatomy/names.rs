@@ -169,12 +169,17 @@ pub fn hints(name: &str) -> NameHints {
         None
     };
     let attachment = has(ATTACHMENT_WORDS) || ATTACHMENT_PARTS.iter().any(|p| contains(p));
+    let roll = w.iter().any(|x| is_roll(x));
+    // A foot's roll is an IK rig's pivot (`LeftToeRoll`, `LeftHeelRoll`, `LeftFootRollCtrl`),
+    // a control, not a twist segment of the leg.
+    let pivot = roll && (has(&["toe", "heel", "ball"]) || w.iter().any(|x| x.starts_with("foot")));
     NameHints {
         side,
         // Character Creator's and Tripo's `NeckTwist01`/`NeckTwist02` are the neck's only
         // bones (no `Neck` beside them); read as twists, the head hung on the chest.
-        twist: (contains("twist") || w.iter().any(|x| is_roll(x))) && !has(&["neck"]),
+        twist: (contains("twist") || (roll && !pivot)) && !has(&["neck"]),
         helper: attachment
+            || pivot
             || has(HELPER_WORDS)
             || w.iter().any(|x| HELPER_PARTS.iter().any(|p| x.contains(p))),
         attachment,
@@ -478,6 +483,23 @@ mod tests {
         assert!(hints("neutral_bone").helper);
         assert!(!hints("DEF-upper_arm.L_045").helper);
         assert!(!hints("Skeleton_torso_joint_1").helper);
+    }
+
+    /// A foot-roll IK rig's pivots were labelled twist bones (and `--twist` would have given
+    /// them bodies).
+    #[test]
+    fn a_foot_s_roll_is_an_ik_pivot_and_a_limb_s_a_twist() {
+        for pivot in [
+            "LeftToeRoll",
+            "LeftHeelRoll",
+            "LeftFootRollCtrl",
+            "foot_roll.L",
+        ] {
+            let h = hints(pivot);
+            assert!(h.helper && !h.twist, "{pivot}: an IK pivot, not a twist");
+        }
+        assert!(hints("mixamorig:LeftForeArmRoll").twist);
+        assert!(hints("Bip01 L Calf Roll").twist);
     }
 
     #[test]
