@@ -50,7 +50,7 @@ pub(super) fn masses(model: &Model, out: &mut Vec<Finding>) {
         let ir = ip.max(ic) / ip.min(ic);
         if ir > MAX_INERTIA_RATIO {
             out.push(finding(Check::InertiaRatio, Severity::Warning, ids, Key::Mass, format!(
-                "inertia ratio {ir:.0}:1 across the joint {pn} - {cn}, above {MAX_INERTIA_RATIO}:1; fix: even out the masses or sizes (the schema has no inertia key; the simulation's inertia floor raises only tiny moments)")));
+                "inertia ratio {ir:.0}:1 across the joint {pn} - {cn}, above {MAX_INERTIA_RATIO}:1; fix: even out the masses or sizes, or raise the smaller body's {} (a floor on its moments)", leaf(Key::MinInertia))));
         }
     }
     density(model, out);
