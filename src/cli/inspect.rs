@@ -1,9 +1,10 @@
-//! `inspect`: every bone with its collider and constraint (defaults filled in), then the
+//! `inspect`: every bone with its collider, constraint and material (defaults filled in), then the
 //! diagnostics; as text or as one JSON object.
 
 use crate::anatomy::{Anatomy, Evidence, Kind, Role, Side};
+use crate::document::fields::Key;
 use crate::document::{
-    BalanceSettings, BoneId, ColliderShape, Constraint, Diagnostic, Document, Drive,
+    BalanceSettings, BodyMaterial, BoneId, ColliderShape, Constraint, Diagnostic, Document, Drive,
     SwingExtentsDeg, UriPolicy,
 };
 use crate::joint::{self, JointLimits};
@@ -71,7 +72,37 @@ struct BoneReport<'a> {
     drive: Option<Drive>,
     collision_group: Option<&'a str>,
     collision_mask: Option<&'a str>,
+    /// The body's material, damping and inertia floor, defaults applied.
+    material: Option<MaterialReport>,
     anatomy: RoleReport,
+}
+
+/// A body's material keys as the simulation uses them: the file's value, else the default.
+#[derive(Serialize)]
+struct MaterialReport {
+    friction: f64,
+    restitution: f64,
+    linear_damping: f64,
+    angular_damping: f64,
+    /// rad/s; null: no cap.
+    max_angular_speed: Option<f64>,
+    /// kg*m^2 (world units); 0: the simulation's own floor alone.
+    min_inertia_kg_m2: f64,
+    ccd: bool,
+}
+
+impl MaterialReport {
+    fn of(m: &BodyMaterial) -> Self {
+        Self {
+            friction: m.friction.unwrap_or(Key::Friction.default_num()),
+            restitution: m.restitution_or_default(),
+            linear_damping: m.linear_damping_or_default(),
+            angular_damping: m.angular_damping_or_default(),
+            max_angular_speed: m.max_angular_speed,
+            min_inertia_kg_m2: m.min_inertia_kg_m2.unwrap_or(Key::MinInertia.default_num()),
+            ccd: m.ccd.unwrap_or(false),
+        }
+    }
 }
 
 /// A collider with its placement resolved (defaults applied). `shape` and `offset` are in
@@ -167,6 +198,7 @@ fn bone_report<'a>(doc: &'a Document, a: &Anatomy, id: BoneId) -> BoneReport<'a>
         drive: p.and_then(|p| p.drive),
         collision_group: p.map(|p| p.collision_group.as_str()),
         collision_mask: p.map(|p| p.collision_mask.as_str()),
+        material: p.map(|p| MaterialReport::of(&p.material)),
         anatomy: RoleReport {
             role: a.role(id),
             side: a.side(id),
@@ -235,6 +267,14 @@ fn print_text(doc: &Document) {
                 p.collision_mask
             ),
             None => println!("          no collider"),
+        }
+        let set = crate::document::write::material_entries(&p.material);
+        if !set.is_empty() {
+            let parts: Vec<String> = set
+                .iter()
+                .map(|(k, v)| format!("{} {v}", k.path()))
+                .collect();
+            println!("          material {}", parts.join("  "));
         }
         if let Some(c) = &p.constraint {
             let to = c.parent_bone.as_deref().unwrap_or("?");

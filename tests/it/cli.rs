@@ -33,6 +33,14 @@ fn inspect_json_is_one_object_with_defaults_filled_in() {
     assert!(shin["drive"]["stiffness"].is_number());
     assert!(shin["node"].is_u64());
     assert_eq!(v["diagnostics"], json!([]));
+    // The material as simulated: the file's angular damping, every other key its default.
+    let m = &shin["material"];
+    assert!(m["angular_damping"].as_f64().unwrap() > 0.0, "{m}");
+    assert_eq!(m["friction"], json!(0.8));
+    assert_eq!(m["linear_damping"], json!(0.0));
+    assert_eq!(m["max_angular_speed"], Value::Null, "no cap");
+    assert_eq!(m["min_inertia_kg_m2"], json!(0.0));
+    assert_eq!(m["ccd"], json!(false));
 
     let c = cesium_man();
     let (_, stdout, _) = run(&["inspect", path_str(&c), "--json"]);
