@@ -271,7 +271,24 @@ fn swapped_suffix(name: &str) -> Option<(String, Side)> {
             }
         }
     }
-    None
+    camel_suffix(core).map(|(stem, to, side)| (format!("{stem}{to}{tail}"), side))
+}
+
+/// A camelCase side marker: a capital `L` or `R` right after a lower-case letter (`armL`,
+/// `thighR`: a web game's player, whose twins unfound left it facing +Z, 90 degrees off, its
+/// knees bending sideways). Returns the stem, the other side's marker and the side.
+fn camel_suffix(core: &str) -> Option<(&str, char, Side)> {
+    let mut back = core.chars().rev();
+    let (last, before) = (back.next()?, back.next()?);
+    if !before.is_ascii_lowercase() {
+        return None;
+    }
+    let stem = &core[..core.len() - 1];
+    match last {
+        'L' => Some((stem, 'R', Side::Left)),
+        'R' => Some((stem, 'L', Side::Right)),
+        _ => None,
+    }
 }
 
 fn swapped_prefix(name: &str) -> Option<(String, Side)> {
@@ -422,6 +439,12 @@ mod tests {
         assert_eq!(index.twin("RThigh"), Some((0, Side::Right)));
         assert_eq!(index.twin("Root"), None);
         assert_eq!(index.twin("LOD0"), None);
+        // A capital after a lower-case letter (`armL`); not a word ending in one (`MODEL`).
+        let names = ["armL", "armR", "thighL.001", "thighR.001", "MODEL", "MODER"];
+        let index = NameIndex::new(names.iter().enumerate().map(|(i, n)| (i, *n)));
+        assert_eq!(index.twin("armL"), Some((1, Side::Left)));
+        assert_eq!(index.twin("thighR.001"), Some((2, Side::Right)));
+        assert_eq!(index.twin("MODEL"), None);
     }
 
     #[test]

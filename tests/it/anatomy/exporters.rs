@@ -78,3 +78,89 @@ fn an_exporter_s_node_index_is_no_segment_number() {
         assert_eq!(role(hand), Role::Hand, "{hand}");
     }
 }
+
+/// A player from a web game, named in camelCase with the side last (`armL`, `thighR`), facing
+/// +X: its left is -Z. Its feet are stubs straight down: they say nothing of where it faces.
+fn player_facing_x() -> Vec<BoneDef> {
+    let mut b = vec![bone(
+        "spine1",
+        None,
+        [0.0, 0.4, 0.0],
+        [0.0, 0.73, 0.0],
+        0.12,
+    )];
+    b.push(bone(
+        "spine2",
+        Some(0),
+        [0.0, 0.73, 0.0],
+        [0.0, 0.92, 0.0],
+        0.12,
+    ));
+    b.push(bone(
+        "spine3",
+        Some(1),
+        [0.0, 0.92, 0.0],
+        [0.0, 1.2, 0.0],
+        0.1,
+    ));
+    for (z, side) in [(-1.0f32, "L"), (1.0, "R")] {
+        let arm = b.len();
+        let shoulder = [0.0, 1.08, 0.35 * z];
+        b.push(bone(
+            &format!("arm{side}"),
+            Some(2),
+            shoulder,
+            [0.0, 0.8, 0.35 * z],
+            0.05,
+        ));
+        b.push(bone(
+            &format!("hand{side}"),
+            Some(arm),
+            [0.0, 0.8, 0.35 * z],
+            [0.0, 0.65, 0.35 * z],
+            0.05,
+        ));
+        let thigh = b.len();
+        b.push(bone(
+            &format!("thigh{side}"),
+            Some(0),
+            [0.0, 0.4, 0.13 * z],
+            [0.0, 0.25, 0.13 * z],
+            0.07,
+        ));
+        b.push(bone(
+            &format!("leg{side}"),
+            Some(thigh),
+            [0.0, 0.25, 0.13 * z],
+            [0.0, 0.06, 0.13 * z],
+            0.06,
+        ));
+        b.push(bone(
+            &format!("foot{side}"),
+            Some(thigh + 1),
+            [0.0, 0.06, 0.13 * z],
+            [0.0, 0.0, 0.13 * z],
+            0.05,
+        ));
+    }
+    b
+}
+
+/// Its twins went unfound (the side markers `_L`, `.L`, `L_` ... were known, not a capital
+/// after a lower-case letter): "could not tell forward", +Z assumed, 90 degrees off, its left
+/// and right front and back of each other and its knees bending sideways. Its names say its
+/// left, and so where it faces.
+#[test]
+fn camel_case_sides_say_which_way_a_character_faces() {
+    let (_dir, doc) = synthetic(&player_facing_x(), true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped, "{:?}", a.notes());
+    assert!(
+        a.forward().x > 0.99,
+        "forward {:?}, {:?}",
+        a.forward(),
+        a.notes()
+    );
+    let side = |name: &str| a.side(doc.bone_by_name(name).expect(name));
+    assert_eq!(side("thighL"), Some(ragdoll_tuner::anatomy::Side::Left));
+}
