@@ -74,6 +74,7 @@ pub(super) fn merge(
     extend_limbs(rig, &mut a, names);
     single_roles(rig, &mut a, &mut w);
     named_segment_branches(rig, &mut a, names);
+    soft_tissue(rig, &mut a);
     a.pelvis = only(&a, Role::Pelvis).or(a.pelvis.filter(|&p| a.role[p] == Role::Pelvis));
     a.head = only(&a, Role::Head).or(a.head.filter(|&h| a.role[h] == Role::Head));
     a.chest = only(&a, Role::Chest).or(a.chest.filter(|&c| a.role[c] == Role::Chest));
@@ -105,6 +106,19 @@ fn named_segment_branches(rig: &Rig, a: &mut Indexed, names: &[Option<NameRole>]
         let named = name.is_some_and(|n| n.role == a.role[p] && n.side == a.side[p]);
         if a.role[i] == Role::Other && segment && named && a.limb_of[i] == a.limb_of[p] {
             a.role[i] = Role::Twist;
+        }
+    }
+}
+
+/// A bone of no role named as soft tissue ([`super::names::NameHints::soft`]) is a helper:
+/// its skin merges into the body it hangs from. Rigify's `DEF-breast.L/.R` were bodies of
+/// their own, 6.8 kg each on a character whose shin weighed 3.7 kg, or one of the two (4.4
+/// kg, the other merged away) and the chest lopsided; a bear's 15 kg each beside a 103 kg
+/// chest.
+fn soft_tissue(rig: &Rig, a: &mut Indexed) {
+    for (i, b) in rig.bones.iter().enumerate() {
+        if b.hints.soft && a.role[i] == Role::Other && a.limb_of[i].is_none() {
+            a.role[i] = Role::Helper;
         }
     }
 }

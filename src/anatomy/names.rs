@@ -57,7 +57,13 @@ pub struct NameHints {
     /// Part of the face: named so (`ORG-face`, `CC_Base_FacialBone`, `FACIAL_C_FacialRoot`),
     /// or under a bone named so ([`super::rig`] hands it down): its skin is the head's.
     pub face: bool,
+    /// Soft tissue that jiggles on the body (`DEF-breast.L`, `Bust`), not hair or clothing:
+    /// its skin is the body's it hangs from.
+    pub soft: bool,
 }
+
+/// Words that name soft tissue on the body ([`NameHints::soft`]).
+const SOFT_WORDS: &[&str] = &["breast", "bust", "boob"];
 
 const HELPER_WORDS: &[&str] = &[
     "end", "nub", "ik", "fk", "pole", "target", "helper", "mch", "org", "ctrl", "socket", "weapon",
@@ -169,6 +175,7 @@ pub fn hints(name: &str) -> NameHints {
         None
     };
     let attachment = has(ATTACHMENT_WORDS) || ATTACHMENT_PARTS.iter().any(|p| contains(p));
+    let cloth = CLOTH_PARTS.iter().any(|p| contains(p)) || has(CLOTH_WORDS);
     let roll = w.iter().any(|x| is_roll(x));
     // A foot's roll is an IK rig's pivot (`LeftToeRoll`, `LeftHeelRoll`, `LeftFootRollCtrl`),
     // a control, not a twist segment of the leg.
@@ -186,8 +193,9 @@ pub fn hints(name: &str) -> NameHints {
         finger: has(FINGER_WORDS) || contains("finger"),
         toe: contains("toe") || has(&["ball"]),
         tail: contains("tail"),
-        cloth: CLOTH_PARTS.iter().any(|p| contains(p)) || has(CLOTH_WORDS),
+        cloth,
         face: has(FACE_WORDS),
+        soft: has(SOFT_WORDS) && !cloth,
         words: w,
     }
 }
@@ -471,6 +479,12 @@ mod tests {
         assert!(hints("Tie.001_040").cloth);
         assert!(hints("Haare_vorne").cloth);
         assert!(hints("backpack.001_Armature").cloth, "worn gear");
+        assert!(hints("DEF-breast.L").soft && !hints("DEF-breast.L").cloth);
+        let vroid = hints("J_Sec_L_Bust1");
+        assert!(
+            vroid.cloth && !vroid.soft,
+            "VRoid's bust is a secondary chain"
+        );
         assert!(hints("Quiver_R").cloth);
         assert!(!hints("Tibia_L").cloth);
         assert!(!hints("mixamorig:LeftUpLeg").cloth);

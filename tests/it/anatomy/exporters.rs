@@ -164,3 +164,43 @@ fn camel_case_sides_say_which_way_a_character_faces() {
     let side = |name: &str| a.side(doc.bone_by_name(name).expect(name));
     assert_eq!(side("thighL"), Some(ragdoll_tuner::anatomy::Side::Left));
 }
+
+/// Rigify's breast bones (`DEF-breast.L/.R`, on the chest, in front): soft tissue, not bodies
+/// of their own. They were 6.8 kg each on a character whose shin weighed 3.7 kg (or one of
+/// the two a body, the other merged away: the chest lopsided); their skin is the chest's.
+#[test]
+fn breast_bones_are_the_chest_s() {
+    let mut b = crate::generate::fixtures::rigify();
+    let chest = b
+        .iter()
+        .position(|x| x.name == "DEF-spine.003")
+        .expect("chest");
+    let (head, tail) = (b[chest].head, b[chest].tail);
+    for (x, side) in [(1.0f32, "L"), (-1.0, "R")] {
+        let at = head.lerp(tail, 0.6) + glam::Vec3::new(0.09 * x, 0.0, 0.08);
+        let to = at + glam::Vec3::new(0.0, -0.03, 0.08);
+        let d = bone(
+            &format!("DEF-breast.{side}"),
+            Some(chest),
+            at.into(),
+            to.into(),
+            0.06,
+        );
+        b.push(d);
+    }
+    let (_dir, doc) = synthetic(&b, true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped, "{:?}", a.notes());
+    for side in ["L", "R"] {
+        let name = format!("DEF-breast.{side}");
+        assert_eq!(
+            a.role(doc.bone_by_name(&name).unwrap()),
+            Role::Helper,
+            "{name}"
+        );
+    }
+    assert_eq!(
+        a.role(doc.bone_by_name("DEF-spine.003").unwrap()),
+        Role::Chest
+    );
+}
