@@ -160,6 +160,17 @@ pub enum CharacterKind {
 }
 
 impl CharacterKind {
+    /// Heights in metres (glTF's unit) a character of this kind plausibly has: a file in
+    /// centimetres or millimetres falls far outside. A humanoid up to an ogre's 4 m; a
+    /// creature from a mouse to a sauropod (a Quaternius dinosaur 3 m tall had been called
+    /// implausible).
+    pub fn plausible_height_m(self) -> std::ops::RangeInclusive<f64> {
+        match self {
+            CharacterKind::Humanoid => 0.3..=4.0,
+            _ => 0.05..=15.0,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             CharacterKind::Humanoid => "humanoid",

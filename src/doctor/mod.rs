@@ -15,6 +15,7 @@ mod checks;
 pub mod live;
 mod model;
 pub mod pair_table;
+mod size;
 mod stabilize;
 mod trunk;
 
@@ -71,6 +72,8 @@ pub enum Check {
     AbsurdSize,
     UnknownPair,
     TrunkSag,
+    /// A character far outside its kind's heights in metres (a file in centimetres).
+    ImplausibleSize,
 }
 
 /// One finding: the bones it concerns (the first is where it is shown), the key to change,
@@ -115,7 +118,9 @@ pub fn examine_with(doc: &Document, settings: &SimSettings) -> Vec<Finding> {
     checks::damping(doc, &model, &mut out);
     checks::colliders(doc, &mut out);
     checks::pairs(doc, &mut out);
-    trunk::check(doc, &model, &mut out);
+    let anatomy = crate::anatomy::Anatomy::of(doc);
+    trunk::check(doc, &anatomy, &model, &mut out);
+    size::check(&anatomy, &model, &mut out);
     out
 }
 

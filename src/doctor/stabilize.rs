@@ -355,7 +355,8 @@ fn add_damping(doc: &Document, model: &Model, out: &mut Out) {
 fn fix_drives(doc: &Document, model: &Model, masses: &[f64], out: &mut Out) {
     let mut drives: Vec<Drive> = model.joints.iter().map(|j| j.drive).collect();
     let mut why: Vec<Vec<String>> = vec![Vec::new(); drives.len()];
-    for s in super::trunk::sagging(doc, model, masses) {
+    let anatomy = crate::anatomy::Anatomy::of(doc);
+    for s in super::trunk::sagging(doc, &anatomy, model, masses) {
         let d = &mut drives[s.joint];
         restiffen(d, s.holding_stiffness());
         let torque = round6(TORQUE_PER_LOAD * s.rest_load_nm);

@@ -7,6 +7,7 @@
 use super::checks::{finding, names};
 use super::model::Model;
 use super::{Check, Finding, Severity};
+use crate::anatomy::Anatomy;
 use crate::document::fields::Key;
 use crate::document::Document;
 use crate::joint::load;
@@ -32,8 +33,12 @@ impl SaggingTrunk {
 
 /// Every driven trunk joint that sags more than the warning's bar, at `masses` (one per body:
 /// the model's own, or the ones Stabilize evens them to).
-pub(super) fn sagging(doc: &Document, model: &Model, masses: &[f64]) -> Vec<SaggingTrunk> {
-    let anatomy = crate::anatomy::Anatomy::of(doc);
+pub(super) fn sagging(
+    doc: &Document,
+    anatomy: &Anatomy,
+    model: &Model,
+    masses: &[f64],
+) -> Vec<SaggingTrunk> {
     let kind = anatomy.kind().coarse();
     let gravity = model.settings.gravity_m_s2.length() as f64;
     let mut out = Vec::new();
@@ -71,9 +76,9 @@ pub(super) fn sagging(doc: &Document, model: &Model, masses: &[f64]) -> Vec<Sagg
 }
 
 /// The warning, naming the stiffness that holds the trunk.
-pub(super) fn check(doc: &Document, model: &Model, out: &mut Vec<Finding>) {
+pub(super) fn check(doc: &Document, anatomy: &Anatomy, model: &Model, out: &mut Vec<Finding>) {
     let masses: Vec<f64> = model.bodies.iter().map(|b| b.mass_kg).collect();
-    for s in sagging(doc, model, &masses) {
+    for s in sagging(doc, anatomy, model, &masses) {
         let j = &model.joints[s.joint];
         let (pn, cn) = names(model, j);
         out.push(finding(Check::TrunkSag, Severity::Warning, vec![model.bodies[j.child].id, model.bodies[j.parent].id], Key::Stiffness, format!(

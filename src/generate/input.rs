@@ -22,7 +22,7 @@ pub(super) fn input_diagnostics(
     for n in &a.notes {
         out.push(warn("generate", n.clone()));
     }
-    if !plausible_height_m(a).contains(&a.height) {
+    if !a.kind.plausible_height_m().contains(&a.height) {
         let h = crate::document::fields::fixed_or_readable(a.height, 4);
         // Past the solver's largest collider the file cannot be simulated at all.
         let then = match a.height > crate::document::fields::MAX_EXTENT {
@@ -148,16 +148,6 @@ fn named_up_diagnostic(up: DVec3, height: f64) -> Option<Diagnostic> {
             dir.y.clamp(-1.0, 1.0).acos().to_degrees()
         ),
     ))
-}
-
-/// Heights in metres (glTF's unit) a character of `a`'s kind plausibly has: a file in
-/// centimetres or millimetres falls far outside. A humanoid up to an ogre's 4 m; a creature
-/// from a mouse to a sauropod (a Quaternius dinosaur 3 m tall had been called implausible).
-fn plausible_height_m(a: &Anatomy) -> std::ops::RangeInclusive<f64> {
-    match a.kind {
-        CharacterKind::Humanoid => 0.3..=4.0,
-        _ => 0.05..=15.0,
-    }
 }
 
 /// Where the character starts against the simulation's ground ([`Document::ground_y`]):

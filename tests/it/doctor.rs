@@ -551,3 +551,32 @@ fn stabilize_raises_parent_inertia_to_its_children_s_sum_as_jolt_does() {
         twice.changes
     );
 }
+
+/// A character far outside its kind's heights in metres (a file in centimetres read as
+/// metres: a giant 100 times too tall, falling as slowly as one) is a warning that names the
+/// scale that fixes it, in `validate` and the editor alike; generate said it once and the
+/// generated file of a 186-unit humanoid then validated clean.
+#[test]
+fn a_character_a_hundred_times_too_tall_is_told_the_scale_that_fixes_it() {
+    let size = |doc: &Document| {
+        let found = doctor::examine(doc);
+        found
+            .into_iter()
+            .filter(|f| f.check == Check::ImplausibleSize)
+            .collect::<Vec<_>>()
+    };
+    let plain = Document::open(mannequin()).expect("mannequin");
+    assert!(size(&plain).is_empty(), "{:?}", size(&plain));
+    for (scale, fix) in [(100.0, "by 0.01"), (0.01, "by 100")] {
+        let node = json!({"name": "unit", "scale": [scale, scale, scale]});
+        let doc = placed_glb(&mannequin(), node);
+        let found = size(&doc);
+        assert_eq!(found.len(), 1, "x{scale}: {found:?}");
+        assert_eq!(found[0].severity, Severity::Warning);
+        assert!(
+            found[0].message.contains(fix),
+            "x{scale}: {}",
+            found[0].message
+        );
+    }
+}
