@@ -180,11 +180,15 @@ pub fn hints(name: &str) -> NameHints {
     // A foot's roll is an IK rig's pivot (`LeftToeRoll`, `LeftHeelRoll`, `LeftFootRollCtrl`),
     // a control, not a twist segment of the leg.
     let pivot = roll && (has(&["toe", "heel", "ball"]) || w.iter().any(|x| x.starts_with("foot")));
+    // AdvancedSkeleton splits a limb's segment with `Part` bones named for the joint the
+    // segment starts at (`ShoulderPart1_R` halfway to `Elbow_R`): twist segments. (A trunk's
+    // `RootPart1_M`, `NeckPart1_M` are bones of the spine and neck.)
+    let part = has(&["part"]) && has(&["shoulder", "elbow", "hip", "knee"]);
     NameHints {
         side,
         // Character Creator's and Tripo's `NeckTwist01`/`NeckTwist02` are the neck's only
         // bones (no `Neck` beside them); read as twists, the head hung on the chest.
-        twist: (contains("twist") || (roll && !pivot)) && !has(&["neck"]),
+        twist: (contains("twist") || (roll && !pivot) || part) && !has(&["neck"]),
         helper: attachment
             || pivot
             || has(HELPER_WORDS)
@@ -461,6 +465,12 @@ mod tests {
         assert!(hints("mixamorig:LeftForeArmRoll").twist);
         assert!(hints("l_forearmroll").twist);
         assert!(hints("Roll_Knee.R").twist);
+        assert!(
+            hints("ShoulderPart1_R").twist,
+            "AdvancedSkeleton's segment split"
+        );
+        assert!(hints("KneePart2_L").twist);
+        assert!(!hints("NeckPart1_M").twist && !hints("RootPart1_M").twist);
         assert!(!hints("Controller").twist, "a control bone, not a roll");
         assert!(!hints("Troll_Head").twist);
         assert!(!hints("scroll_01").twist);

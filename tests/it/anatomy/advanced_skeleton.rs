@@ -1,5 +1,6 @@
 //! Characters rigged with Maya's AdvancedSkeleton: a quadruped's legs named for their joints,
-//! `Rump`, `Hip`, `Knee`, `Ankle`, `Toes`, front and back alike.
+//! `Rump`, `Hip`, `Knee`, `Ankle`, `Toes`, front and back alike; a person's limbs split by
+//! `Part` twist bones.
 
 use super::plans::{bone, synthetic};
 use crate::generate::fixtures::BoneDef;
@@ -84,5 +85,105 @@ fn an_advanced_skeleton_quadruped_s_legs_start_at_their_rump() {
         let front = ["Rump", "Hip", "Knee", "Ankle"].map(|j| role(&format!("front{j}_{side}")));
         let arm = [Role::Clavicle, Role::UpperArm, Role::Forearm, Role::Hand];
         assert_eq!(front, arm, "front {side}");
+    }
+}
+
+/// A person as AdvancedSkeleton names it: `Shoulder` is the upper arm's joint (the rig has no
+/// clavicle), each limb segment split halfway by a `Part` bone (`ShoulderPart1_R` between
+/// `Shoulder_R` and `Elbow_R`).
+fn person() -> Vec<BoneDef> {
+    let mut b = vec![bone(
+        "Root_M",
+        None,
+        [0.0, 1.0, 0.0],
+        [0.0, 1.15, 0.0],
+        0.14,
+    )];
+    let trunk = [
+        ("Spine1_M", [0.0, 1.3, 0.0]),
+        ("Chest_M", [0.0, 1.45, 0.0]),
+        ("Neck_M", [0.0, 1.55, 0.0]),
+        ("Head_M", [0.0, 1.75, 0.0]),
+    ];
+    let mut from = [0.0, 1.15, 0.0];
+    for (k, (name, to)) in trunk.into_iter().enumerate() {
+        b.push(bone(name, Some(k), from, to, 0.12));
+        from = to;
+    }
+    for (x, side) in [(1.0f32, "L"), (-1.0, "R")] {
+        let arm = [
+            ("Shoulder", 0.18),
+            ("ShoulderPart1", 0.32),
+            ("Elbow", 0.46),
+            ("ElbowPart1", 0.59),
+            ("Wrist", 0.72),
+        ];
+        let mut parent = 2;
+        for w in arm.windows(2) {
+            let name = format!("{}_{side}", w[0].0);
+            let (a, z) = ([x * w[0].1, 1.42, 0.0], [x * w[1].1, 1.42, 0.0]);
+            b.push(bone(&name, Some(parent), a, z, 0.045));
+            parent = b.len() - 1;
+        }
+        b.push(bone(
+            &format!("Wrist_{side}"),
+            Some(parent),
+            [x * 0.72, 1.42, 0.0],
+            [x * 0.8, 1.42, 0.0],
+            0.04,
+        ));
+        let leg = [
+            ("Hip", 0.95),
+            ("HipPart1", 0.72),
+            ("Knee", 0.5),
+            ("KneePart1", 0.28),
+            ("Ankle", 0.08),
+        ];
+        let mut parent = 0;
+        for w in leg.windows(2) {
+            let name = format!("{}_{side}", w[0].0);
+            b.push(bone(
+                &name,
+                Some(parent),
+                [x * 0.1, w[0].1, 0.0],
+                [x * 0.1, w[1].1, 0.0],
+                0.06,
+            ));
+            parent = b.len() - 1;
+        }
+        b.push(bone(
+            &format!("Ankle_{side}"),
+            Some(parent),
+            [x * 0.1, 0.08, 0.0],
+            [x * 0.1, 0.0, 0.14],
+            0.05,
+        ));
+    }
+    b
+}
+
+/// Its `ShoulderPart1` (a twist segment halfway down the upper arm) was the upper arm and
+/// `Shoulder` the clavicle: the arm's joint sat halfway down it. The `Part` bones of a limb are
+/// twist segments; the shoulder before the elbow is the upper arm.
+#[test]
+fn an_advanced_skeleton_person_s_shoulder_is_its_upper_arm() {
+    let (_dir, doc) = synthetic(&person(), true);
+    let a = Anatomy::of(&doc);
+    assert_eq!(a.kind(), Kind::Biped, "{:?}", a.notes());
+    let role = |name: &str| a.role(doc.bone_by_name(name).expect(name));
+    for side in ["L", "R"] {
+        let arm =
+            ["Shoulder", "ShoulderPart1", "Elbow", "Wrist"].map(|j| role(&format!("{j}_{side}")));
+        assert_eq!(
+            arm,
+            [Role::UpperArm, Role::Twist, Role::Forearm, Role::Hand],
+            "{side}"
+        );
+        let leg = ["Hip", "HipPart1", "Knee", "Ankle"].map(|j| role(&format!("{j}_{side}")));
+        assert_eq!(
+            leg,
+            [Role::Thigh, Role::Twist, Role::Shin, Role::Foot],
+            "{side}"
+        );
     }
 }
