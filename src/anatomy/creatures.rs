@@ -20,7 +20,9 @@ fn four_legs(
         (hind_legs, LimbKind::HindLeg, hind),
         (front_legs, LimbKind::FrontLeg, front),
     ] {
-        for path in legs.into_iter().take(2) {
+        // Of more than two, the twins (a rabbit's dewlap bone hanging to the ground from its
+        // chest, first in the file, took its right front leg's place).
+        for path in super::plans::two_legs(cx, legs) {
             let path = cx.limb_path(path[0]);
             tops.push(path[0]);
             match kind {

@@ -156,7 +156,14 @@ pub(super) struct Ctx<'a> {
 /// Words naming a girdle bone: a shoulder blade or collarbone, a hip bone (AdvancedSkeleton
 /// names a quadruped's, front and back, `Rump`: its elephant's legs were read one segment up).
 const GIRDLE_WORDS: &[&str] = &[
-    "shoulder", "clavicle", "scapula", "collar", "pelvis", "hip", "rump",
+    "shoulder",
+    "clavicle",
+    "scapula",
+    "collar",
+    "collarbone",
+    "pelvis",
+    "hip",
+    "rump",
 ];
 
 impl Ctx<'_> {

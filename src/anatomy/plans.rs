@@ -321,7 +321,7 @@ pub(super) fn biped(cx: &Ctx, a: &mut Anatomy, (pelvis, legs): (usize, Vec<Vec<u
 /// them opposite sides, else whose bone counts and lengths are most alike (a Pokémon's tail,
 /// `Feeler`, reaches the ground beside its legs from the same bone: it was taken for a
 /// thigh and the right leg left out).
-fn two_legs(cx: &Ctx, legs: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
+pub(super) fn two_legs(cx: &Ctx, legs: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
     if legs.len() <= 2 {
         return legs;
     }

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 mod advanced_skeleton;
 mod exporters;
 mod faces;
+mod front_legs;
 mod limbs;
 mod plans;
 mod quadrupeds;
