@@ -50,7 +50,7 @@ pub(super) fn masses(model: &Model, out: &mut Vec<Finding>) {
         let ir = ip.max(ic) / ip.min(ic);
         if ir > MAX_INERTIA_RATIO {
             out.push(finding(Check::InertiaRatio, Severity::Warning, ids, Key::Mass, format!(
-                "inertia ratio {ir:.0}:1 across the joint {pn} - {cn}, above {MAX_INERTIA_RATIO}:1; fix: even out the masses or sizes, or raise the smaller body's {} (a floor on its moments)", leaf(Key::MinInertia))));
+                "inertia ratio {}:1 across the joint {pn} - {cn}, above {MAX_INERTIA_RATIO}:1; fix: even out the masses or sizes, or raise the smaller body's {} (a floor on its moments)", readable(ir.round()), leaf(Key::MinInertia))));
         }
     }
     density(model, out);
@@ -72,6 +72,10 @@ fn beyond_the_simulation(model: &Model, out: &mut Vec<Finding>) {
             (Some(_), None) => {
                 format!("a mass under {} kg", readable(model.settings.max_mass_kg()))
             }
+            (None, _) if r.key == Key::MinInertia => format!(
+                "remove {} (Stabilize does) or set one like its neighbours' moments",
+                leaf(Key::MinInertia)
+            ),
             (None, _) => "a size like its neighbours'".into(),
         };
         let check = match r.mass_kg {

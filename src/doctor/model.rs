@@ -187,9 +187,13 @@ fn body(doc: &Document, id: BoneId, s: &SimSettings) -> Option<Result<BodyModel,
         Err(e) => return Some(Err(refused(size_key, e, None))),
     };
     // Not a number, or not above 0: the field table names the mass already.
-    if let Err(e) = mass_properties(&bone.name, &shape, p.mass, &p.material, s) {
+    let plain = crate::document::BodyMaterial::default();
+    if let Err(e) = mass_properties(&bone.name, &shape, p.mass, &plain, s) {
         let past = p.mass.is_finite() && p.mass > 0.0;
         return past.then(|| Err(refused(Key::Mass, e, Some(p.mass))));
+    }
+    if let Err(e) = mass_properties(&bone.name, &shape, p.mass, &p.material, s) {
+        return Some(Err(refused(Key::MinInertia, e, None)));
     }
     let unit = shape.mass_properties(1.0);
     let volume = 1.0 / unit.inv_mass.max(f32::MIN_POSITIVE) as f64;

@@ -85,12 +85,12 @@ fn unrefused(
     model: &Model,
     changes: &mut Vec<String>,
 ) -> Option<(Document, Vec<Edit>)> {
-    let median = model.median_mass_kg()?;
-    let edits: Vec<Edit> = model
+    let median = model.median_mass_kg();
+    let mut edits: Vec<Edit> = model
         .refused
         .iter()
-        .filter_map(|r| Some((r.id, &r.name, r.mass_kg?)))
-        .map(|(id, name, kg)| {
+        .filter_map(|r| Some((r.id, &r.name, r.mass_kg?, median?)))
+        .map(|(id, name, kg, median)| {
             changes.push(format!(
                 "{name}: mass {} -> {median:.4} kg (the median body's: the simulation refuses it at this size)",
                 readable(kg)
@@ -102,6 +102,18 @@ fn unrefused(
             }
         })
         .collect();
+    for r in model.refused.iter().filter(|r| r.key == Key::MinInertia) {
+        changes.push(format!(
+            "{}: {} removed (the simulation refuses it: {})",
+            r.name,
+            leaf(Key::MinInertia),
+            r.what
+        ));
+        edits.push(Edit::Remove {
+            target: doc.bone_target(r.id),
+            key: Key::MinInertia.path().into(),
+        });
+    }
     if edits.is_empty() {
         return None;
     }

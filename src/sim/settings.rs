@@ -318,6 +318,13 @@ impl SimSettings {
         1.0e9 * (self.unit() as f64).powi(3)
     }
 
+    /// The largest inertia floor (`min_inertia_kg_m2`) the simulation takes at this size
+    /// (kg * world units squared): a body of [`Self::max_mass_kg`] a character's height long.
+    pub fn max_inertia_kg_m2(&self) -> f64 {
+        let length = REFERENCE_HEIGHT_M as f64 * self.unit() as f64;
+        self.max_mass_kg() * length * length
+    }
+
     /// The guard's linear speed limit at this size: natural speeds scale with sqrt(g*L).
     pub fn max_linear_speed(&self) -> f32 {
         self.max_linear_speed_m_s * self.unit().sqrt()

@@ -201,9 +201,18 @@ pub(crate) fn mass_properties(
     m: &BodyMaterial,
     s: &SimSettings,
 ) -> Result<MassProperties, SimError> {
-    let floor = s
-        .inertia_floor()
-        .max(m.min_inertia_kg_m2.unwrap_or(0.0) as f32);
+    let own = m.min_inertia_kg_m2.unwrap_or(0.0);
+    if !(own.is_finite() && own <= s.max_inertia_kg_m2()) {
+        return Err(SimError::BadValue {
+            bone: bone.into(),
+            what: format!(
+                "min_inertia_kg_m2 {} (at most {} kg*m^2 at this size)",
+                crate::document::fields::readable(own),
+                crate::document::fields::readable(s.max_inertia_kg_m2())
+            ),
+        });
+    }
+    let floor = s.inertia_floor().max(own as f32);
     if !(mass_kg.is_finite() && mass_kg > 0.0 && mass_kg < s.max_mass_kg()) {
         return Err(SimError::BadValue {
             bone: bone.into(),

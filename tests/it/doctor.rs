@@ -309,6 +309,30 @@ fn a_mass_the_simulation_refuses_is_an_error_and_stabilize_fixes_it() {
     assert!(run.paused.is_none(), "{run:?}");
 }
 
+/// An inertia floor the simulation refuses (1e30 kg*m^2 on a thigh: cast to the solver's f32
+/// it was infinite, the thigh could not turn, and nothing said so) is an error naming the key;
+/// Stabilize removes it (and raises the thigh's inertia as a parent's again), and the result
+/// simulates.
+#[test]
+fn an_inertia_floor_the_simulation_refuses_is_an_error_and_stabilize_removes_it() {
+    let mut doc = Document::open(mannequin()).expect("mannequin");
+    set(&mut doc, "thigh_l", Key::MinInertia, json!(1e30));
+    assert!(Simulation::new(&doc, SimSettings::default()).is_err());
+    let hit = error_of(&doc, Check::AbsurdSize);
+    assert_eq!(hit.key, Key::MinInertia);
+    assert!(hit.message.contains("min_inertia_kg_m2"), "{}", hit.message);
+    let fixed = doctor::stabilize(&doc, &StabilizeOptions::default());
+    assert!(
+        (fixed.changes.iter()).any(|c| c.starts_with("thigh_l: min_inertia_kg_m2 removed")),
+        "{:#?}",
+        fixed.changes
+    );
+    doc.apply(&fixed.edit).expect("stabilize applies");
+    assert!(errors(&doc).is_empty(), "{:#?}", errors(&doc));
+    let run = passive_run(&doc, 3.0);
+    assert!(run.paused.is_none(), "{run:?}");
+}
+
 /// A collider past the largest extent the solver takes is an error naming the bone, the key
 /// and a fix; a capsule of radius 1e30 made the doctor's contact query panic (parry's EPA
 /// indexed out of bounds), so `validate` crashed on the file.
