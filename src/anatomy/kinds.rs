@@ -171,6 +171,35 @@ impl CharacterKind {
         }
     }
 
+    /// The power of ten that brings a character `height` units tall nearest a typical height
+    /// of this kind (a person's 1.7 m, a creature's 1 m), within its plausible heights: the
+    /// root scale that fixes a file in another unit (the Fox, 82 units: 0.01, a fox 0.82 m
+    /// tall; a 186-unit humanoid: 0.01; a giant 26 units: 0.1).
+    pub fn unit_fix(self, height: f64) -> f64 {
+        let typical = match self {
+            CharacterKind::Humanoid => 1.7,
+            _ => 1.0,
+        };
+        let range = self.plausible_height_m();
+        let mut scale = 10f64.powf((typical / height).log10().round());
+        while scale * height > *range.end() && scale > 1e-30 {
+            scale /= 10.0;
+        }
+        while scale * height < *range.start() && scale < 1e30 {
+            scale *= 10.0;
+        }
+        scale
+    }
+
+    /// What a file whose root must be scaled by `scale` was likely made in.
+    pub fn unit_named(scale: f64) -> &'static str {
+        match scale {
+            s if (s - 0.01).abs() < 1e-12 => "centimetres",
+            s if (s - 0.001).abs() < 1e-15 => "millimetres",
+            _ => "another unit than metres",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             CharacterKind::Humanoid => "humanoid",

@@ -10,10 +10,6 @@ use super::{Check, Finding, Severity};
 use crate::anatomy::Anatomy;
 use crate::document::fields::{fixed_or_readable, readable, Key};
 
-/// The heights a fix aims for (m): a person's, and a creature's nearest power of ten.
-const TYPICAL_HUMANOID_M: f64 = 1.7;
-const TYPICAL_CREATURE_M: f64 = 1.0;
-
 pub(super) fn check(anatomy: &Anatomy, model: &Model, out: &mut Vec<Finding>) {
     let kind = anatomy.kind().coarse();
     let h = model.height;
@@ -28,25 +24,9 @@ pub(super) fn check(anatomy: &Anatomy, model: &Model, out: &mut Vec<Finding>) {
     else {
         return;
     };
-    // The power of ten that brings it nearest a typical height of its kind, within its
-    // kind's heights (the Fox, 82 units: 0.01, a fox 0.82 m tall; a giant 26 units: 0.1).
     let tall = h > *plausible.end();
-    let typical = match kind {
-        crate::anatomy::CharacterKind::Humanoid => TYPICAL_HUMANOID_M,
-        _ => TYPICAL_CREATURE_M,
-    };
-    let mut scale = 10f64.powf((typical / h).log10().round());
-    while scale * h > *plausible.end() {
-        scale /= 10.0;
-    }
-    while scale * h < *plausible.start() {
-        scale *= 10.0;
-    }
-    let unit = match scale {
-        s if (s - 0.01).abs() < 1e-12 => "centimetres",
-        s if (s - 0.001).abs() < 1e-15 => "millimetres",
-        _ => "another unit than metres",
-    };
+    let scale = kind.unit_fix(h);
+    let unit = crate::anatomy::CharacterKind::unit_named(scale);
     let pace = match tall {
         true => "a giant's slow fall",
         false => "a toy's quick fall",

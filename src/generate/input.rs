@@ -30,7 +30,14 @@ pub(super) fn input_diagnostics(
                 "its colliders will be past the largest the simulation takes ({} units), so it cannot be simulated: scale its root node down",
                 crate::document::fields::readable(crate::document::fields::MAX_EXTENT)
             ),
-            false => "it is simulated at that size".into(),
+            false => {
+                let scale = a.kind.unit_fix(a.height);
+                format!(
+                    "it is simulated at that size; if the file is in {}, scale its root node by {} and generate again",
+                    CharacterKind::unit_named(scale),
+                    crate::document::fields::readable(scale)
+                )
+            }
         };
         out.push(warn(
             "generate",
