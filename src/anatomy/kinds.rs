@@ -292,8 +292,18 @@ impl Kind {
 
 #[cfg(test)]
 mod tests {
-    use super::Role;
+    use super::{CharacterKind, Role};
     use crate::document::fields::Key;
+
+    #[test]
+    fn a_file_in_another_unit_is_told_the_power_of_ten_that_fixes_it() {
+        let fix = CharacterKind::unit_fix;
+        assert_eq!(fix(CharacterKind::Humanoid, 186.0), 0.01);
+        assert_eq!(fix(CharacterKind::Humanoid, 26.0), 0.1);
+        assert_eq!(fix(CharacterKind::Humanoid, 0.0224), 100.0);
+        assert_eq!(fix(CharacterKind::Quadruped, 82.3), 0.01, "the Fox");
+        assert_eq!(CharacterKind::unit_named(0.01), "centimetres");
+    }
 
     /// A limb segment's parent segment comes from the one limb order the roles keep.
     #[test]
