@@ -11,6 +11,7 @@
 //! says so. Only deforming bones (carrying skin weight or a rigid mesh) are candidates:
 //! control, IK, pole, target, tweak, `MCH-`, `ORG-` and helper bones never get a body role.
 
+mod affixes;
 mod axes;
 mod chains;
 pub mod characters;

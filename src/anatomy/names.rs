@@ -4,6 +4,8 @@
 //! for bones that are not body segments (twist/roll, helpers, end bones, fingers, toes, tail).
 //! What a name says about the role itself is read by [`super::name_roles`].
 
+pub use super::affixes::{index_suffixed, shared_prefix, strip_index};
+
 /// A left/right marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -204,27 +206,6 @@ pub fn hints(name: &str) -> NameHints {
     }
 }
 
-/// Fewer names than this share no exporter prefix ([`shared_prefix`]).
-const MIN_SHARED: usize = 4;
-
-/// The leading word that every one of `names` starts with, its separator included
-/// (`idle_` of `idle_Bip01_R_Thigh`), when there are at least [`MIN_SHARED`] names and each
-/// goes on after it. Blender's older exporter writes the action's or the armature's name
-/// before every bone (`attack_Bip01_Head`, `Armature_Bone.001`), and a name read with it
-/// says `idle thigh`, which no convention names. A prefix that says something itself (a
-/// side, a helper or control word: `ORG-`, `MCH-`) is not an exporter's and is kept.
-pub fn shared_prefix<'a>(names: &[&'a str]) -> Option<&'a str> {
-    const SEPARATORS: &[char] = &['_', ':', '.', '-', '|', ' '];
-    let first = names.first()?;
-    let end = first.find(SEPARATORS)? + 1;
-    let prefix = &first[..end];
-    let shared =
-        names.len() >= MIN_SHARED && names.iter().all(|n| n.len() > end && n.starts_with(prefix));
-    let h = hints(prefix);
-    let says_something = h.side.is_some() || h.helper || h.twist || h.words.is_empty();
-    (shared && !says_something).then_some(prefix)
-}
-
 /// A bone's name with its side marker swapped, and the side the marker says; None when the
 /// name carries no side marker.
 pub fn swapped_name(name: &str) -> Option<(String, Side)> {
@@ -336,35 +317,6 @@ fn swapped_capital(name: &str) -> Option<(String, Side)> {
         'L' => Some((format!("R{rest}"), Side::Left)),
         'R' => Some((format!("L{rest}"), Side::Right)),
         _ => None,
-    }
-}
-
-/// The least share of names ending in `_<digits>` for the digits to be an exporter's
-/// node index ([`index_suffixed`]).
-const INDEX_SUFFIXED_SHARE: f64 = 0.9;
-
-/// Whether `names` carry an exporter's node-index suffix (`leftArm_011`, `DEF-thigh.L_023`:
-/// Sketchfab's exports number every node): at least [`MIN_SHARED`] names, nearly all
-/// ([`INDEX_SUFFIXED_SHARE`]) ending in `_<digits>`, no number twice. A rig's own segment
-/// numbers repeat (`leg_joint_L_1` and `leg_joint_R_1`). Such a suffix says nothing of the
-/// bone: `leftArm_011` is no numbered segment of an arm.
-pub fn index_suffixed(names: &[&str]) -> bool {
-    let numbers: Vec<&str> = (names.iter())
-        .filter_map(|n| n.rsplit_once('_').map(|(_, num)| num))
-        .filter(|num| !num.is_empty() && num.bytes().all(|c| c.is_ascii_digit()))
-        .collect();
-    let distinct: std::collections::HashSet<u64> =
-        numbers.iter().filter_map(|n| n.parse().ok()).collect();
-    names.len() >= MIN_SHARED
-        && numbers.len() as f64 >= INDEX_SUFFIXED_SHARE * names.len() as f64
-        && distinct.len() == numbers.len()
-}
-
-/// A name without an exporter's node-index suffix (`DEF-thigh.L_023` -> `DEF-thigh.L`).
-pub fn strip_index(name: &str) -> &str {
-    match name.rsplit_once('_') {
-        Some((base, num)) if !num.is_empty() && num.bytes().all(|c| c.is_ascii_digit()) => base,
-        _ => name,
     }
 }
 
@@ -547,74 +499,6 @@ mod tests {
         }
         assert!(hints("mixamorig:LeftForeArmRoll").twist);
         assert!(hints("Bip01 L Calf Roll").twist);
-    }
-
-    #[test]
-    fn an_exporter_s_node_index_is_told_from_a_rig_s_segment_numbers() {
-        let mut sketchfab = vec!["_rootJoint", "Armature_00", "leftLeg_01", "leftLeg1_02"];
-        sketchfab.extend(["leftLeg2_03", "leftFoot_04", "rightLeg_05", "rightLeg1_06"]);
-        sketchfab.extend(["torso1_09", "head_010", "leftArm_011", "leftArm1_012"]);
-        assert!(index_suffixed(&sketchfab));
-        let segments = [
-            "spine_1",
-            "leg_joint_L_1",
-            "leg_joint_R_1",
-            "leg_joint_L_2",
-            "head",
-        ];
-        assert!(!index_suffixed(&segments), "segment numbers repeat");
-        let mixamo = [
-            "mixamorig:Hips",
-            "mixamorig:Spine",
-            "mixamorig:LeftArm",
-            "mixamorig:Head",
-        ];
-        assert!(!index_suffixed(&mixamo));
-    }
-
-    #[test]
-    fn an_exporter_s_prefix_on_every_name_is_found_and_a_rig_s_own_is_kept() {
-        let idle = [
-            "idle_Bip01",
-            "idle_Bip01_Pelvis",
-            "idle_Bip01_R_Thigh",
-            "idle_Bip01_Head",
-        ];
-        assert_eq!(shared_prefix(&idle), Some("idle_"));
-        let blender = [
-            "Armature_Bone",
-            "Armature_Bone.001",
-            "Armature_Spine",
-            "Armature_Head",
-        ];
-        assert_eq!(shared_prefix(&blender), Some("Armature_"));
-        // One name without it, a name that is the prefix alone, or too few names: none.
-        assert_eq!(
-            shared_prefix(&["idle_Hips", "idle_Spine", "idle_Head", "Root"]),
-            None
-        );
-        assert_eq!(
-            shared_prefix(&["idle_", "idle_Spine", "idle_Head", "idle_Neck"]),
-            None
-        );
-        assert_eq!(
-            shared_prefix(&["idle_Hips", "idle_Spine", "idle_Head"]),
-            None
-        );
-        // A rig's own prefixes say something: kept.
-        for own in [
-            ["DEF-spine", "DEF-thigh.L", "DEF-thigh.R", "DEF-head"],
-            ["ORG-spine", "ORG-thigh.L", "ORG-thigh.R", "ORG-head"],
-            ["L_arm", "L_leg", "L_hand", "L_foot"],
-            [
-                "mixamorig:Hips",
-                "mixamorig:Spine",
-                "mixamorig:Head",
-                "mixamorig:Neck",
-            ],
-        ] {
-            assert_eq!(shared_prefix(&own), None, "{own:?}");
-        }
     }
 
     /// Blender's Chinese default bone name `骨骼.001` (each character three bytes) panicked

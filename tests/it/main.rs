@@ -12,6 +12,7 @@ mod commands;
 mod common;
 mod diagnostics;
 mod doctor;
+mod doctor_inertia;
 mod doctor_live;
 mod editor;
 mod editor_defects;
