@@ -35,9 +35,9 @@ const INDEX_SUFFIXED_SHARE: f64 = 0.9;
 /// numbers repeat (`leg_joint_L_1` and `leg_joint_R_1`). Such a suffix says nothing of the
 /// bone: `leftArm_011` is no numbered segment of an arm.
 pub fn index_suffixed(names: &[&str]) -> bool {
-    let numbers: Vec<&str> = (names.iter())
-        .filter_map(|n| n.rsplit_once('_').map(|(_, num)| num))
-        .filter(|num| !num.is_empty() && num.bytes().all(|c| c.is_ascii_digit()))
+    let numbers: Vec<&str> = names
+        .iter()
+        .filter_map(|n| index_suffix(n).map(|x| x.1))
         .collect();
     let distinct: std::collections::HashSet<u64> =
         numbers.iter().filter_map(|n| n.parse().ok()).collect();
@@ -48,10 +48,13 @@ pub fn index_suffixed(names: &[&str]) -> bool {
 
 /// A name without an exporter's node-index suffix (`DEF-thigh.L_023` -> `DEF-thigh.L`).
 pub fn strip_index(name: &str) -> &str {
-    match name.rsplit_once('_') {
-        Some((base, num)) if !num.is_empty() && num.bytes().all(|c| c.is_ascii_digit()) => base,
-        _ => name,
-    }
+    index_suffix(name).map_or(name, |x| x.0)
+}
+
+/// A name split before a `_<digits>` ending: (the name before it, the digits).
+fn index_suffix(name: &str) -> Option<(&str, &str)> {
+    let (base, num) = name.rsplit_once('_')?;
+    (!num.is_empty() && num.bytes().all(|c| c.is_ascii_digit())).then_some((base, num))
 }
 
 #[cfg(test)]

@@ -193,9 +193,9 @@ impl CharacterKind {
 
     /// What a file whose root must be scaled by `scale` was likely made in.
     pub fn unit_named(scale: f64) -> &'static str {
-        match scale {
-            s if (s - 0.01).abs() < 1e-12 => "centimetres",
-            s if (s - 0.001).abs() < 1e-15 => "millimetres",
+        match scale.log10().round() as i32 {
+            -2 => "centimetres",
+            -3 => "millimetres",
             _ => "another unit than metres",
         }
     }

@@ -5,7 +5,7 @@
 use crate::document::fields::Key;
 use crate::document::{BoneId, ColliderShape, ConstraintKind, Document, Drive};
 use crate::joint;
-use crate::sim::world::{mass_properties, pose_of, shape_of};
+use crate::sim::world::{check_mass, inertia_floor_of, pose_of, shape_of};
 use crate::sim::{length_unit_for, SimSettings};
 use glam::DVec3;
 use rapier3d::prelude::{Pose, SharedShape};
@@ -187,12 +187,11 @@ fn body(doc: &Document, id: BoneId, s: &SimSettings) -> Option<Result<BodyModel,
         Err(e) => return Some(Err(refused(size_key, e, None))),
     };
     // Not a number, or not above 0: the field table names the mass already.
-    let plain = crate::document::BodyMaterial::default();
-    if let Err(e) = mass_properties(&bone.name, &shape, p.mass, &plain, s) {
+    if let Err(e) = check_mass(&bone.name, p.mass, s) {
         let past = p.mass.is_finite() && p.mass > 0.0;
         return past.then(|| Err(refused(Key::Mass, e, Some(p.mass))));
     }
-    if let Err(e) = mass_properties(&bone.name, &shape, p.mass, &p.material, s) {
+    if let Err(e) = inertia_floor_of(&bone.name, &p.material, s) {
         return Some(Err(refused(Key::MinInertia, e, None)));
     }
     let unit = shape.mass_properties(1.0);

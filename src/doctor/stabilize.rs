@@ -11,7 +11,7 @@
 use super::checks::{narrow_ranges, rest_outside, stiffness_cap};
 use super::model::{BodyModel, Model};
 use super::MIN_RANGE_DEG;
-use crate::document::fields::{readable, Key};
+use crate::document::fields::{readable, six_digits, Key};
 use crate::document::write::{self, leaf};
 use crate::document::{ConstraintKind, Document, Drive, Edit, SwingExtentsDeg, TwistRangeDeg};
 use crate::joint::load::{self, TORQUE_PER_LOAD};
@@ -203,39 +203,20 @@ fn raise_parent_inertia(model: &Model, masses: &[f64], out: &mut Out) {
         if min <= now.min_element() * (1.0 + 1e-6) {
             continue;
         }
-        let value = round6_up(min);
+        let value = six_digits(min, true);
         out.set(b.id, Key::MinInertia, json!(value));
         out.changes.push(format!(
             "{}: inertia [{}] -> each moment at least {} kg*m^2 (its children's sum, at most twice its largest: Jolt's Stabilize)",
             b.name,
-            i.to_array().map(readable_inertia).join(", "),
+            i.to_array().map(|x| readable(round6(x))).join(", "),
             readable(value)
         ));
     }
 }
 
-/// Six significant digits, rounded up.
-fn round6_up(x: f64) -> f64 {
-    let r = round6(x);
-    if r >= x {
-        return r;
-    }
-    let p = 10f64.powi(5 - x.abs().log10().floor() as i32);
-    (x * p).ceil() / p
-}
-
-/// A moment of inertia (kg*m^2) in four significant digits.
-fn readable_inertia(x: f64) -> String {
-    format!("{x:.4e}")
-}
-
 /// Six significant digits.
 fn round6(x: f64) -> f64 {
-    if x == 0.0 || !x.is_finite() {
-        return x;
-    }
-    let p = 10f64.powi(5 - x.abs().log10().floor() as i32);
-    (x * p).round() / p
+    six_digits(x, false)
 }
 
 fn disable_overlaps(doc: &Document, model: &Model, out: &mut Out) {

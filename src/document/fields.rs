@@ -417,6 +417,19 @@ pub fn readable(x: f64) -> String {
     }
 }
 
+/// `x` to six significant digits, what the file keeps of a computed number (a tuned gain,
+/// an evened mass); rounded up with `up` (a floor that must hold what it was computed for).
+pub fn six_digits(x: f64, up: bool) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let p = 10f64.powi(5 - x.abs().log10().floor() as i32);
+    match up {
+        true => (x * p).ceil() / p,
+        false => (x * p).round() / p,
+    }
+}
+
 /// `x` in scientific notation, four significant digits (`4.486e7`).
 fn scientific(x: f64) -> String {
     format!("{x:.3e}")

@@ -201,6 +201,39 @@ pub(crate) fn mass_properties(
     m: &BodyMaterial,
     s: &SimSettings,
 ) -> Result<MassProperties, SimError> {
+    check_mass(bone, mass_kg, s)?;
+    let floor = inertia_floor_of(bone, m, s)?;
+    let mut mp = shape.mass_properties(1.0);
+    mp.set_mass(mass_kg as f32, true);
+    let pi = mp.principal_inertia().max(Vec3::splat(floor));
+    let mut out = MassProperties::new(mp.local_com, mp.mass(), pi);
+    out.principal_inertia_local_frame = mp.principal_inertia_local_frame;
+    Ok(out)
+}
+
+/// A body's mass the simulation takes: above 0 and under the settings' limit at this size.
+pub(crate) fn check_mass(bone: &str, mass_kg: f64, s: &SimSettings) -> Result<(), SimError> {
+    if mass_kg.is_finite() && mass_kg > 0.0 && mass_kg < s.max_mass_kg() {
+        return Ok(());
+    }
+    Err(SimError::BadValue {
+        bone: bone.into(),
+        what: format!(
+            "mass {} kg (above 0 and under {} kg at this size)",
+            crate::document::fields::readable(mass_kg),
+            crate::document::fields::readable(s.max_mass_kg())
+        ),
+    })
+}
+
+/// The floor on a body's principal moments (kg*m^2): the settings' and the body's own
+/// `min_inertia_kg_m2`. One the simulation cannot take (not finite, or past
+/// [`SimSettings::max_inertia_kg_m2`]: cast to f32, 1e30 was an infinite moment) is refused.
+pub(crate) fn inertia_floor_of(
+    bone: &str,
+    m: &BodyMaterial,
+    s: &SimSettings,
+) -> Result<f32, SimError> {
     let own = m.min_inertia_kg_m2.unwrap_or(0.0);
     if !(own.is_finite() && own <= s.max_inertia_kg_m2()) {
         return Err(SimError::BadValue {
@@ -212,23 +245,7 @@ pub(crate) fn mass_properties(
             ),
         });
     }
-    let floor = s.inertia_floor().max(own as f32);
-    if !(mass_kg.is_finite() && mass_kg > 0.0 && mass_kg < s.max_mass_kg()) {
-        return Err(SimError::BadValue {
-            bone: bone.into(),
-            what: format!(
-                "mass {} kg (above 0 and under {} kg at this size)",
-                crate::document::fields::readable(mass_kg),
-                crate::document::fields::readable(s.max_mass_kg())
-            ),
-        });
-    }
-    let mut mp = shape.mass_properties(1.0);
-    mp.set_mass(mass_kg as f32, true);
-    let pi = mp.principal_inertia().max(Vec3::splat(floor));
-    let mut out = MassProperties::new(mp.local_com, mp.mass(), pi);
-    out.principal_inertia_local_frame = mp.principal_inertia_local_frame;
-    Ok(out)
+    Ok(s.inertia_floor().max(own as f32))
 }
 
 /// The collider of a bone, in its body's frame.

@@ -126,11 +126,7 @@ fn scaled(g: Gains, inertia: Option<f64>, (xf, xz): (f64, f64)) -> Gains {
 
 /// Six significant digits: what the file keeps of a tuned gain.
 fn round6(x: f64) -> f64 {
-    if x == 0.0 || !x.is_finite() {
-        return x;
-    }
-    let p = 10f64.powi(5 - x.abs().log10().floor() as i32);
-    (x * p).round() / p
+    crate::document::fields::six_digits(x, false)
 }
 
 fn set(target: EditTarget, key: Key, v: f64) -> Edit {
