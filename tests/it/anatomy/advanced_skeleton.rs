@@ -2,9 +2,8 @@
 //! `Rump`, `Hip`, `Knee`, `Ankle`, `Toes`, front and back alike; a person's limbs split by
 //! `Part` twist bones.
 
-use super::plans::{bone, synthetic};
+use super::plans::{bone, joints, synthetic};
 use crate::generate::fixtures::BoneDef;
-use glam::Vec3;
 use ragdoll_tuner::anatomy::{Anatomy, Kind, Role};
 
 /// An elephant as AdvancedSkeleton names it: `Root_M` (the pelvis) holds the spine, the tail
@@ -19,19 +18,23 @@ fn elephant() -> Vec<BoneDef> {
         [0.0, 1.7, -0.2],
         0.45,
     )];
-    let spine = [
-        ("RootPart1_M", [0.0, 1.75, 0.1]),
-        ("Spine1_M", [0.0, 1.8, 0.4]),
-        ("Chest_M", [0.0, 1.8, 0.7]),
-        ("Neck_M", [0.0, 1.9, 1.0]),
-        ("Head_M", [0.0, 2.0, 1.3]),
+    let names = ["RootPart1_M", "Spine1_M", "Chest_M", "Neck_M", "Head_M"];
+    let points = [
+        [0.0, 1.7, -0.2],
+        [0.0, 1.75, 0.1],
+        [0.0, 1.8, 0.4],
+        [0.0, 1.8, 0.7],
+        [0.0, 1.9, 1.0],
+        [0.0, 2.0, 1.3],
     ];
-    let mut from = [0.0, 1.7, -0.2];
-    for (k, (name, to)) in spine.into_iter().enumerate() {
-        b.push(bone(name, Some(k), from, to, 0.4));
-        from = to;
-    }
-    b.push(bone("HeadEnd_M", Some(5), from, [0.0, 1.8, 1.7], 0.3));
+    let head = joints(&mut b, Some(0), &names, &points, 0.4);
+    b.push(bone(
+        "HeadEnd_M",
+        Some(head),
+        points[5],
+        [0.0, 1.8, 1.7],
+        0.3,
+    ));
     b.push(bone(
         "Tail0_M",
         Some(0),
@@ -49,7 +52,7 @@ fn elephant() -> Vec<BoneDef> {
 /// One leg hanging from bone `root` at depth `z`: its girdle down to the hip (or shoulder),
 /// the thigh, the shin, the foot and a toe on the ground.
 fn leg(b: &mut Vec<BoneDef>, root: usize, end: &str, x: f32, side: &str, z: f32) {
-    let joints = [
+    let at = [
         ("Rump", [0.25, 1.6, z]),
         ("Hip", [0.3, 1.25, z]),
         ("Knee", [0.3, 0.6, z + 0.05]),
@@ -57,13 +60,9 @@ fn leg(b: &mut Vec<BoneDef>, root: usize, end: &str, x: f32, side: &str, z: f32)
         ("Toes", [0.3, 0.05, z + 0.1]),
         ("ToesEnd", [0.3, 0.0, z + 0.2]),
     ];
-    let at = |p: [f32; 3]| (Vec3::from_array(p) * Vec3::new(x, 1.0, 1.0)).to_array();
-    let mut parent = root;
-    for w in joints.windows(2) {
-        let name = format!("{end}{}_{side}", w[0].0);
-        b.push(bone(&name, Some(parent), at(w[0].1), at(w[1].1), 0.12));
-        parent = b.len() - 1;
-    }
+    let names: Vec<String> = at.iter().map(|j| format!("{end}{}_{side}", j.0)).collect();
+    let points: Vec<[f32; 3]> = at.iter().map(|j| [x * j.1[0], j.1[1], j.1[2]]).collect();
+    joints(b, Some(root), &names[..names.len() - 1], &points, 0.12);
 }
 
 /// The elephant's legs were read one segment up: the `Rump` a thigh, the `Hip` a shin, the
@@ -99,17 +98,9 @@ fn person() -> Vec<BoneDef> {
         [0.0, 1.15, 0.0],
         0.14,
     )];
-    let trunk = [
-        ("Spine1_M", [0.0, 1.3, 0.0]),
-        ("Chest_M", [0.0, 1.45, 0.0]),
-        ("Neck_M", [0.0, 1.55, 0.0]),
-        ("Head_M", [0.0, 1.75, 0.0]),
-    ];
-    let mut from = [0.0, 1.15, 0.0];
-    for (k, (name, to)) in trunk.into_iter().enumerate() {
-        b.push(bone(name, Some(k), from, to, 0.12));
-        from = to;
-    }
+    let names = ["Spine1_M", "Chest_M", "Neck_M", "Head_M"];
+    let trunk = [1.15, 1.3, 1.45, 1.55, 1.75].map(|y| [0.0, y, 0.0]);
+    joints(&mut b, Some(0), &names, &trunk, 0.12);
     for (x, side) in [(1.0f32, "L"), (-1.0, "R")] {
         let arm = [
             ("Shoulder", 0.18),
@@ -118,13 +109,9 @@ fn person() -> Vec<BoneDef> {
             ("ElbowPart1", 0.59),
             ("Wrist", 0.72),
         ];
-        let mut parent = 2;
-        for w in arm.windows(2) {
-            let name = format!("{}_{side}", w[0].0);
-            let (a, z) = ([x * w[0].1, 1.42, 0.0], [x * w[1].1, 1.42, 0.0]);
-            b.push(bone(&name, Some(parent), a, z, 0.045));
-            parent = b.len() - 1;
-        }
+        let names: Vec<String> = arm.iter().map(|j| format!("{}_{side}", j.0)).collect();
+        let points: Vec<[f32; 3]> = arm.iter().map(|j| [x * j.1, 1.42, 0.0]).collect();
+        let parent = joints(&mut b, Some(2), &names[..4], &points, 0.045);
         b.push(bone(
             &format!("Wrist_{side}"),
             Some(parent),
@@ -139,18 +126,9 @@ fn person() -> Vec<BoneDef> {
             ("KneePart1", 0.28),
             ("Ankle", 0.08),
         ];
-        let mut parent = 0;
-        for w in leg.windows(2) {
-            let name = format!("{}_{side}", w[0].0);
-            b.push(bone(
-                &name,
-                Some(parent),
-                [x * 0.1, w[0].1, 0.0],
-                [x * 0.1, w[1].1, 0.0],
-                0.06,
-            ));
-            parent = b.len() - 1;
-        }
+        let names: Vec<String> = leg.iter().map(|j| format!("{}_{side}", j.0)).collect();
+        let points: Vec<[f32; 3]> = leg.iter().map(|j| [x * 0.1, j.1, 0.0]).collect();
+        let parent = joints(&mut b, Some(0), &names[..4], &points, 0.06);
         b.push(bone(
             &format!("Ankle_{side}"),
             Some(parent),

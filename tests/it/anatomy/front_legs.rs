@@ -1,6 +1,6 @@
 //! A quadruped's front legs: which two of the chains its chest holds, and where each begins.
 
-use super::plans::{bone, synthetic};
+use super::plans::{bone, joints, synthetic};
 use crate::generate::fixtures::BoneDef;
 use ragdoll_tuner::anatomy::{Anatomy, Kind, Role};
 
@@ -16,18 +16,16 @@ fn rabbit() -> Vec<BoneDef> {
         [0.0, 0.75, -0.55],
         0.2,
     )];
+    let names = ["Spine1", "Spine2", "Chest", "Neck1", "Head"];
     let trunk = [
-        ("Spine1", [0.0, 0.85, 0.05]),
-        ("Spine2", [0.0, 0.8, 0.4]),
-        ("Chest", [0.0, 0.7, 0.6]),
-        ("Neck1", [0.0, 0.6, 1.05]),
-        ("Head", [0.0, 0.55, 1.4]),
+        [0.0, 0.75, -0.55],
+        [0.0, 0.85, 0.05],
+        [0.0, 0.8, 0.4],
+        [0.0, 0.7, 0.6],
+        [0.0, 0.6, 1.05],
+        [0.0, 0.55, 1.4],
     ];
-    let mut from = [0.0, 0.75, -0.55];
-    for (k, (name, to)) in trunk.into_iter().enumerate() {
-        b.push(bone(name, Some(k), from, to, 0.18));
-        from = to;
-    }
+    joints(&mut b, Some(0), &names, &trunk, 0.18);
     let chest = 3;
     b.push(bone(
         "NeckFix2",
@@ -46,41 +44,23 @@ fn rabbit() -> Vec<BoneDef> {
             [0.2, 0.0, 0.8],
             [0.2, 0.0, 0.95],
         ];
-        let mut parent = chest;
-        for (k, part) in ["Collarbone", "1", "2", "3", "Ankle"]
-            .into_iter()
-            .enumerate()
-        {
-            let at = |p: [f32; 3]| [x * p[0], p[1], p[2]];
-            let name = format!("LegF{s}{part}");
-            b.push(bone(
-                &name,
-                Some(parent),
-                at(front[k]),
-                at(front[k + 1]),
-                0.06,
-            ));
-            parent = b.len() - 1;
-        }
+        let mirror = |p: &[f32; 3]| [x * p[0], p[1], p[2]];
+        let parts = ["Collarbone", "1", "2", "3", "Ankle"].map(|p| format!("LegF{s}{p}"));
+        joints(
+            &mut b,
+            Some(chest),
+            &parts,
+            &front.map(|p| mirror(&p)),
+            0.06,
+        );
         let hind = [
             [0.2, 0.55, -0.75],
             [0.4, 0.3, -0.4],
             [0.3, 0.1, -0.6],
             [0.35, 0.0, -0.2],
         ];
-        let mut parent = 0;
-        for (k, part) in ["1", "2", "3"].into_iter().enumerate() {
-            let at = |p: [f32; 3]| [x * p[0], p[1], p[2]];
-            let name = format!("LegB{s}{part}");
-            b.push(bone(
-                &name,
-                Some(parent),
-                at(hind[k]),
-                at(hind[k + 1]),
-                0.07,
-            ));
-            parent = b.len() - 1;
-        }
+        let parts = ["1", "2", "3"].map(|p| format!("LegB{s}{p}"));
+        joints(&mut b, Some(0), &parts, &hind.map(|p| mirror(&p)), 0.07);
     }
     b.push(bone(
         "Tail1",

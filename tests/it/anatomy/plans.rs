@@ -52,6 +52,24 @@ pub(super) fn bone(
     }
 }
 
+/// Bones joint to joint: bone k, named `names[k]`, runs from `points[k]` to `points[k + 1]`,
+/// the first hanging from `parent`, each next from the one before, all of radius `r`.
+/// Returns the last bone's index.
+pub(super) fn joints<S: AsRef<str>>(
+    b: &mut Vec<BoneDef>,
+    parent: Option<usize>,
+    names: &[S],
+    points: &[[f32; 3]],
+    r: f32,
+) -> usize {
+    let mut parent = parent;
+    for (name, w) in names.iter().zip(points.windows(2)) {
+        b.push(bone(name.as_ref(), parent, w[0], w[1], r));
+        parent = Some(b.len() - 1);
+    }
+    b.len() - 1
+}
+
 /// A chain of `n` segments from `from` by `step`; returns the last index.
 fn chain(b: &mut Vec<BoneDef>, name: &str, parent: usize, from: Vec3, step: Vec3, n: usize) {
     let mut p = parent;
