@@ -87,8 +87,8 @@ fn controller_rows(b: &BalanceSettings) -> [GainRow<'_>; 6] {
     ]
 }
 
-/// The hip and stepping strategies' settings (each off at 0).
-fn strategy_rows(b: &BalanceSettings) -> [GainRow<'_>; 6] {
+/// The hip and stepping strategies' settings and the knock-out (each off at 0).
+fn strategy_rows(b: &BalanceSettings) -> [GainRow<'_>; 7] {
     [
         (
             "Hip kp (0: off)",
@@ -130,6 +130,13 @@ fn strategy_rows(b: &BalanceSettings) -> [GainRow<'_>; 6] {
             b.step_rest_stance,
             Key::StepRestStance.path(),
             "of rest stance",
+            0.01,
+        ),
+        (
+            "Knocked out above (0: never)",
+            b.knockout_dv,
+            Key::KnockoutDv.path(),
+            "m/s",
             0.01,
         ),
     ]

@@ -87,6 +87,10 @@ impl EditorApp {
             ui.colored_label(egui::Color32::from_rgb(240, 170, 40), m);
             ui.separator();
         }
+        if let Some(m) = sim.knocked_out() {
+            ui.label(m);
+            ui.separator();
+        }
     }
 
     fn left_panel(&mut self, ui: &mut egui::Ui) {

@@ -80,6 +80,8 @@ pub struct LiveSim {
     paused: Option<String>,
     /// Why the world could not be built, shown in the status bar.
     error: Option<String>,
+    /// When the character was knocked out and by what impact, shown in the status bar.
+    knocked_out: Option<String>,
     pose: Pose,
     /// How the bodies' poses carry the bones without a body.
     carriage: Carriage,
@@ -109,6 +111,7 @@ impl LiveSim {
             time_s: 0.0,
             paused: None,
             error: None,
+            knocked_out: None,
             pose: Pose::rest(doc),
             carriage: Carriage::default(),
             pinned: None,
@@ -225,6 +228,13 @@ impl LiveSim {
             .as_ref()
             .and_then(|s| s.paused())
             .map(|p| format!("{p}; edit the bone, then Reset"));
+        self.knocked_out = sim.as_ref().and_then(|s| {
+            let t = s.knocked_out_at_s()?;
+            let dv = s.peak_impact_dv();
+            Some(format!(
+                "knocked out at {t:.2} s (impact {dv:.2} m/s); Reset to stand again"
+            ))
+        });
         self.refresh_timeline();
     }
 }
@@ -402,6 +412,10 @@ impl Live for LiveSim {
 
     fn steps_per_second(&self) -> Option<f64> {
         self.rate.per_second()
+    }
+
+    fn knocked_out(&self) -> Option<String> {
+        self.knocked_out.clone()
     }
 
     fn guard_message(&self) -> Option<String> {

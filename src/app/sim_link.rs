@@ -31,6 +31,10 @@ pub trait Simulation {
     fn steps_per_second(&self) -> Option<f64>;
     /// Set when the stability guard paused the simulation.
     fn guard_message(&self) -> Option<String>;
+    /// Set once the character was knocked out (`balance.knockout_dv`): when, and the impact.
+    fn knocked_out(&self) -> Option<String> {
+        None
+    }
     /// Applies an impulse (N*s, world frame) to a bone's body; says why when it could not
     /// (no body for the bone, no world, the simulation paused by the stability guard).
     fn push(

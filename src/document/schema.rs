@@ -340,6 +340,9 @@ pub struct BalanceSettings {
     /// Stepping strategy: where a step lands across the push, from the foot's offset when
     /// it lifts (0) to its rest offset from the centre of mass (1).
     pub step_rest_stance: f64,
+    /// Knock-out: a horizontal speed change of the centre of mass past this (m/s; 0 never)
+    /// lets the balance go and the drives go limp.
+    pub knockout_dv: f64,
 }
 
 impl Default for BalanceSettings {
@@ -363,6 +366,7 @@ impl Default for BalanceSettings {
             step_margin: Key::StepMargin.default_num(),
             step_catch_dv: Key::StepCatchDv.default_num(),
             step_rest_stance: Key::StepRestStance.default_num(),
+            knockout_dv: Key::KnockoutDv.default_num(),
         }
     }
 }

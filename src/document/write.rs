@@ -280,7 +280,9 @@ pub fn balance(b: &BalanceSettings) -> Value {
     ];
     // Where steps land, added later again: written only when it is not the default.
     let landing = [(Key::StepRestStance, b.step_rest_stance)];
-    for group in [&hip[..], &step[..], &landing[..]] {
+    // The knock-out, added later again: the same rule.
+    let knockout = [(Key::KnockoutDv, b.knockout_dv)];
+    for group in [&hip[..], &step[..], &landing[..], &knockout[..]] {
         if group.iter().any(|&(k, v)| v != k.default_num()) {
             for &(k, v) in group {
                 put(&mut m, k, json!(v));

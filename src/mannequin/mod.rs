@@ -171,6 +171,7 @@ fn root_physics() -> Value {
         step_margin: g(Key::StepMargin),
         step_catch_dv: g(Key::StepCatchDv),
         step_rest_stance: g(Key::StepRestStance),
+        knockout_dv: g(Key::KnockoutDv),
     })
 }
 

@@ -16,6 +16,7 @@ mod guard;
 mod hip;
 mod interact;
 mod joints;
+mod knockout;
 mod pairs;
 mod pause;
 mod ragdoll;
@@ -382,6 +383,17 @@ impl Simulation {
     /// When ragdoll 0 fell (pelvis below 50% of rest height or torso tilt past 60 degrees).
     pub fn fell_at_s(&self) -> Option<f64> {
         self.dolls[0].fell_at_s
+    }
+
+    /// When ragdoll 0 was knocked out (its `balance.knockout_dv` passed), if it was.
+    pub fn knocked_out_at_s(&self) -> Option<f64> {
+        self.dolls[0].knock.knocked_at_s
+    }
+
+    /// The largest sudden horizontal speed change of ragdoll 0's centre of mass while it stood
+    /// (world units/s; what `balance.knockout_dv` is compared with).
+    pub fn peak_impact_dv(&self) -> f32 {
+        self.dolls[0].knock.peak_dv
     }
 
     pub fn groups(&self) -> &GroupMap {

@@ -7,6 +7,7 @@ use super::error::SimError;
 use super::fall::FallGauge;
 use super::guard;
 use super::joints::{self, JointRec, JointSpec};
+use super::knockout::{self, KnockWatch};
 use super::settings::SimSettings;
 use super::settle::Settling;
 use super::step::{BodyState, StepRig};
@@ -71,6 +72,8 @@ pub(crate) struct Ragdoll {
     pub pairs: ExplicitPairs,
     /// Whether it has moved, for settling once it is slow again.
     pub settle: Settling,
+    /// Impacts read so far, and the knock-out they caused.
+    pub knock: KnockWatch,
 }
 
 impl Ragdoll {
@@ -130,6 +133,7 @@ impl Ragdoll {
             mirror,
             pairs: pairs.clone(),
             settle: Settling::default(),
+            knock: KnockWatch::default(),
         };
         r.balance
             .set_upright(world, s.balance && r.balance.built.enabled);
@@ -160,7 +164,11 @@ impl Ragdoll {
     /// Controller work before a step. `clip`: an animation clip drives the joints' targets
     /// (the stepping strategy stays out of its way).
     pub fn control(&mut self, world: &mut PhysicsWorld, s: &SimSettings, clip: bool) {
-        let on = self.balance.active(s.balance, self.fell_at_s.is_some());
+        if self.knock.knocked_out() && !self.knock.limp {
+            self.go_limp(world, s);
+        }
+        let down = self.fell_at_s.is_some() || self.knock.knocked_out();
+        let on = self.balance.active(s.balance, down);
         self.balance.set_upright(world, on);
         self.balance.length_unit = s.unit();
         self.balance.gravity = s.gravity_m_s2.length();
@@ -175,6 +183,21 @@ impl Ragdoll {
             let parts = (&self.bodies[..], &mut self.joints[..]);
             self.step.control(world, parts, &self.balance, state, s);
         }
+    }
+
+    /// Knocked out: the step under way given up, every drive let go (the balance lets go with
+    /// it: [`Self::control`]).
+    fn go_limp(&mut self, world: &mut PhysicsWorld, s: &SimSettings) {
+        if self.step.engaged() {
+            self.step.release(world, &mut self.joints, s);
+        }
+        self.knock.limp = true;
+        self.regain(world, s);
+    }
+
+    /// Whether the drives run: the settings' switch, and not knocked out.
+    fn drives_on(&self, s: &SimSettings) -> bool {
+        s.drives && !self.knock.limp
     }
 
     /// Whole-body state after a step (its centre of mass read by [`Self::read_bodies`] first),
@@ -200,6 +223,16 @@ impl Ragdoll {
                     .on_the_ground(world, &self.bodies, (ground, grounded)))
         {
             self.fell_at_s = Some(time_s);
+        }
+        if self.fell_at_s.is_none() {
+            self.knock.read(knockout::Reading {
+                vcom: self.vcom,
+                gravity: s.gravity_m_s2,
+                dt_s: s.dt_s,
+                window_s: knockout::WINDOW_S * s.natural_time_scale(),
+                threshold: self.balance.built.knockout_dv as f32,
+                time_s,
+            });
         }
         if !record {
             return;
@@ -416,7 +449,8 @@ impl Ragdoll {
                 .joints
                 .iter()
                 .any(|j| j.spec.bone == spec.bone && j.target.is_some());
-            let gains = joints::motor_gains(&spec.drive, s.drives, s.gain_multiplier, following);
+            let gains =
+                joints::motor_gains(&spec.drive, self.drives_on(s), s.gain_multiplier, following);
             match self.joints.iter().position(|j| j.spec.bone == spec.bone) {
                 Some(i) => {
                     kept[i] = true;
@@ -469,8 +503,12 @@ impl Ragdoll {
             let Some(j) = self.joints.iter_mut().find(|j| j.spec.bone == bone) else {
                 continue;
             };
-            let gains =
-                joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier, target.is_some());
+            let gains = joints::motor_gains(
+                &j.spec.drive,
+                s.drives && !self.knock.limp,
+                s.gain_multiplier,
+                target.is_some(),
+            );
             changed += joints::set_target(world, j, target, gains, Some(s.dt_s)) as usize;
         }
         changed
@@ -478,9 +516,10 @@ impl Ragdoll {
 
     /// Re-applies motor gains after a drives or gain-multiplier change.
     pub fn regain(&mut self, world: &mut PhysicsWorld, s: &SimSettings) {
+        let on = self.drives_on(s);
         for j in &mut self.joints {
             let following = j.target.is_some();
-            let gains = joints::motor_gains(&j.spec.drive, s.drives, s.gain_multiplier, following);
+            let gains = joints::motor_gains(&j.spec.drive, on, s.gain_multiplier, following);
             let spec = j.spec.clone();
             joints::update(world, &self.bodies, j, spec, gains);
         }

@@ -240,9 +240,11 @@ fn problem_of(doc: &Document, goals: &Goals, file: &str) -> Result<eval::Problem
     let clip = goal_clip(doc, goals, file)?;
     let baseline = params::Baseline::of(doc);
     let baseline = match (goals.pushes(), &clip) {
-        // A fall goal sizes the steps.
+        // A fall goal sizes the steps and sets the knock-out.
         (true, _) => match goals.fall_dv_m_s {
-            Some(fall) => baseline.with_step_catch(goals.survive_dv_m_s, fall),
+            Some(fall) => baseline
+                .with_step_catch(goals.survive_dv_m_s, fall)
+                .with_knockout(goals.survive_dv_m_s, fall),
             None => baseline,
         },
         (false, None) => baseline.without_strategies(),
@@ -310,12 +312,6 @@ pub fn prepare(
     let work: f64 = measured.survive.iter().map(|t| t.work_j).sum::<f64>()
         + measured.tracking.as_ref().map_or(0.0, |t| t.work_j);
     problem.base_work_j = Some(work);
-    // The legs' torque cap is searched only where strength is what misses the fall goal: the
-    // document's own gains survive one of its pushes (x = 0 leaves it off, so the trials
-    // above are the start's either way).
-    if measured.fall.iter().any(|t| t.fell != Some(true)) {
-        problem.baseline = problem.baseline.clone().with_leg_cap(doc);
-    }
     // Stepping is probed only where the document's own gains miss a survive push.
     problem.baseline.step_probes = measured.survive.iter().any(eval::survive_missed);
     problem.push_share = measured.push_share();

@@ -83,6 +83,8 @@ pub struct Figures {
     pub step_catch_dv: f64,
     /// Where steps land across the push: 0 keeps the lifted foot's offset, 1 the rest stance.
     pub step_rest_stance: f64,
+    /// The speed change past which the character is knocked out (m/s; 0 is never).
+    pub knockout_dv: f64,
     /// The strongest leg drive's torque limit (N·m; null without leg drives): what the legs'
     /// torque cap lowers.
     pub legs_max_torque_n_m: Option<f64>,
@@ -94,8 +96,8 @@ pub struct Figures {
 impl Figures {
     /// The balance strategies and the legs' strength as a person reads them, (label, text):
     /// the hip strategy, stepping, the push steps are sized for, where they land, the legs'
-    /// torque limit.
-    pub fn strategy_rows(&self) -> [(&'static str, String); 5] {
+    /// torque limit, the knock-out.
+    pub fn strategy_rows(&self) -> [(&'static str, String); 6] {
         let hip = match self.hip_kp > 0.0 {
             true => format!(
                 "{} N·m/m ≤ {}",
@@ -123,12 +125,17 @@ impl Figures {
             Some(t) => format!("≤ {} N·m", sig(t)),
             None => "no leg drives".into(),
         };
+        let knockout = match self.knockout_dv > 0.0 {
+            true => format!("past {:.2} m/s", self.knockout_dv),
+            false => "never".into(),
+        };
         [
             ("Hip strategy", hip),
             ("Stepping", step),
             ("Steps catch", catch),
             ("Steps land", land),
             ("Leg torque", legs),
+            ("Knocked out", knockout),
         ]
     }
 }
@@ -514,6 +521,7 @@ pub fn measure(
         step_gain: doc.balance.step_gain,
         step_catch_dv: doc.balance.step_catch_dv,
         step_rest_stance: doc.balance.step_rest_stance,
+        knockout_dv: doc.balance.knockout_dv,
         legs_max_torque_n_m: legs_max_torque(doc),
         push_steps,
     };

@@ -1,8 +1,7 @@
 //! The balance strategies the search can turn on or scale, each a mapping from one search
 //! parameter (x, on the log scale of [`super::params`]) to the document's keys: the hip
-//! strategy ([`HipBase`]), stepping ([`StepBase`]) and the legs' torque cap ([`LegCapBase`]),
-//! sized by the character's weight and radius of gyration ([`BodyScale`]) where they need a
-//! size. [`super::params`] says when each is searched.
+//! strategy ([`HipBase`]) and stepping ([`StepBase`]), the hip strategy sized by the
+//! character's weight and radius of gyration ([`BodyScale`]). [`super::params`] says when each is searched.
 
 use super::params::MAX_LOG_FACTOR;
 use crate::document::Document;
@@ -28,30 +27,7 @@ const STEP_ON_AT: f64 = 0.75;
 /// 1.5 m/s from 5; 0.8 survives all 8 and falls from 6; 0.6 falls at 0.5 m/s backward.
 pub const STEP_PROBE_GAINS: [f64; 2] = [1.0, 0.78];
 
-/// The legs' torque cap the search turns on at x = [`LEG_CAP_AT`], as a share of the
-/// character's weight times its radius of gyration about the ground (the gravity torque of
-/// the whole body held level about its feet). Measured with `simulate --push`, assist 0, the
-/// legs capped and nothing else changed: the generated lumberjack (lever 387 N·m) falls at
-/// 1.5 m/s from 8 of 8 directions at 24 N·m (6.2%) and 5 at 31 N·m (8%), surviving 0.5 m/s
-/// from all 8; the KayKit mannequin (1215 N·m) from 6 of 8 at 79-95 N·m (6.5-7.8%), its
-/// sideways pushes held by its wide stance.
-pub const LEG_CAP_ON: f64 = 0.065;
-/// Where in the "on" half the cap is [`LEG_CAP_ON`] × the lever. The "on" half spans 0.35 ×
-/// the lever (x → 0) to 0.017 × (x = 1.5): where the large push fells and the small one does
-/// not differs fourfold between characters, by how far their legs bend under their weight
-/// (the lumberjack and the KayKit mannequin at 6-8% of the lever; the generated Godot robot,
-/// whose legs stand bent, at 200-400 N·m, 16-33%: below it a 0.5 m/s forward push fells it,
-/// and the range before session 29 stopped at 12%). The probes ([`LEG_CAP_PROBE_SHARES`])
-/// start the search at whichever share suits the character.
-pub const LEG_CAP_AT: f64 = 0.84;
-/// How fast the cap falls with x (log units per unit of x).
-pub const LEG_CAP_SLOPE: f64 = 2.0;
-/// The caps the search's leg probes try, as shares of the lever (the document with only the
-/// cap on, scored before the search like the stepping probes): [`LEG_CAP_ON`] and two and
-/// four times it.
-pub const LEG_CAP_PROBE_SHARES: [f64; 3] = [LEG_CAP_ON, 2.0 * LEG_CAP_ON, 4.0 * LEG_CAP_ON];
-
-/// What the torque caps the search turns on are sized by: the character's weight (N) and
+/// What the hip strategy's gains are sized by: the character's weight (N) and
 /// its radius of gyration about the ground (m).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct BodyScale {
@@ -73,27 +49,6 @@ impl BodyScale {
     /// Weight × radius of gyration (N·m).
     pub(super) fn lever_n_m(&self) -> f64 {
         self.weight_n * self.gyration_m
-    }
-}
-
-/// The legs' torque cap: off in the document, and what it is sized by when the search
-/// turns it on.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LegCapBase {
-    /// Weight × radius of gyration about the ground (N·m).
-    pub lever_n_m: f64,
-}
-
-impl LegCapBase {
-    /// The cap (N·m) for parameter x, already clamped; None (the document's limits) at x ≤ 0.
-    pub fn cap_n_m(&self, x: f64) -> Option<f64> {
-        (x > 0.0).then(|| self.lever_n_m * LEG_CAP_ON * (-LEG_CAP_SLOPE * (x - LEG_CAP_AT)).exp())
-    }
-
-    /// The parameter at which the cap is `share` × the lever (None outside the "on" half).
-    pub fn x_for_share(share: f64) -> Option<f64> {
-        let x = LEG_CAP_AT - (share / LEG_CAP_ON).ln() / LEG_CAP_SLOPE;
-        (x > 0.0 && x <= MAX_LOG_FACTOR).then_some(x)
     }
 }
 
@@ -190,17 +145,5 @@ mod tests {
             assert!((off.gain(x) - g).abs() < 1e-12, "{g}");
         }
         assert_eq!(StepBase { gain: 0.9 }.x_for(1.0), None);
-    }
-
-    #[test]
-    fn the_legs_cap_stays_off_at_x_le_0_and_falls_with_x() {
-        let c = LegCapBase { lever_n_m: 400.0 };
-        assert_eq!(c.cap_n_m(0.0), None);
-        assert_eq!(c.cap_n_m(-1.0), None);
-        let on = c.cap_n_m(LEG_CAP_AT).unwrap();
-        assert!((on - 400.0 * LEG_CAP_ON).abs() < 1e-9, "{on}");
-        let (lo, hi) = (c.cap_n_m(MAX_LOG_FACTOR).unwrap(), c.cap_n_m(1e-9).unwrap());
-        assert!(lo < on && on < hi, "{lo} {on} {hi}");
-        assert!((hi / on - (LEG_CAP_SLOPE * LEG_CAP_AT).exp()).abs() < 1e-6);
     }
 }

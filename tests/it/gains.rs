@@ -240,6 +240,23 @@ fn the_balance_panel_squares_the_steps() {
     assert_eq!(h.state().state.doc.balance.step_rest_stance, 0.0);
 }
 
+/// The knock-out is a row of the Balance panel: set there, it is the file's `knockout_dv`,
+/// and one undo takes it back to never (0).
+#[test]
+fn the_balance_panel_sets_the_knockout() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = editor_on_a_mannequin_copy(dir.path());
+    open_balance_panel(&mut h);
+    assert_eq!(h.state().state.doc.balance.knockout_dv, 0.0);
+    h.get_by_label("Knocked out above (0: never)")
+        .set_value_accesskit(0.87);
+    h.run_steps(3);
+    assert_eq!(h.state().state.doc.balance.knockout_dv, 0.87);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(3);
+    assert_eq!(h.state().state.doc.balance.knockout_dv, 0.0);
+}
+
 /// The upright controller's torque measured on a pushed mannequin, against kp·θ at the peak
 /// tilt (where the tilt rate, and with it the kd term, is about 0).
 #[test]

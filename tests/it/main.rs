@@ -28,6 +28,7 @@ mod gpu_skin;
 mod ground;
 mod hip;
 mod hostile;
+mod knockout;
 mod limit_schema;
 mod limits;
 mod load;

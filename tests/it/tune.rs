@@ -136,7 +136,7 @@ fn a_bisection_past_any_resolution_is_refused() {
 
 /// The eight push vectors `tune` uses for `file` (N·s for Δv = `dv`), as `simulate --push`
 /// arguments at 1 s on the balance pelvis.
-fn pushes(file: &Path, dv: f64) -> Vec<String> {
+pub(crate) fn pushes(file: &Path, dv: f64) -> Vec<String> {
     use ragdoll_tuner::tune::{eval, probe};
     let doc = ragdoll_tuner::document::Document::open(file).unwrap();
     let mass = probe::total_mass_kg(&doc);

@@ -83,6 +83,8 @@ impl Outcome<'_> {
             "steps": sim.steps(),
             "fell": figures.fell,
             "fell_at_s": sim.fell_at_s().map(|x| r(x, 4)),
+            "knocked_out_at_s": sim.knocked_out_at_s().map(|x| r(x, 4)),
+            "peak_impact_dv_m_s": r(sim.peak_impact_dv() as f64, 4),
             "max_torso_tilt_deg": figures.max_torso_tilt_deg.map(|x| r(x, 3)),
             "min_pelvis_height_ratio": figures.min_pelvis_height_ratio.map(|x| r(x, 4)),
             "balance_bones": sim.balance_bones().clone(),
@@ -124,6 +126,7 @@ impl Outcome<'_> {
                 .min_pelvis_height_ratio
                 .map_or_else(not_measured, |x| format!("{:.0}% of rest", x * 100.0))
         );
+        println!("{}", impact_text(sim));
         println!("{}", assist_text(sim));
         print_joint_table(sim);
     }
@@ -158,6 +161,15 @@ fn print_joint_table(sim: &Simulation) {
             s.max_error_deg,
             s.max_violation_deg
         );
+    }
+}
+
+/// The largest impact while it stood, and the knock-out it caused.
+fn impact_text(sim: &Simulation) -> String {
+    let peak = sim.peak_impact_dv();
+    match sim.knocked_out_at_s() {
+        Some(t) => format!("knocked out at {t:.2} s (largest impact {peak:.2} m/s)"),
+        None => format!("largest impact {peak:.2} m/s (not knocked out)"),
     }
 }
 

@@ -475,6 +475,7 @@ pub(crate) fn parse_balance(value: Option<&Value>, cx: &mut Ctx) -> BalanceSetti
     out.step_margin = cx.key(obj, "balance", Key::StepMargin);
     out.step_catch_dv = cx.key(obj, "balance", Key::StepCatchDv);
     out.step_rest_stance = cx.key(obj, "balance", Key::StepRestStance);
+    out.knockout_dv = cx.key(obj, "balance", Key::KnockoutDv);
     out
 }
 

@@ -203,26 +203,31 @@ fn balance() -> impl Strategy<Value = BalanceSettings> {
         proptest::option::of([finite(0.0, 10.0), finite(0.0, 1.0), finite(0.0, 2.0)]),
         // Where steps land: the default (not written) or set.
         proptest::option::of(finite(0.0, 1.0)),
+        // The knock-out: never (not written) or set.
+        proptest::option::of(finite(0.0, 10.0)),
     )
         .prop_map(
-            |((enabled, assist), torso, pelvis, feet, u, a, hip, step, land)| BalanceSettings {
-                enabled,
-                assist,
-                torso_bone: torso,
-                pelvis_bone: pelvis,
-                foot_bones: feet,
-                upright_kp: u[0],
-                upright_kd: u[1],
-                upright_max_torque: u[2],
-                ankle_kp: a[0],
-                ankle_kd: a[1],
-                ankle_max_torque: a[2],
-                hip_kp: hip.map_or(0.0, |h| h[0]),
-                hip_max_torque: hip.map_or(200.0, |h| h[1]),
-                step_gain: step.map_or(0.0, |h| h[0]),
-                step_margin: step.map_or(0.05, |h| h[1]),
-                step_catch_dv: step.map_or(0.0, |h| h[2]),
-                step_rest_stance: land.unwrap_or(0.0),
+            |((enabled, assist), torso, pelvis, feet, u, a, hip, step, land, knock)| {
+                BalanceSettings {
+                    enabled,
+                    assist,
+                    torso_bone: torso,
+                    pelvis_bone: pelvis,
+                    foot_bones: feet,
+                    upright_kp: u[0],
+                    upright_kd: u[1],
+                    upright_max_torque: u[2],
+                    ankle_kp: a[0],
+                    ankle_kd: a[1],
+                    ankle_max_torque: a[2],
+                    hip_kp: hip.map_or(0.0, |h| h[0]),
+                    hip_max_torque: hip.map_or(200.0, |h| h[1]),
+                    step_gain: step.map_or(0.0, |h| h[0]),
+                    step_margin: step.map_or(0.05, |h| h[1]),
+                    step_catch_dv: step.map_or(0.0, |h| h[2]),
+                    step_rest_stance: land.unwrap_or(0.0),
+                    knockout_dv: knock.unwrap_or(0.0),
+                }
             },
         )
 }

@@ -1,0 +1,98 @@
+//! The knock-out (`balance.knockout_dv`): an impact past it lets the balance go and the
+//! drives go limp, read from the body's own speed change in the real Rapier world; and `tune`
+//! sets it between the goals, which is what fells a character its gains alone keep up (the
+//! zoo rat).
+
+use crate::common;
+use crate::tune::{assert_meets_the_goals, pushes, simulate, tuned_to_the_goals};
+
+/// The bundled mannequin survives a 1.5 m/s push at the pelvis with its own gains. Knocked
+/// out past 0.87 m/s it falls from the same push, at once limp (knocked out in the step the
+/// push lands), and a 0.5 m/s push neither knocks it out nor fells it; each run reports the
+/// impact it read, within 10% of the push's speed change.
+#[test]
+fn a_push_past_the_knockout_fells_and_one_below_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let ko = dir.path().join("ko.glb");
+    common::edited(&common::mannequin(), "@balance.knockout_dv=0.87", &ko);
+    let run = |file: &std::path::Path, dv: f64| {
+        let p = &pushes(file, dv)[0];
+        simulate(file, &["--seconds", "4", "--push", p])
+    };
+    let impact = |r: &serde_json::Value| r["peak_impact_dv_m_s"].as_f64().unwrap();
+
+    let own = run(&common::mannequin(), 1.5);
+    assert_eq!(own["fell"], false, "its own gains keep it up: {own}");
+    assert!(own["knocked_out_at_s"].is_null(), "{own}");
+    assert!((impact(&own) - 1.5).abs() < 0.15, "{own}");
+
+    let hard = run(&ko, 1.5);
+    assert_eq!(hard["fell"], true, "knocked out, it falls: {hard}");
+    let at = hard["knocked_out_at_s"].as_f64().expect("knocked out");
+    assert!(
+        (1.0..1.02).contains(&at),
+        "in the step the push lands: {hard}"
+    );
+    assert!((impact(&hard) - 1.5).abs() < 0.15, "{hard}");
+
+    let soft = run(&ko, 0.5);
+    assert_eq!(soft["fell"], false, "{soft}");
+    assert!(soft["knocked_out_at_s"].is_null(), "{soft}");
+    assert!((impact(&soft) - 0.5).abs() < 0.05, "{soft}");
+}
+
+/// Standing 10 s, nothing knocks it out: what the feet and the balance do to the centre of
+/// mass reads far below the line (the mannequin at assist 0, the tune's setting).
+#[test]
+fn standing_never_knocks_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let (low, ko) = (dir.path().join("low.glb"), dir.path().join("ko.glb"));
+    common::edited(&common::mannequin(), "@balance.knockout_dv=0.3", &low);
+    common::edited(&low, "@balance.assist=0", &ko);
+    let r = simulate(&ko, &["--seconds", "10"]);
+    assert_eq!(r["fell"], false, "{r}");
+    assert!(r["knocked_out_at_s"].is_null(), "{r}");
+    assert!(r["peak_impact_dv_m_s"].as_f64().unwrap() < 0.15, "{r}");
+}
+
+/// Issue 19's designed robustness on the zoo rat, whose gains, however the search sets them,
+/// keep it on its four feet at 1.5 m/s (sessions 34-48: felled from 0-2 of 8 after the tune):
+/// `tune` knocks it out between the goals, so it survives 0.5 m/s from all 8 directions and
+/// falls at 1.5 m/s from at least 6, checked with independent `simulate --push` runs.
+#[test]
+fn designed_robustness_on_the_zoo_rat() {
+    let (r, after) = tuned_to_the_goals("q_rat.glb");
+    let ko = r["after"]["knockout_dv"].as_f64().unwrap();
+    println!("q_rat, assist 0: after {after:?}; knocked out past {ko} m/s");
+    assert!((ko - 0.75f64.sqrt()).abs() < 1e-4, "between the goals: {r}");
+    assert_meets_the_goals(after);
+}
+
+/// In the editor: a push past the Balance panel's knock-out (here the file's) knocks the
+/// character out in the running simulation, and the status bar says when and by what impact;
+/// one below says nothing.
+#[test]
+fn the_editor_says_when_a_push_knocked_the_character_out() {
+    use crate::editor::harness;
+    use egui_kittest::kittest::Queryable;
+    let dir = tempfile::tempdir().unwrap();
+    let ko = dir.path().join("ko.glb");
+    let doc = common::edited(&common::mannequin(), "@balance.knockout_dv=0.87", &ko);
+    let pelvis = doc.bone_by_name("pelvis").expect("a pelvis");
+    let mass = ragdoll_tuner::tune::probe::total_mass_kg(&doc) as f32;
+    let mut h = harness(&ko);
+    h.run_steps(2);
+    h.state_mut().fast_forward(1.0);
+    h.state_mut()
+        .push(pelvis, glam::Vec3::new(0.5 * mass, 0.0, 0.0));
+    h.state_mut().fast_forward(0.5);
+    h.run_steps(3);
+    assert!(h.query_by_label_contains("knocked out").is_none());
+    h.state_mut()
+        .push(pelvis, glam::Vec3::new(1.5 * mass, 0.0, 0.0));
+    h.state_mut().fast_forward(0.5);
+    h.run_steps(3);
+    // When, and the impact it read (a 1.5 m/s push: 1.4-1.7 m/s).
+    h.get_by_label_contains("knocked out at 1.");
+    h.get_by_label_contains("(impact 1.");
+}
