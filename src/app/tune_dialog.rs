@@ -157,6 +157,7 @@ impl TuneDialog {
                     "; not applied: the best gains fell standing within 10 s, the current ones stand"
                 }) + &o.over_budget().map_or(String::new(), |m| format!("; {m}"))
                     + &o.time_scale_note().map_or(String::new(), |m| format!("; {m}"))
+                    + &o.knockout_note().map_or(String::new(), |m| format!("; {m}"))
                     + &match o.unmet.is_empty() {
                         true => String::new(),
                         false => format!("; goals not met: {}", o.unmet.join(", ")),

@@ -89,6 +89,7 @@ fn report_json(o: &Outcome, run: tune::timing::Spent) -> serde_json::Value {
         "rejected": o.rejected.as_ref().map(figures_json),
         // The goals the figures after miss, in words (empty: all met or not measured).
         "unmet_goals": o.unmet,
+        "knockout_note": o.knockout_note(),
         "score_before": opt(Some(o.search.start_score)),
         "score_after": opt(Some(o.search.score)),
         "evaluations": o.search.evaluations,
@@ -310,9 +311,13 @@ fn print_gains(b: &Figures, a: &Figures) {
     }
 }
 
-/// A plan over its budget is said on stderr ([`Outcome::over_budget`]).
+/// A plan over its budget is said on stderr ([`Outcome::over_budget`]), and a knock-out
+/// line not written ([`Outcome::knockout_note`]).
 fn warn_over_budget(o: &Outcome) {
     if let Some(m) = o.over_budget() {
+        eprintln!("warning: {m}");
+    }
+    if let Some(m) = o.knockout_note() {
         eprintln!("warning: {m}");
     }
 }

@@ -123,6 +123,9 @@ pub struct Problem {
     /// How long a survive push runs after the push in the search (s, one of
     /// [`SURVIVE_HORIZONS_S`]).
     pub survive_after_s: f64,
+    /// The knock-out line the goals asked for and what the document's standing read, when
+    /// the line was dropped as too near its own motion ([`crate::tune::prepare`]).
+    pub knockout_dropped: Option<(f64, f64)>,
 }
 
 /// How much of the goals a stage checks: a subset of the directions early, all later.

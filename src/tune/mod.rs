@@ -151,6 +151,8 @@ pub struct Outcome {
     pub spent: timing::Phases,
     /// The world's dynamic bodies, impulse joints and solver substeps (what a step costs).
     pub size: probe::WorldSize,
+    /// The knock-out line the goals asked for and the standing reading that dropped it.
+    pub knockout_dropped: Option<(f64, f64)>,
 }
 
 impl Outcome {
@@ -172,6 +174,18 @@ impl Outcome {
                 size.trial_s(report::AFTER_S),
                 size.trial_s(probe::RECOVER_S),
                 size.trial_s(report::STAND_S),
+            )
+        })
+    }
+
+    /// What to tell a person whose knock-out line was not written: the line and what its
+    /// own standing read.
+    pub fn knockout_note(&self) -> Option<String> {
+        self.knockout_dropped.map(|(line, standing)| {
+            format!(
+                "no knock-out written: standing, it reads sudden speed changes of {standing:.2} \
+                 m/s, too near the line between the goals ({line:.2} m/s) to tell a push from \
+                 its own motion"
             )
         })
     }
@@ -274,6 +288,7 @@ fn problem_of(doc: &Document, goals: &Goals, file: &str) -> Result<eval::Problem
         size,
         push_share: 1.0,
         survive_after_s: eval::SEARCH_AFTER_S,
+        knockout_dropped: None,
     })
 }
 
@@ -291,12 +306,17 @@ pub fn prepare(
     let file = doc.path.display().to_string();
     let mut problem = problem_of(doc, goals, &file)?;
     let bisect = cost::affordable_bisect(&problem, budget_s, bisect);
-    let start = problem.candidate(&vec![0.0; problem.baseline.dims()]);
-    let everything = report::Allowance {
-        push_steps_per_direction: None,
-    };
-    let (before, trials) = report::measure(&problem, &start, bisect, everything)
-        .ok_or_else(|| TuneError::Sim(file.clone(), "it did not settle on its feet".into()))?;
+    let (mut before, mut trials) = measure_start(&problem, bisect, &file)?;
+    // A knock-out line its own standing comes near would knock it out with no push: none is
+    // written (measured again without it; only then does the report before run twice).
+    if let Some(line) = problem.baseline.knockout_dv.filter(|l| *l > 0.0) {
+        let standing = before.standing_impact_dv_m_s;
+        if standing >= params::KNOCKOUT_STANDING_SHARE * line {
+            problem.knockout_dropped = Some((line, standing));
+            problem.baseline.knockout_dv = Some(0.0);
+            (before, trials) = measure_start(&problem, bisect, &file)?;
+        }
+    }
     // Survive pushes run longer in the search where the document's own gains miss one (over
     // the report's full length): a character that is searched into stepping can fall 3-4 s
     // after a push. Where they survive every one, the search is after the other goals, and
@@ -319,6 +339,20 @@ pub fn prepare(
     problem.base_settle_pose_deg = Some(measured.settle_pose_deg.clone());
     problem.start = Some(problem.score_of(&measured));
     Ok((problem, before))
+}
+
+/// The report of the search's start (the document with the goals' assist and knock-out).
+fn measure_start(
+    problem: &eval::Problem,
+    bisect: usize,
+    file: &str,
+) -> Result<(Figures, report::SearchTrials), TuneError> {
+    let start = problem.candidate(&vec![0.0; problem.baseline.dims()]);
+    let everything = report::Allowance {
+        push_steps_per_direction: None,
+    };
+    report::measure(problem, &start, bisect, everything)
+        .ok_or_else(|| TuneError::Sim(file.into(), "it did not settle on its feet".into()))
 }
 
 /// The report of the search's result, within what the plan (less the search's overrun)
@@ -399,7 +433,10 @@ pub fn tune(
     let rejected =
         falls_standing(&before, &after).then(|| std::mem::replace(&mut after, before.clone()));
     unchanged |= rejected.is_some();
-    let changed = !unchanged || problem.assist.is_some();
+    // The goals' assist and knock-out are the start's as well: written whatever the search found
+    // (the figures were measured with them).
+    let knockout_set = (problem.baseline.knockout_dv).is_some_and(|k| k != doc.balance.knockout_dv);
+    let changed = !unchanged || problem.assist.is_some() || knockout_set;
     let x = match unchanged {
         true => vec![0.0; found.x.len()],
         false => found.x.clone(),
@@ -410,6 +447,7 @@ pub fn tune(
         report_after: watch.spent(),
     };
     Ok(Outcome {
+        knockout_dropped: problem.knockout_dropped,
         unmet: after.unmet(&opts.goals),
         before,
         after,

@@ -40,6 +40,11 @@ use serde_json::json;
 /// stance up fully (`step_rest_stance` 1; README, Auto-tune, session 34).
 pub const REST_STANCE_PROBE: f64 = 1.0;
 
+/// A knock-out line the character's own standing reads this share of (or more) is not
+/// written: its motion could trip it with no push (the zoo characters read at most 0.26 of
+/// 0.87 m/s standing, the snake; the humanoids under 0.04).
+pub const KNOCKOUT_STANDING_SHARE: f64 = 0.5;
+
 /// Each factor stays within e^±this (×0.22 .. ×4.5).
 pub const MAX_LOG_FACTOR: f64 = 1.5;
 
@@ -215,6 +220,9 @@ impl Baseline {
     /// reads 0.95-1.02 Δv on the generated rat, whatever the direction, and standing reads
     /// at most 0.13 m/s (its first settling); so the line is where the goals put it, not
     /// where the gains happen to give way. Not a parameter: the goals say where the line is.
+    /// Where standing reads at least [`KNOCKOUT_STANDING_SHARE`] of the line, the line is
+    /// dropped ([`crate::tune::prepare`]): the generated zoo rat ×100 reads 1.35 units/s
+    /// settling (speeds grow with √size), and knocked out past 0.87 it fell before any push.
     pub fn with_knockout(mut self, survive_dv: Option<f64>, fall_dv: f64) -> Self {
         let survive = survive_dv.unwrap_or(fall_dv / 3.0);
         self.knockout_dv = (fall_dv > survive && survive > 0.0).then(|| (survive * fall_dv).sqrt());

@@ -57,6 +57,9 @@ pub struct Trial {
     pub steps: u64,
     /// Fixed steps the trial would have simulated had it run its full length.
     pub planned_steps: u64,
+    /// The largest sudden horizontal speed change of the whole body while it stood, the
+    /// settling included (world units/s; what `balance.knockout_dv` is compared with).
+    pub peak_impact_dv: f32,
 }
 
 /// The work meter: |τ·ω_rel| of every joint motor over the last step (the solver's motor
@@ -291,6 +294,7 @@ fn finish(sim: &Simulation, at: f64, trial: &mut Trial) {
         .map(|s| s.max_violation_deg)
         .fold(0.0, f32::max);
     trial.assist_peak_n_m = sim.assist_measured().then_some(t.effort.assist_peak_n_m);
+    trial.peak_impact_dv = sim.peak_impact_dv();
 }
 
 /// The whole body's mass (kg): every bone with a collider.

@@ -85,6 +85,9 @@ pub struct Figures {
     pub step_rest_stance: f64,
     /// The speed change past which the character is knocked out (m/s; 0 is never).
     pub knockout_dv: f64,
+    /// The largest sudden speed change of the whole body standing 10 s, its settling
+    /// included (m/s): what a knock-out must stay well above.
+    pub standing_impact_dv_m_s: f64,
     /// The strongest leg drive's torque limit (N·m; null without leg drives): what the legs'
     /// torque cap lowers.
     pub legs_max_torque_n_m: Option<f64>,
@@ -129,6 +132,7 @@ impl Figures {
             true => format!("past {:.2} m/s", self.knockout_dv),
             false => "never".into(),
         };
+        let knockout = format!("{knockout} (standing {:.2})", self.standing_impact_dv_m_s);
         [
             ("Hip strategy", hip),
             ("Stepping", step),
@@ -522,6 +526,7 @@ pub fn measure(
         step_catch_dv: doc.balance.step_catch_dv,
         step_rest_stance: doc.balance.step_rest_stance,
         knockout_dv: doc.balance.knockout_dv,
+        standing_impact_dv_m_s: f64::from(stand.peak_impact_dv),
         legs_max_torque_n_m: legs_max_torque(doc),
         push_steps,
     };

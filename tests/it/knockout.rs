@@ -96,3 +96,48 @@ fn the_editor_says_when_a_push_knocked_the_character_out() {
     h.get_by_label_contains("knocked out at 1.");
     h.get_by_label_contains("(impact 1.");
 }
+
+/// A knock-out line the character's own standing comes near is not written: the generated zoo
+/// rat at 100 times its size reads 1.2-1.4 units/s of sudden speed change settling (speeds grow
+/// with the square root of size), and knocked out past the goals' 0.87 it fell before any
+/// push (every 0.5 m/s push "felled" it). `tune` measures the start, drops the line, measures
+/// again, and says so; at its own size the rat keeps the line (standing reads 0.13-0.17).
+#[test]
+fn a_knockout_its_own_standing_would_trip_is_not_written() {
+    use ragdoll_tuner::document::Document;
+    use ragdoll_tuner::tune::{self, params};
+    let goals = tune::Goals {
+        survive_dv_m_s: Some(0.5),
+        fall_dv_m_s: Some(1.5),
+        assist_max: Some(0.0),
+        ..Default::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let giant = crate::tune::generated_scaled(dir.path(), "q_rat.glb", 100.0);
+    let doc = Document::open(&giant).unwrap();
+    let (problem, before) = tune::prepare(&doc, &goals, (0, f64::INFINITY)).unwrap();
+    println!("×100 rat: dropped {:?}", problem.knockout_dropped);
+    let (line, standing) = problem.knockout_dropped.expect("dropped");
+    assert!((line - 0.75f64.sqrt()).abs() < 1e-9, "{line}");
+    assert!(
+        standing >= params::KNOCKOUT_STANDING_SHARE * line,
+        "{standing}"
+    );
+    assert_eq!(problem.baseline.knockout_dv, Some(0.0));
+    assert_eq!(before.knockout_dv, 0.0, "the start measured without it");
+    assert!(
+        (before.directions.iter()).all(|d| d.survives_goal == Some(true)),
+        "no longer knocked out standing: {:?}",
+        before.directions
+    );
+
+    let rat = crate::tune::generated(dir.path(), "q_rat.glb");
+    let doc = Document::open(&rat).unwrap();
+    let (problem, before) = tune::prepare(&doc, &goals, (0, f64::INFINITY)).unwrap();
+    assert_eq!(problem.knockout_dropped, None);
+    assert!(
+        (before.knockout_dv - 0.75f64.sqrt()).abs() < 1e-5,
+        "{before:?}"
+    );
+    assert!(before.standing_impact_dv_m_s < 0.25, "{before:?}");
+}
