@@ -99,9 +99,11 @@ pub fn highlights(findings: &[Finding]) -> (BTreeMap<BoneId, Flag>, BTreeMap<Bon
             Severity::Warning => Flag::Warning,
         };
         let joint = match f.check {
-            Check::NoDamping | Check::UnknownPair | Check::NoCollider | Check::ImplausibleSize => {
-                continue
-            }
+            Check::NoDamping
+            | Check::UnknownPair
+            | Check::NoCollider
+            | Check::ImplausibleSize
+            | Check::KnockoutTooLow => continue,
             Check::Overlap | Check::AbsurdMass | Check::AbsurdSize | Check::LooseBody => false,
             Check::MassRatio
             | Check::HeavyChild

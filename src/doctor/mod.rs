@@ -12,6 +12,7 @@
 //! panel lists the same ones and marks their bones.
 
 mod checks;
+pub mod knockout;
 pub mod live;
 mod model;
 pub mod pair_table;
@@ -74,6 +75,8 @@ pub enum Check {
     TrunkSag,
     /// A character far outside its kind's heights in metres (a file in centimetres).
     ImplausibleSize,
+    /// A knock-out line its own standing can cross (`balance.knockout_dv`).
+    KnockoutTooLow,
 }
 
 /// One finding: the bones it concerns (the first is where it is shown), the key to change,
@@ -121,6 +124,7 @@ pub fn examine_with(doc: &Document, settings: &SimSettings) -> Vec<Finding> {
     let anatomy = crate::anatomy::Anatomy::of(doc);
     trunk::check(doc, &anatomy, &model, &mut out);
     size::check(&anatomy, &model, &mut out);
+    knockout::check(doc, &model, &mut out);
     out
 }
 

@@ -183,9 +183,9 @@ impl Outcome {
     pub fn knockout_note(&self) -> Option<String> {
         self.knockout_dropped.map(|(line, standing)| {
             format!(
-                "no knock-out written: standing, it reads sudden speed changes of {standing:.2} \
-                 m/s, too near the line between the goals ({line:.2} m/s) to tell a push from \
-                 its own motion"
+                "no knock-out written: standing, it reads (or a character of its size may read) \
+                 sudden speed changes of {standing:.2} m/s, too near the line between the goals \
+                 ({line:.2} m/s) to tell a push from its own motion"
             )
         })
     }
@@ -307,15 +307,8 @@ pub fn prepare(
     let mut problem = problem_of(doc, goals, &file)?;
     let bisect = cost::affordable_bisect(&problem, budget_s, bisect);
     let (mut before, mut trials) = measure_start(&problem, bisect, &file)?;
-    // A knock-out line its own standing comes near would knock it out with no push: none is
-    // written (measured again without it; only then does the report before run twice).
-    if let Some(line) = problem.baseline.knockout_dv.filter(|l| *l > 0.0) {
-        let standing = before.standing_impact_dv_m_s;
-        if standing >= params::KNOCKOUT_STANDING_SHARE * line {
-            problem.knockout_dropped = Some((line, standing));
-            problem.baseline.knockout_dv = Some(0.0);
-            (before, trials) = measure_start(&problem, bisect, &file)?;
-        }
+    if drop_knockout_near_standing(&mut problem, doc, before.standing_impact_dv_m_s) {
+        (before, trials) = measure_start(&problem, bisect, &file)?;
     }
     // Survive pushes run longer in the search where the document's own gains miss one (over
     // the report's full length): a character that is searched into stepping can fall 3-4 s
@@ -339,6 +332,25 @@ pub fn prepare(
     problem.base_settle_pose_deg = Some(measured.settle_pose_deg.clone());
     problem.start = Some(problem.score_of(&measured));
     Ok((problem, before))
+}
+
+/// A knock-out line its own standing comes near would knock it out with no push: none is
+/// written where its standing read `read` m/s, at least [`params::KNOCKOUT_STANDING_SHARE`] of
+/// the line, or where the line is under the doctor's floor for its size (a warning in the
+/// tuned file). Returns whether it was dropped (then the start is measured again: only then
+/// does the report before run twice).
+fn drop_knockout_near_standing(problem: &mut eval::Problem, doc: &Document, read: f64) -> bool {
+    let Some(line) = problem.baseline.knockout_dv.filter(|l| *l > 0.0) else {
+        return false;
+    };
+    let size = f64::from(crate::sim::length_unit_for(doc));
+    let floor = crate::doctor::knockout::knockout_floor_m_s(size);
+    if read < params::KNOCKOUT_STANDING_SHARE * line && line >= floor {
+        return false;
+    }
+    problem.knockout_dropped = Some((line, read.max(floor)));
+    problem.baseline.knockout_dv = Some(0.0);
+    true
 }
 
 /// The report of the search's start (the document with the goals' assist and knock-out).

@@ -141,3 +141,42 @@ fn a_knockout_its_own_standing_would_trip_is_not_written() {
     );
     assert!(before.standing_impact_dv_m_s < 0.25, "{before:?}");
 }
+
+/// A line the character's own standing can cross is a doctor warning naming the key and the
+/// fix: the bundled mannequin knocked out past 0.0001 m/s is knocked out with no push and lies
+/// down; at the fix the doctor names it stands 10 s and the warning is gone.
+#[test]
+fn a_knockout_below_what_standing_reads_is_a_doctor_warning() {
+    use ragdoll_tuner::doctor::{self, Check};
+    let dir = tempfile::tempdir().unwrap();
+    let low = dir.path().join("low.glb");
+    let doc = common::edited(&common::mannequin(), "@balance.knockout_dv=0.0001", &low);
+    let found: Vec<_> = doctor::examine(&doc)
+        .into_iter()
+        .filter(|f| f.check == Check::KnockoutTooLow)
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    let msg = &found[0].message;
+    assert!(msg.contains("with no push"), "{msg}");
+    let fix: f64 = msg
+        .split("fix: at least ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .expect("the fix names a speed");
+    let r = simulate(&low, &["--seconds", "3"]);
+    assert_eq!(r["fell"], true, "{r}");
+    assert!(r["knocked_out_at_s"].as_f64().unwrap() < 0.1, "{r}");
+
+    let fixed = dir.path().join("fixed.glb");
+    let doc = common::edited(&low, &format!("@balance.knockout_dv={fix}"), &fixed);
+    assert!(
+        doctor::examine(&doc)
+            .iter()
+            .all(|f| f.check != Check::KnockoutTooLow),
+        "{fix}"
+    );
+    let r = simulate(&fixed, &["--seconds", "10"]);
+    assert_eq!(r["fell"], false, "{r}");
+    assert!(r["knocked_out_at_s"].is_null(), "{r}");
+}
