@@ -498,17 +498,13 @@ impl Ragdoll {
         targets: &[(BoneId, Option<Quat>)],
         s: &SimSettings,
     ) -> usize {
+        let on = self.drives_on(s);
         let mut changed = 0;
         for &(bone, target) in targets {
             let Some(j) = self.joints.iter_mut().find(|j| j.spec.bone == bone) else {
                 continue;
             };
-            let gains = joints::motor_gains(
-                &j.spec.drive,
-                s.drives && !self.knock.limp,
-                s.gain_multiplier,
-                target.is_some(),
-            );
+            let gains = joints::motor_gains(&j.spec.drive, on, s.gain_multiplier, target.is_some());
             changed += joints::set_target(world, j, target, gains, Some(s.dt_s)) as usize;
         }
         changed
