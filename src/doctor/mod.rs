@@ -12,7 +12,7 @@
 //! panel lists the same ones and marks their bones.
 
 mod checks;
-pub mod knockout;
+mod knockout;
 pub mod live;
 mod model;
 pub mod pair_table;

@@ -18,6 +18,19 @@ use glam::Vec3;
 /// still reads most of its speed change; a steady deceleration `a` reads `a` times this.
 pub const WINDOW_S: f32 = 0.05;
 
+/// The lowest line a person's size keeps clear of its own standing (m/s). Measured
+/// (`simulate --json`'s `peak_impact_dv_m_s`, 10 s standing, generated): the zoo's 13 read at
+/// most 0.26 m/s at their own sizes (the snake settling; the spider 0.18, the rat 0.13, its
+/// humanoids under 0.04).
+pub const KNOCKOUT_FLOOR_M_S: f64 = 0.3;
+
+/// The lowest knock-out line (m/s) clear of the standing of a character `size` times a
+/// person's ([`crate::sim::SimSettings::length_unit`]): a character's own speeds grow with
+/// the square root of its size (the zoo rat ×100 reads 1.35 units/s settling).
+pub fn knockout_floor_m_s(size: f64) -> f64 {
+    KNOCKOUT_FLOOR_M_S * size.max(0.0).sqrt()
+}
+
 /// What the knock-out watch has seen of one ragdoll.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct KnockWatch {

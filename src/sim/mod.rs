@@ -17,6 +17,7 @@ mod hip;
 mod interact;
 mod joints;
 mod knockout;
+pub use knockout::{knockout_floor_m_s, KNOCKOUT_FLOOR_M_S};
 mod pairs;
 mod pause;
 mod ragdoll;

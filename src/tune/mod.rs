@@ -344,7 +344,7 @@ fn drop_knockout_near_standing(problem: &mut eval::Problem, doc: &Document, read
         return false;
     };
     let size = f64::from(crate::sim::length_unit_for(doc));
-    let floor = crate::doctor::knockout::knockout_floor_m_s(size);
+    let floor = crate::sim::knockout_floor_m_s(size);
     if read < params::KNOCKOUT_STANDING_SHARE * line && line >= floor {
         return false;
     }

@@ -45,6 +45,14 @@ pub const REST_STANCE_PROBE: f64 = 1.0;
 /// 0.87 m/s standing, the snake; the humanoids under 0.04).
 pub const KNOCKOUT_STANDING_SHARE: f64 = 0.5;
 
+/// The pushes a line between the goals is drawn between, (survive, fall) in m/s: the survive
+/// goal's (none: a third of the fall's) and the fall goal's; None when they leave no room
+/// (the fall at or below the survive).
+fn goal_pair(survive_dv: Option<f64>, fall_dv: f64) -> Option<(f64, f64)> {
+    let survive = survive_dv.unwrap_or(fall_dv / 3.0);
+    (fall_dv > survive && survive > 0.0).then_some((survive, fall_dv))
+}
+
 /// Each factor stays within e^±this (×0.22 .. ×4.5).
 pub const MAX_LOG_FACTOR: f64 = 1.5;
 
@@ -207,9 +215,9 @@ impl Baseline {
     /// - the bundled mannequin: no limit 7 / 8; sized for 0.87 m/s 5 / 8 (too short for a
     ///   0.5 m/s push sideways and back); for 1.04 and 1.2 7 / 8.
     pub fn with_step_catch(mut self, survive_dv: Option<f64>, fall_dv: f64) -> Self {
-        let survive = survive_dv.unwrap_or(fall_dv / 3.0);
-        self.step_catch_dv = (self.step.is_some() && fall_dv > survive && survive > 0.0)
-            .then(|| survive.powf(1.0 / 3.0) * fall_dv.powf(2.0 / 3.0));
+        self.step_catch_dv = goal_pair(survive_dv, fall_dv)
+            .filter(|_| self.step.is_some())
+            .map(|(survive, fall)| survive.powf(1.0 / 3.0) * fall.powf(2.0 / 3.0));
         self
     }
 
@@ -224,8 +232,8 @@ impl Baseline {
     /// dropped ([`crate::tune::prepare`]): the generated zoo rat ×100 reads 1.35 units/s
     /// settling (speeds grow with √size), and knocked out past 0.87 it fell before any push.
     pub fn with_knockout(mut self, survive_dv: Option<f64>, fall_dv: f64) -> Self {
-        let survive = survive_dv.unwrap_or(fall_dv / 3.0);
-        self.knockout_dv = (fall_dv > survive && survive > 0.0).then(|| (survive * fall_dv).sqrt());
+        self.knockout_dv =
+            goal_pair(survive_dv, fall_dv).map(|(survive, fall)| (survive * fall).sqrt());
         self
     }
 

@@ -299,6 +299,16 @@ pub(crate) fn tuned_to_the_goals_from(src: &Path) -> (serde_json::Value, (bool, 
     (r, robustness(&out, 0.5, 1.5))
 }
 
+/// The zoo character `zoo` tuned to [`GOALS`], its report saying it is knocked out at the
+/// goals' geometric mean (0.87 m/s for 0.5 and 1.5): [`robustness`] of the file written.
+pub(crate) fn tuned_with_the_line(zoo: &str) -> (bool, usize, usize) {
+    let (r, after) = tuned_to_the_goals(zoo);
+    let ko = r["after"]["knockout_dv"].as_f64().unwrap();
+    println!("{zoo}, assist 0: after {after:?}; knocked out past {ko} m/s");
+    assert!((ko - 0.75f64.sqrt()).abs() < 1e-4, "between the goals: {r}");
+    after
+}
+
 /// Issue 19's designed robustness: stands 10 s, survives 0.5 m/s from all 8 directions and
 /// falls at 1.5 m/s from at least 6.
 pub(crate) fn assert_meets_the_goals((stood, survived, felled): (bool, usize, usize)) {
